@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const base = { SESSION_SECRET: 'x'.repeat(32), DATA_DIR: '/tmp/loop-config-test' };
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    const config = loadConfig(base);
+    expect(config.PORT).toBe(3000);
+    expect(config.PUBLIC_URL).toBe('http://localhost:3000');
+    expect(config.secureCookies).toBe(false);
+    expect(config.messagingProvider).toBe('simulator');
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it('lists every bad variable in one message', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        ...base,
+        PORT: 'abc',
+        PUBLIC_URL: 'ftp://example.com',
+        DATABASE_URL: 'mysql://root:hunter2@localhost/x',
+        TWILIO_ACCOUNT_SID: 'AC123',
+        SEND_RATE_PER_SECOND: '-1',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toBe(
+      [
+        'Loop cannot start: the configuration is invalid.',
+        '  - PORT: PORT must be a number (got "abc")',
+        '  - PUBLIC_URL: PUBLIC_URL must be an http:// or https:// URL (got "ftp://example.com")',
+        '  - DATABASE_URL: DATABASE_URL must start with postgres:// or postgresql:// (got "***")',
+        '  - SEND_RATE_PER_SECOND: SEND_RATE_PER_SECOND must be 0 (no pacing) or more (got "-1")',
+        '  - TWILIO_AUTH_TOKEN: TWILIO_AUTH_TOKEN is required when Twilio is configured',
+        '  - TWILIO_FROM_NUMBER: TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID is required when Twilio is configured',
+      ].join('\n'),
+    );
+  });
+
+  it('uses secure cookies under https and reads ADMIN_EMAILS as a lower-cased list', () => {
+    const config = loadConfig({ ...base, PUBLIC_URL: 'https://loop.example.com/', ADMIN_EMAILS: ' A@x.com ,b@Y.com,, ' });
+    expect(config.PUBLIC_URL).toBe('https://loop.example.com');
+    expect(config.secureCookies).toBe(true);
+    expect(config.ADMIN_EMAILS).toEqual(['a@x.com', 'b@y.com']);
+  });
+});

@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const httpUrl = (name: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => /^https?:\/\/[^\s/]+/i.test(v) && URL.canParse(v), {
+      message: `${name} must be an http:// or https:// URL`,
+    })
+    .transform((v) => v.replace(/\/+$/, ''));
+
+const positiveInt = (name: string, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be at least 1`)
+    .default(fallback);
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce
+      .number({ error: 'PORT must be a number' })
+      .int('PORT must be a whole number')
+      .min(0, 'PORT must be from 0 to 65535')
+      .max(65535, 'PORT must be from 0 to 65535')
+      .default(3000),
+    HOST: z.string().trim().min(1, 'HOST must not be empty').default('127.0.0.1'),
+    PUBLIC_URL: httpUrl('PUBLIC_URL').optional(),
+    DATABASE_URL: optionalText.pipe(
+      z
+        .string()
+        .refine((v) => /^postgres(ql)?:\/\//.test(v), {
+          message: 'DATABASE_URL must start with postgres:// or postgresql://',
+        })
+        .optional(),
+    ),
+    DATA_DIR: z.string().trim().min(1, 'DATA_DIR must not be empty').default('./data'),
+    SESSION_SECRET: optionalText.pipe(
+      z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+    ),
+    ADMIN_EMAILS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((e) => e.trim().toLowerCase())
+          .filter((e) => e !== ''),
+      ),
+    TWILIO_ACCOUNT_SID: optionalText,
+    TWILIO_AUTH_TOKEN: optionalText,
+    TWILIO_FROM_NUMBER: optionalText,
+    TWILIO_MESSAGING_SERVICE_SID: optionalText,
+    TWILIO_WHATSAPP_FROM: optionalText,
+    TWILIO_API_BASE_URL: optionalText.pipe(httpUrl('TWILIO_API_BASE_URL').optional()),
+    OPENAI_API_KEY: optionalText,
+    OPENAI_BASE_URL: optionalText.pipe(httpUrl('OPENAI_BASE_URL').optional()),
+    OPENAI_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
+    SEND_RATE_PER_SECOND: z.coerce
+      .number({ error: 'SEND_RATE_PER_SECOND must be a number' })
+      .min(0, 'SEND_RATE_PER_SECOND must be 0 (no pacing) or more')
+      .default(1),
+    AUTH_RATE_LIMIT_PER_IP: positiveInt('AUTH_RATE_LIMIT_PER_IP', 50),
+    AUTH_RATE_LIMIT_PER_ACCOUNT: positiveInt('AUTH_RATE_LIMIT_PER_ACCOUNT', 10),
+    /** Behind a load balancer: trust X-Forwarded-For for client addresses (rate limits). */
+    TRUST_PROXY: z
+      .enum(['true', 'false'], { error: 'TRUST_PROXY must be "true" or "false"' })
+      .default('false')
+      .transform((v) => v === 'true'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+  });
+
+export type Env = z.output<typeof envSchema>;
+
+export interface Config extends Omit<Env, 'PUBLIC_URL' | 'SESSION_SECRET'> {
+  PUBLIC_URL: string;
+  SESSION_SECRET: string;
+  /** DATA_DIR as an absolute path. */
+  dataDir: string;
+  secureCookies: boolean;
+  messagingProvider: 'twilio' | 'simulator';
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Loop cannot start: the configuration is invalid.\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads the environment once. Throws a ConfigError that lists every bad variable, so a person
+ * can fix them all in one go.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  const crossField = twilioProblems(env);
+  if (!parsed.success || crossField.length > 0) {
+    const issues = parsed.success ? [] : parsed.error.issues;
+    const problems = issues.map((issue) => {
+      const name = issue.path.join('.') || 'environment';
+      const given = issue.path.length === 1 ? env[String(issue.path[0])] : undefined;
+      const shown = given === undefined ? '' : ` (got ${JSON.stringify(secretSafe(name, given))})`;
+      return `${name}: ${issue.message}${shown}`;
+    });
+    throw new ConfigError([...problems, ...crossField]);
+  }
+  const e = parsed.data;
+  // npm runs workspace scripts inside the workspace; INIT_CWD is where the person typed the command.
+  const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR);
+  const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
+  return {
+    ...e,
+    PUBLIC_URL: publicUrl,
+    SESSION_SECRET: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
+    dataDir,
+    secureCookies: publicUrl.startsWith('https://'),
+    messagingProvider: e.TWILIO_ACCOUNT_SID ? 'twilio' : 'simulator',
+  };
+}
+
+/** Twilio needs its settings together: checked on the raw environment, so they list beside the rest. */
+function twilioProblems(env: NodeJS.ProcessEnv): string[] {
+  const set = (name: string) => (env[name] ?? '').trim() !== '';
+  const configured = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER', 'TWILIO_MESSAGING_SERVICE_SID'].some(set);
+  if (!configured) return [];
+  const problems: string[] = [];
+  for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN']) {
+    if (!set(name)) problems.push(`${name}: ${name} is required when Twilio is configured`);
+  }
+  if (!set('TWILIO_FROM_NUMBER') && !set('TWILIO_MESSAGING_SERVICE_SID')) {
+    problems.push('TWILIO_FROM_NUMBER: TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID is required when Twilio is configured');
+  }
+  return problems;
+}
+
+function secretSafe(name: string, value: string): string {
+  return /SECRET|TOKEN|KEY|PASSWORD|DATABASE_URL/.test(name) ? '***' : value;
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  try {
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (error) {
+    // Another process wrote it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw error;
+  }
+}

@@ -1,0 +1,249 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { ReminderEntry } from '@loop/shared/constants';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const id = () => bigserial('id', { mode: 'number' }).primaryKey();
+const ref = (name: string) => bigint(name, { mode: 'number' });
+
+export const messagingPreference = pgEnum('messaging_preference', ['sms', 'whatsapp']);
+export const frequency = pgEnum('frequency', ['weekly', 'biweekly', 'monthly']);
+export const newsletterStatus = pgEnum('newsletter_status', ['draft', 'sent']);
+export const newsletterKind = pgEnum('newsletter_kind', ['newsletter', 'sneak_peek']);
+export const messageDirection = pgEnum('message_direction', ['inbound', 'outbound']);
+export const messageChannel = pgEnum('message_channel', ['sms', 'whatsapp']);
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    /** Lower-cased; null for text-only members who joined by invite without an email. */
+    email: text('email'),
+    /** argon2id; null for text-only members, who cannot sign in on the website. */
+    passwordHash: text('password_hash'),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    /** E.164. */
+    phoneNumber: text('phone_number').notNull(),
+    messagingPreference: messagingPreference('messaging_preference').notNull().default('sms'),
+    isPrivileged: boolean('is_privileged').notNull().default(false),
+    /** The last text we received from this person: opens WhatsApp's 24-hour window. */
+    lastInboundAt: timestamp('last_inbound_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    uniqueIndex('users_phone_number_key').on(t.phoneNumber),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    /** HMAC of the cookie token: the token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
+    index('sessions_user_id_idx').on(t.userId),
+    index('sessions_expires_at_idx').on(t.expiresAt),
+  ],
+);
+
+export const loops = pgTable(
+  'loops',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    context: text('context'),
+    vibe: text('vibe').array().notNull().default(sql`'{}'::text[]`),
+    frequency: frequency('frequency').notNull().default('biweekly'),
+    reminderSchedule: jsonb('reminder_schedule').$type<ReminderEntry[]>().notNull().default([]),
+    /** IANA time zone in which reminders and newsletters are scheduled. */
+    timeZone: text('time_zone').notNull().default('UTC'),
+    creatorId: ref('creator_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    paused: boolean('paused').notNull().default(false),
+    nextReminderAt: timestamp('next_reminder_at', { withTimezone: true }),
+    nextNewsletterAt: timestamp('next_newsletter_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('loops_creator_id_idx').on(t.creatorId),
+    index('loops_created_at_idx').on(t.createdAt),
+    index('loops_next_reminder_at_idx').on(t.nextReminderAt),
+    index('loops_next_newsletter_at_idx').on(t.nextNewsletterAt),
+  ],
+);
+
+export const members = pgTable(
+  'members',
+  {
+    id: id(),
+    loopId: ref('loop_id')
+      .notNull()
+      .references(() => loops.id, { onDelete: 'cascade' }),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    context: text('context'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('members_loop_id_user_id_key').on(t.loopId, t.userId),
+    index('members_user_id_idx').on(t.userId),
+  ],
+);
+
+/** Opt-out state per phone number (STOP / START), whether or not the phone belongs to a user. */
+export const phoneOptOuts = pgTable('phone_opt_outs', {
+  phoneNumber: text('phone_number').primaryKey(),
+  optedOutAt: timestamp('opted_out_at', { withTimezone: true }).notNull().defaultNow(),
+  /** What opted the phone out: a keyword, Twilio's OptOutType, or a provider error code. */
+  reason: text('reason').notNull(),
+});
+
+export const invites = pgTable(
+  'invites',
+  {
+    id: id(),
+    loopId: ref('loop_id')
+      .notNull()
+      .references(() => loops.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    createdById: ref('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('invites_code_key').on(t.code), index('invites_loop_id_idx').on(t.loopId)],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: id(),
+    direction: messageDirection('direction').notNull(),
+    channel: messageChannel('channel').notNull(),
+    /** What the text is for: inbound, reply, welcome, reminder, newsletter, sneak_peek, bulk... */
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    fromAddress: text('from_address').notNull(),
+    body: text('body').notNull().default(''),
+    mediaUrls: jsonb('media_urls').$type<string[]>().notNull().default([]),
+    /** Inbound: received, processing, processed, ignored. Outbound: queued, sending, sent, delivered, undelivered, failed. */
+    status: text('status').notNull(),
+    providerMessageId: text('provider_message_id'),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    idempotencyKey: text('idempotency_key'),
+    loopId: ref('loop_id').references(() => loops.id, { onDelete: 'set null' }),
+    userId: ref('user_id').references(() => users.id, { onDelete: 'set null' }),
+    newsletterId: ref('newsletter_id').references(() => newsletters.id, { onDelete: 'set null' }),
+    /** Raw provider parameters of an inbound message, kept for routing and audit. */
+    raw: jsonb('raw').$type<Record<string, string>>(),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('messages_provider_message_id_key').on(t.providerMessageId),
+    uniqueIndex('messages_idempotency_key_key').on(t.idempotencyKey),
+    index('messages_status_next_attempt_idx').on(t.status, t.nextAttemptAt),
+    index('messages_user_id_created_at_idx').on(t.userId, t.createdAt),
+    index('messages_loop_id_idx').on(t.loopId),
+    index('messages_newsletter_id_idx').on(t.newsletterId),
+    index('messages_to_address_created_at_idx').on(t.toAddress, t.createdAt),
+  ],
+);
+
+export const updates = pgTable(
+  'updates',
+  {
+    id: id(),
+    loopId: ref('loop_id')
+      .notNull()
+      .references(() => loops.id, { onDelete: 'cascade' }),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    content: text('content').notNull().default(''),
+    /** The inbound text this update came from. */
+    messageId: ref('message_id').references(() => messages.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('updates_loop_id_created_at_idx').on(t.loopId, t.createdAt),
+    index('updates_user_id_idx').on(t.userId),
+    uniqueIndex('updates_message_id_loop_id_key').on(t.messageId, t.loopId),
+  ],
+);
+
+export const media = pgTable(
+  'media',
+  {
+    id: id(),
+    updateId: ref('update_id')
+      .notNull()
+      .references(() => updates.id, { onDelete: 'cascade' }),
+    /** Random, unguessable storage key; also the public path segment. */
+    storageKey: text('storage_key').notNull(),
+    contentType: text('content_type').notNull(),
+    bytes: integer('bytes').notNull(),
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('media_storage_key_key').on(t.storageKey),
+    index('media_update_id_idx').on(t.updateId),
+    check('media_bytes_positive', sql`${t.bytes} >= 0`),
+  ],
+);
+
+export const newsletters = pgTable(
+  'newsletters',
+  {
+    id: id(),
+    loopId: ref('loop_id')
+      .notNull()
+      .references(() => loops.id, { onDelete: 'cascade' }),
+    kind: newsletterKind('kind').notNull().default('newsletter'),
+    status: newsletterStatus('status').notNull().default('draft'),
+    urlId: text('url_id').notNull(),
+    title: text('title').notNull().default(''),
+    content: text('content').notNull(),
+    /** Which writer wrote it, and whether the model failed and the template stood in. */
+    writer: text('writer').notNull().default('template'),
+    fellBack: boolean('fell_back').notNull().default(false),
+    periodStart: timestamp('period_start', { withTimezone: true }),
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('newsletters_url_id_key').on(t.urlId),
+    index('newsletters_loop_id_created_at_idx').on(t.loopId, t.createdAt),
+    index('newsletters_sent_at_idx').on(t.sentAt),
+  ],
+);

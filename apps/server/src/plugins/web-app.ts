@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import fp from 'fastify-plugin';
+
+export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
+/**
+ * Serves the built web app, and index.html for every other GET that is not an API call, so the
+ * browser's router can draw the page (including its not-found screen).
+ */
+export default fp(async (app) => {
+  const hasBuild = existsSync(path.join(WEB_DIST, 'index.html'));
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: WEB_DIST,
+      wildcard: false,
+      index: false,
+      setHeaders: (reply, filePath) => {
+        // Vite puts a content hash in every asset name: those can be cached for good.
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          reply.header('cache-control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && request.headers.accept?.includes('text/html');
+    if (isPage && hasBuild) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', WEB_DIST);
+    }
+    if (isPage) {
+      return reply
+        .code(503)
+        .type('text/plain')
+        .send('The web app is not built yet. Run `npm start` (it builds it) or `npm run build`.');
+    }
+    return reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
+  });
+});

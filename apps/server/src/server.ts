@@ -1,0 +1,44 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { startJobs } from './jobs/boss';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await buildApp(config);
+  const jobs = await startJobs(app.ctx);
+  app.addHook('onClose', () => jobs.stop());
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal} received: finishing requests and stopping`);
+    const force = setTimeout(() => {
+      app.log.error('shutdown took longer than 10 s: exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const where = app.ctx.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
+  console.log(`\n  Loop is running at ${config.PUBLIC_URL}  (${where}, ${config.messagingProvider} texts)\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error(error instanceof Error ? error.message : error);
+  }
+  process.exit(1);
+});

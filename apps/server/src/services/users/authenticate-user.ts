@@ -1,0 +1,28 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { users } from '../../db/schema';
+import { AppError } from '../../errors';
+import { verifyPassword } from '../../lib/passwords';
+
+/**
+ * The user with this email and password. One message for every failure, so a stranger cannot
+ * learn which emails have accounts. Staff listed in ADMIN_EMAILS are made privileged here.
+ */
+export async function authenticateUser(
+  db: Db,
+  input: { email: string; password: string },
+  options: { adminEmails: readonly string[] },
+): Promise<typeof users.$inferSelect> {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, input.email))
+    .limit(1);
+  const ok = await verifyPassword(user?.passwordHash, input.password);
+  if (!user || !ok) throw new AppError('unauthorized', 'Invalid email or password');
+  if (!user.isPrivileged && user.email && options.adminEmails.includes(user.email)) {
+    const [promoted] = await db.update(users).set({ isPrivileged: true }).where(eq(users.id, user.id)).returning();
+    return promoted ?? user;
+  }
+  return user;
+}

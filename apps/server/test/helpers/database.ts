@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database } from '../../src/db/client';
+
+/** The real PostgreSQL server to test against, when set; else tests use in-memory PGlite. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+
+export interface TestDatabase {
+  database: Database;
+  url: string | undefined;
+  drop: () => Promise<void>;
+}
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite, or a new database on the
+ * TEST_DATABASE_URL server that is dropped afterwards.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (!TEST_DATABASE_URL) {
+    const database = await openDatabase({});
+    return { database, url: undefined, drop: () => database.close() };
+  }
+  const name = `loop_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
+  return {
+    database,
+    url: url.toString(),
+    drop: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}

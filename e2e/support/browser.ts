@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../artifacts');
+
+/** Debian's Chromium, headless, with the flags this closed network needs. Never a downloaded browser. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export const PHONE = { width: 375, height: 800 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+/** Saves a screenshot under e2e/artifacts, to look at after the run. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+}
+
+/** Fails the test on any error a page logs or throws. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    // A 401 from GET /api/user is how a signed-out visitor is recognised, not an error.
+    if (message.type() === 'error' && !/status of 401/.test(message.text())) errors.push(message.text());
+  });
+  return errors;
+}

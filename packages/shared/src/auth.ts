@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { LIMITS, MESSAGING_PREFERENCES } from './constants';
+import { toE164 } from './phone';
+
+export const emailSchema = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Email is required')
+  .max(LIMITS.email, `Email must be at most ${LIMITS.email} characters`)
+  .pipe(z.email({ error: 'Email must be a valid email address' }));
+
+export const passwordSchema = z
+  .string({ error: 'Password is required' })
+  .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters`)
+  .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters`);
+
+export function personNameSchema(label: string) {
+  return z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(LIMITS.name, `${label} must be at most ${LIMITS.name} characters`);
+}
+
+/** A phone number in any common format, normalized to E.164. */
+export const phoneNumberSchema = z
+  .string({ error: 'Phone number is required' })
+  .trim()
+  .min(1, 'Phone number is required')
+  .max(32, 'Phone number must be a valid international number, like +1 415 555 0100')
+  .transform((value, ctx) => {
+    const e164 = toE164(value);
+    if (!e164) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Phone number must be a valid international number, like +1 415 555 0100',
+      });
+      return z.NEVER;
+    }
+    return e164;
+  });
+
+export const messagingPreferenceSchema = z.enum(MESSAGING_PREFERENCES, {
+  error: 'Messaging preference must be "sms" or "whatsapp"',
+});
+
+export const registerSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  firstName: personNameSchema('First name'),
+  lastName: personNameSchema('Last name'),
+  phoneNumber: phoneNumberSchema,
+  messagingPreference: messagingPreferenceSchema.default('sms'),
+});
+export type RegisterInput = z.input<typeof registerSchema>;
+
+export const loginSchema = z.object({
+  email: emailSchema,
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(LIMITS.passwordMax),
+});
+export type LoginInput = z.input<typeof loginSchema>;
+
+export const updateUserSchema = z.object({
+  messagingPreference: messagingPreferenceSchema,
+});
+export type UpdateUserInput = z.input<typeof updateUserSchema>;
+
+/** The signed-in user as GET /api/user answers it. Never carries a password hash. */
+export interface User {
+  id: number;
+  email: string | null;
+  firstName: string;
+  lastName: string;
+  phoneNumber: string;
+  messagingPreference: (typeof MESSAGING_PREFERENCES)[number];
+  isPrivileged: boolean;
+}
+
+/** Every 4xx and 5xx answer of the API has this shape. */
+export interface ApiErrorBody {
+  message: string;
+  errors?: { path: string; message: string }[];
+}
