@@ -8,6 +8,8 @@ import security from './plugins/security';
 import session from './plugins/session';
 import webApp from './plugins/web-app';
 import authRoutes from './routes/api/auth/index';
+import inviteRoutes from './routes/api/invites/index';
+import loopRoutes from './routes/api/loops/index';
 
 export interface BuildOptions {
   /** An open database to use instead of the one the config names (tests). The app will not close it. */
@@ -53,6 +55,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(security);
   await app.register(session);
   await app.register(authRoutes, { prefix: '/api' });
+  await app.register(loopRoutes, { prefix: '/api/loops' });
+  await app.register(inviteRoutes, { prefix: '/api/invites' });
   app.get('/api/health', async (_request, reply) => {
     const ok = await pingDatabase(ctx.db);
     return reply.code(ok ? 200 : 503).send({ ok, database: database.kind });

@@ -1,0 +1,46 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { InvitePreview } from '@loop/shared/loops';
+import { joinLoopSchema } from '@loop/shared/loops';
+import { toE164 } from '@loop/shared/phone';
+import { parseInput } from '../../../errors';
+import { findInvite } from '../../../services/invites/find-invite';
+import { joinLoop } from '../../../services/invites/join-loop';
+
+const codeParams = z.object({
+  code: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,64}$/, 'This invite link is not valid. Check the link, or ask for a new one.'),
+});
+
+/** Joins are limited per phone number; a request without one counts against its address. */
+function phoneOf(request: FastifyRequest): string {
+  const phone = (request.body as Record<string, unknown> | undefined)?.phoneNumber;
+  return typeof phone === 'string' ? (toE164(phone) ?? phone.trim()) : `ip:${request.ip}`;
+}
+
+/** /api/invites/{code}: public, for people who hold an invite link. */
+const inviteRoutes: FastifyPluginAsync = async (app) => {
+  const { db, clock, config } = app.ctx;
+  const limitAttempts = app.attemptLimiter({
+    name: 'join',
+    perIp: config.AUTH_RATE_LIMIT_PER_IP,
+    perAccount: config.AUTH_RATE_LIMIT_PER_ACCOUNT,
+    windowMs: 15 * 60_000,
+    account: phoneOf,
+  });
+
+  app.get('/:code', { preHandler: limitAttempts }, async (request): Promise<InvitePreview> => {
+    const { code } = parseInput(codeParams, request.params);
+    const { invite, loop } = await findInvite(db, code, clock());
+    return { loopName: loop.name, expiresAt: invite.expiresAt.toISOString() };
+  });
+
+  app.post('/:code/join', { preHandler: limitAttempts }, async (request) => {
+    const { code } = parseInput(codeParams, request.params);
+    const input = parseInput(joinLoopSchema, request.body);
+    return joinLoop(db, { code, input, now: clock() });
+  });
+};
+
+export default inviteRoutes;

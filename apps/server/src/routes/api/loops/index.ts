@@ -1,0 +1,88 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { addMemberSchema, createLoopSchema, idParamSchema, updateLoopSchema } from '@loop/shared/loops';
+import { parseInput } from '../../../errors';
+import { requireUser } from '../../../plugins/session';
+import { createInvite } from '../../../services/invites/create-invite';
+import { getLoopAccess, requireManage } from '../../../services/loop-access';
+import { createLoop } from '../../../services/loops/create-loop';
+import { deleteLoop } from '../../../services/loops/delete-loop';
+import { getLoopDetail } from '../../../services/loops/get-loop-detail';
+import { listLoops } from '../../../services/loops/list-loops';
+import { updateLoop } from '../../../services/loops/update-loop';
+import { addMember } from '../../../services/members/add-member';
+import { removeMember } from '../../../services/members/remove-member';
+import { deleteUpdate } from '../../../services/updates/delete-update';
+
+const loopParams = z.object({ id: idParamSchema });
+const memberParams = z.object({ id: idParamSchema, memberId: idParamSchema });
+const updateParams = z.object({ id: idParamSchema, updateId: idParamSchema });
+
+/** /api/loops: the signed-in person's Loops, and everything on one Loop. Every route asks loop-access. */
+const loopRoutes: FastifyPluginAsync = async (app) => {
+  const { db, clock, config } = app.ctx;
+
+  app.get('/', async (request) => listLoops(db, requireUser(request).id));
+
+  app.post('/', async (request, reply) => {
+    const user = requireUser(request);
+    const input = parseInput(createLoopSchema, request.body);
+    const loop = await createLoop(db, input, { creatorId: user.id, now: clock() });
+    const smsStatus = config.messagingProvider === 'twilio' ? 'enabled' : 'disabled';
+    return reply.code(201).send({ ...loop, smsStatus });
+  });
+
+  app.get('/:id', async (request) => {
+    const { id } = parseInput(loopParams, request.params);
+    const access = await getLoopAccess(db, request.user, id);
+    return getLoopDetail(db, id, access.role);
+  });
+
+  app.put('/:id', async (request) => {
+    const { id } = parseInput(loopParams, request.params);
+    const access = await getLoopAccess(db, request.user, id);
+    requireManage(access);
+    return updateLoop(db, id, parseInput(updateLoopSchema, request.body));
+  });
+
+  app.delete('/:id', async (request) => {
+    const { id } = parseInput(loopParams, request.params);
+    const access = await getLoopAccess(db, request.user, id);
+    requireManage(access);
+    await deleteLoop(db, id);
+    return { ok: true };
+  });
+
+  app.post('/:id/invite', async (request, reply) => {
+    const { id } = parseInput(loopParams, request.params);
+    const access = await getLoopAccess(db, request.user, id);
+    requireManage(access);
+    return reply.code(201).send(await createInvite(db, { loopId: id, createdById: access.user.id, now: clock() }));
+  });
+
+  app.post('/:id/members', async (request, reply) => {
+    const { id } = parseInput(loopParams, request.params);
+    const access = await getLoopAccess(db, request.user, id);
+    requireManage(access);
+    const input = parseInput(addMemberSchema, request.body);
+    const member = await addMember(db, { loopId: id, creatorId: access.loop.creatorId, input, now: clock() });
+    return reply.code(201).send(member);
+  });
+
+  app.delete('/:id/members/:memberId', async (request) => {
+    const { id, memberId } = parseInput(memberParams, request.params);
+    const access = await getLoopAccess(db, request.user, id);
+    requireManage(access);
+    await removeMember(db, { loopId: id, creatorId: access.loop.creatorId, memberId });
+    return { ok: true };
+  });
+
+  app.delete('/:id/updates/:updateId', async (request) => {
+    const { id, updateId } = parseInput(updateParams, request.params);
+    const access = await getLoopAccess(db, request.user, id);
+    await deleteUpdate(db, access, updateId);
+    return { ok: true };
+  });
+};
+
+export default loopRoutes;

@@ -1,0 +1,62 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { LoopRole } from '@loop/shared/loops';
+import type { Db, DbOrTx } from '../db/client';
+import { loops, members } from '../db/schema';
+import { AppError } from '../errors';
+import type { SessionUser } from './sessions/find-session-user';
+
+/**
+ * The one place that decides who may do what on a Loop (ARCHITECTURE.md "Authorization"):
+ * - owner (its creator): everything on their Loop;
+ * - staff (isPrivileged): everything on every Loop;
+ * - member: sees the Loop, its members and updates, and deletes their own updates;
+ * - anyone else: the Loop does not exist for them (404), so its existence is not revealed.
+ */
+export interface LoopAccess {
+  loop: typeof loops.$inferSelect;
+  role: LoopRole;
+  user: SessionUser;
+}
+
+export type LoopAction = 'view' | 'manage' | 'delete-update';
+
+const NOT_FOUND = 'Loop not found. It may have been deleted, or you are not one of its members.';
+
+export async function getLoopAccess(db: DbOrTx | Db, user: SessionUser | null, loopId: number): Promise<LoopAccess> {
+  if (!user) throw new AppError('unauthorized', 'Please log in to continue.');
+  const [row] = await db
+    .select({
+      loop: loops,
+      isMember: sql<boolean>`exists (select 1 from ${members} where ${and(eq(members.loopId, loops.id), eq(members.userId, user.id))})`,
+    })
+    .from(loops)
+    .where(eq(loops.id, loopId))
+    .limit(1);
+  if (!row) throw new AppError('not_found', NOT_FOUND);
+  const role = roleOf(user, row.loop, Boolean(row.isMember));
+  if (!role) throw new AppError('not_found', NOT_FOUND);
+  return { loop: row.loop, role, user };
+}
+
+function roleOf(user: SessionUser, loop: typeof loops.$inferSelect, isMember: boolean): LoopRole | null {
+  if (loop.creatorId === user.id) return 'owner';
+  if (user.isPrivileged) return 'staff';
+  if (isMember) return 'member';
+  return null;
+}
+
+export function canManage(role: LoopRole): boolean {
+  return role === 'owner' || role === 'staff';
+}
+
+/** Throws a 403 unless the viewer may change the Loop itself (settings, members, invites, delete). */
+export function requireManage(access: LoopAccess): void {
+  if (!canManage(access.role)) {
+    throw new AppError('forbidden', "Only the Loop's creator can do this.");
+  }
+}
+
+/** Members delete their own updates; the owner and staff delete any. */
+export function canDeleteUpdate(access: LoopAccess, authorId: number): boolean {
+  return canManage(access.role) || access.user.id === authorId;
+}

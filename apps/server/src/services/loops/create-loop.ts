@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+import type { createLoopSchema, LoopSummary } from '@loop/shared/loops';
+import type { Db } from '../../db/client';
+import { loops, members } from '../../db/schema';
+import { AppError } from '../../errors';
+import { getLoopSummary } from './get-loop-summary';
+
+/** Creates a Loop with its creator as the first member, in one transaction. */
+export async function createLoop(
+  db: Db,
+  input: z.output<typeof createLoopSchema>,
+  options: { creatorId: number; now: Date },
+): Promise<LoopSummary> {
+  if (input.creatorId !== undefined && input.creatorId !== options.creatorId) {
+    throw new AppError('forbidden', 'creatorId must be your own user id: a Loop is created by the signed-in person.');
+  }
+  return db.transaction(async (tx) => {
+    const [loop] = await tx
+      .insert(loops)
+      .values({
+        name: input.name,
+        context: input.context,
+        vibe: input.vibe,
+        frequency: input.frequency,
+        reminderSchedule: input.reminderSchedule,
+        timeZone: input.timeZone,
+        creatorId: options.creatorId,
+        createdAt: options.now,
+      })
+      .returning({ id: loops.id });
+    if (!loop) throw new Error('insert returned no row');
+    await tx.insert(members).values({ loopId: loop.id, userId: options.creatorId, createdAt: options.now });
+    return getLoopSummary(tx, loop.id);
+  });
+}

@@ -1,0 +1,19 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { loops, media, updates } from '../../db/schema';
+
+/**
+ * Deletes a Loop with its members, updates, media rows, invites and newsletters in one
+ * transaction (the foreign keys cascade). Returns the storage keys of its photos, for the
+ * caller to remove from storage once the transaction has committed.
+ */
+export async function deleteLoop(db: Db, loopId: number): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const keys = await tx
+      .select({ storageKey: media.storageKey })
+      .from(media)
+      .where(inArray(media.updateId, tx.select({ id: updates.id }).from(updates).where(eq(updates.loopId, loopId))));
+    await tx.delete(loops).where(eq(loops.id, loopId));
+    return keys.map((k) => k.storageKey);
+  });
+}

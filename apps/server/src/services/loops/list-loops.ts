@@ -1,0 +1,13 @@
+import { sql } from 'drizzle-orm';
+import type { LoopSummary } from '@loop/shared/loops';
+import type { Db } from '../../db/client';
+import { loops, members } from '../../db/schema';
+import { selectLoopSummaries } from './loop-summary';
+
+/** The Loops a user belongs to (as creator or member), newest first, in one query. */
+export function listLoops(db: Db, userId: number): Promise<LoopSummary[]> {
+  return selectLoopSummaries(
+    db,
+    sql`exists (select 1 from ${members} where ${members.loopId} = ${loops.id} and ${members.userId} = ${userId})`,
+  );
+}

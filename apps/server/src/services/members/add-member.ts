@@ -1,0 +1,56 @@
+import type { z } from 'zod';
+import type { addMemberSchema, LoopMember } from '@loop/shared/loops';
+import type { Db, DbOrTx } from '../../db/client';
+import { members } from '../../db/schema';
+import { AppError } from '../../errors';
+import { findOrCreateMemberUser, type PersonInput } from './find-or-create-member-user';
+
+export type MemberRow = typeof members.$inferSelect;
+
+/**
+ * Puts a person, found by phone number or created as a text-only user, into a Loop. Returns
+ * null when they are in it already. Runs inside the caller's transaction.
+ */
+export async function insertMembership(
+  tx: DbOrTx,
+  options: { loopId: number; person: PersonInput; context: string | null; now: Date },
+): Promise<{ member: MemberRow; user: Awaited<ReturnType<typeof findOrCreateMemberUser>>['user'] } | null> {
+  const { user } = await findOrCreateMemberUser(tx, options.person, options.now);
+  const [member] = await tx
+    .insert(members)
+    .values({ loopId: options.loopId, userId: user.id, context: options.context, createdAt: options.now })
+    .onConflictDoNothing({ target: [members.loopId, members.userId] })
+    .returning();
+  return member ? { member, user } : null;
+}
+
+/** The Loop owner (or staff) adds a member. A phone already in the Loop is a 409. */
+export async function addMember(
+  db: Db,
+  options: { loopId: number; creatorId: number; input: z.output<typeof addMemberSchema>; now: Date },
+): Promise<LoopMember> {
+  const { input } = options;
+  return db.transaction(async (tx) => {
+    const added = await insertMembership(tx, {
+      loopId: options.loopId,
+      person: input,
+      context: input.context,
+      now: options.now,
+    });
+    if (!added) throw new AppError('conflict', 'This person is already a member of this Loop.');
+    const { member, user } = added;
+    return {
+      id: member.id,
+      userId: user.id,
+      context: member.context,
+      isCreator: user.id === options.creatorId,
+      user: {
+        firstName: user.firstName,
+        lastName: user.lastName,
+        phoneNumber: user.phoneNumber,
+        email: user.email,
+        messagingPreference: user.messagingPreference,
+      },
+    };
+  });
+}

@@ -1,0 +1,50 @@
+import { eq, sql } from 'drizzle-orm';
+import type { MessagingPreference } from '@loop/shared/constants';
+import type { DbOrTx } from '../../db/client';
+import { users } from '../../db/schema';
+import { AppError, uniqueViolation } from '../../errors';
+
+export interface PersonInput {
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  phoneNumber: string;
+  messagingPreference: MessagingPreference;
+}
+
+/**
+ * The user with this phone number; a new text-only user (no password) when the phone is new.
+ * An existing person keeps their own name, email and preference: nobody else can change them.
+ */
+export async function findOrCreateMemberUser(
+  tx: DbOrTx,
+  person: PersonInput,
+  now: Date,
+): Promise<{ user: typeof users.$inferSelect; created: boolean }> {
+  const [existing] = await tx.select().from(users).where(eq(users.phoneNumber, person.phoneNumber)).limit(1);
+  if (existing) return { user: existing, created: false };
+
+  if (person.email) {
+    const [emailOwner] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(sql`lower(${users.email})`, person.email))
+      .limit(1);
+    if (emailOwner) {
+      throw new AppError('conflict', 'This email belongs to an account with another phone number. Leave the email empty or use that phone number.');
+    }
+  }
+  try {
+    const [user] = await tx
+      .insert(users)
+      .values({ ...person, passwordHash: null, createdAt: now })
+      .returning();
+    if (!user) throw new Error('insert returned no row');
+    return { user, created: true };
+  } catch (error) {
+    if (uniqueViolation(error) !== null) {
+      throw new AppError('conflict', 'Someone else just added this phone number or email. Please try again.');
+    }
+    throw error;
+  }
+}

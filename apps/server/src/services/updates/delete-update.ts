@@ -1,0 +1,23 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { media, updates } from '../../db/schema';
+import { AppError } from '../../errors';
+import { canDeleteUpdate, type LoopAccess } from '../loop-access';
+
+/** Deletes one update of a Loop and returns the storage keys of its photos. */
+export async function deleteUpdate(db: Db, access: LoopAccess, updateId: number): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const [update] = await tx
+      .select({ id: updates.id, userId: updates.userId })
+      .from(updates)
+      .where(and(eq(updates.id, updateId), eq(updates.loopId, access.loop.id)))
+      .for('update');
+    if (!update) throw new AppError('not_found', 'Update not found. It may have been deleted already.');
+    if (!canDeleteUpdate(access, update.userId)) {
+      throw new AppError('forbidden', "You can delete your own updates; only the Loop's creator can delete others'.");
+    }
+    const keys = await tx.select({ storageKey: media.storageKey }).from(media).where(eq(media.updateId, update.id));
+    await tx.delete(updates).where(eq(updates.id, update.id));
+    return keys.map((k) => k.storageKey);
+  });
+}

@@ -1,0 +1,39 @@
+import type { Db } from '../../src/db/client';
+import { media, updates } from '../../src/db/schema';
+import type { TestApp } from './app';
+
+export const BROWSER_ZONE = 'America/New_York';
+
+/** Creates a Loop through the API as the person with this cookie. */
+export async function createLoopAs(app: TestApp, cookie: string, overrides: Record<string, unknown> = {}) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/loops',
+    headers: { cookie },
+    payload: { name: 'The Smiths', vibe: ['family'], timeZone: BROWSER_ZONE, ...overrides },
+  });
+  if (res.statusCode !== 201) throw new Error(`create loop failed: ${res.statusCode} ${res.body}`);
+  return res.json<{ id: number; creatorId: number; name: string }>();
+}
+
+/** Adds an existing account to a Loop by phone, as the owner. */
+export async function addMemberAs(app: TestApp, cookie: string, loopId: number, person: { phoneNumber: string; firstName?: string }) {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/loops/${loopId}/members`,
+    headers: { cookie },
+    payload: { firstName: person.firstName ?? 'Member', lastName: 'Person', ...person },
+  });
+  if (res.statusCode !== 201) throw new Error(`add member failed: ${res.statusCode} ${res.body}`);
+  return res.json<{ id: number; userId: number }>();
+}
+
+/** Stores an update directly, as the text-message pipeline would. */
+export async function insertUpdate(db: Db, loopId: number, userId: number, content: string, photoKeys: string[] = []) {
+  const [update] = await db.insert(updates).values({ loopId, userId, content }).returning();
+  if (!update) throw new Error('no update');
+  if (photoKeys.length) {
+    await db.insert(media).values(photoKeys.map((storageKey, position) => ({ updateId: update.id, storageKey, contentType: 'image/jpeg', bytes: 10, position })));
+  }
+  return update;
+}

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signUp, type TestContext } from './helpers/app';
+import { addMemberAs, createLoopAs, insertUpdate } from './helpers/loops';
+
+/**
+ * The permission matrix of issue 3: for every Loop route, what the owner, a member, a stranger,
+ * staff and a signed-out visitor get. Each case runs on its own fresh Loop.
+ */
+type Role = 'owner' | 'member' | 'stranger' | 'staff' | 'signedOut';
+const ROLES: Role[] = ['owner', 'member', 'stranger', 'staff', 'signedOut'];
+
+let t: TestContext;
+let cookies: Record<Exclude<Role, 'signedOut'>, string>;
+let people: Record<'owner' | 'member', { id: number; phone: string }>;
+let phoneSeq = 0;
+
+beforeAll(async () => {
+  t = await createTestApp({ ADMIN_EMAILS: 'staff@example.com' });
+  const owner = await signUp(t.app);
+  const member = await signUp(t.app);
+  const stranger = await signUp(t.app);
+  const staff = await signUp(t.app, { email: 'staff@example.com' });
+  cookies = { owner: owner.cookie, member: member.cookie, stranger: stranger.cookie, staff: staff.cookie };
+  people = { owner: { id: owner.user.id, phone: owner.account.phoneNumber }, member: { id: member.user.id, phone: member.account.phoneNumber } };
+});
+afterAll(() => t.close());
+
+async function freshLoop() {
+  const loop = await createLoopAs(t.app, cookies.owner);
+  const member = await addMemberAs(t.app, cookies.owner, loop.id, { phoneNumber: people.member.phone });
+  phoneSeq += 1;
+  const extra = await addMemberAs(t.app, cookies.owner, loop.id, { phoneNumber: `+1415555${String(3000 + phoneSeq)}` });
+  const db = t.testDb.database.db;
+  const ownersUpdate = await insertUpdate(db, loop.id, people.owner.id, "Owner's news");
+  const membersUpdate = await insertUpdate(db, loop.id, people.member.id, "Member's news");
+  return { loop, member, extra, ownersUpdate, membersUpdate };
+}
+type Fixture = Awaited<ReturnType<typeof freshLoop>>;
+
+interface RouteCase {
+  name: string;
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE';
+  url: (f: Fixture) => string;
+  payload?: Record<string, unknown>;
+  expected: Record<Role, number>;
+}
+
+const VIEW = { owner: 200, member: 200, stranger: 404, staff: 200, signedOut: 401 };
+const MANAGE = { owner: 200, member: 403, stranger: 404, staff: 200, signedOut: 401 };
+const CREATE = { owner: 201, member: 403, stranger: 404, staff: 201, signedOut: 401 };
+
+const ROUTES: RouteCase[] = [
+  { name: 'GET loop', method: 'GET', url: (f) => `/api/loops/${f.loop.id}`, expected: VIEW },
+  { name: 'PUT loop', method: 'PUT', url: (f) => `/api/loops/${f.loop.id}`, payload: { context: 'changed' }, expected: MANAGE },
+  { name: 'PUT reminder schedule', method: 'PUT', url: (f) => `/api/loops/${f.loop.id}`, payload: { reminderSchedule: [] }, expected: MANAGE },
+  { name: 'DELETE loop', method: 'DELETE', url: (f) => `/api/loops/${f.loop.id}`, expected: MANAGE },
+  { name: 'POST invite', method: 'POST', url: (f) => `/api/loops/${f.loop.id}/invite`, expected: CREATE },
+  {
+    name: 'POST member',
+    method: 'POST',
+    url: (f) => `/api/loops/${f.loop.id}/members`,
+    payload: { firstName: 'New', lastName: 'Person', phoneNumber: '+14155550999' },
+    expected: CREATE,
+  },
+  { name: 'DELETE member', method: 'DELETE', url: (f) => `/api/loops/${f.loop.id}/members/${f.extra.id}`, expected: MANAGE },
+  { name: "DELETE owner's update", method: 'DELETE', url: (f) => `/api/loops/${f.loop.id}/updates/${f.ownersUpdate.id}`, expected: MANAGE },
+  {
+    name: "DELETE member's update",
+    method: 'DELETE',
+    url: (f) => `/api/loops/${f.loop.id}/updates/${f.membersUpdate.id}`,
+    expected: { owner: 200, member: 200, stranger: 404, staff: 200, signedOut: 401 },
+  },
+];
+
+describe.each(ROUTES)('$name', (route) => {
+  it.each(ROLES)('as %s', async (role) => {
+    const fixture = await freshLoop();
+    const res = await t.app.inject({
+      method: route.method,
+      url: route.url(fixture),
+      headers: role === 'signedOut' ? {} : { cookie: cookies[role] },
+      ...(route.payload ? { payload: route.payload } : {}),
+    });
+    expect(res.statusCode, res.body).toBe(route.expected[role]);
+    if (res.statusCode >= 400) expect(typeof res.json().message).toBe('string');
+    // What a refused person sees never reveals the Loop.
+    if (res.statusCode === 404) expect(res.body).not.toContain(fixture.loop.name);
+  });
+});
+
+describe('a Loop that does not exist', () => {
+  it('looks the same as a Loop you may not see', async () => {
+    const missing = await t.app.inject({ url: '/api/loops/987654321', headers: { cookie: cookies.stranger } });
+    const { loop } = await freshLoop();
+    const hidden = await t.app.inject({ url: `/api/loops/${loop.id}`, headers: { cookie: cookies.stranger } });
+    expect(missing.statusCode).toBe(404);
+    expect(hidden.json()).toEqual(missing.json());
+  });
+});
+
+describe('signed out', () => {
+  it('cannot list or create Loops', async () => {
+    expect((await t.app.inject({ url: '/api/loops' })).statusCode).toBe(401);
+    const create = await t.app.inject({ method: 'POST', url: '/api/loops', payload: { name: 'x', vibe: ['fun'] } });
+    expect(create.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { emailSchema, messagingPreferenceSchema, personNameSchema, phoneNumberSchema } from './auth';
+import {
+  DEFAULT_FREQUENCY,
+  DEFAULT_REMINDER_SCHEDULE,
+  FREQUENCIES,
+  LIMITS,
+  VIBES,
+  WEEKDAYS,
+  type Frequency,
+  type MessagingPreference,
+  type ReminderEntry,
+} from './constants';
+import { isTimeZone } from './time-zone';
+
+export const VIBE_REQUIRED_MESSAGE = 'Please select at least one newsletter vibe';
+
+export const vibeSchema = z
+  .array(z.enum(VIBES, { error: `Vibe must be one of: ${VIBES.join(', ')}` }), { error: VIBE_REQUIRED_MESSAGE })
+  .min(1, VIBE_REQUIRED_MESSAGE)
+  .max(VIBES.length)
+  .transform((list) => [...new Set(list)]);
+
+export const loopNameSchema = z
+  .string({ error: 'Loop name is required' })
+  .trim()
+  .min(1, 'Loop name is required')
+  .max(LIMITS.loopName, `Loop name must be at most ${LIMITS.loopName} characters`);
+
+const optionalText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+export const contextSchema = optionalText('Group context', LIMITS.context);
+
+export const timeZoneSchema = z
+  .string({ error: 'Time zone must be text' })
+  .trim()
+  .refine(isTimeZone, { message: 'Time zone must be an IANA name such as "America/New_York"' });
+
+/** "HH:MM" on a 5-minute step, 00:00 to 23:55. */
+export const reminderTimeSchema = z
+  .string({ error: 'Reminder time must be text' })
+  .regex(/^([01]\d|2[0-3]):[0-5][05]$/, 'Reminder time must be HH:MM on a 5-minute step, from 00:00 to 23:55');
+
+export const reminderScheduleSchema = z
+  .array(
+    z.object({
+      day: z.enum(WEEKDAYS, { error: 'Reminder day must be a weekday name such as "monday"' }),
+      time: reminderTimeSchema,
+    }),
+    { error: 'Reminder schedule must be a list of {day, time}' },
+  )
+  .max(LIMITS.reminderEntries, `Reminder schedule has at most ${LIMITS.reminderEntries} entries`)
+  .refine((entries) => new Set(entries.map((e) => e.day)).size === entries.length, {
+    message: 'Reminder schedule has a weekday twice: give each day one time',
+  })
+  .transform((entries) => [...entries].sort((a, b) => WEEKDAYS.indexOf(a.day) - WEEKDAYS.indexOf(b.day)));
+
+export const frequencySchema = z.enum(FREQUENCIES, { error: 'Frequency must be weekly, biweekly or monthly' });
+
+export const createLoopSchema = z.object({
+  name: loopNameSchema,
+  context: contextSchema,
+  vibe: vibeSchema,
+  /** Must be the signed-in user when given: the server never trusts it. */
+  creatorId: z.number({ error: 'creatorId must be a number' }).int().optional(),
+  frequency: frequencySchema.default(DEFAULT_FREQUENCY),
+  reminderSchedule: reminderScheduleSchema.default(() => [...DEFAULT_REMINDER_SCHEDULE]),
+  timeZone: timeZoneSchema.default('UTC'),
+});
+export type CreateLoopInput = z.input<typeof createLoopSchema>;
+
+/** PUT /api/loops/{id}: any of these; every other field of a merged Loop is ignored. */
+export const updateLoopSchema = z.object({
+  name: loopNameSchema.optional(),
+  context: contextSchema.optional(),
+  vibe: vibeSchema.optional(),
+  reminderSchedule: reminderScheduleSchema.optional(),
+  timeZone: timeZoneSchema.optional(),
+});
+export type UpdateLoopInput = z.input<typeof updateLoopSchema>;
+
+const optionalEmail = z
+  .union([z.literal(''), z.null(), emailSchema])
+  .optional()
+  .transform((v) => (v ? v : null));
+
+export const memberContextSchema = optionalText('Member context', LIMITS.context);
+
+export const addMemberSchema = z.object({
+  firstName: personNameSchema('First name'),
+  lastName: personNameSchema('Last name'),
+  email: optionalEmail,
+  phoneNumber: phoneNumberSchema,
+  messagingPreference: messagingPreferenceSchema.default('sms'),
+  context: memberContextSchema,
+});
+export type AddMemberInput = z.input<typeof addMemberSchema>;
+
+export const joinLoopSchema = z.object({
+  firstName: personNameSchema('First name'),
+  lastName: personNameSchema('Last name'),
+  email: optionalEmail,
+  phoneNumber: phoneNumberSchema,
+  messagingPreference: messagingPreferenceSchema.default('sms'),
+});
+export type JoinLoopInput = z.input<typeof joinLoopSchema>;
+
+/** A numeric id in a path: "/loops/12". */
+export const idParamSchema = z.coerce
+  .number({ error: 'The id must be a number' })
+  .int('The id must be a whole number')
+  .positive('The id must be a positive number')
+  .max(Number.MAX_SAFE_INTEGER, 'The id is too large');
+
+export type LoopRole = 'owner' | 'staff' | 'member';
+
+export interface LoopSummary {
+  id: number;
+  name: string;
+  context: string | null;
+  vibe: string[];
+  frequency: Frequency;
+  reminderSchedule: ReminderEntry[];
+  timeZone: string;
+  creatorId: number;
+  createdAt: string;
+  paused: boolean;
+  creator: { firstName: string; lastName: string; email: string | null };
+  memberCount: number;
+  updateCount: number;
+  lastNewsletter: string | null;
+}
+
+export interface LoopMember {
+  id: number;
+  userId: number;
+  context: string | null;
+  isCreator: boolean;
+  user: { firstName: string; lastName: string; phoneNumber: string; email: string | null; messagingPreference: MessagingPreference };
+}
+
+export interface LoopUpdate {
+  id: number;
+  userId: number;
+  content: string;
+  createdAt: string;
+  mediaUrls: string[];
+  user: { firstName: string; lastName: string };
+}
+
+export interface LoopDetail extends LoopSummary {
+  /** What the signed-in viewer is to this Loop: decides which actions the page offers. */
+  role: LoopRole;
+  members: LoopMember[];
+  updates: LoopUpdate[];
+}
+
+export interface CreateLoopAnswer extends LoopSummary {
+  smsStatus: 'enabled' | 'disabled';
+}
+
+export interface InviteAnswer {
+  inviteUrl: string;
+  code: string;
+  expiresAt: string;
+}
+
+export interface InvitePreview {
+  loopName: string;
+  expiresAt: string;
+}
+
+export interface JoinAnswer {
+  ok: true;
+  loopId: number;
+  loopName: string;
+  alreadyMember: boolean;
+}
