@@ -7,6 +7,7 @@ import type { AppContext } from './plugins/context';
 import security from './plugins/security';
 import session from './plugins/session';
 import webApp from './plugins/web-app';
+import adminRoutes from './routes/api/admin/index';
 import authRoutes from './routes/api/auth/index';
 import inviteRoutes from './routes/api/invites/index';
 import loopRoutes from './routes/api/loops/index';
@@ -57,6 +58,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(loopRoutes, { prefix: '/api/loops' });
   await app.register(inviteRoutes, { prefix: '/api/invites' });
+  await app.register(adminRoutes, { prefix: '/api/admin' });
   app.get('/api/health', async (_request, reply) => {
     const ok = await pingDatabase(ctx.db);
     return reply.code(ok ? 200 : 503).send({ ok, database: database.kind });

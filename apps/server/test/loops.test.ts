@@ -133,7 +133,7 @@ describe('PUT /api/loops/{id}', () => {
     const owner = await signUp(t.app);
     const loop = await createLoopAs(t.app, owner.cookie);
     const full = (await t.app.inject({ url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie } })).json();
-    const put = (payload: unknown) => t.app.inject({ method: 'PUT', url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie }, payload });
+    const put = (payload: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie }, payload });
 
     const merged = await put({ ...full, context: 'New context', paused: true, frequency: 'weekly' });
     expect(merged.statusCode).toBe(200);

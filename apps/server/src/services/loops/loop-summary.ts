@@ -3,11 +3,20 @@ import type { LoopSummary } from '@loop/shared/loops';
 import type { DbOrTx } from '../../db/client';
 import { loops, members, newsletters, updates, users } from '../../db/schema';
 
+const memberCountSql = sql<number>`(select count(*) from ${members} where ${members.loopId} = ${loops.id})`;
+
+/** Orders for Loop lists; ties broken by id so pages never overlap. */
+export const LOOP_ORDERS = {
+  recent: [sql`${loops.createdAt} desc`, sql`${loops.id} desc`],
+  name: [sql`lower(${loops.name}) asc`, sql`${loops.id} asc`],
+  members: [sql`${memberCountSql} desc`, sql`${loops.id} desc`],
+} satisfies Record<string, SQL[]>;
+
 /** Counts come from correlated aggregates: one query for any number of Loops. */
 const summaryFields = {
   loop: loops,
   creator: { firstName: users.firstName, lastName: users.lastName, email: users.email },
-  memberCount: sql<number>`(select count(*) from ${members} where ${members.loopId} = ${loops.id})`.mapWith(Number),
+  memberCount: memberCountSql.mapWith(Number),
   updateCount: sql<number>`(select count(*) from ${updates} where ${updates.loopId} = ${loops.id})`.mapWith(Number),
   lastNewsletter: sql<string | null>`(select max(${newsletters.sentAt}) from ${newsletters} where ${newsletters.loopId} = ${loops.id} and ${newsletters.status} = 'sent')`.mapWith(
     (v: unknown) => (v == null ? null : toIso(v)),
@@ -22,14 +31,22 @@ type SummaryRow = {
   lastNewsletter: string | null;
 };
 
-/** Loops as the API shows them, filtered by `where`, newest first. */
-export async function selectLoopSummaries(db: DbOrTx, where: SQL | undefined): Promise<LoopSummary[]> {
-  const rows = await db
+/** Loops as the API shows them, filtered by `where`, newest first unless told otherwise. */
+export async function selectLoopSummaries(
+  db: DbOrTx,
+  where: SQL | undefined,
+  options: { order?: keyof typeof LOOP_ORDERS; limit?: number; offset?: number } = {},
+): Promise<LoopSummary[]> {
+  const query = db
     .select(summaryFields)
     .from(loops)
     .innerJoin(users, eq(users.id, loops.creatorId))
     .where(where)
-    .orderBy(sql`${loops.createdAt} desc`, sql`${loops.id} desc`);
+    .orderBy(...LOOP_ORDERS[options.order ?? 'recent'])
+    .$dynamic();
+  if (options.limit !== undefined) query.limit(options.limit);
+  if (options.offset) query.offset(options.offset);
+  const rows = await query;
   return rows.map(toLoopSummary);
 }
 

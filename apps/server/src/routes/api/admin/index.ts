@@ -1,0 +1,61 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { adminLoopsQuerySchema, adminNewslettersQuerySchema, PAGE_HEADERS, setFrequencySchema } from '@loop/shared/admin';
+import { idParamSchema } from '@loop/shared/loops';
+import { parseInput } from '../../../errors';
+import { requireStaff } from '../../../plugins/session';
+import { getAdminLoopDetail } from '../../../services/admin/get-admin-loop-detail';
+import { getAdminStats } from '../../../services/admin/get-admin-stats';
+import { listAdminLoops } from '../../../services/admin/list-admin-loops';
+import { listAdminNewsletters } from '../../../services/admin/list-admin-newsletters';
+import { setLoopFrequency, toggleLoopPause } from '../../../services/admin/update-loop-admin';
+import { getLoopSummary } from '../../../services/loops/get-loop-summary';
+
+const loopParams = z.object({ id: idParamSchema });
+
+function nextPage(page: number, pageSize: number, total: number): Record<string, string> {
+  const headers: Record<string, string> = { [PAGE_HEADERS.total]: String(total) };
+  if (page * pageSize < total) headers[PAGE_HEADERS.nextPage] = String(page + 1);
+  return headers;
+}
+
+/** /api/admin/*: staff only (401 signed out, 403 for everyone else), checked before anything else runs. */
+const adminRoutes: FastifyPluginAsync = async (app) => {
+  const { db, clock } = app.ctx;
+  app.addHook('onRequest', async (request) => {
+    requireStaff(request);
+  });
+
+  app.get('/stats', async () => getAdminStats(db, clock()));
+
+  app.get('/loops', async (request, reply) => {
+    const query = parseInput(adminLoopsQuerySchema, request.query);
+    const { loops, total } = await listAdminLoops(db, query);
+    return reply.headers(nextPage(query.page, query.pageSize, total)).send(loops);
+  });
+
+  app.get('/newsletters', async (request, reply) => {
+    const query = parseInput(adminNewslettersQuerySchema, request.query);
+    const { newsletters, total } = await listAdminNewsletters(db, query);
+    return reply.headers(nextPage(query.page, query.pageSize, total)).send(newsletters);
+  });
+
+  app.get('/loops/:id', async (request) => {
+    const { id } = parseInput(loopParams, request.params);
+    await getLoopSummary(db, id); // 404 before the heavier queries
+    return getAdminLoopDetail(db, id);
+  });
+
+  app.post('/loops/:id/toggle-pause', async (request) => {
+    const { id } = parseInput(loopParams, request.params);
+    return toggleLoopPause(db, id);
+  });
+
+  app.put('/loops/:id/frequency', async (request) => {
+    const { id } = parseInput(loopParams, request.params);
+    const { frequency } = parseInput(setFrequencySchema, request.body);
+    return setLoopFrequency(db, id, frequency);
+  });
+};
+
+export default adminRoutes;

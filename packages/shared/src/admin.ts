@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { ADMIN_SORTS, LIMITS } from './constants';
+import { frequencySchema, type LoopDetail, type LoopSummary } from './loops';
+
+export const ADMIN_PAGE_SIZE = 50;
+
+export const adminLoopsQuerySchema = z.object({
+  search: z
+    .string()
+    .trim()
+    .max(200, 'Search must be at most 200 characters')
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  sort: z.enum(ADMIN_SORTS, { error: 'Sort must be recent, name or members' }).default('recent'),
+  page: z.coerce.number({ error: 'Page must be a number' }).int('Page must be a whole number').min(1, 'Page starts at 1').max(100_000).default(1),
+  pageSize: z.coerce
+    .number({ error: 'Page size must be a number' })
+    .int('Page size must be a whole number')
+    .min(1, 'Page size must be from 1 to 200')
+    .max(200, 'Page size must be from 1 to 200')
+    .default(ADMIN_PAGE_SIZE),
+});
+export type AdminLoopsQuery = z.input<typeof adminLoopsQuerySchema>;
+
+export const adminNewslettersQuerySchema = adminLoopsQuerySchema.pick({ page: true, pageSize: true });
+
+export const setFrequencySchema = z.object({ frequency: frequencySchema });
+
+export const bulkMessageSchema = z.object({
+  message: z
+    .string({ error: 'Message is required' })
+    .trim()
+    .min(1, 'Message must not be blank')
+    .max(LIMITS.message, `Message must be at most ${LIMITS.message} characters`),
+});
+
+/**
+ * Paged lists answer with the array itself (SPEC: "list of Loops") and say where the next page
+ * is in headers: X-Total-Count, and X-Next-Page when there is one.
+ */
+export const PAGE_HEADERS = { total: 'x-total-count', nextPage: 'x-next-page' } as const;
+
+export interface GrowthPoint {
+  date: string;
+  count: number;
+}
+
+export interface AdminStats {
+  totalLoops: number;
+  totalMembers: number;
+  loopGrowth: GrowthPoint[];
+  memberGrowth: GrowthPoint[];
+}
+
+export interface AdminNewsletter {
+  id: number;
+  loopId: number;
+  loopName: string;
+  kind: 'newsletter' | 'sneak_peek';
+  status: 'draft' | 'sent';
+  sentAt: string | null;
+  createdAt: string;
+  urlId: string;
+  content: string;
+}
+
+export interface DeliveryCounts {
+  queued: number;
+  sent: number;
+  delivered: number;
+  failed: number;
+}
+
+export interface AdminLoopNewsletter extends Omit<AdminNewsletter, 'loopName' | 'content'> {
+  delivery: DeliveryCounts;
+}
+
+export interface AdminLoopDetail extends LoopDetail {
+  newsletters: AdminLoopNewsletter[];
+}
+
+export type AdminLoop = LoopSummary;
