@@ -268,3 +268,29 @@ describe('updates', () => {
     expect(res.statusCode).toBe(404);
   });
 });
+
+describe('schedule columns', () => {
+  it('are set at creation and recomputed when the schedule or zone changes', async () => {
+    const owner = await signUp(t.app);
+    const loop = await createLoopAs(t.app, owner.cookie, { timeZone: 'America/New_York' });
+    const db = t.testDb.database.db;
+    const read = async () => (await db.select().from(loops).where(eq(loops.id, loop.id)))[0]!;
+    const created = await read();
+    expect(created.nextReminderAt).toBeInstanceOf(Date);
+    expect(created.nextReminderAt!.getTime()).toBeGreaterThan(Date.now());
+    expect(created.nextNewsletterAt).toBeInstanceOf(Date);
+
+    await t.app.inject({ method: 'PUT', url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie }, payload: { reminderSchedule: [] } });
+    expect((await read()).nextReminderAt).toBeNull();
+
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/loops/${loop.id}`,
+      headers: { cookie: owner.cookie },
+      payload: { reminderSchedule: [{ day: 'monday', time: '07:05' }], timeZone: 'Asia/Tokyo' },
+    });
+    const moved = await read();
+    const local = new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Tokyo', weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(moved.nextReminderAt!);
+    expect(local).toBe('Monday 07:05');
+  });
+});

@@ -3,6 +3,7 @@ import type { createLoopSchema, LoopSummary } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
 import { loops, members } from '../../db/schema';
 import { AppError } from '../../errors';
+import { nextNewsletterAt, nextReminderAt } from '../../scheduling/schedule-columns';
 import { getLoopSummary } from './get-loop-summary';
 
 /** Creates a Loop with its creator as the first member, in one transaction. */
@@ -26,6 +27,8 @@ export async function createLoop(
         timeZone: input.timeZone,
         creatorId: options.creatorId,
         createdAt: options.now,
+        nextReminderAt: nextReminderAt(input, options.now),
+        nextNewsletterAt: nextNewsletterAt(input, options.now),
       })
       .returning({ id: loops.id });
     if (!loop) throw new Error('insert returned no row');

@@ -54,7 +54,7 @@ const adminRoutes: FastifyPluginAsync = async (app) => {
   app.put('/loops/:id/frequency', async (request) => {
     const { id } = parseInput(loopParams, request.params);
     const { frequency } = parseInput(setFrequencySchema, request.body);
-    return setLoopFrequency(db, id, frequency);
+    return setLoopFrequency(db, id, frequency, clock());
   });
 };
 

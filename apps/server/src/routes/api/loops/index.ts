@@ -42,7 +42,7 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
     const { id } = parseInput(loopParams, request.params);
     const access = await getLoopAccess(db, request.user, id);
     requireManage(access);
-    return updateLoop(db, id, parseInput(updateLoopSchema, request.body));
+    return updateLoop(db, access.loop, parseInput(updateLoopSchema, request.body), clock());
   });
 
   app.delete('/:id', async (request) => {
