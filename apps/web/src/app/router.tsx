@@ -1,0 +1,67 @@
+import { lazy, type ComponentType } from 'react';
+import { createBrowserRouter } from 'react-router';
+import { SignedInUserContext, useCurrentUser } from '@/lib/current-user';
+import { RequirePrivileged, RequireSignedOut, RequireUser } from './guards';
+import { AppLayout } from './layout';
+import { RouteError } from './route-error';
+import { DashboardRoute } from './routes/dashboard';
+import { LandingRoute } from './routes/landing';
+import { LoopDetailRoute } from './routes/loop-detail';
+import { NotFoundRoute } from './routes/not-found';
+
+/** A page in its own chunk, loaded the first time it shows. */
+function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return lazy(async () => ({ default: pick(await load()) }));
+}
+
+// Forms (zod, react-hook-form, phone metadata) and staff pages are not needed to draw "/".
+const AuthRoute = lazyPage(() => import('./routes/auth'), (m) => m.AuthRoute);
+const JoinRoute = lazyPage(() => import('./routes/join'), (m) => m.JoinRoute);
+const ProfileRoute = lazyPage(() => import('./routes/profile'), (m) => m.ProfileRoute);
+const AdminDashboardRoute = lazyPage(() => import('./routes/admin/admin-dashboard'), (m) => m.AdminDashboardRoute);
+const AdminLoopRoute = lazyPage(() => import('./routes/admin/admin-loop'), (m) => m.AdminLoopRoute);
+const NewsletterEditorRoute = lazyPage(() => import('./routes/admin/newsletter-editor'), (m) => m.NewsletterEditorRoute);
+
+/** "/" is the landing page when signed out and My Loops when signed in. */
+function HomeRoute() {
+  const { data: user } = useCurrentUser();
+  if (!user) return <LandingRoute />;
+  return (
+    <SignedInUserContext value={user}>
+      <DashboardRoute />
+    </SignedInUserContext>
+  );
+}
+
+/** SPEC §2 route table. */
+export const router = createBrowserRouter([
+  {
+    element: <AppLayout />,
+    children: [
+      {
+        errorElement: <RouteError />,
+        children: [
+          { index: true, element: <HomeRoute /> },
+          { element: <RequireSignedOut />, children: [{ path: 'auth', element: <AuthRoute /> }] },
+          { path: 'join/:code', element: <JoinRoute /> },
+          {
+            element: <RequireUser />,
+            children: [
+              { path: 'loops/:id', element: <LoopDetailRoute /> },
+              { path: 'profile', element: <ProfileRoute /> },
+              {
+                element: <RequirePrivileged />,
+                children: [
+                  { path: 'admin', element: <AdminDashboardRoute /> },
+                  { path: 'admin/loops/:id', element: <AdminLoopRoute /> },
+                  { path: 'admin/loops/:loopId/newsletters/:newsletterId', element: <NewsletterEditorRoute /> },
+                ],
+              },
+            ],
+          },
+          { path: '*', element: <NotFoundRoute /> },
+        ],
+      },
+    ],
+  },
+]);

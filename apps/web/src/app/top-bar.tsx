@@ -1,0 +1,32 @@
+import { Link, useLocation } from 'react-router';
+import type { User } from '@loop/shared/auth';
+import { LogoMark } from '@/components/logo';
+import { Button } from '@/components/ui/button';
+import { UserMenu } from '@/features/auth/components/user-menu';
+
+export function TopBar({ user, sessionKnown }: { user: User | null; sessionKnown: boolean }) {
+  const { pathname } = useLocation();
+  return (
+    <header className="sticky top-0 z-40 border-b bg-background/90 backdrop-blur">
+      <div className="mx-auto flex h-16 w-full max-w-5xl items-center justify-between gap-4 px-4 sm:px-6">
+        <Link
+          to="/"
+          className="-m-1 flex items-center gap-2 rounded-lg p-1 text-xl font-bold tracking-tight outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          <LogoMark />
+          Loop
+        </Link>
+        {sessionKnown &&
+          (user ? (
+            <UserMenu user={user} />
+          ) : (
+            pathname !== '/auth' && (
+              <Button asChild>
+                <Link to="/auth">Sign In</Link>
+              </Button>
+            )
+          ))}
+      </div>
+    </header>
+  );
+}

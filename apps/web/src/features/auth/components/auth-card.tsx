@@ -1,0 +1,44 @@
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { LoginForm } from './login-form';
+import { SignUpForm } from './sign-up-form';
+
+export type AuthMode = 'login' | 'signup';
+
+const COPY = {
+  login: {
+    title: 'Welcome back',
+    description: 'Log in to see your loops and the latest from your group.',
+    toggle: "Don't have an account? Sign up",
+  },
+  signup: {
+    title: 'Create your account',
+    description: 'Start collecting updates from your group. It’s free.',
+    toggle: 'Already have an account? Login',
+  },
+} as const;
+
+/** One card that toggles between Login and Sign Up (SPEC §2 /auth). */
+export function AuthCard({ initialMode = 'login', onSuccess }: { initialMode?: AuthMode; onSuccess: () => void }) {
+  const [mode, setMode] = useState<AuthMode>(initialMode);
+  const copy = COPY[mode];
+  return (
+    <Card className="w-full max-w-md">
+      <CardHeader className="text-center">
+        <h1 className="text-2xl font-bold tracking-tight">{copy.title}</h1>
+        <p className="text-sm text-muted-foreground">{copy.description}</p>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {mode === 'login' ? <LoginForm onSuccess={onSuccess} /> : <SignUpForm onSuccess={onSuccess} />}
+        <Button
+          variant="link"
+          className="h-auto justify-self-center whitespace-normal py-1"
+          onClick={() => setMode(mode === 'login' ? 'signup' : 'login')}
+        >
+          {copy.toggle}
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,67 @@
+import { LogOut, ShieldCheck, UserRound } from 'lucide-react';
+import { Link, useNavigate } from 'react-router';
+import type { User } from '@loop/shared/auth';
+import { Button } from '@/components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { toastError } from '@/components/ui/use-toast';
+import { useLogout } from '../api/logout';
+
+/** The top bar's account menu: Profile, Admin (staff only) and Log out. */
+export function UserMenu({ user }: { user: User }) {
+  const logout = useLogout();
+  const navigate = useNavigate();
+
+  async function handleLogout() {
+    const result = await logout.mutateAsync();
+    if (!result.ok) {
+      toastError(result.message, 'Failed to logout');
+      return;
+    }
+    await navigate('/');
+  }
+
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="outline" size="icon" className="rounded-full" aria-label="Account menu">
+          <UserRound aria-hidden="true" />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-64 max-w-[calc(100vw-2rem)]">
+        <DropdownMenuLabel>
+          <span className="block truncate font-semibold">
+            {user.firstName} {user.lastName}
+          </span>
+          {user.email && <span className="block truncate text-muted-foreground">{user.email}</span>}
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link to="/profile">
+            <UserRound aria-hidden="true" />
+            Profile
+          </Link>
+        </DropdownMenuItem>
+        {user.isPrivileged && (
+          <DropdownMenuItem asChild>
+            <Link to="/admin">
+              <ShieldCheck aria-hidden="true" />
+              Admin
+            </Link>
+          </DropdownMenuItem>
+        )}
+        <DropdownMenuSeparator />
+        <DropdownMenuItem disabled={logout.isPending} onSelect={() => void handleLogout()}>
+          <LogOut aria-hidden="true" />
+          Log out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,94 @@
+/** The one API client: JSON over fetch with the session cookie, errors as `ApiError`. */
+
+export class ApiError extends Error {
+  /** The HTTP status, or 0 when the request never got an answer. */
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What login, register and logout answer (SPEC §7): they never throw. */
+export type AuthResult = { ok: true } | { ok: false; message: string };
+
+export function createApiClient(baseUrl = '') {
+  async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    // The server refuses an empty JSON body: only say "JSON" when there is one.
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+    let response: Response;
+    try {
+      response = await fetch(baseUrl + path, {
+        method,
+        headers,
+        credentials: 'include',
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (error) {
+      throw new ApiError(0, errorText(error));
+    }
+
+    if (!response.ok) throw new ApiError(response.status, await failureMessage(response));
+    const text = await response.text();
+    if (text === '') return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ApiError(response.status, 'The server sent an answer that could not be read');
+    }
+  }
+
+  /** Login, register and logout: `{ ok: false, message }` instead of a thrown error. */
+  async function auth(path: string, body?: unknown): Promise<AuthResult> {
+    try {
+      await request<unknown>('POST', path, body);
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, message: errorText(error) };
+    }
+  }
+
+  return {
+    request,
+    auth,
+    get: <T>(path: string) => request<T>('GET', path),
+    post: <T>(path: string, body?: unknown) => request<T>('POST', path, body),
+    put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
+    patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, body),
+    delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** The app's client: same origin as the page. */
+export const api = createApiClient();
+
+/** The message to show a person for any thrown value. */
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : '';
+}
+
+// SPEC §7: the body text for 4xx (our server's `{message}` when it is JSON), status and
+// status text for 5xx (a 5xx body may be a proxy's HTML page, never worth showing).
+async function failureMessage(response: Response): Promise<string> {
+  const statusLine = `${response.status} ${response.statusText}`.trim();
+  if (response.status >= 500) return statusLine;
+  const text = await response.text().catch(() => '');
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && 'message' in parsed && typeof parsed.message === 'string' && parsed.message) {
+      return parsed.message;
+    }
+  } catch {
+    // Not JSON: the raw text is the message.
+  }
+  return text.trim() || statusLine;
+}

@@ -1,0 +1,50 @@
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { createContext, use } from 'react';
+import type { User } from '@loop/shared/auth';
+import { api, ApiError } from './api-client';
+
+// The session is app-wide: the shell, every signed-in feature and the auth forms read it.
+export const currentUserQueryKey = ['current-user'] as const;
+
+/** GET /api/user: the signed-in user, or null when signed out (401). */
+export async function getCurrentUser(): Promise<User | null> {
+  try {
+    return await api.get<User>('/api/user');
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+/** SPEC §9: the user query is never cached. */
+export function currentUserQueryOptions() {
+  return queryOptions({
+    queryKey: currentUserQueryKey,
+    queryFn: getCurrentUser,
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+export function useCurrentUser() {
+  return useQuery(currentUserQueryOptions());
+}
+
+/** The signed-in user, provided by the router's guards to the pages they let through. */
+export const SignedInUserContext = createContext<User | null>(null);
+
+/** The user on a page only signed-in users reach. */
+export function useSignedInUser(): User {
+  const user = use(SignedInUserContext);
+  if (!user) throw new Error('useSignedInUser() is for pages behind the signed-in guard');
+  return user;
+}
+
+/**
+ * After login, register or logout: drop everything read as the previous person and read the
+ * session again. Resolves when the user query has its new answer.
+ */
+export async function refreshCurrentUser(queryClient: QueryClient): Promise<void> {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== currentUserQueryKey[0] });
+  await queryClient.invalidateQueries({ queryKey: currentUserQueryKey });
+}

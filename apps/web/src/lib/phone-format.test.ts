@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  findCountry,
+  flagEmoji,
+  formatNational,
+  formatPhoneNumber,
+  listCountries,
+  maxNationalDigits,
+  readInternational,
+  searchCountries,
+  toPhoneValue,
+} from './phone-format';
+
+describe('phone formatting', () => {
+  it('lists every country with a name, calling code and flag', () => {
+    const countries = listCountries();
+    expect(countries.length).toBeGreaterThan(200);
+    expect(findCountry('US')).toMatchObject({ name: 'United States', callingCode: '1', flag: '🇺🇸' });
+    expect(flagEmoji('gb')).toBe('🇬🇧');
+  });
+
+  it('searches by name, ISO code and calling code', () => {
+    expect(searchCountries('germ').map((c) => c.code)).toEqual(['DE']);
+    expect(searchCountries('+44').map((c) => c.code)).toContain('GB');
+    expect(searchCountries('44').every((c) => c.callingCode.startsWith('44'))).toBe(true);
+    expect(searchCountries('us').map((c) => c.code)).toContain('US');
+    expect(searchCountries('  ')).toHaveLength(listCountries().length);
+  });
+
+  it('formats national digits as you type', () => {
+    expect(formatNational('415555', 'US')).toBe('(415) 555');
+    expect(formatNational('4155550100', 'US')).toBe('(415) 555-0100');
+    expect(formatNational('', 'US')).toBe('');
+  });
+
+  it('gives the form an E.164 value', () => {
+    expect(toPhoneValue('4155550100', 'US')).toBe('+14155550100');
+    expect(toPhoneValue('02079460958', 'GB')).toBe('+442079460958');
+    expect(toPhoneValue('415', 'US')).toBe('+1415');
+    expect(toPhoneValue('', 'US')).toBe('');
+  });
+
+  it('reads a pasted international number and switches country', () => {
+    expect(readInternational('+44 20 7946 0958', 'US')).toEqual({ country: 'GB', digits: '02079460958' });
+    expect(formatNational('02079460958', 'GB')).toBe('020 7946 0958');
+    expect(toPhoneValue('02079460958', 'GB')).toBe('+442079460958');
+    expect(readInternational('+44 20', 'US')).toEqual({ country: 'GB', digits: '20' });
+    expect(readInternational('+1 (415) 555-0100', 'CA')).toEqual({ country: 'US', digits: '4155550100' });
+    expect(readInternational('+1', 'CA')).toEqual({ country: 'CA', digits: '' });
+    expect(readInternational('+1', 'FR')).toEqual({ country: 'US', digits: '' });
+    expect(readInternational('+', 'US')).toBeNull();
+  });
+
+  it('allows 15 digits in all', () => {
+    expect(maxNationalDigits('US')).toBe(14);
+    expect(maxNationalDigits('GB')).toBe(13);
+  });
+
+  it('formats a stored number for reading', () => {
+    expect(formatPhoneNumber('+14155550100')).toBe('+1 415 555 0100');
+    expect(formatPhoneNumber('not a number')).toBe('not a number');
+  });
+});

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { currentUserQueryOptions } from './current-user';
+import { createQueryClient } from './query-client';
+
+describe('query client', () => {
+  it('never refetches on its own and never retries (SPEC §9)', () => {
+    const { queries, mutations } = createQueryClient().getDefaultOptions();
+    expect(queries).toMatchObject({ staleTime: Infinity, refetchOnWindowFocus: false, retry: false });
+    expect(queries?.refetchInterval).toBeUndefined();
+    expect(mutations).toMatchObject({ retry: false });
+  });
+
+  it('never caches the current user', () => {
+    expect(currentUserQueryOptions()).toMatchObject({ staleTime: 0, gcTime: 0 });
+  });
+});

@@ -1,0 +1,15 @@
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  server: {
+    // `npm run dev` runs the API on 3000: one origin for the browser, as in production.
+    proxy: { '/api': 'http://127.0.0.1:3000' },
+  },
+});
