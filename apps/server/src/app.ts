@@ -9,8 +9,13 @@ import session from './plugins/session';
 import webApp from './plugins/web-app';
 import adminRoutes from './routes/api/admin/index';
 import authRoutes from './routes/api/auth/index';
+import simulatorRoutes from './routes/api/simulator/index';
+import mediaRoutes from './routes/media/index';
+import twilioWebhooks from './routes/webhooks/twilio';
 import inviteRoutes from './routes/api/invites/index';
 import loopRoutes from './routes/api/loops/index';
+import newsletterRoutes from './routes/api/newsletters/index';
+import newsletterPageRoutes from './routes/newsletters/index';
 
 export interface BuildOptions {
   /** An open database to use instead of the one the config names (tests). The app will not close it. */
@@ -56,13 +61,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(security);
   await app.register(session);
   await app.register(authRoutes, { prefix: '/api' });
+  await app.register(simulatorRoutes, { prefix: '/api' });
+  await app.register(twilioWebhooks, { prefix: '/api/webhooks/twilio' });
+  await app.register(mediaRoutes);
   await app.register(loopRoutes, { prefix: '/api/loops' });
   await app.register(inviteRoutes, { prefix: '/api/invites' });
+  await app.register(newsletterRoutes, { prefix: '/api/loops' });
   await app.register(adminRoutes, { prefix: '/api/admin' });
   app.get('/api/health', async (_request, reply) => {
     const ok = await pingDatabase(ctx.db);
     return reply.code(ok ? 200 : 503).send({ ok, database: database.kind });
   });
+  // Before the web app: its not-found handler would answer /newsletters/* with the SPA.
+  await app.register(newsletterPageRoutes);
   await app.register(webApp);
   return app;
 }

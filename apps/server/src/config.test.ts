@@ -48,3 +48,24 @@ describe('loadConfig', () => {
     expect(config.ADMIN_EMAILS).toEqual(['a@x.com', 'b@y.com']);
   });
 });
+
+describe('messaging settings', () => {
+  it('reads WhatsApp templates per kind, and retry settings', () => {
+    const config = loadConfig({
+      ...base,
+      TWILIO_WHATSAPP_TEMPLATES: ` Reminder = HX${'0'.repeat(32)} ,newsletter=HX${'f'.repeat(32)}`,
+      SEND_MAX_ATTEMPTS: '3',
+      SEND_RETRY_BASE_SECONDS: '0',
+    });
+    expect(config.TWILIO_WHATSAPP_TEMPLATES).toEqual({ reminder: `HX${'0'.repeat(32)}`, newsletter: `HX${'f'.repeat(32)}` });
+    expect(config.SEND_MAX_ATTEMPTS).toBe(3);
+    expect(config.SEND_RETRY_BASE_SECONDS).toBe(0);
+    expect(loadConfig(base).TWILIO_WHATSAPP_TEMPLATES).toEqual({});
+  });
+
+  it('names a bad template entry', () => {
+    expect(() => loadConfig({ ...base, TWILIO_WHATSAPP_TEMPLATES: 'reminder=HX12' })).toThrow(
+      'TWILIO_WHATSAPP_TEMPLATES: "reminder=HX12" is not kind=HX followed by 32 hex digits (got "reminder=HX12")',
+    );
+  });
+});

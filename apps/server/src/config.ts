@@ -66,6 +66,18 @@ const envSchema = z
     OPENAI_API_KEY: optionalText,
     OPENAI_BASE_URL: optionalText.pipe(httpUrl('OPENAI_BASE_URL').optional()),
     OPENAI_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
+    /** How long the newsletter model may take before the template writer stands in. */
+    OPENAI_TIMEOUT_MS: positiveInt('OPENAI_TIMEOUT_MS', 30_000),
+    /** WhatsApp templates per kind of text, for outside the 24-hour window: "reminder=HX...,newsletter=HX...". */
+    TWILIO_WHATSAPP_TEMPLATES: z
+      .string()
+      .default('')
+      .transform((v, ctx) => parseTemplates(v, ctx)),
+    SEND_MAX_ATTEMPTS: positiveInt('SEND_MAX_ATTEMPTS', 5),
+    SEND_RETRY_BASE_SECONDS: z.coerce
+      .number({ error: 'SEND_RETRY_BASE_SECONDS must be a number' })
+      .min(0, 'SEND_RETRY_BASE_SECONDS must be 0 or more')
+      .default(30),
     SEND_RATE_PER_SECOND: z.coerce
       .number({ error: 'SEND_RATE_PER_SECOND must be a number' })
       .min(0, 'SEND_RATE_PER_SECOND must be 0 (no pacing) or more')
@@ -77,6 +89,15 @@ const envSchema = z
       .enum(['true', 'false'], { error: 'TRUST_PROXY must be "true" or "false"' })
       .default('false')
       .transform((v) => v === 'true'),
+    /** What happens at the end of each newsletter period: send it, leave a draft for staff, or nothing. */
+    AUTO_NEWSLETTERS: z
+      .enum(['send', 'draft', 'off'], { error: 'AUTO_NEWSLETTERS must be send, draft or off' })
+      .default('send'),
+    /** Run reminders and automatic newsletters in this process (a web-only process sets false). */
+    SCHEDULER: z
+      .enum(['true', 'false'], { error: 'SCHEDULER must be "true" or "false"' })
+      .default('true')
+      .transform((v) => v === 'true'),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
         error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
@@ -85,6 +106,20 @@ const envSchema = z
   });
 
 export type Env = z.output<typeof envSchema>;
+
+/** "kind=HX...,kind=HX..." into a map; a bad entry is reported like any other bad variable. */
+function parseTemplates(value: string, ctx: z.RefinementCtx): Record<string, string> {
+  const templates: Record<string, string> = {};
+  for (const entry of value.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+    const match = /^([a-z_]+)\s*=\s*(HX[0-9a-f]{32})$/i.exec(entry);
+    if (!match?.[1] || !match[2]) {
+      ctx.addIssue({ code: 'custom', message: `"${entry}" is not kind=HX followed by 32 hex digits` });
+      continue;
+    }
+    templates[match[1].toLowerCase()] = match[2];
+  }
+  return templates;
+}
 
 export interface Config extends Omit<Env, 'PUBLIC_URL' | 'SESSION_SECRET'> {
   PUBLIC_URL: string;

@@ -5,7 +5,7 @@ import { startJobs } from './jobs/boss';
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
-  const jobs = await startJobs(app.ctx);
+  const jobs = await startJobs(app.ctx, { log: app.log });
   app.addHook('onClose', () => jobs.stop());
 
   let closing = false;

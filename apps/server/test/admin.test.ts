@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loops, members, messages, newsletters } from '../src/db/schema';
+import { loops, members, messages, newsletters, phoneOptOuts } from '../src/db/schema';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
 import { addMemberAs, createLoopAs, insertUpdate } from './helpers/loops';
 
@@ -149,6 +149,11 @@ describe('newsletters and the admin Loop detail', () => {
       .insert(newsletters)
       .values({ loopId: loop.id, urlId: 'sent-url-id-00000000000', content: '# Sent', status: 'sent', sentAt: new Date('2026-06-05T00:00:00Z'), periodEnd: now, createdAt: new Date('2026-05-01T00:00:00Z') })
       .returning();
+    // A later sneak peek is history, not the Loop's last newsletter.
+    const [sneak] = await db
+      .insert(newsletters)
+      .values({ loopId: loop.id, kind: 'sneak_peek', urlId: 'sneak-url-id-0000000000', content: 'Teaser', status: 'sent', sentAt: new Date('2026-06-07T00:00:00Z'), periodEnd: now, createdAt: new Date('2026-04-01T00:00:00Z') })
+      .returning();
     const memberRows = await db.select().from(members).where(eq(members.loopId, loop.id));
     const statuses = ['delivered', 'failed'];
     await db.insert(messages).values(
@@ -168,15 +173,42 @@ describe('newsletters and the admin Loop detail', () => {
 
     const list = (await get('/api/admin/newsletters')).json();
     const ours = list.filter((n: { loopId: number }) => n.loopId === loop.id);
-    expect(ours.map((n: { id: number }) => n.id)).toEqual([sent?.id, draft?.id]);
-    expect(ours[0]).toMatchObject({ loopName: 'Detail Loop', status: 'sent', urlId: 'sent-url-id-00000000000', content: '# Sent', sentAt: '2026-06-05T00:00:00.000Z' });
+    expect(ours.map((n: { id: number }) => n.id)).toEqual([sneak?.id, sent?.id, draft?.id]);
+    expect(ours[1]).toMatchObject({ loopName: 'Detail Loop', status: 'sent', urlId: 'sent-url-id-00000000000', content: '# Sent', sentAt: '2026-06-05T00:00:00.000Z' });
 
     const detail = (await get(`/api/admin/loops/${loop.id}`)).json();
     expect(detail).toMatchObject({ name: 'Detail Loop', role: 'staff', lastNewsletter: '2026-06-05T00:00:00.000Z' });
     expect(detail.members).toHaveLength(2);
     expect(detail.updates[0].mediaUrls).toEqual(['/media/k1']);
-    expect(detail.newsletters.map((n: { id: number }) => n.id)).toEqual([draft?.id, sent?.id]);
+    expect(detail.newsletters.map((n: { id: number }) => n.id)).toEqual([draft?.id, sent?.id, sneak?.id]);
     expect(detail.newsletters[1].delivery).toEqual({ queued: 0, sent: 0, delivered: 1, failed: 1 });
     expect((await get('/api/admin/loops/424242')).statusCode).toBe(404);
+  });
+});
+
+describe('POST /api/admin/loops/{id}/bulk-sms', () => {
+  it('texts every opted-in member once, skips the opted-out, and refuses a blank message', async () => {
+    const loop = await createLoopAs(t.app, owner.cookie, { name: 'Bulk Loop' });
+    await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: '+14155550141' });
+    await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: '+14155550142' });
+    const db = t.testDb.database.db;
+    await db.insert(phoneOptOuts).values({ phoneNumber: '+14155550142', reason: 'STOP' });
+    const send = (payload: Record<string, unknown>, cookie = staff) =>
+      t.app.inject({ method: 'POST', url: `/api/admin/loops/${loop.id}/bulk-sms`, headers: { cookie }, payload });
+
+    const res = await send({ message: '  Family dinner moved to 7pm!  ' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ queued: 2 });
+    const bulk = await db.select().from(messages).where(and(eq(messages.loopId, loop.id), eq(messages.kind, 'bulk')));
+    expect(bulk.map((m) => m.toAddress).sort()).toEqual([owner.account.phoneNumber, '+14155550141'].sort());
+    expect(new Set(bulk.map((m) => m.body))).toEqual(new Set(['Family dinner moved to 7pm!']));
+    expect(bulk.every((m) => m.status === 'queued' && m.direction === 'outbound')).toBe(true);
+
+    const blank = await send({ message: '   ' });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().message).toBe('Message must not be blank');
+    expect((await send({ message: 'hi' }, owner.cookie)).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: '/api/admin/loops/999999/bulk-sms', headers: { cookie: staff }, payload: { message: 'x' } })).statusCode).toBe(404);
+    expect(await db.select().from(messages).where(and(eq(messages.loopId, loop.id), eq(messages.kind, 'bulk')))).toHaveLength(2);
   });
 });

@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invites, loops, media, members, updates } from '../src/db/schema';
+import { invites, loops, media, members, messages, updates } from '../src/db/schema';
+import { mediaStorageFor } from '../src/storage/create-storage';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
 import { addMemberAs, BROWSER_ZONE, createLoopAs, insertUpdate } from './helpers/loops';
 
@@ -292,5 +293,33 @@ describe('schedule columns', () => {
     const moved = await read();
     const local = new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Tokyo', weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(moved.nextReminderAt!);
     expect(local).toBe('Monday 07:05');
+  });
+});
+
+describe('welcome texts and photo files', () => {
+  it('queues one welcome text per new membership, the creator included', async () => {
+    const owner = await signUp(t.app);
+    const loop = await createLoopAs(t.app, owner.cookie, { name: 'Welcome Loop' });
+    await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: '+14155550177' });
+    const db = t.testDb.database.db;
+    const welcomes = await db.select().from(messages).where(and(eq(messages.loopId, loop.id), eq(messages.kind, 'welcome')));
+    expect(welcomes.map((m) => m.toAddress).sort()).toEqual([owner.account.phoneNumber, '+14155550177'].sort());
+    expect(welcomes[0]?.body).toMatch(/^Welcome to Welcome Loop on Loop!/);
+  });
+
+  it('removes photo files with their update and with their Loop', async () => {
+    const owner = await signUp(t.app);
+    const loop = await createLoopAs(t.app, owner.cookie);
+    const storage = mediaStorageFor(t.app.ctx.config);
+    const [first, second] = [await storage.put(Buffer.from('one')), await storage.put(Buffer.from('two'))];
+    const db = t.testDb.database.db;
+    const update = await insertUpdate(db, loop.id, owner.user.id, 'Photo', [first]);
+    await insertUpdate(db, loop.id, owner.user.id, 'Another', [second]);
+
+    await t.app.inject({ method: 'DELETE', url: `/api/loops/${loop.id}/updates/${update.id}`, headers: { cookie: owner.cookie } });
+    expect(await storage.get(first)).toBeNull();
+    expect(await storage.get(second)).not.toBeNull();
+    await t.app.inject({ method: 'DELETE', url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie } });
+    expect(await storage.get(second)).toBeNull();
   });
 });

@@ -175,6 +175,8 @@ export const messages = pgTable(
     index('messages_loop_id_idx').on(t.loopId),
     index('messages_newsletter_id_idx').on(t.newsletterId),
     index('messages_to_address_created_at_idx').on(t.toAddress, t.createdAt),
+    // A phone's thread (simulator, staff) reads its inbound texts by sender.
+    index('messages_from_address_created_at_idx').on(t.fromAddress, t.createdAt),
   ],
 );
 

@@ -1,13 +1,21 @@
 import { PgBoss, fromPglite } from 'pg-boss';
 import type { AppContext } from '../plugins/context';
+import { startMessageWorker } from './message-worker';
+import { startScheduler } from './scheduler';
 
 export interface Jobs {
   boss: PgBoss;
   stop: () => Promise<void>;
 }
 
-/** Starts pg-boss on the app's own database: PGlite through its adapter, or the PostgreSQL URL. */
-export async function startJobs(ctx: AppContext): Promise<Jobs> {
+/**
+ * Starts the background work on the app's own database: pg-boss (PGlite through its adapter, or
+ * the PostgreSQL URL) and the message worker, which works the `messages` outbox (decision 0010).
+ */
+export async function startJobs(
+  ctx: AppContext,
+  options: { log: { info: (obj: object, msg: string) => void; warn: (msg: string) => void; error: (obj: object, msg: string) => void } },
+): Promise<Jobs> {
   const { database } = ctx;
   const boss =
     database.kind === 'pglite'
@@ -15,8 +23,16 @@ export async function startJobs(ctx: AppContext): Promise<Jobs> {
       : new PgBoss({ connectionString: ctx.config.DATABASE_URL, max: 4 });
   boss.on('error', (error: unknown) => console.error('job queue error:', error));
   await boss.start();
+  const messageWorker = startMessageWorker(ctx, {
+    onError: (error) => options.log.error({ err: error }, 'message worker failed; trying again at the next poll'),
+  });
+  const stopScheduler = ctx.config.SCHEDULER ? await startScheduler(ctx, boss, options.log) : async () => {};
   return {
     boss,
-    stop: () => boss.stop({ graceful: true, timeout: 8000 }),
+    stop: async () => {
+      await stopScheduler();
+      await messageWorker.stop();
+      await boss.stop({ graceful: true, timeout: 8000 });
+    },
   };
 }

@@ -29,8 +29,8 @@ export async function addMemberAs(app: TestApp, cookie: string, loopId: number, 
 }
 
 /** Stores an update directly, as the text-message pipeline would. */
-export async function insertUpdate(db: Db, loopId: number, userId: number, content: string, photoKeys: string[] = []) {
-  const [update] = await db.insert(updates).values({ loopId, userId, content }).returning();
+export async function insertUpdate(db: Db, loopId: number, userId: number, content: string, photoKeys: string[] = [], createdAt?: Date) {
+  const [update] = await db.insert(updates).values({ loopId, userId, content, ...(createdAt ? { createdAt } : {}) }).returning();
   if (!update) throw new Error('no update');
   if (photoKeys.length) {
     await db.insert(media).values(photoKeys.map((storageKey, position) => ({ updateId: update.id, storageKey, contentType: 'image/jpeg', bytes: 10, position })));

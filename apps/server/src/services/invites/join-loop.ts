@@ -10,6 +10,7 @@ export async function joinLoop(db: Db, options: { code: string; input: z.output<
     const { loop } = await findInvite(tx, options.code, options.now);
     const added = await insertMembership(tx, {
       loopId: loop.id,
+      loopName: loop.name,
       person: options.input,
       context: null,
       now: options.now,

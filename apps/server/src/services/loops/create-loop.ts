@@ -3,6 +3,7 @@ import type { createLoopSchema, LoopSummary } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
 import { loops, members } from '../../db/schema';
 import { AppError } from '../../errors';
+import { queueWelcomeText } from '../../messaging/outbox';
 import { nextNewsletterAt, nextReminderAt } from '../../scheduling/schedule-columns';
 import { getLoopSummary } from './get-loop-summary';
 
@@ -33,6 +34,8 @@ export async function createLoop(
       .returning({ id: loops.id });
     if (!loop) throw new Error('insert returned no row');
     await tx.insert(members).values({ loopId: loop.id, userId: options.creatorId, createdAt: options.now });
+    // The creator texts in like everyone else: they get the same how-to.
+    await queueWelcomeText(tx, { userId: options.creatorId, loopId: loop.id, loopName: input.name });
     return getLoopSummary(tx, loop.id);
   });
 }

@@ -2,6 +2,7 @@ import { asc, desc, eq, inArray } from 'drizzle-orm';
 import type { LoopDetail, LoopMember, LoopRole, LoopUpdate } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
 import { media, members, updates, users } from '../../db/schema';
+import { mediaUrl } from '../../storage/media-storage';
 import { getLoopSummary } from './get-loop-summary';
 
 /** How many updates the Loop page shows, newest first. */
@@ -36,7 +37,7 @@ export async function getLoopDetail(db: Db, loopId: number, role: LoopRole): Pro
   const urlsByUpdate = new Map<number, string[]>();
   for (const m of mediaRows) {
     const list = urlsByUpdate.get(m.updateId) ?? [];
-    list.push(`/media/${m.storageKey}`);
+    list.push(mediaUrl(m.storageKey));
     urlsByUpdate.set(m.updateId, list);
   }
 

@@ -18,7 +18,7 @@ const summaryFields = {
   creator: { firstName: users.firstName, lastName: users.lastName, email: users.email },
   memberCount: memberCountSql.mapWith(Number),
   updateCount: sql<number>`(select count(*) from ${updates} where ${updates.loopId} = ${loops.id})`.mapWith(Number),
-  lastNewsletter: sql<string | null>`(select max(${newsletters.sentAt}) from ${newsletters} where ${newsletters.loopId} = ${loops.id} and ${newsletters.status} = 'sent')`.mapWith(
+  lastNewsletter: sql<string | null>`(select max(${newsletters.sentAt}) from ${newsletters} where ${newsletters.loopId} = ${loops.id} and ${newsletters.status} = 'sent' and ${newsletters.kind} = 'newsletter')`.mapWith(
     (v: unknown) => (v == null ? null : toIso(v)),
   ),
 };

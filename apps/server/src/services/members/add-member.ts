@@ -3,17 +3,19 @@ import type { addMemberSchema, LoopMember } from '@loop/shared/loops';
 import type { Db, DbOrTx } from '../../db/client';
 import { members } from '../../db/schema';
 import { AppError } from '../../errors';
+import { queueWelcomeText } from '../../messaging/outbox';
 import { findOrCreateMemberUser, type PersonInput } from './find-or-create-member-user';
 
 export type MemberRow = typeof members.$inferSelect;
 
 /**
- * Puts a person, found by phone number or created as a text-only user, into a Loop. Returns
- * null when they are in it already. Runs inside the caller's transaction.
+ * Puts a person, found by phone number or created as a text-only user, into a Loop, and queues
+ * their one welcome text. Returns null when they are in it already. Runs inside the caller's
+ * transaction.
  */
 export async function insertMembership(
   tx: DbOrTx,
-  options: { loopId: number; person: PersonInput; context: string | null; now: Date },
+  options: { loopId: number; loopName: string; person: PersonInput; context: string | null; now: Date },
 ): Promise<{ member: MemberRow; user: Awaited<ReturnType<typeof findOrCreateMemberUser>>['user'] } | null> {
   const { user } = await findOrCreateMemberUser(tx, options.person, options.now);
   const [member] = await tx
@@ -21,18 +23,21 @@ export async function insertMembership(
     .values({ loopId: options.loopId, userId: user.id, context: options.context, createdAt: options.now })
     .onConflictDoNothing({ target: [members.loopId, members.userId] })
     .returning();
-  return member ? { member, user } : null;
+  if (!member) return null;
+  await queueWelcomeText(tx, { userId: user.id, loopId: options.loopId, loopName: options.loopName });
+  return { member, user };
 }
 
 /** The Loop owner (or staff) adds a member. A phone already in the Loop is a 409. */
 export async function addMember(
   db: Db,
-  options: { loopId: number; creatorId: number; input: z.output<typeof addMemberSchema>; now: Date },
+  options: { loopId: number; loopName: string; creatorId: number; input: z.output<typeof addMemberSchema>; now: Date },
 ): Promise<LoopMember> {
   const { input } = options;
   return db.transaction(async (tx) => {
     const added = await insertMembership(tx, {
       loopId: options.loopId,
+      loopName: options.loopName,
       person: input,
       context: input.context,
       now: options.now,

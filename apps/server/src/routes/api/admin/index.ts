@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { adminLoopsQuerySchema, adminNewslettersQuerySchema, PAGE_HEADERS, setFrequencySchema } from '@loop/shared/admin';
+import { adminLoopsQuerySchema, adminNewslettersQuerySchema, bulkMessageSchema, PAGE_HEADERS, setFrequencySchema } from '@loop/shared/admin';
 import { idParamSchema } from '@loop/shared/loops';
 import { parseInput } from '../../../errors';
 import { requireStaff } from '../../../plugins/session';
@@ -8,6 +8,7 @@ import { getAdminLoopDetail } from '../../../services/admin/get-admin-loop-detai
 import { getAdminStats } from '../../../services/admin/get-admin-stats';
 import { listAdminLoops } from '../../../services/admin/list-admin-loops';
 import { listAdminNewsletters } from '../../../services/admin/list-admin-newsletters';
+import { sendGroupText } from '../../../services/admin/send-group-text';
 import { setLoopFrequency, toggleLoopPause } from '../../../services/admin/update-loop-admin';
 import { getLoopSummary } from '../../../services/loops/get-loop-summary';
 
@@ -55,6 +56,13 @@ const adminRoutes: FastifyPluginAsync = async (app) => {
     const { id } = parseInput(loopParams, request.params);
     const { frequency } = parseInput(setFrequencySchema, request.body);
     return setLoopFrequency(db, id, frequency, clock());
+  });
+
+  app.post('/loops/:id/bulk-sms', async (request) => {
+    const { id } = parseInput(loopParams, request.params);
+    const { message } = parseInput(bulkMessageSchema, request.body);
+    await getLoopSummary(db, id);
+    return { queued: await sendGroupText(db, { loopId: id, message }) };
   });
 };
 

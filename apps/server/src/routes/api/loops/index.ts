@@ -13,6 +13,7 @@ import { updateLoop } from '../../../services/loops/update-loop';
 import { addMember } from '../../../services/members/add-member';
 import { removeMember } from '../../../services/members/remove-member';
 import { deleteUpdate } from '../../../services/updates/delete-update';
+import { mediaStorageFor } from '../../../storage/create-storage';
 
 const loopParams = z.object({ id: idParamSchema });
 const memberParams = z.object({ id: idParamSchema, memberId: idParamSchema });
@@ -21,6 +22,11 @@ const updateParams = z.object({ id: idParamSchema, updateId: idParamSchema });
 /** /api/loops: the signed-in person's Loops, and everything on one Loop. Every route asks loop-access. */
 const loopRoutes: FastifyPluginAsync = async (app) => {
   const { db, clock, config } = app.ctx;
+  const storage = mediaStorageFor(config);
+  /** Photo files go once their rows are committed away; a failure leaves an unservable file, never a broken row. */
+  const removeMediaFiles = async (keys: string[]) => {
+    for (const key of keys) await storage.delete(key).catch((error: unknown) => app.log.warn({ err: error, key }, 'could not delete a photo file'));
+  };
 
   app.get('/', async (request) => listLoops(db, requireUser(request).id));
 
@@ -49,7 +55,7 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
     const { id } = parseInput(loopParams, request.params);
     const access = await getLoopAccess(db, request.user, id);
     requireManage(access);
-    await deleteLoop(db, id);
+    await removeMediaFiles(await deleteLoop(db, id));
     return { ok: true };
   });
 
@@ -65,7 +71,7 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
     const access = await getLoopAccess(db, request.user, id);
     requireManage(access);
     const input = parseInput(addMemberSchema, request.body);
-    const member = await addMember(db, { loopId: id, creatorId: access.loop.creatorId, input, now: clock() });
+    const member = await addMember(db, { loopId: id, loopName: access.loop.name, creatorId: access.loop.creatorId, input, now: clock() });
     return reply.code(201).send(member);
   });
 
@@ -80,7 +86,7 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
   app.delete('/:id/updates/:updateId', async (request) => {
     const { id, updateId } = parseInput(updateParams, request.params);
     const access = await getLoopAccess(db, request.user, id);
-    await deleteUpdate(db, access, updateId);
+    await removeMediaFiles(await deleteUpdate(db, access, updateId));
     return { ok: true };
   });
 };

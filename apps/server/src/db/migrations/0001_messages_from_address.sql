@@ -1,0 +1,1 @@
+CREATE INDEX "messages_from_address_created_at_idx" ON "messages" USING btree ("from_address","created_at");

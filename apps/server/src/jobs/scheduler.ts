@@ -1,0 +1,39 @@
+import type { PgBoss } from 'pg-boss';
+import { createNewsletterWriter } from '../newsletters/create-writer';
+import type { AppContext } from '../plugins/context';
+import { runSchedulerTick } from '../scheduling/run-scheduler-tick';
+
+export const SCHEDULER_QUEUE = 'scheduler-tick';
+
+interface Log {
+  info: (obj: object, msg: string) => void;
+  warn: (msg: string) => void;
+  error: (obj: object, msg: string) => void;
+}
+
+/**
+ * Reminders and automatic newsletters: pg-boss fires one tick a minute for the whole cluster
+ * (its cron is shared through the database, and the singleton policy keeps one tick running at
+ * a time), and the tick claims due Loops with SKIP LOCKED, so any number of processes is safe.
+ * One tick also runs at start, to catch up on what came due while the server was down.
+ */
+export async function startScheduler(ctx: AppContext, boss: PgBoss, log: Log): Promise<() => Promise<void>> {
+  const writer = createNewsletterWriter(ctx.config, log);
+  const tick = async () => {
+    const result = await runSchedulerTick(ctx, { now: ctx.clock(), writer });
+    if (result.reminderLoops || result.newsletters) log.info(result, 'scheduler tick');
+  };
+  await boss.createQueue(SCHEDULER_QUEUE, { policy: 'singleton' });
+  await boss.schedule(SCHEDULER_QUEUE, '* * * * *');
+  const workerId = await boss.work(SCHEDULER_QUEUE, async () => {
+    await tick();
+  });
+  let stopped = false;
+  const first = tick().catch((error: unknown) => log.error({ err: error }, 'scheduler tick failed'));
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    await first;
+    await boss.offWork(SCHEDULER_QUEUE, { id: workerId });
+  };
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { parseKeyword } from './keywords';
+
+describe('parseKeyword', () => {
+  it.each(['STOP', 'stopall', 'Unsubscribe', 'END', 'quit', 'CANCEL', 'optout', 'Revoke'])('%s opts out', (word) => {
+    expect(parseKeyword(` ${word} `)).toBe('opt_out');
+  });
+  it.each(['START', 'unstop', 'Yes'])('%s opts in', (word) => expect(parseKeyword(word)).toBe('opt_in'));
+  it.each(['HELP', 'info'])('%s asks for help', (word) => expect(parseKeyword(word)).toBe('help'));
+  it('LOOPS lists Loops', () => expect(parseKeyword('loops')).toBe('loops'));
+  it('is only a keyword as the whole text', () => {
+    expect(parseKeyword('please stop the rain')).toBeNull();
+    expect(parseKeyword('Stop!')).toBeNull();
+  });
+  it("follows Twilio's OptOutType", () => {
+    expect(parseKeyword('arrêt', 'STOP')).toBe('opt_out');
+    expect(parseKeyword('go', 'START')).toBe('opt_in');
+    expect(parseKeyword('?', 'HELP')).toBe('help');
+  });
+});

@@ -1,0 +1,55 @@
+import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { SimulatorPhone } from '@loop/shared/simulator';
+import type { Db } from '../../db/client';
+import { loops, members, phoneOptOuts, users } from '../../db/schema';
+
+const MAX_ROWS = 2000;
+
+/**
+ * The phones a person may play in the simulator: members of the Loops they created or belong to;
+ * staff see every member. One entry per phone, with its Loops.
+ */
+export async function listSimulatorPhones(
+  db: Db,
+  viewer: { id: number; isPrivileged: boolean },
+  options: { phoneNumber?: string } = {},
+): Promise<SimulatorPhone[]> {
+  const conditions: SQL[] = [];
+  if (!viewer.isPrivileged) {
+    const own = or(
+      eq(loops.creatorId, viewer.id),
+      inArray(loops.id, db.select({ id: members.loopId }).from(members).where(eq(members.userId, viewer.id))),
+    );
+    if (own) conditions.push(own);
+  }
+  if (options.phoneNumber) conditions.push(eq(users.phoneNumber, options.phoneNumber));
+  const rows = await db
+    .select({
+      userId: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      phoneNumber: users.phoneNumber,
+      messagingPreference: users.messagingPreference,
+      optedOut: sql<boolean>`exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = ${users.phoneNumber})`,
+      loopId: loops.id,
+      loopName: loops.name,
+    })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .innerJoin(loops, eq(loops.id, members.loopId))
+    .where(and(...conditions))
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id), asc(loops.name))
+    .limit(MAX_ROWS);
+
+  const phones = new Map<number, SimulatorPhone>();
+  for (const row of rows) {
+    let phone = phones.get(row.userId);
+    if (!phone) {
+      const { loopId: _id, loopName: _name, ...person } = row;
+      phone = { ...person, loops: [] };
+      phones.set(row.userId, phone);
+    }
+    phone.loops.push({ id: row.loopId, name: row.loopName });
+  }
+  return [...phones.values()];
+}

@@ -1,0 +1,33 @@
+import { and, desc, eq, inArray, or } from 'drizzle-orm';
+import type { SimulatorMessage } from '@loop/shared/simulator';
+import type { Db } from '../../db/client';
+import { messages } from '../../db/schema';
+
+const MAX_MESSAGES = 200;
+
+/** The last texts a phone sent and received, oldest first, as the simulator shows them. */
+export async function readPhoneThread(db: Db, phoneNumber: string): Promise<SimulatorMessage[]> {
+  const addresses = [phoneNumber, `whatsapp:${phoneNumber}`];
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(
+      or(
+        and(eq(messages.direction, 'inbound'), inArray(messages.fromAddress, addresses)),
+        and(eq(messages.direction, 'outbound'), inArray(messages.toAddress, addresses)),
+      ),
+    )
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(MAX_MESSAGES);
+  return rows.reverse().map((row) => ({
+    id: row.id,
+    direction: row.direction,
+    channel: row.channel,
+    kind: row.kind,
+    body: row.body,
+    mediaUrls: row.mediaUrls,
+    status: row.status,
+    error: row.error,
+    createdAt: row.createdAt.toISOString(),
+  }));
+}

@@ -1,0 +1,57 @@
+import { eq } from 'drizzle-orm';
+import { users } from '../db/schema';
+import { DAY_MS } from '../lib/clock';
+import type { MessageRow, MessagingContext } from './context';
+import { isSimulatorAddress, SIMULATOR_ADDRESS } from './simulator';
+
+export interface DeliveryPlan {
+  channel: 'sms' | 'whatsapp';
+  from: string;
+  to: string;
+  template?: { contentSid: string; variables: Record<string, string> };
+}
+
+/**
+ * How a queued text goes out, decided when it is sent: WhatsApp free-form inside the 24 hours
+ * after the member's last text, else the template configured for its kind, else SMS.
+ */
+export async function planDelivery(ctx: MessagingContext, row: MessageRow): Promise<DeliveryPlan> {
+  const { config } = ctx;
+  const simulated = config.messagingProvider === 'simulator' || isSimulatorAddress(row.fromAddress);
+  const sms = () => {
+    const own = row.fromAddress !== '' && !row.fromAddress.startsWith('whatsapp:') ? row.fromAddress : undefined;
+    const from = simulated ? SIMULATOR_ADDRESS : (own ?? config.TWILIO_MESSAGING_SERVICE_SID ?? config.TWILIO_FROM_NUMBER ?? '');
+    return { channel: 'sms' as const, from, to: row.toAddress };
+  };
+  if (row.channel !== 'whatsapp') return sms();
+
+  const configured = config.TWILIO_WHATSAPP_FROM ? withPrefix(config.TWILIO_WHATSAPP_FROM) : undefined;
+  const from = simulated ? `whatsapp:${SIMULATOR_ADDRESS}` : row.fromAddress.startsWith('whatsapp:') ? row.fromAddress : configured;
+  if (!from) return sms();
+  const whatsapp = { channel: 'whatsapp' as const, from, to: withPrefix(row.toAddress) };
+  // A reply answers a text that just arrived: always inside the window.
+  if (row.kind === 'reply' || (await insideWindow(ctx, row.userId))) return whatsapp;
+  const contentSid = config.TWILIO_WHATSAPP_TEMPLATES[row.kind];
+  if (contentSid) return { ...whatsapp, template: { contentSid, variables: templateVariables(row) } };
+  return sms();
+}
+
+async function insideWindow(ctx: MessagingContext, userId: number | null): Promise<boolean> {
+  if (userId === null) return false;
+  const [user] = await ctx.db.select({ lastInboundAt: users.lastInboundAt }).from(users).where(eq(users.id, userId));
+  const last = user?.lastInboundAt;
+  return last != null && ctx.clock().getTime() - last.getTime() < DAY_MS;
+}
+
+function templateVariables(row: MessageRow): Record<string, string> {
+  const stored = row.raw?.contentVariables;
+  if (stored) {
+    const parsed: unknown = JSON.parse(stored);
+    if (parsed && typeof parsed === 'object') return parsed as Record<string, string>;
+  }
+  return { '1': row.body };
+}
+
+function withPrefix(address: string): string {
+  return address.startsWith('whatsapp:') ? address : `whatsapp:${address}`;
+}

@@ -1,0 +1,44 @@
+/** One text handed to a provider. Addresses are E.164, or `whatsapp:+E164` for WhatsApp. */
+export interface OutgoingText {
+  to: string;
+  /** A phone number, `whatsapp:+E164`, or a Twilio Messaging Service SID (MG...). */
+  from: string;
+  body: string;
+  /** Absolute URLs the provider fetches and attaches. */
+  mediaUrls: string[];
+  /** A WhatsApp template to use instead of the free-form body. */
+  template?: { contentSid: string; variables: Record<string, string> };
+  statusCallback?: string;
+}
+
+export interface SentText {
+  providerMessageId: string;
+}
+
+/** Sends texts. Inbound texts do not go through it: they arrive by webhook or from the simulator. */
+export interface MessagingProvider {
+  readonly name: 'twilio' | 'simulator';
+  send(text: OutgoingText): Promise<SentText>;
+}
+
+/** Twilio error codes that can never succeed by trying again. */
+export const PERMANENT_ERROR_CODES = {
+  optedOut: 21610,
+  invalidNumber: 21211,
+  outsideWhatsAppWindow: 63016,
+} as const;
+
+/**
+ * A failed send. `retryable` is true for throttling (429), the provider's own faults (5xx) and
+ * network errors; false for anything the provider refused on its merits.
+ */
+export class SendError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly code?: number,
+  ) {
+    super(message);
+    this.name = 'SendError';
+  }
+}

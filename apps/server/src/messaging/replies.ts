@@ -1,0 +1,39 @@
+/** Every text Loop sends on its own, in one place, so the wording stays consistent. */
+
+const listNames = (names: string[]) =>
+  names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+
+export const replies = {
+  joinHelp: () =>
+    "Hi! This is Loop. This number isn't in a Loop yet. Ask the person who runs your group's Loop for an invite link, open it and enter this phone number to join.",
+
+  shared: (firstName: string, loopNames: string[], photos: number) => {
+    const what = photos > 0 ? `update and ${photos === 1 ? 'photo' : `${photos} photos`}` : 'update';
+    return `Thanks ${firstName}! Your ${what} went to ${listNames(loopNames)}.`;
+  },
+
+  unknownLoop: (name: string, loopNames: string[]) =>
+    `You're not in a Loop called "${name}", so nothing was shared. Your Loops: ${listNames(loopNames)}. ` +
+    'Start your text with a Loop\'s name and a colon (like "' +
+    `${loopNames[0] ?? 'Family'}: ...") or add #name, or leave the name out to share with all of them.`,
+
+  yourLoops: (loopNames: string[]) =>
+    `Your Loops: ${listNames(loopNames)}. To share with just one, start your text with its name and a colon, or add #name.`,
+
+  help: () =>
+    'Loop collects your group\'s news by text. Text anything, photos too, and it goes into your Loop\'s newsletter. ' +
+    'In several Loops? Start with a Loop\'s name and a colon, or add #name. Reply LOOPS to list your Loops, STOP to stop all texts, START to get them again.',
+
+  optedIn: () => "You're back in! Loop texts will reach you again. Reply STOP anytime to stop them.",
+
+  videoLater: () => 'Videos and voice memos are coming to Loop later. For now only your text and photos are shared.',
+
+  photosSkipped: (count: number) =>
+    count === 1 ? "One photo couldn't be saved (only photos up to 5 MB work)." : `${count} photos couldn't be saved (only photos up to 5 MB work).`,
+
+  nothingToShare: () => 'Your text was empty, so nothing was shared. Text your news (and photos) anytime.',
+
+  welcome: (loopName: string) =>
+    `Welcome to ${loopName} on Loop! Text this number anytime with your news and photos, and they'll go into the group's newsletter. ` +
+    `In several Loops? Start with "${loopName}:" to share with this one only. Reply HELP for help, STOP to opt out.`,
+};

@@ -1,0 +1,117 @@
+import { escapeHtml } from './html';
+import { pageAssets } from './page-assets';
+import { formatPeriod } from './period-label';
+import { findPhotoUrls, markdownToPlainText, renderMarkdown } from './render-markdown';
+
+export interface NewsletterPageInput {
+  newsletter: {
+    kind: 'newsletter' | 'sneak_peek';
+    status: 'draft' | 'sent';
+    title: string;
+    content: string;
+    periodStart: Date | null;
+    periodEnd: Date;
+    sentAt: Date | null;
+  };
+  loop: { name: string; timeZone: string };
+  /** The page's own absolute address, and PUBLIC_URL for absolute photo links. */
+  pageUrl: string;
+  publicUrl: string;
+}
+
+const DESCRIPTION_LENGTH = 200;
+
+/** The whole public page: server-rendered, one stylesheet, one small script, nothing of the web app. */
+export function renderNewsletterPage(input: NewsletterPageInput): string {
+  const { newsletter, loop } = input;
+  const period = formatPeriod(newsletter.periodStart ?? newsletter.periodEnd, newsletter.periodEnd, loop.timeZone);
+  const kicker = newsletter.kind === 'sneak_peek' ? 'Sneak peek' : 'Newsletter';
+  const photos = findPhotoUrls(newsletter.content);
+  const firstPhoto = photos[0];
+  const image = firstPhoto ? (firstPhoto.startsWith('/') ? `${input.publicUrl}${firstPhoto}` : firstPhoto) : null;
+  const title = newsletter.title || `${loop.name}: ${period}`;
+  const draft = newsletter.status === 'draft';
+  const description = describe(newsletter.content);
+  const meta: Meta[] = [
+    ['name', 'description', description],
+    ['property', 'og:type', 'article'],
+    ['property', 'og:site_name', 'Loop'],
+    ['property', 'og:title', title],
+    ['property', 'og:description', description],
+    ['property', 'og:url', input.pageUrl],
+    ['name', 'twitter:card', image ? 'summary_large_image' : 'summary'],
+    ['name', 'twitter:title', title],
+    ['name', 'twitter:description', description],
+  ];
+  if (image) meta.push(['property', 'og:image', image], ['name', 'twitter:image', image]);
+  const body = `
+${draft ? '<p class="draft-banner" role="status"><strong>Draft preview.</strong> Only Loop staff can see this page until the newsletter is sent.</p>' : ''}
+<div class="page">
+  <header class="masthead">
+    <p class="kicker">${kicker}${draft ? ' (draft)' : ''}</p>
+    <h1>${escapeHtml(loop.name)}</h1>
+    <p class="period">${escapeHtml(period)}</p>
+  </header>
+  <main class="content">
+${renderMarkdown(newsletter.content)}
+  </main>
+  <footer class="page-footer">
+    <p>${newsletter.sentAt ? `Sent ${escapeHtml(formatDate(newsletter.sentAt, loop.timeZone))} with Loop.` : 'Written with Loop.'} Loop turns a group's text messages into newsletters.</p>
+  </footer>
+</div>
+${photos.length ? LIGHTBOX : ''}`;
+  return page({ title, meta, body, script: photos.length > 0 });
+}
+
+/** The friendly page for an unknown (or not yet public) newsletter. */
+export function renderNotFoundPage(): string {
+  const body = `
+<main class="not-found">
+  <h1>We couldn't find this newsletter</h1>
+  <p>The link may be incomplete or mistyped. Open it again from the text message it came in, or ask the person who runs your Loop to send it again.</p>
+  <p><a href="/">Go to Loop</a></p>
+</main>`;
+  return page({ title: 'Newsletter not found · Loop', meta: [], body, script: false });
+}
+
+const LIGHTBOX = `<dialog class="lightbox" aria-label="Photo viewer">
+  <button type="button" class="lightbox-close" aria-label="Close photo">&times;</button>
+  <button type="button" class="lightbox-prev" aria-label="Previous photo">&lsaquo;</button>
+  <figure><img alt=""><figcaption></figcaption></figure>
+  <button type="button" class="lightbox-next" aria-label="Next photo">&rsaquo;</button>
+</dialog>`;
+
+/** A <meta> tag: attribute name (name or property), its value, and the content. */
+type Meta = [key: 'name' | 'property', name: string, content: string];
+
+// Newsletters are a group's private news behind an unguessable link: never indexed.
+function page(input: { title: string; meta: Meta[]; body: string; script: boolean }): string {
+  const meta = input.meta.map(([key, name, content]) => `<meta ${key}="${name}" content="${escapeHtml(content)}">`).join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(input.title)}</title>
+<meta name="robots" content="noindex, nofollow">
+<link rel="icon" href="${pageAssets.icon.path}" type="image/svg+xml">
+${meta}
+<link rel="stylesheet" href="${pageAssets.css.path}">
+${input.script ? `<script src="${pageAssets.js.path}" defer></script>` : ''}
+</head>
+<body>${input.body}
+</body>
+</html>
+`;
+}
+
+function describe(markdown: string): string {
+  const text = markdownToPlainText(markdown);
+  if (text.length <= DESCRIPTION_LENGTH) return text;
+  const cut = text.slice(0, DESCRIPTION_LENGTH);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), DESCRIPTION_LENGTH / 2))}…`;
+}
+
+function formatDate(date: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone, month: 'long', day: 'numeric', year: 'numeric' }).format(date);
+}

@@ -1,0 +1,32 @@
+import type { NewsletterKind, NewsletterWriterName } from '@loop/shared/newsletters';
+
+/** One update as a writer sees it: plain text as the member sent it, photos as /media/ paths. */
+export interface WriterUpdate {
+  authorId: number;
+  author: { firstName: string; lastName: string; context: string | null };
+  content: string;
+  createdAt: Date;
+  photoUrls: string[];
+}
+
+/** Everything a writer may use. Updates are in time order. */
+export interface NewsletterInput {
+  kind: NewsletterKind;
+  loop: { name: string; context: string | null; vibe: string[]; timeZone: string };
+  period: { start: Date; end: Date };
+  updates: WriterUpdate[];
+}
+
+export interface WrittenNewsletter {
+  title: string;
+  /** Markdown; rendered through the sanitizer wherever it is shown. */
+  content: string;
+  writer: NewsletterWriterName;
+  /** True when the model failed and the template writer stood in. */
+  fellBack: boolean;
+}
+
+export interface NewsletterWriter {
+  readonly name: NewsletterWriterName;
+  write(input: NewsletterInput): Promise<WrittenNewsletter>;
+}

@@ -1,0 +1,57 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { simulatorPhoneParamsSchema, simulatorSendSchema, type ApiConfig, SIMULATOR_LIMITS } from '@loop/shared/simulator';
+import { AppError, parseInput } from '../../../errors';
+import { listSimulatorPhones } from '../../../messaging/phone-simulator/list-simulator-phones';
+import { readPhoneThread } from '../../../messaging/phone-simulator/read-phone-thread';
+import { sendSimulatedText } from '../../../messaging/phone-simulator/send-simulated-text';
+import { requireUser } from '../../../plugins/session';
+import { mediaStorageFor } from '../../../storage/create-storage';
+
+// Base64 is 4/3 of the bytes, plus the JSON around it.
+const BODY_LIMIT = Math.ceil((SIMULATOR_LIMITS.totalBytes * 4) / 3) + 64 * 1024;
+
+/**
+ * The Phone Simulator's API: any signed-in user while Loop runs without Twilio, staff always.
+ * A phone you may not play is a 404, the same as one that does not exist.
+ */
+const simulatorRoutes: FastifyPluginAsync = async (app) => {
+  const viewer = (request: FastifyRequest) => {
+    const user = requireUser(request);
+    if (app.ctx.config.messagingProvider !== 'simulator' && !user.isPrivileged) {
+      throw new AppError('forbidden', 'The phone simulator is for Loop staff while real text messages are on.');
+    }
+    return user;
+  };
+  const visiblePhone = async (request: FastifyRequest) => {
+    const user = viewer(request);
+    const { phone } = parseInput(simulatorPhoneParamsSchema, request.params);
+    const [found] = await listSimulatorPhones(app.ctx.db, user, { phoneNumber: phone });
+    if (!found) throw new AppError('not_found', 'No member of your Loops has this phone number.');
+    return found;
+  };
+
+  app.get('/config', async (): Promise<ApiConfig> => ({ messagingProvider: app.ctx.config.messagingProvider }));
+
+  app.get('/simulator/phones', async (request) => ({ phones: await listSimulatorPhones(app.ctx.db, viewer(request)) }));
+
+  app.get('/simulator/phones/:phone/messages', async (request) => {
+    const phone = await visiblePhone(request);
+    return { phone, messages: await readPhoneThread(app.ctx.db, phone.phoneNumber) };
+  });
+
+  app.post('/simulator/phones/:phone/messages', { bodyLimit: BODY_LIMIT }, async (request, reply) => {
+    const phone = await visiblePhone(request);
+    const text = parseInput(simulatorSendSchema, request.body);
+    const { db, config, clock } = app.ctx;
+    const stored = await sendSimulatedText(db, {
+      phoneNumber: phone.phoneNumber,
+      channel: text.channel ?? phone.messagingPreference,
+      text,
+      storage: mediaStorageFor(config),
+      now: clock(),
+    });
+    return reply.code(202).send({ id: stored.id, status: 'received' });
+  });
+};
+
+export default simulatorRoutes;

@@ -1,0 +1,45 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { newsletterUrl } from '../../newsletters/newsletter-texts';
+import { ASSET_PREFIX, pageAssets } from '../../newsletters/page-assets';
+import { renderNewsletterPage, renderNotFoundPage } from '../../newsletters/public-page';
+import { findPublicNewsletter } from '../../services/newsletters/find-public-newsletter';
+
+/** A urlId is randomToken(): base64url. Anything else is unknown without asking the database. */
+const URL_ID = /^[A-Za-z0-9_-]{20,100}$/;
+
+/**
+ * The public newsletter page, GET /newsletters/{urlId}, and its two files. Sent newsletters are
+ * public to anyone with the link; a draft is shown only to staff (marked as a draft), and is a
+ * 404 for everyone else, as is an unknown link.
+ */
+const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
+  const { db, config } = app.ctx;
+
+  app.get<{ Params: { urlId: string } }>('/newsletters/:urlId', async (request, reply) => {
+    const { urlId } = request.params;
+    const found = URL_ID.test(urlId) ? await findPublicNewsletter(db, urlId) : null;
+    const visible = found && (found.newsletter.status === 'sent' || request.user?.isPrivileged === true);
+    if (!found || !visible) return sendHtml(reply.code(404), renderNotFoundPage(), 'no-store');
+    const html = renderNewsletterPage({
+      newsletter: found.newsletter,
+      loop: found.loop,
+      pageUrl: newsletterUrl(config.PUBLIC_URL, urlId),
+      publicUrl: config.PUBLIC_URL,
+    });
+    // A draft changes with every save and is staff-only: never kept by a browser or a proxy.
+    return sendHtml(reply, html, found.newsletter.status === 'draft' ? 'no-store' : 'no-cache');
+  });
+
+  for (const asset of Object.values(pageAssets)) {
+    app.get(asset.path, async (_request, reply) =>
+      reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').send(asset.body),
+    );
+  }
+  app.get(`${ASSET_PREFIX}*`, async (_request, reply) => reply.code(404).type('text/plain').send('Not found'));
+};
+
+function sendHtml(reply: FastifyReply, html: string, cache: string) {
+  return reply.type('text/html; charset=utf-8').header('cache-control', cache).send(html);
+}
+
+export default newsletterPageRoutes;

@@ -1,0 +1,36 @@
+import formbody from '@fastify/formbody';
+import type { FastifyPluginAsync } from 'fastify';
+import { ingestInbound } from '../../messaging/ingest-inbound';
+import { recordStatus } from '../../messaging/record-status';
+import { verifiedParams } from './verify-signature';
+
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
+
+/**
+ * Twilio's webhooks, under /api/webhooks/twilio. Form bodies are accepted here only (this plugin
+ * is encapsulated): every other state-changing route stays JSON-only.
+ */
+const twilioWebhooks: FastifyPluginAsync = async (app) => {
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+
+  // Stored once per MessageSid and answered at once; the message worker does the rest.
+  app.post('/messages', async (request, reply) => {
+    const { db, config, clock } = app.ctx;
+    const params = verifiedParams(request, config);
+    await ingestInbound(db, params, clock());
+    return reply.type('text/xml').send(EMPTY_TWIML);
+  });
+
+  app.post('/status', async (request, reply) => {
+    const { db, config, clock } = app.ctx;
+    const params = verifiedParams(request, config);
+    const sid = params.MessageSid ?? params.SmsSid;
+    const status = params.MessageStatus ?? params.SmsStatus;
+    if (sid && status) {
+      await recordStatus(db, { providerMessageId: sid, status, ...(params.ErrorCode ? { errorCode: params.ErrorCode } : {}), now: clock() });
+    }
+    return reply.code(204).send();
+  });
+};
+
+export default twilioWebhooks;

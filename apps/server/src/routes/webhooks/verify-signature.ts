@@ -1,0 +1,28 @@
+import type { FastifyRequest } from 'fastify';
+import twilio from 'twilio';
+import type { Config } from '../../config';
+import { AppError } from '../../errors';
+
+/**
+ * Checks X-Twilio-Signature over PUBLIC_URL + the path and the form parameters, and returns the
+ * parameters. Anything else (no Twilio settings, no or wrong signature, repeated fields) is a 403
+ * or 400 before anything is stored.
+ */
+export function verifiedParams(request: FastifyRequest, config: Config): Record<string, string> {
+  const token = config.TWILIO_AUTH_TOKEN;
+  if (!token) throw new AppError('forbidden', 'Twilio is not configured on this server, so its webhooks are refused.');
+  const signature = request.headers['x-twilio-signature'];
+  if (typeof signature !== 'string' || signature === '') {
+    throw new AppError('forbidden', 'Missing X-Twilio-Signature: only Twilio may call this webhook.');
+  }
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const params: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (typeof value !== 'string') throw new AppError('bad_request', `Field ${key} must appear once.`);
+    params[key] = value;
+  }
+  if (!twilio.validateRequest(token, signature, `${config.PUBLIC_URL}${request.url}`, params)) {
+    throw new AppError('forbidden', 'Invalid X-Twilio-Signature: check that PUBLIC_URL is the address Twilio calls.');
+  }
+  return params;
+}

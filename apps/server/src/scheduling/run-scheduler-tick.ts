@@ -1,0 +1,43 @@
+import type { AppContext } from '../plugins/context';
+import type { NewsletterWriter } from '../newsletters/writer';
+import { sweepOneNewsletter, type AutoNewsletters } from './sweep-newsletters';
+import { sweepReminders, type SweepHooks } from './sweep-reminders';
+
+export const REMINDER_BATCH = 500;
+/** Newsletters published by one tick at the most; the rest wait for the next minute. */
+export const NEWSLETTERS_PER_TICK = 200;
+
+export interface TickResult {
+  reminderLoops: number;
+  reminderTexts: number;
+  newsletters: number;
+}
+
+/**
+ * One scheduler pass (every minute): every due reminder in batches, then due newsletters one
+ * Loop at a time. Safe to run in several processes at once.
+ */
+export async function runSchedulerTick(
+  ctx: Pick<AppContext, 'db' | 'config'>,
+  options: { now: Date; writer: NewsletterWriter; mode?: AutoNewsletters; hooks?: SweepHooks },
+): Promise<TickResult> {
+  const result: TickResult = { reminderLoops: 0, reminderTexts: 0, newsletters: 0 };
+  for (;;) {
+    const swept = await sweepReminders(ctx.db, options.now, REMINDER_BATCH, options.hooks);
+    result.reminderLoops += swept.loops;
+    result.reminderTexts += swept.texts;
+    if (swept.loops < REMINDER_BATCH) break;
+  }
+  const mode = options.mode ?? ctx.config.AUTO_NEWSLETTERS;
+  for (let i = 0; i < NEWSLETTERS_PER_TICK; i++) {
+    const swept = await sweepOneNewsletter(ctx.db, options.now, {
+      mode,
+      writer: options.writer,
+      publicUrl: ctx.config.PUBLIC_URL,
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+    });
+    if (!swept.claimed) break;
+    if (swept.published) result.newsletters += 1;
+  }
+  return result;
+}

@@ -1,0 +1,114 @@
+import { and, asc, eq, inArray, lte, notExists, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { loops, members, messages, phoneOptOuts, users } from '../db/schema';
+import { HOUR_MS } from '../lib/clock';
+import { wakeMessageWorker } from '../messaging/worker-signal';
+import { nextReminderSlot } from './next-reminder';
+import { reminderText } from './reminder-text';
+
+/** A reminder more than this late (the server was down) is skipped rather than sent at night. */
+export const REMINDER_LATE_LIMIT_MS = 3 * HOUR_MS;
+
+export interface SweepHooks {
+  /** Runs inside the transaction once Loops are claimed: lets tests kill a process mid-sweep. */
+  afterClaim?: (loopIds: number[]) => Promise<void>;
+}
+
+/**
+ * Claims up to `batch` Loops whose reminder is due, queues their texts and moves each Loop to
+ * its next slot after `now`, all in one transaction: a crash or a second process can neither
+ * lose a reminder nor send one twice. A member due in several Loops at the same minute gets one
+ * text that names them all. Returns how many Loops were claimed and texts queued.
+ */
+export async function sweepReminders(db: Db, now: Date, batch: number, hooks: SweepHooks = {}): Promise<{ loops: number; texts: number }> {
+  return db.transaction(async (tx) => {
+    const claimed = await tx
+      .select({
+        id: loops.id,
+        name: loops.name,
+        paused: loops.paused,
+        reminderSchedule: loops.reminderSchedule,
+        timeZone: loops.timeZone,
+        dueAt: loops.nextReminderAt,
+      })
+      .from(loops)
+      .where(lte(loops.nextReminderAt, now))
+      .orderBy(asc(loops.nextReminderAt), asc(loops.id))
+      .limit(batch)
+      .for('update', { skipLocked: true });
+    if (claimed.length === 0) return { loops: 0, texts: 0 };
+    await hooks.afterClaim?.(claimed.map((l) => l.id));
+
+    const sending = claimed.filter((l) => !l.paused && l.dueAt && now.getTime() - l.dueAt.getTime() <= REMINDER_LATE_LIMIT_MS);
+    const texts = sending.length ? await queueReminderTexts(tx, sending) : 0;
+
+    const nextAt = claimed.map((l) => sql`(${l.id}::bigint, ${nextReminderSlot(l.reminderSchedule, l.timeZone, now)?.at.toISOString() ?? null}::timestamptz)`);
+    await tx.execute(sql`
+      update ${loops} set next_reminder_at = v.next_at
+      from (values ${sql.join(nextAt, sql`, `)}) as v(id, next_at)
+      where ${loops.id} = v.id`);
+    return { loops: claimed.length, texts };
+  });
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+async function queueReminderTexts(tx: Tx, due: { id: number; name: string; dueAt: Date | null }[]): Promise<number> {
+  const recipients = await tx
+    .select({
+      userId: users.id,
+      firstName: users.firstName,
+      phoneNumber: users.phoneNumber,
+      channel: users.messagingPreference,
+      loopId: members.loopId,
+    })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(
+      and(
+        inArray(
+          members.loopId,
+          due.map((l) => l.id),
+        ),
+        notExists(tx.select({ one: sql`1` }).from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, users.phoneNumber))),
+      ),
+    )
+    .orderBy(asc(users.id), asc(members.loopId));
+
+  const loopById = new Map(due.map((l) => [l.id, l]));
+  // One text per person per due minute, naming each of their Loops due then.
+  const texts = new Map<string, { recipient: (typeof recipients)[number]; minute: string; loops: { id: number; name: string }[] }>();
+  for (const r of recipients) {
+    const loop = loopById.get(r.loopId);
+    if (!loop?.dueAt) continue;
+    const minute = loop.dueAt.toISOString().slice(0, 16);
+    const key = `${r.userId}@${minute}`;
+    const text = texts.get(key) ?? { recipient: r, minute, loops: [] };
+    text.loops.push({ id: loop.id, name: loop.name });
+    texts.set(key, text);
+  }
+
+  const rows = [...texts.values()].map(({ recipient, minute, loops: theirs }) => ({
+    direction: 'outbound' as const,
+    channel: recipient.channel,
+    kind: 'reminder',
+    toAddress: recipient.phoneNumber,
+    fromAddress: '',
+    body: reminderText(recipient.firstName, theirs.map((l) => l.name)),
+    status: 'queued',
+    idempotencyKey: `reminder:${minute}:${recipient.userId}:${theirs.map((l) => l.id).join('-')}`,
+    loopId: theirs[0]?.id ?? null,
+    userId: recipient.userId,
+  }));
+  let queued = 0;
+  for (let i = 0; i < rows.length; i += 1000) {
+    const inserted = await tx
+      .insert(messages)
+      .values(rows.slice(i, i + 1000))
+      .onConflictDoNothing({ target: messages.idempotencyKey })
+      .returning({ id: messages.id });
+    queued += inserted.length;
+  }
+  if (queued > 0) wakeMessageWorker('outbound');
+  return queued;
+}

@@ -1,0 +1,34 @@
+import type { DbOrTx } from '../../db/client';
+import { newsletters } from '../../db/schema';
+import { randomToken } from '../../lib/tokens';
+import type { PreparedNewsletter } from './prepare-newsletter';
+
+export type NewsletterRow = typeof newsletters.$inferSelect;
+
+/** Stores a written newsletter under a new unguessable urlId (256 random bits). */
+export async function insertNewsletter(
+  tx: DbOrTx,
+  prepared: PreparedNewsletter,
+  input: { kind: NewsletterRow['kind']; sentAt: Date | null },
+): Promise<NewsletterRow> {
+  const { loop, period, written } = prepared;
+  const [row] = await tx
+    .insert(newsletters)
+    .values({
+      loopId: loop.id,
+      kind: input.kind,
+      status: input.sentAt ? 'sent' : 'draft',
+      urlId: randomToken(),
+      title: written.title,
+      content: written.content,
+      writer: written.writer,
+      fellBack: written.fellBack,
+      periodStart: period.start,
+      periodEnd: period.end,
+      createdAt: period.end,
+      sentAt: input.sentAt,
+    })
+    .returning();
+  if (!row) throw new Error('the newsletter was not stored');
+  return row;
+}

@@ -1,0 +1,52 @@
+import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
+import type { NewsletterKind } from '@loop/shared/newsletters';
+import type { DbOrTx } from '../../db/client';
+import { type loops, media, members, updates, users } from '../../db/schema';
+import type { NewsletterInput, WriterUpdate } from '../../newsletters/writer';
+import { STORAGE_KEY, mediaUrl } from '../../storage/media-storage';
+
+type LoopRow = typeof loops.$inferSelect;
+
+/** What a writer needs: the Loop and its updates in [start, end), oldest first, with their photos. */
+export async function loadNewsletterInput(
+  db: DbOrTx,
+  input: { loop: LoopRow; kind: NewsletterKind; start: Date; end: Date },
+): Promise<NewsletterInput> {
+  const { loop } = input;
+  const rows = await db
+    .select({ update: updates, firstName: users.firstName, lastName: users.lastName, memberContext: members.context })
+    .from(updates)
+    .innerJoin(users, eq(users.id, updates.userId))
+    // A person who has left keeps their updates; they just have no member context any more.
+    .leftJoin(members, and(eq(members.loopId, updates.loopId), eq(members.userId, updates.userId)))
+    .where(and(eq(updates.loopId, loop.id), gte(updates.createdAt, input.start), lt(updates.createdAt, input.end)))
+    .orderBy(asc(updates.createdAt), asc(updates.id));
+
+  const photos = rows.length
+    ? await db
+        .select({ updateId: media.updateId, storageKey: media.storageKey })
+        .from(media)
+        .where(inArray(media.updateId, rows.map((r) => r.update.id)))
+        .orderBy(asc(media.updateId), asc(media.position), asc(media.id))
+    : [];
+  const urlsByUpdate = new Map<number, string[]>();
+  for (const photo of photos) {
+    // Keys are ours, but a photo URL goes into Markdown: only the exact key shape may.
+    if (!STORAGE_KEY.test(photo.storageKey)) continue;
+    urlsByUpdate.set(photo.updateId, [...(urlsByUpdate.get(photo.updateId) ?? []), mediaUrl(photo.storageKey)]);
+  }
+
+  const list: WriterUpdate[] = rows.map(({ update, firstName, lastName, memberContext }) => ({
+    authorId: update.userId,
+    author: { firstName, lastName, context: memberContext },
+    content: update.content,
+    createdAt: update.createdAt,
+    photoUrls: urlsByUpdate.get(update.id) ?? [],
+  }));
+  return {
+    kind: input.kind,
+    loop: { name: loop.name, context: loop.context, vibe: loop.vibe, timeZone: loop.timeZone },
+    period: { start: input.start, end: input.end },
+    updates: list,
+  };
+}

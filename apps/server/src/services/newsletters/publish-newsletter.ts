@@ -1,0 +1,31 @@
+import type { DbOrTx } from '../../db/client';
+import { newsletterTexts, newsletterUrl } from '../../newsletters/newsletter-texts';
+import type { NewsletterWriter } from '../../newsletters/writer';
+import { insertNewsletter, type NewsletterRow } from './insert-newsletter';
+import { prepareNewsletter } from './prepare-newsletter';
+import { queueNewsletterTexts } from './queue-newsletter-texts';
+
+export type PublishResult =
+  | { status: 'empty' }
+  | { status: 'draft'; newsletter: NewsletterRow }
+  | { status: 'sent'; newsletter: NewsletterRow; textsQueued: number };
+
+/**
+ * For the scheduler: writes the Loop's newsletter for the period ending `now` and, with `send`,
+ * stores it as sent and queues its texts in one transaction. A period with no updates writes and
+ * sends nothing ({status: 'empty'}), so the caller can simply move the Loop's next date on. The
+ * caller makes sure one Loop is published once per slot (its claim on the Loop row).
+ */
+export async function publishNewsletter(
+  db: DbOrTx,
+  input: { loopId: number; now: Date; writer: NewsletterWriter; publicUrl: string; send: boolean },
+): Promise<PublishResult> {
+  const prepared = await prepareNewsletter(db, { loopId: input.loopId, kind: 'newsletter', now: input.now, writer: input.writer });
+  if (!prepared) return { status: 'empty' };
+  if (!input.send) return { status: 'draft', newsletter: await insertNewsletter(db, prepared, { kind: 'newsletter', sentAt: null }) };
+  return db.transaction(async (tx) => {
+    const newsletter = await insertNewsletter(tx, prepared, { kind: 'newsletter', sentAt: input.now });
+    const body = newsletterTexts.newsletter(prepared.loop.name, newsletterUrl(input.publicUrl, newsletter.urlId));
+    return { status: 'sent', newsletter, textsQueued: await queueNewsletterTexts(tx, newsletter, body) };
+  });
+}

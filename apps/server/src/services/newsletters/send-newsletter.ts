@@ -1,0 +1,41 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { loops, newsletters } from '../../db/schema';
+import { newsletterTexts, newsletterUrl } from '../../newsletters/newsletter-texts';
+import { alreadySent, getLoopNewsletter } from './get-loop-newsletter';
+import type { NewsletterRow } from './insert-newsletter';
+import { queueNewsletterTexts } from './queue-newsletter-texts';
+
+export interface SentNewsletter {
+  newsletter: NewsletterRow;
+  textsQueued: number;
+}
+
+/**
+ * Sends a draft: marks it sent and queues its link to every member, in one transaction. The
+ * status change is conditional (draft -> sent), so of two sends at once only one queues texts;
+ * the other, and any later one, is a 409.
+ */
+export async function sendNewsletter(
+  db: Db,
+  input: { loopId: number; newsletterId: number; now: Date; publicUrl: string },
+): Promise<SentNewsletter> {
+  return db.transaction(async (tx) => {
+    const [sent] = await tx
+      .update(newsletters)
+      .set({ status: 'sent', sentAt: input.now })
+      .where(
+        and(
+          eq(newsletters.id, input.newsletterId),
+          eq(newsletters.loopId, input.loopId),
+          eq(newsletters.kind, 'newsletter'),
+          eq(newsletters.status, 'draft'),
+        ),
+      )
+      .returning();
+    if (!sent) throw alreadySent(await getLoopNewsletter(tx, input.loopId, input.newsletterId));
+    const [loop] = await tx.select({ name: loops.name }).from(loops).where(eq(loops.id, input.loopId));
+    const body = newsletterTexts.newsletter(loop?.name ?? 'Loop', newsletterUrl(input.publicUrl, sent.urlId));
+    return { newsletter: sent, textsQueued: await queueNewsletterTexts(tx, sent, body) };
+  });
+}

@@ -1,0 +1,37 @@
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { randomToken } from '../lib/tokens';
+import { STORAGE_KEY, type MediaStorage } from './media-storage';
+
+/** Photos as files under `root`, spread over subfolders by the key's first two characters. */
+export function localDiskStorage(root: string): MediaStorage {
+  const fileOf = (key: string) => {
+    if (!STORAGE_KEY.test(key)) throw new Error('not a storage key');
+    return path.join(root, key.slice(0, 2), key);
+  };
+  return {
+    async put(bytes) {
+      const key = randomToken();
+      const file = fileOf(key);
+      await mkdir(path.dirname(file), { recursive: true });
+      // Written whole, then renamed: a reader never sees half a photo.
+      const temporary = `${file}.${randomToken(8)}.tmp`;
+      await writeFile(temporary, bytes, { mode: 0o600 });
+      await rename(temporary, file);
+      return key;
+    },
+    async get(key) {
+      if (!STORAGE_KEY.test(key)) return null;
+      try {
+        return await readFile(fileOf(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async delete(key) {
+      if (!STORAGE_KEY.test(key)) return;
+      await rm(fileOf(key), { force: true });
+    },
+  };
+}

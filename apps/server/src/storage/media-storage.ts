@@ -1,0 +1,16 @@
+/** Where photos live. Local disk by default; an S3-compatible store can fill the same shape. */
+export interface MediaStorage {
+  /** Stores the bytes under a new unguessable key and returns it. */
+  put(bytes: Buffer): Promise<string>;
+  /** The bytes under a key, or null when there are none. */
+  get(key: string): Promise<Buffer | null>;
+  delete(key: string): Promise<void>;
+}
+
+/** A storage key: 256 random bits, base64url (randomToken()). */
+export const STORAGE_KEY = /^[A-Za-z0-9_-]{43}$/;
+
+/** The path a photo is served at. Update answers list these as `mediaUrls`. */
+export function mediaUrl(storageKey: string): string {
+  return `/media/${storageKey}`;
+}

@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface SentMessage {
+  params: Record<string, string | string[]>;
+  authorization: string | undefined;
+}
+
+interface MediaResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface FakeTwilio {
+  /** http://127.0.0.1:{port}: what TWILIO_API_BASE_URL is set to. */
+  url: string;
+  accountSid: string;
+  authToken: string;
+  /** Every Messages.json create that was answered 201, in order. */
+  sent: SentMessage[];
+  /** Every Messages.json create, whatever the answer. */
+  attempts: SentMessage[];
+  mediaRequests: { path: string; authorization: string | undefined }[];
+  /** The next creates answer these statuses (with a Twilio error body) before answering 201 again. */
+  failNext: (...failures: { status: number; code?: number; message?: string }[]) => void;
+  /** Serves `body` at `path` (Basic auth required), like api.twilio.com's media URLs. */
+  addMedia: (path: string, body: Buffer, contentType: string) => string;
+  /** Answers `path` with a redirect to `location`. */
+  addRedirect: (path: string, location: string) => string;
+  close: () => Promise<void>;
+}
+
+/**
+ * A fake Twilio REST API and media host on 127.0.0.1, over real HTTP, so the real `twilio` SDK
+ * (through TWILIO_API_BASE_URL) and the media fetcher are what the tests exercise.
+ */
+export async function startFakeTwilio(): Promise<FakeTwilio> {
+  const accountSid = `AC${randomBytes(16).toString('hex')}`;
+  const authToken = randomBytes(16).toString('hex');
+  const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
+  const sent: SentMessage[] = [];
+  const attempts: SentMessage[] = [];
+  const mediaRequests: FakeTwilio['mediaRequests'] = [];
+  const failures: { status: number; code?: number; message?: string }[] = [];
+  const media = new Map<string, MediaResponse>();
+
+  const server = http.createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (request.method === 'POST' && path === `/2010-04-01/Accounts/${accountSid}/Messages.json`) {
+        const params: Record<string, string | string[]> = {};
+        for (const [key, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) {
+          const existing = params[key];
+          params[key] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+        }
+        const record = { params, authorization: request.headers.authorization };
+        attempts.push(record);
+        const failure = failures.shift();
+        response.setHeader('content-type', 'application/json');
+        if (request.headers.authorization !== expectedAuth) {
+          response.statusCode = 401;
+          return response.end(JSON.stringify({ code: 20003, message: 'Authenticate', status: 401 }));
+        }
+        if (failure) {
+          response.statusCode = failure.status;
+          return response.end(
+            JSON.stringify({ code: failure.code ?? failure.status * 100, message: failure.message ?? `fake failure ${failure.status}`, status: failure.status }),
+          );
+        }
+        sent.push(record);
+        response.statusCode = 201;
+        const sid = `SM${randomBytes(16).toString('hex')}`;
+        return response.end(JSON.stringify({ sid, account_sid: accountSid, status: 'queued', to: params.To, from: params.From ?? null, body: params.Body ?? '' }));
+      }
+      const found = media.get(path);
+      if (request.method === 'GET' && found) {
+        mediaRequests.push({ path, authorization: request.headers.authorization });
+        if (found.status === 200 && request.headers.authorization !== expectedAuth) {
+          response.statusCode = 401;
+          return response.end();
+        }
+        response.writeHead(found.status, found.headers);
+        return response.end(found.body);
+      }
+      response.statusCode = 404;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    accountSid,
+    authToken,
+    sent,
+    attempts,
+    mediaRequests,
+    failNext: (...list) => failures.push(...list),
+    addMedia: (path, body, contentType) => {
+      media.set(path, { status: 200, headers: { 'content-type': contentType, 'content-length': String(body.length) }, body });
+      return `${url}${path}`;
+    },
+    addRedirect: (path, location) => {
+      media.set(path, { status: 302, headers: { location }, body: Buffer.alloc(0) });
+      return `${url}${path}`;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+/** The settings that point the app at a fake Twilio. */
+export function twilioEnv(fake: FakeTwilio, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    TWILIO_ACCOUNT_SID: fake.accountSid,
+    TWILIO_AUTH_TOKEN: fake.authToken,
+    TWILIO_FROM_NUMBER: '+15005550006',
+    TWILIO_WHATSAPP_FROM: 'whatsapp:+14155238886',
+    TWILIO_API_BASE_URL: fake.url,
+    PUBLIC_URL: 'https://loop.example.com',
+    SEND_RATE_PER_SECOND: '0',
+    SEND_RETRY_BASE_SECONDS: '30',
+    ...extra,
+  };
+}

@@ -1,0 +1,118 @@
+import type { LookupFunction } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processPending } from '../src/jobs/message-worker';
+import { fetchMedia } from '../src/messaging/fetch-media';
+import { isPrivateAddress, refuseMediaUrl } from '../src/messaging/media-policy';
+import { createTestApp, type TestContext } from './helpers/app';
+import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
+import { JPEG, createLoop, createPerson, textsTo, updatesOf } from './helpers/messaging';
+import { mmsParams, postWebhook, sid } from './helpers/twilio-fixtures';
+
+let fake: FakeTwilio;
+let t: TestContext;
+beforeAll(async () => {
+  fake = await startFakeTwilio();
+  t = await createTestApp(twilioEnv(fake));
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+
+const policy = () => ({ accountSid: fake.accountSid, authToken: fake.authToken, trustedOrigin: fake.url });
+const mediaPath = () => `/2010-04-01/Accounts/${fake.accountSid}/Messages/${sid('MM')}/Media/${sid('ME')}`;
+/** DNS that answers every name with one address. */
+const resolvesTo =
+  (address: string): LookupFunction =>
+  (_hostname, _options, callback) =>
+    (callback as (error: null, addresses: { address: string; family: number }[]) => void)(null, [{ address, family: 4 }]);
+
+describe('fetchMedia refuses', () => {
+  it('http:// URLs', async () => {
+    expect(await fetchMedia('http://api.twilio.com/2010-04-01/Accounts/AC1/Messages/MM1/Media/ME1', policy())).toEqual({
+      ok: false,
+      reason: 'only https:// media is fetched, not http:',
+      retryable: false,
+    });
+  });
+
+  it('hosts that are not Twilio’s', async () => {
+    const result = await fetchMedia('https://evil.example.com/cat.jpg', policy());
+    expect(result).toMatchObject({ ok: false, reason: 'evil.example.com is not a Twilio media host' });
+    expect(refuseMediaUrl(new URL('https://api.twilio.com.evil.example/x'), policy())).toMatch(/not a Twilio media host/);
+    expect(refuseMediaUrl(new URL('https://s3-external-1.amazonaws.com/other-bucket/x'), policy())).toMatch(/not a Twilio media host/);
+  });
+
+  it('the cloud metadata address 169.254.169.254, as a URL or behind a Twilio name', async () => {
+    expect(await fetchMedia('https://169.254.169.254/latest/meta-data/', policy())).toMatchObject({ ok: false, retryable: false });
+    const viaDns = await fetchMedia('https://media.twiliocdn.com/photo.jpg', policy(), { lookup: resolvesTo('169.254.169.254') });
+    expect(viaDns).toEqual({ ok: false, reason: 'media.twiliocdn.com resolves to a private address (169.254.169.254)', retryable: false });
+    for (const address of ['10.1.2.3', '127.0.0.1', '192.168.0.10', '172.20.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:169.254.169.254']) {
+      expect(isPrivateAddress(address)).toBe(true);
+    }
+    expect(isPrivateAddress('54.172.60.1')).toBe(false);
+  });
+
+  it('a redirect to another host', async () => {
+    const url = fake.addRedirect(mediaPath(), 'http://localhost:9/stolen.jpg');
+    expect(await fetchMedia(url, policy())).toEqual({ ok: false, reason: 'only https:// media is fetched, not http:', retryable: false });
+    const elsewhere = fake.addRedirect(mediaPath(), 'https://evil.example.com/x.jpg');
+    expect(await fetchMedia(elsewhere, policy())).toMatchObject({ ok: false, reason: 'evil.example.com is not a Twilio media host' });
+  });
+
+  it('files over 5 MB and files that are not images', async () => {
+    const big = fake.addMedia(mediaPath(), Buffer.concat([JPEG, Buffer.alloc(5 * 1024 * 1024)]), 'image/jpeg');
+    expect(await fetchMedia(big, policy())).toMatchObject({ ok: false, reason: 'larger than 5242880 bytes' });
+    const svg = fake.addMedia(mediaPath(), Buffer.from('<svg onload="alert(1)"/>'), 'image/jpeg');
+    expect(await fetchMedia(svg, policy())).toMatchObject({ ok: false, reason: 'not a photo (JPEG, PNG, GIF, WebP or HEIC)' });
+  });
+});
+
+describe('fetchMedia copies', () => {
+  it('from the configured Twilio base URL on 127.0.0.1, with Basic auth, following a redirect there', async () => {
+    const target = fake.addMedia(mediaPath(), JPEG, 'image/jpeg');
+    const url = fake.addRedirect(mediaPath(), target);
+    const result = await fetchMedia(url, policy());
+    expect(result).toMatchObject({ ok: true, contentType: 'image/jpeg' });
+    expect(fake.mediaRequests.at(-1)?.authorization).toBe(`Basic ${Buffer.from(`${fake.accountSid}:${fake.authToken}`).toString('base64')}`);
+  });
+
+  it('but not from 127.0.0.1 when it is not the configured base URL', async () => {
+    const url = fake.addMedia(mediaPath(), JPEG, 'image/jpeg');
+    expect(await fetchMedia(url, { accountSid: 'AC1', authToken: 'x' })).toMatchObject({ ok: false, retryable: false });
+  });
+});
+
+describe('refused photos in a text', () => {
+  it('are skipped, the text is kept, and the reply says a photo could not be saved', async () => {
+    const person = await createPerson(t.testDb.database.db, { firstName: 'Lin' });
+    const loop = await createLoop(t.testDb.database.db, { name: 'Safe', memberIds: [person.id] });
+    const good = fake.addMedia(mediaPath(), JPEG, 'image/jpeg');
+    const params = mmsParams({
+      accountSid: fake.accountSid,
+      from: person.phoneNumber,
+      body: 'Two photos',
+      media: [
+        { url: good, contentType: 'image/jpeg' },
+        { url: 'https://169.254.169.254/latest/meta-data/iam', contentType: 'image/jpeg' },
+      ],
+    });
+    await postWebhook(t.app, '/api/webhooks/twilio/messages', params, { authToken: fake.authToken });
+    await processPending(t.app.ctx);
+    const [update] = await updatesOf(t.testDb.database.db, loop.id);
+    expect(update?.media).toHaveLength(1);
+    expect((await textsTo(t.testDb.database.db, person.phoneNumber))[0]?.body).toBe(
+      "Thanks Lin! Your update and photo went to Safe. One photo couldn't be saved (only photos up to 5 MB work).",
+    );
+  });
+});
+
+describe('GET /media/:key', () => {
+  it('is a 404 with a message for unknown or malformed keys', async () => {
+    for (const key of ['nope', 'A'.repeat(43), '..%2F..%2Fetc%2Fpasswd']) {
+      const res = await t.app.inject({ url: `/media/${key}` });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe('This photo does not exist or was deleted.');
+    }
+  });
+});

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processPending } from '../src/jobs/message-worker';
+import { createTestApp, signUp, type TestApp, type TestContext } from './helpers/app';
+import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
+import { JPEG, PNG, createLoop, createPerson, updatesOf } from './helpers/messaging';
+
+let t: TestContext;
+let fake: FakeTwilio;
+let me: Awaited<ReturnType<typeof signUp>>;
+let mate: Awaited<ReturnType<typeof createPerson>>;
+let outsider: Awaited<ReturnType<typeof createPerson>>;
+let loopId: number;
+
+beforeAll(async () => {
+  fake = await startFakeTwilio();
+  t = await createTestApp();
+  const db = t.testDb.database.db;
+  me = await signUp(t.app, { firstName: 'Maya' });
+  mate = await createPerson(db, { firstName: 'Theo', messagingPreference: 'whatsapp' });
+  outsider = await createPerson(db, { firstName: 'Zed' });
+  loopId = (await createLoop(db, { name: 'Garden Club', memberIds: [me.user.id, mate.id] })).id;
+  await createLoop(db, { name: 'Elsewhere', memberIds: [outsider.id] });
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+
+const get = (app: TestApp, url: string, cookie = me.cookie) => app.inject({ url, headers: { cookie } });
+const send = (app: TestApp, phone: string, payload: unknown, cookie = me.cookie) =>
+  app.inject({ method: 'POST', url: `/api/simulator/phones/${encodeURIComponent(phone)}/messages`, headers: { cookie }, payload: payload as object });
+
+describe('GET /api/config', () => {
+  it('says which provider is on', async () => {
+    expect((await t.app.inject({ url: '/api/config' })).json()).toEqual({ messagingProvider: 'simulator' });
+  });
+});
+
+describe('GET /api/simulator/phones', () => {
+  it('needs a session', async () => {
+    const res = await t.app.inject({ url: '/api/simulator/phones' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: 'Please log in to continue.' });
+  });
+
+  it('lists the members of my Loops with their Loops, and nobody else', async () => {
+    const { phones } = (await get(t.app, '/api/simulator/phones')).json();
+    expect(phones).toEqual([
+      expect.objectContaining({ firstName: 'Maya', phoneNumber: me.account.phoneNumber, loops: [{ id: loopId, name: 'Garden Club' }], optedOut: false }),
+      expect.objectContaining({ firstName: 'Theo', phoneNumber: mate.phoneNumber, messagingPreference: 'whatsapp', userId: mate.id }),
+    ]);
+  });
+});
+
+describe('a phone’s thread', () => {
+  it('is a 404 for a phone outside my Loops and a 400 for something that is not a phone number', async () => {
+    const hidden = await get(t.app, `/api/simulator/phones/${encodeURIComponent(outsider.phoneNumber)}/messages`);
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.json().message).toBe('No member of your Loops has this phone number.');
+    expect((await send(t.app, outsider.phoneNumber, { body: 'hi' })).statusCode).toBe(404);
+    const bad = await get(t.app, '/api/simulator/phones/not-a-phone/messages');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^Phone number must be a valid international number/);
+  });
+
+  it('a text with a photo goes through the inbound pipeline into the Loop, and the thread shows both ways', async () => {
+    const res = await send(t.app, mate.phoneNumber, { body: 'First tomatoes!', media: [{ contentType: 'image/png', dataBase64: PNG.toString('base64') }] });
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toEqual({ id: expect.any(Number), status: 'received' });
+    await processPending(t.app.ctx);
+
+    const [update] = await updatesOf(t.testDb.database.db, loopId);
+    expect(update).toMatchObject({ content: 'First tomatoes!', userId: mate.id });
+    expect(update?.media).toHaveLength(1);
+
+    const thread = (await get(t.app, `/api/simulator/phones/${encodeURIComponent(mate.phoneNumber)}/messages`)).json();
+    expect(thread.phone.phoneNumber).toBe(mate.phoneNumber);
+    expect(thread.messages).toEqual([
+      expect.objectContaining({ direction: 'inbound', channel: 'whatsapp', body: 'First tomatoes!', status: 'processed', mediaUrls: [`/media/${update?.media[0]?.storageKey}`] }),
+      expect.objectContaining({ direction: 'outbound', channel: 'whatsapp', kind: 'reply', status: 'sent', body: 'Thanks Theo! Your update and photo went to Garden Club.' }),
+    ]);
+    const photo = await t.app.inject({ url: thread.messages[0].mediaUrls[0] });
+    expect(photo.statusCode).toBe(200);
+    expect(photo.rawPayload.equals(PNG)).toBe(true);
+  });
+
+  it('keywords work from the simulator too, and the channel can be chosen', async () => {
+    await send(t.app, me.account.phoneNumber, { body: 'LOOPS', channel: 'sms' });
+    await processPending(t.app.ctx);
+    const thread = (await get(t.app, `/api/simulator/phones/${encodeURIComponent(me.account.phoneNumber)}/messages`)).json();
+    expect(thread.messages.at(-1)).toMatchObject({ direction: 'outbound', channel: 'sms', body: expect.stringMatching(/^Your Loops: Garden Club\./) });
+  });
+});
+
+describe('POST /api/simulator/phones/:phone/messages validation', () => {
+  it.each([
+    [{}, 'Type a message or attach a photo'],
+    [{ body: '   ' }, 'Type a message or attach a photo'],
+    [{ body: 'x'.repeat(1601) }, 'A text can be at most 1600 characters'],
+    [{ media: [{ contentType: 'image/svg+xml', dataBase64: 'PHN2Zz4=' }] }, 'Photos must be JPEG, PNG, GIF or WebP images'],
+    [{ media: [{ contentType: 'image/png', dataBase64: '%%%' }] }, 'A photo is not valid base64 data'],
+    [{ media: [{ contentType: 'image/png', dataBase64: JPEG.toString('base64') }] }, 'Photo 1 is not a PNG image.'],
+    [{ media: Array.from({ length: 11 }, () => ({ contentType: 'image/jpeg', dataBase64: JPEG.toString('base64') })) }, 'At most 10 photos per text'],
+    [{ media: [{ contentType: 'image/jpeg', dataBase64: Buffer.alloc(5 * 1024 * 1024 + 10).toString('base64') }] }, 'Each photo must be at most 5 MB'],
+  ])('refuses %j with a message a person can act on', async (payload, message) => {
+    const res = await send(t.app, mate.phoneNumber, payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+  });
+
+  it('accepts JSON only', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/simulator/phones/${encodeURIComponent(mate.phoneNumber)}/messages`,
+      headers: { cookie: me.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'body=hi',
+    });
+    expect(res.statusCode).toBe(415);
+  });
+});
+
+describe('with Twilio configured', () => {
+  let twilioApp: TestApp;
+  let staff: Awaited<ReturnType<typeof signUp>>;
+  beforeAll(async () => {
+    twilioApp = await t.rebuild({ ...twilioEnv(fake), ADMIN_EMAILS: 'staff@example.com' });
+    staff = await signUp(twilioApp, { email: 'staff@example.com' });
+  });
+
+  it('is refused to people who are not staff', async () => {
+    const res = await get(twilioApp, '/api/simulator/phones');
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('The phone simulator is for Loop staff while real text messages are on.');
+  });
+
+  it('lets staff play any member, and its replies never reach Twilio', async () => {
+    const { phones } = (await get(twilioApp, '/api/simulator/phones', staff.cookie)).json();
+    expect(phones.map((p: { firstName: string }) => p.firstName)).toEqual(['Maya', 'Theo', 'Zed']);
+    const before = fake.attempts.length;
+    expect((await send(twilioApp, outsider.phoneNumber, { body: 'From the simulator' }, staff.cookie)).statusCode).toBe(202);
+    await processPending(twilioApp.ctx);
+    const thread = (await get(twilioApp, `/api/simulator/phones/${encodeURIComponent(outsider.phoneNumber)}/messages`, staff.cookie)).json();
+    expect(thread.messages.at(-1)).toMatchObject({ direction: 'outbound', status: 'sent', body: 'Thanks Zed! Your update went to Elsewhere.' });
+    expect(fake.attempts.length).toBe(before);
+  });
+});

@@ -1,0 +1,228 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processPending } from '../src/jobs/message-worker';
+import { messages, phoneOptOuts, users } from '../src/db/schema';
+import { createTestApp, uniquePhone, type TestContext } from './helpers/app';
+import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
+import { JPEG, PNG, createLoop, createPerson, testClock, textsTo, updatesOf } from './helpers/messaging';
+import { mmsParams, postWebhook, sid, smsParams, statusParams, whatsappParams } from './helpers/twilio-fixtures';
+
+const clock = testClock();
+let t: TestContext;
+let fake: FakeTwilio;
+beforeAll(async () => {
+  fake = await startFakeTwilio();
+  t = await createTestApp(twilioEnv(fake), { clock });
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+
+const db = () => t.testDb.database.db;
+const post = (params: Record<string, string>, options: { signature?: string | null; path?: string } = {}) =>
+  postWebhook(t.app, options.path ?? '/api/webhooks/twilio/messages', params, { authToken: fake.authToken, ...options });
+const inboundBySid = (messageSid: string) => db().select().from(messages).where(eq(messages.providerMessageId, messageSid));
+
+async function memberInOneLoop(name = 'Smith Family', preference: 'sms' | 'whatsapp' = 'sms') {
+  const person = await createPerson(db(), { firstName: 'Ada', messagingPreference: preference });
+  const loop = await createLoop(db(), { name, memberIds: [person.id] });
+  return { person, loop };
+}
+
+describe('POST /api/webhooks/twilio/messages: signature', () => {
+  it('refuses a request without a signature with 403 and stores nothing', async () => {
+    const params = smsParams({ accountSid: fake.accountSid, from: uniquePhone(), body: 'hello' });
+    const res = await post(params, { signature: null });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toMatch(/X-Twilio-Signature/);
+    expect(await inboundBySid(params.MessageSid ?? '')).toHaveLength(0);
+  });
+
+  it('refuses a wrong signature, or one for other parameters, with 403 and stores nothing', async () => {
+    const params = smsParams({ accountSid: fake.accountSid, from: uniquePhone(), body: 'hello' });
+    expect((await post(params, { signature: 'bm90IGEgc2lnbmF0dXJl' })).statusCode).toBe(403);
+    const forged = await postWebhook(t.app, '/api/webhooks/twilio/messages', params, { authToken: 'someone-elses-token' });
+    expect(forged.statusCode).toBe(403);
+    expect(await inboundBySid(params.MessageSid ?? '')).toHaveLength(0);
+  });
+
+  it('refuses every webhook when Twilio is not configured', async () => {
+    const simulatorApp = await t.rebuild({ TWILIO_ACCOUNT_SID: '', TWILIO_AUTH_TOKEN: '', TWILIO_FROM_NUMBER: '', TWILIO_API_BASE_URL: '' });
+    const params = smsParams({ accountSid: fake.accountSid, from: uniquePhone(), body: 'hello' });
+    const res = await postWebhook(simulatorApp, '/api/webhooks/twilio/messages', params, { authToken: fake.authToken });
+    expect(res.statusCode).toBe(403);
+    expect(await inboundBySid(params.MessageSid ?? '')).toHaveLength(0);
+  });
+
+  it('answers a signed text at once with empty TwiML and stores it for the worker', async () => {
+    const params = smsParams({ accountSid: fake.accountSid, from: uniquePhone(), body: 'hello' });
+    const res = await post(params);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/xml/);
+    expect(res.body).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
+    const [row] = await inboundBySid(params.MessageSid ?? '');
+    expect(row).toMatchObject({ direction: 'inbound', status: 'received', body: 'hello', channel: 'sms', raw: params });
+  });
+});
+
+describe('webhook fixtures', () => {
+  it('SMS: becomes an update in the Loop and a confirmation naming it', async () => {
+    const { person, loop } = await memberInOneLoop('Smith Family');
+    await post(smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'We got a puppy!' }));
+    await processPending(t.app.ctx);
+    const [update] = await updatesOf(db(), loop.id);
+    expect(update).toMatchObject({ content: 'We got a puppy!', userId: person.id });
+    const [reply] = await textsTo(db(), person.phoneNumber);
+    expect(reply).toMatchObject({ kind: 'reply', status: 'sent', channel: 'sms' });
+    expect(reply?.body).toBe('Thanks Ada! Your update went to Smith Family.');
+    expect(fake.sent.at(-1)?.params).toMatchObject({ To: person.phoneNumber, From: '+15005550006', Body: reply?.body });
+    const [user] = await db().select().from(users).where(eq(users.id, person.id));
+    expect(user?.lastInboundAt?.toISOString()).toBe(clock().toISOString());
+  });
+
+  it('MMS with two photos: both copied with Basic auth, served from /media/{key}', async () => {
+    const { person, loop } = await memberInOneLoop('Photo Club');
+    const first = fake.addMedia(`/2010-04-01/Accounts/${fake.accountSid}/Messages/MM1/Media/${sid('ME')}`, JPEG, 'image/jpeg');
+    const second = fake.addMedia(`/2010-04-01/Accounts/${fake.accountSid}/Messages/MM1/Media/${sid('ME')}`, PNG, 'image/png');
+    await post(
+      mmsParams({
+        accountSid: fake.accountSid,
+        from: person.phoneNumber,
+        body: 'Beach day',
+        media: [
+          { url: first, contentType: 'image/jpeg' },
+          { url: second, contentType: 'image/png' },
+        ],
+      }),
+    );
+    await processPending(t.app.ctx);
+    const [update] = await updatesOf(db(), loop.id);
+    expect(update?.content).toBe('Beach day');
+    expect(update?.media.map((m) => m.contentType)).toEqual(['image/jpeg', 'image/png']);
+    expect(fake.mediaRequests.slice(-2).every((r) => r.authorization?.startsWith('Basic '))).toBe(true);
+    const served = await t.app.inject({ url: `/media/${update?.media[1]?.storageKey}` });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.headers['x-content-type-options']).toBe('nosniff');
+    expect(served.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    expect(served.rawPayload.equals(PNG)).toBe(true);
+    const [reply] = await textsTo(db(), person.phoneNumber);
+    expect(reply?.body).toBe('Thanks Ada! Your update and 2 photos went to Photo Club.');
+  });
+
+  it('WhatsApp: the sender is found without the whatsapp: prefix and answered on WhatsApp', async () => {
+    const { person, loop } = await memberInOneLoop('Book Club', 'whatsapp');
+    await post(whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Finished chapter 3' }));
+    await processPending(t.app.ctx);
+    expect((await updatesOf(db(), loop.id))[0]?.content).toBe('Finished chapter 3');
+    const [reply] = await textsTo(db(), person.phoneNumber);
+    expect(reply).toMatchObject({ channel: 'whatsapp', status: 'sent', fromAddress: 'whatsapp:+14155238886' });
+    expect(fake.sent.at(-1)?.params).toMatchObject({ To: `whatsapp:${person.phoneNumber}`, From: 'whatsapp:+14155238886' });
+  });
+
+  it('a video: the text is kept, the reply says videos come later, the video is not fetched', async () => {
+    const { person, loop } = await memberInOneLoop('Cousins');
+    const video = fake.addMedia(`/2010-04-01/Accounts/${fake.accountSid}/Messages/MM2/Media/${sid('ME')}`, Buffer.from('mp4'), 'video/mp4');
+    const before = fake.mediaRequests.length;
+    await post(mmsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Look at him go', media: [{ url: video, contentType: 'video/mp4' }] }));
+    await processPending(t.app.ctx);
+    const [update] = await updatesOf(db(), loop.id);
+    expect(update).toMatchObject({ content: 'Look at him go', media: [] });
+    expect(fake.mediaRequests.length).toBe(before);
+    const [reply] = await textsTo(db(), person.phoneNumber);
+    expect(reply?.body).toContain('Videos and voice memos are coming to Loop later');
+  });
+
+  it('a video alone: nothing stored, the coming-later reply', async () => {
+    const { person, loop } = await memberInOneLoop('Voice Fans');
+    const memo = fake.addMedia(`/2010-04-01/Accounts/${fake.accountSid}/Messages/MM3/Media/${sid('ME')}`, Buffer.from('amr'), 'audio/amr');
+    await post(mmsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: '', media: [{ url: memo, contentType: 'audio/amr' }] }));
+    await processPending(t.app.ctx);
+    expect(await updatesOf(db(), loop.id)).toEqual([]);
+    expect((await textsTo(db(), person.phoneNumber))[0]?.body).toMatch(/^Videos and voice memos are coming/);
+  });
+
+  it('STOP with OptOutType: the phone is opted out, no update, no reply of ours', async () => {
+    const { person, loop } = await memberInOneLoop('Quiet Ones');
+    await post({ ...smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Stop' }), OptOutType: 'STOP' });
+    await processPending(t.app.ctx);
+    expect(await updatesOf(db(), loop.id)).toEqual([]);
+    expect(await textsTo(db(), person.phoneNumber)).toEqual([]);
+    const [optOut] = await db().select().from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, person.phoneNumber));
+    expect(optOut?.reason).toBe('OptOutType=STOP');
+  });
+});
+
+describe('Twilio retries', () => {
+  it('one MessageSid posted five times at once makes one row, one update and one reply', async () => {
+    const { person, loop } = await memberInOneLoop('Retry Family');
+    const params = smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Only once please' });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => post(params)));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(await inboundBySid(params.MessageSid ?? '')).toHaveLength(1);
+    await processPending(t.app.ctx);
+    await post(params);
+    await processPending(t.app.ctx);
+    expect(await updatesOf(db(), loop.id)).toHaveLength(1);
+    expect(await textsTo(db(), person.phoneNumber)).toHaveLength(1);
+  });
+});
+
+describe('POST /api/webhooks/twilio/status', () => {
+  async function sentText() {
+    const { person } = await memberInOneLoop('Status Loop');
+    await post(smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'hi' }));
+    await processPending(t.app.ctx);
+    const [reply] = await textsTo(db(), person.phoneNumber);
+    if (!reply?.providerMessageId) throw new Error('no reply was sent');
+    return { person, reply, messageSid: reply.providerMessageId };
+  }
+  const status = (messageSid: string, to: string, value: string, errorCode?: string) =>
+    post(statusParams({ accountSid: fake.accountSid, messageSid, status: value, to, ...(errorCode ? { errorCode } : {}) }), {
+      path: '/api/webhooks/twilio/status',
+    });
+
+  it('records delivered, and never moves a status backwards', async () => {
+    const { person, messageSid } = await sentText();
+    expect((await status(messageSid, person.phoneNumber, 'sent')).statusCode).toBe(204);
+    expect((await status(messageSid, person.phoneNumber, 'delivered')).statusCode).toBe(204);
+    expect((await status(messageSid, person.phoneNumber, 'sent')).statusCode).toBe(204);
+    const [row] = await textsTo(db(), person.phoneNumber);
+    expect(row?.status).toBe('delivered');
+  });
+
+  it('records undelivered and failed with the error code; 21610 opts the phone out', async () => {
+    const { person, messageSid } = await sentText();
+    await status(messageSid, person.phoneNumber, 'undelivered', '30003');
+    expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'undelivered', error: 'Twilio error 30003 (undelivered)' });
+
+    const other = await sentText();
+    await status(other.messageSid, other.person.phoneNumber, 'failed', '21610');
+    expect((await textsTo(db(), other.person.phoneNumber))[0]?.status).toBe('failed');
+    const optOuts = await db().select().from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, other.person.phoneNumber));
+    expect(optOuts).toHaveLength(1);
+  });
+
+  it('is signed like the messages webhook', async () => {
+    const { person, messageSid } = await sentText();
+    const res = await post(statusParams({ accountSid: fake.accountSid, messageSid, status: 'delivered', to: person.phoneNumber }), {
+      path: '/api/webhooks/twilio/status',
+      signature: 'wrong',
+    });
+    expect(res.statusCode).toBe(403);
+    expect((await textsTo(db(), person.phoneNumber))[0]?.status).toBe('sent');
+  });
+});
+
+describe('form bodies', () => {
+  it('stay refused on the JSON API', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'email=a%40b.c&password=x',
+    });
+    expect(res.statusCode).toBe(415);
+  });
+});

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signUp, type TestApp, type TestContext } from './helpers/app';
+import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai';
+import { createLoopAs } from './helpers/loops';
+import { addUpdate, callAs } from './helpers/newsletters';
+
+let t: TestContext;
+let fake: FakeOpenAi;
+let app: TestApp;
+let staff: string;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+  t = await createTestApp({ ADMIN_EMAILS: 'staff@example.com' });
+  app = await t.rebuild({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'fake-model', OPENAI_TIMEOUT_MS: '300' });
+  staff = (await signUp(app, { email: 'staff@example.com' })).cookie;
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+
+async function generate() {
+  const owner = await signUp(app);
+  const loop = await createLoopAs(app, owner.cookie, { name: 'Model Loop' });
+  await addUpdate(t.testDb.database.db, loop.id, owner.user.id, 'News for the model');
+  const res = await callAs(app, staff, 'POST', `/api/loops/${loop.id}/newsletters/generate`);
+  expect(res.statusCode).toBe(201);
+  return res.json().newsletter;
+}
+
+describe('newsletters written by a model (OPENAI_BASE_URL)', () => {
+  it('stores what the model wrote', async () => {
+    fake.answer({ kind: 'content', content: JSON.stringify({ content: 'Dear all,\n\n## Ada\n\nNews for the model' }) });
+    expect(await generate()).toMatchObject({ writer: 'openai', fellBack: false, content: 'Dear all,\n\n## Ada\n\nNews for the model' });
+    expect(fake.requests.at(-1)?.body.model).toBe('fake-model');
+  });
+
+  it('records that the template stood in when the model times out', async () => {
+    fake.answer({ kind: 'hang' });
+    const newsletter = await generate();
+    expect(newsletter).toMatchObject({ writer: 'template', fellBack: true });
+    expect(newsletter.content).toContain('News for the model');
+  });
+
+  it('records that the template stood in when the answer is malformed', async () => {
+    fake.answer({ kind: 'content', content: '{"content": ' });
+    expect(await generate()).toMatchObject({ writer: 'template', fellBack: true });
+  });
+});

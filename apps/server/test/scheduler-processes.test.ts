@@ -1,0 +1,174 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eq, lte } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loops, members } from '../src/db/schema';
+import { MINUTE_MS } from '../src/lib/clock';
+import { nextReminderAt } from '../src/scheduling/schedule-columns';
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './helpers/database';
+import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
+import { createLoop, createPerson } from './helpers/messaging';
+
+/**
+ * ARCHITECTURE.md "Growing past one machine": two server processes on one PostgreSQL database,
+ * and a process killed mid-sweep, never send a scheduled text twice or lose one. Counted at the
+ * fake Twilio server. Needs a PostgreSQL server (TEST_DATABASE_URL); PGlite is one process.
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const START = new Date('2026-09-07T00:00:00Z'); // a Monday
+const STEP = 15 * MINUTE_MS;
+
+interface Worker {
+  child: ChildProcessWithoutNullStreams;
+  waitFor: (line: string) => Promise<void>;
+  send: (line: string) => void;
+  stop: () => Promise<void>;
+}
+
+function startWorker(env: Record<string, string>): Promise<Worker> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/scheduler-process.ts')], {
+    env: { ...process.env, ...env },
+  });
+  let buffer = '';
+  let stderr = '';
+  const waiters: { line: string; resolve: () => void }[] = [];
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let newline;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      const index = waiters.findIndex((w) => w.line === line);
+      if (index >= 0) waiters.splice(index, 1)[0]?.resolve();
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const worker: Worker = {
+    child,
+    waitFor: (line) =>
+      new Promise<void>((resolve, reject) => {
+        waiters.push({ line, resolve });
+        void exited.then(() => reject(new Error(`worker exited before "${line}": ${stderr}`)));
+      }),
+    send: (line) => child.stdin.write(`${line}\n`),
+    stop: async () => {
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  return worker.waitFor('ready').then(() => worker);
+}
+
+describe.skipIf(!TEST_DATABASE_URL)('scheduled texts across processes', () => {
+  let testDb: TestDatabase;
+  let fake: FakeTwilio;
+  let env: Record<string, string>;
+  /** Phone -> how many reminders it must get in the simulated week. */
+  const expected = new Map<string, number>();
+
+  beforeAll(async () => {
+    [testDb, fake] = await Promise.all([createTestDatabase(), startFakeTwilio()]);
+    env = {
+      ...twilioEnv(fake, { SEND_RATE_PER_SECOND: '0' }),
+      DATABASE_URL: testDb.url ?? '',
+      SESSION_SECRET: 'scheduler-process-test-secret-0123456789',
+      DATA_DIR: path.join(here, '../.data-test-scheduler'),
+      LOG_LEVEL: 'silent',
+    };
+    const db = testDb.database.db;
+    const zones = ['America/New_York', 'Europe/Paris', 'Asia/Tokyo', 'UTC'];
+    for (let i = 0; i < 12; i++) {
+      const people = [await createPerson(db), await createPerson(db), await createPerson(db)];
+      const loop = await createLoop(db, { name: `Loop ${i}`, memberIds: people.map((p) => p.id) });
+      const reminderSchedule = [
+        { day: 'monday' as const, time: '09:00' },
+        { day: i % 2 ? ('thursday' as const) : ('friday' as const), time: `1${i % 10}:${i % 2 ? '15' : '45'}` },
+      ];
+      const timeZone = zones[i % zones.length] ?? 'UTC';
+      const first = nextReminderAt({ reminderSchedule, timeZone }, START);
+      await db.update(loops).set({ reminderSchedule, timeZone, nextReminderAt: first }).where(eq(loops.id, loop.id));
+      // Every slot strictly after START and at or before START + 7 days is due in the run.
+      const slots = countSlots(reminderSchedule, timeZone);
+      for (const p of people) expected.set(p.phoneNumber, slots);
+    }
+  });
+
+  afterAll(async () => {
+    await fake?.close();
+    await testDb?.drop();
+  });
+
+  it('two processes ticking the same simulated week send each reminder exactly once', async () => {
+    const [a, b] = await Promise.all([startWorker(env), startWorker(env)]);
+    try {
+      for (let t = START.getTime() + STEP; t <= START.getTime() + 7 * 24 * 60 * MINUTE_MS; t += STEP) {
+        const iso = new Date(t).toISOString();
+        const done = Promise.all([a.waitFor(`done ${iso}`), b.waitFor(`done ${iso}`)]);
+        a.send(`tick ${iso}`);
+        b.send(`tick ${iso}`);
+        await done;
+      }
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+    const received = new Map<string, number>();
+    for (const sent of fake.sent) {
+      const to = String(sent.params.To);
+      received.set(to, (received.get(to) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(received)).toEqual(Object.fromEntries(expected));
+    expect(fake.sent.length).toBe([...expected.values()].reduce((s, n) => s + n, 0));
+  });
+
+  it('a process killed mid-sweep loses no reminder and sends none twice', async () => {
+    const before = fake.sent.length;
+    // Next Monday 09:00 UTC: the Loops in UTC and Paris are due by then.
+    const iso = '2026-09-14T09:00:00.000Z';
+    const db = testDb.database.db;
+    const due = await db
+      .select({ id: members.id })
+      .from(members)
+      .innerJoin(loops, eq(loops.id, members.loopId))
+      .where(lte(loops.nextReminderAt, new Date(iso)));
+    expect(due.length).toBe(18);
+    const doomed = await startWorker({ ...env, PAUSE_AFTER_CLAIM_MS: '30000' });
+    const claimed = doomed.waitFor('claimed');
+    doomed.send(`tick ${iso}`);
+    await claimed;
+    doomed.child.kill('SIGKILL');
+    await doomed.stop();
+    expect(fake.sent.length).toBe(before);
+
+    const again = await startWorker(env);
+    try {
+      const done = again.waitFor(`done ${iso}`);
+      again.send(`tick ${iso}`);
+      await done;
+      const doneTwice = again.waitFor(`done ${iso}`);
+      again.send(`tick ${iso}`);
+      await doneTwice;
+    } finally {
+      await again.stop();
+    }
+    const newTexts = fake.sent.slice(before).map((s) => String(s.params.To));
+    // Six Loops (three in UTC, three in Paris) of three members each: eighteen texts, once each.
+    expect(newTexts).toHaveLength(18);
+    expect(new Set(newTexts).size).toBe(18);
+  });
+});
+
+function countSlots(schedule: { day: 'monday' | 'thursday' | 'friday'; time: string }[], timeZone: string): number {
+  let count = 0;
+  let at = START;
+  const end = START.getTime() + 7 * 24 * 60 * MINUTE_MS;
+  for (;;) {
+    const next = nextReminderAt({ reminderSchedule: schedule, timeZone }, at);
+    if (!next || next.getTime() > end) return count;
+    count += 1;
+    at = next;
+  }
+}

@@ -1,0 +1,34 @@
+// The few parts of autocannon 8 this benchmark uses (the package ships no types).
+declare module 'autocannon' {
+  interface RequestSetup {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    timeout?: number;
+    method?: string;
+    headers?: Record<string, string>;
+    requests?: { setupRequest?: (request: RequestSetup) => RequestSetup }[];
+  }
+  interface Histogram {
+    average: number;
+    p50: number;
+    p99: number;
+    max: number;
+  }
+  interface Result {
+    requests: Histogram & { total: number };
+    latency: Histogram;
+    '2xx': number;
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+  }
+  function autocannon(options: Options): Promise<Result>;
+  export default autocannon;
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { LIMITS } from './constants';
+import { idParamSchema } from './loops';
+
+export const NEWSLETTER_KINDS = ['newsletter', 'sneak_peek'] as const;
+export type NewsletterKind = (typeof NEWSLETTER_KINDS)[number];
+export const NEWSLETTER_STATUSES = ['draft', 'sent'] as const;
+export type NewsletterStatus = (typeof NEWSLETTER_STATUSES)[number];
+export const NEWSLETTER_WRITERS = ['template', 'openai'] as const;
+export type NewsletterWriterName = (typeof NEWSLETTER_WRITERS)[number];
+
+/** /api/loops/{id}/newsletters/{newsletterId}/... */
+export const newsletterParamsSchema = z.object({ id: idParamSchema, newsletterId: idParamSchema });
+
+/** PUT /api/loops/{id}/newsletters/{newsletterId}: the edited Markdown of a draft. */
+export const saveNewsletterSchema = z.object({
+  content: z
+    .string({ error: 'Content is required: send {"content": "..."} with the newsletter text' })
+    .refine((v) => v.trim() !== '', { message: 'The newsletter cannot be empty' })
+    .refine((v) => v.length <= LIMITS.newsletter, {
+      message: `The newsletter is too long: at most ${LIMITS.newsletter.toLocaleString('en-US')} characters`,
+    }),
+});
+export type SaveNewsletterInput = z.input<typeof saveNewsletterSchema>;
+
+/** One newsletter or sneak peek as the API answers it. `content` is Markdown. */
+export interface Newsletter {
+  id: number;
+  loopId: number;
+  kind: NewsletterKind;
+  status: NewsletterStatus;
+  /** The public page is /newsletters/{urlId}. */
+  urlId: string;
+  title: string;
+  content: string;
+  /** Which writer wrote it; `fellBack` is true when the model failed and the template stood in. */
+  writer: NewsletterWriterName;
+  fellBack: boolean;
+  /** The updates it covers: createdAt >= periodStart (null: since the Loop began) and < periodEnd. */
+  periodStart: string | null;
+  periodEnd: string;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** POST /api/loops/{id}/newsletters/generate (201). */
+export interface GenerateNewsletterAnswer {
+  newsletter: Newsletter;
+}
+
+/** GET /api/loops/{id}/newsletters/{newsletterId}/preview. */
+export type NewsletterPreview = Newsletter;
+
+/** PUT /api/loops/{id}/newsletters/{newsletterId}. */
+export interface SaveNewsletterAnswer {
+  newsletter: Newsletter;
+}
+
+/** POST .../send and POST /api/loops/{id}/sneak-peek (201): what was sent and how many texts were queued. */
+export interface SendNewsletterAnswer {
+  newsletter: Newsletter;
+  textsQueued: number;
+}
+export type SneakPeekAnswer = SendNewsletterAnswer;
+
+/** The public page of a newsletter. */
+export function newsletterPath(urlId: string): string {
+  return `/newsletters/${urlId}`;
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { LIMITS, MESSAGING_PREFERENCES } from './constants';
+import { phoneNumberSchema } from './auth';
+
+/** The Phone Simulator's API contract (GET/POST /api/simulator/...), and GET /api/config. */
+
+export const SIMULATOR_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+export const SIMULATOR_LIMITS = {
+  photos: 10,
+  photoBytes: 5 * 1024 * 1024,
+  /** All photos of one text together, as sent. */
+  totalBytes: 20 * 1024 * 1024,
+  body: LIMITS.message,
+} as const;
+
+export const simulatorPhoneParamsSchema = z.object({ phone: phoneNumberSchema });
+
+const base64 = z
+  .string({ error: 'Each photo needs dataBase64' })
+  .transform((v) => v.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, ''))
+  .refine((v) => v.length > 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(v), 'A photo is not valid base64 data')
+  .refine((v) => Math.floor((v.length * 3) / 4) <= SIMULATOR_LIMITS.photoBytes + 2, 'Each photo must be at most 5 MB');
+
+export const simulatorSendSchema = z
+  .object({
+    body: z
+      .string({ error: 'body must be text' })
+      .max(SIMULATOR_LIMITS.body, `A text can be at most ${SIMULATOR_LIMITS.body} characters`)
+      .default(''),
+    /** Which app the simulated phone texts from; default: the member's messaging preference. */
+    channel: z.enum(MESSAGING_PREFERENCES, { error: 'channel must be "sms" or "whatsapp"' }).optional(),
+    media: z
+      .array(
+        z.object({
+          contentType: z.enum(SIMULATOR_IMAGE_TYPES, { error: 'Photos must be JPEG, PNG, GIF or WebP images' }),
+          dataBase64: base64,
+        }),
+      )
+      .max(SIMULATOR_LIMITS.photos, `At most ${SIMULATOR_LIMITS.photos} photos per text`)
+      .default([]),
+  })
+  .refine((v) => v.body.trim() !== '' || v.media.length > 0, { message: 'Type a message or attach a photo', path: ['body'] });
+export type SimulatorSendInput = z.input<typeof simulatorSendSchema>;
+
+export interface SimulatorPhone {
+  userId: number;
+  firstName: string;
+  lastName: string;
+  phoneNumber: string;
+  messagingPreference: (typeof MESSAGING_PREFERENCES)[number];
+  optedOut: boolean;
+  loops: { id: number; name: string }[];
+}
+
+export interface SimulatorMessage {
+  id: number;
+  direction: 'inbound' | 'outbound';
+  channel: 'sms' | 'whatsapp';
+  /** inbound, reply, welcome, reminder, newsletter, sneak_peek, bulk. */
+  kind: string;
+  body: string;
+  /** Paths (/media/...) or absolute URLs of photos. */
+  mediaUrls: string[];
+  /** Inbound: received, processing, processed, ignored, failed. Outbound: queued, sending, sent, delivered, undelivered, failed. */
+  status: string;
+  error: string | null;
+  createdAt: string;
+}
+
+export interface ApiConfig {
+  messagingProvider: 'twilio' | 'simulator';
+}
