@@ -10,6 +10,6 @@ export default defineConfig({
   },
   server: {
     // `npm run dev` runs the API on 3000: one origin for the browser, as in production.
-    proxy: { '/api': 'http://127.0.0.1:3000' },
+    proxy: { '/api': 'http://127.0.0.1:3000', '/media': 'http://127.0.0.1:3000' },
   },
 });

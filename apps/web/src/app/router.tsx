@@ -6,7 +6,6 @@ import { AppLayout } from './layout';
 import { RouteError } from './route-error';
 import { DashboardRoute } from './routes/dashboard';
 import { LandingRoute } from './routes/landing';
-import { LoopDetailRoute } from './routes/loop-detail';
 import { NotFoundRoute } from './routes/not-found';
 
 /** A page in its own chunk, loaded the first time it shows. */
@@ -17,6 +16,7 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
 // Forms (zod, react-hook-form, phone metadata) and staff pages are not needed to draw "/".
 const AuthRoute = lazyPage(() => import('./routes/auth'), (m) => m.AuthRoute);
 const JoinRoute = lazyPage(() => import('./routes/join'), (m) => m.JoinRoute);
+const LoopDetailRoute = lazyPage(() => import('./routes/loop-detail'), (m) => m.LoopDetailRoute);
 const ProfileRoute = lazyPage(() => import('./routes/profile'), (m) => m.ProfileRoute);
 const AdminDashboardRoute = lazyPage(() => import('./routes/admin/admin-dashboard'), (m) => m.AdminDashboardRoute);
 const AdminLoopRoute = lazyPage(() => import('./routes/admin/admin-loop'), (m) => m.AdminLoopRoute);

@@ -33,6 +33,9 @@ beforeAll(async () => {
     switch (request.url) {
       case '/ok':
         return send(200, JSON.stringify({ id: 1, echo: body ? JSON.parse(body) : null }));
+      case '/paged?page=1':
+        response.writeHead(200, { 'content-type': 'application/json', 'x-total-count': '3', 'x-next-page': '2' });
+        return response.end(JSON.stringify([1, 2]));
       case '/empty':
         response.writeHead(204);
         return response.end();
@@ -96,6 +99,14 @@ describe('api client', () => {
     expect(seen[0]).toMatchObject({ method: 'POST', contentType: undefined, body: '' });
   });
 
+  it('answers the headers too when asked (paged lists)', async () => {
+    const { data, headers } = await client.getWithHeaders<number[]>('/paged?page=1');
+    expect(data).toEqual([1, 2]);
+    expect(headers.get('X-Total-Count')).toBe('3');
+    expect(headers.get('X-Next-Page')).toBe('2');
+    await expect(caught(client.getWithHeaders('/conflict'))).resolves.toMatchObject({ status: 409 });
+  });
+
   it('answers undefined for an empty body', async () => {
     await expect(client.delete('/empty')).resolves.toBeUndefined();
   });
@@ -149,5 +160,23 @@ describe('auth calls', () => {
     });
     await expect(client.auth('/crash')).resolves.toEqual({ ok: false, message: '500 Internal Server Error' });
     await expect(createApiClient('http://127.0.0.1:1').auth('/ok')).resolves.toEqual({ ok: false, message: 'fetch failed' });
+  });
+});
+
+describe('credentials', () => {
+  it('sends the session cookie by default, and none when asked (the join call)', async () => {
+    const seenCredentials: (RequestCredentials | undefined)[] = [];
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (input, init) => {
+      seenCredentials.push(init?.credentials);
+      return realFetch(input, init);
+    };
+    try {
+      await client.get('/ok');
+      await client.post('/ok', { a: 1 }, { credentials: 'omit' });
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(seenCredentials).toEqual(['include', 'omit']);
   });
 });

@@ -13,11 +13,22 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+export interface RequestOptions {
+  /** Default "include" (the session cookie). The join call sends none (SPEC §7). */
+  credentials?: RequestCredentials;
+}
+
 /** What login, register and logout answer (SPEC §7): they never throw. */
 export type AuthResult = { ok: true } | { ok: false; message: string };
 
 export function createApiClient(baseUrl = '') {
-  async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  /** The answer's body and headers (paged lists say where the next page is in headers). */
+  async function exchange<T>(
+    method: Method,
+    path: string,
+    body?: unknown,
+    options: RequestOptions = {},
+  ): Promise<{ data: T; headers: Headers }> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     // The server refuses an empty JSON body: only say "JSON" when there is one.
     if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -27,7 +38,7 @@ export function createApiClient(baseUrl = '') {
       response = await fetch(baseUrl + path, {
         method,
         headers,
-        credentials: 'include',
+        credentials: options.credentials ?? 'include',
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (error) {
@@ -36,12 +47,16 @@ export function createApiClient(baseUrl = '') {
 
     if (!response.ok) throw new ApiError(response.status, await failureMessage(response));
     const text = await response.text();
-    if (text === '') return undefined as T;
+    if (text === '') return { data: undefined as T, headers: response.headers };
     try {
-      return JSON.parse(text) as T;
+      return { data: JSON.parse(text) as T, headers: response.headers };
     } catch {
       throw new ApiError(response.status, 'The server sent an answer that could not be read');
     }
+  }
+
+  async function request<T>(method: Method, path: string, body?: unknown, options?: RequestOptions): Promise<T> {
+    return (await exchange<T>(method, path, body, options)).data;
   }
 
   /** Login, register and logout: `{ ok: false, message }` instead of a thrown error. */
@@ -57,11 +72,13 @@ export function createApiClient(baseUrl = '') {
   return {
     request,
     auth,
-    get: <T>(path: string) => request<T>('GET', path),
-    post: <T>(path: string, body?: unknown) => request<T>('POST', path, body),
-    put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
-    patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, body),
-    delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body),
+    /** GET with the answer's headers: `{ data, headers }`. */
+    getWithHeaders: <T>(path: string, options?: RequestOptions) => exchange<T>('GET', path, undefined, options),
+    get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
+    post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, body, options),
+    put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, body, options),
+    patch: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, body, options),
+    delete: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('DELETE', path, body, options),
   };
 }
 

@@ -1,26 +1,57 @@
-import { UsersRound } from 'lucide-react';
+import { LinkIcon, UsersRound } from 'lucide-react';
+import { Link, useNavigate, useParams } from 'react-router';
 import { PageTitle } from '@/components/page-title';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { PageSpinner } from '@/components/ui/spinner';
+import { useInvite } from '@/features/invites/api/get-invite';
+import { JoinForm } from '@/features/invites/components/join-form';
+import { errorText } from '@/lib/api-client';
+import { formatDate } from '@/lib/format-date';
 
-/** /join/{code}: placeholder until the join form lands. */
+/** /join/{code}: join a Loop with an invite link; success goes to "/" (SPEC §2, §4). */
 export function JoinRoute() {
+  const { code = '' } = useParams();
+  const navigate = useNavigate();
+  const invite = useInvite(code);
   return (
     <div className="flex flex-1 items-start justify-center px-4 py-8 sm:items-center sm:py-12">
-      <PageTitle>Join a loop</PageTitle>
-      <Card className="w-full max-w-md">
-        <CardHeader className="items-center text-center">
-          <div className="mb-2 flex size-12 items-center justify-center rounded-full bg-secondary">
-            <UsersRound aria-hidden="true" className="size-6 text-secondary-foreground" />
-          </div>
-          <h1 className="text-2xl font-bold tracking-tight">Join a Loop</h1>
-          <p className="text-muted-foreground">Enter your details to join the loop</p>
-        </CardHeader>
-        <CardContent>
-          <p className="rounded-lg bg-muted p-4 text-center text-sm text-muted-foreground">
-            Joining by invite link is almost ready. Please check back soon.
-          </p>
-        </CardContent>
-      </Card>
+      <PageTitle>{invite.data ? `Join ${invite.data.loopName}` : 'Join a loop'}</PageTitle>
+      {invite.isPending ? (
+        <PageSpinner />
+      ) : invite.isError ? (
+        <Card role="alert" className="w-full max-w-md">
+          <CardHeader className="items-center text-center">
+            <div className="mb-2 flex size-12 items-center justify-center rounded-full bg-secondary">
+              <LinkIcon aria-hidden="true" className="size-6 text-secondary-foreground" />
+            </div>
+            <h1 className="text-2xl font-bold tracking-tight">This invite link doesn’t work</h1>
+            <p className="text-muted-foreground">{errorText(invite.error) || 'Failed to join loop'}</p>
+          </CardHeader>
+          <CardContent className="grid">
+            <Button asChild variant="outline">
+              <Link to="/">Go to the home page</Link>
+            </Button>
+          </CardContent>
+        </Card>
+      ) : (
+        <Card className="w-full max-w-md">
+          <CardHeader className="items-center text-center">
+            <div className="mb-2 flex size-12 items-center justify-center rounded-full bg-secondary">
+              <UsersRound aria-hidden="true" className="size-6 text-secondary-foreground" />
+            </div>
+            <p className="text-sm font-medium text-muted-foreground">You’re invited to join</p>
+            <h1 className="text-2xl font-bold tracking-tight break-words">{invite.data.loopName}</h1>
+            <p className="text-muted-foreground">Enter your details to join the loop</p>
+          </CardHeader>
+          <CardContent className="grid gap-4">
+            <JoinForm code={code} onJoined={() => void navigate('/', { replace: true })} />
+            <p className="text-center text-xs text-muted-foreground">
+              This invite link works until {formatDate(invite.data.expiresAt)}.
+            </p>
+          </CardContent>
+        </Card>
+      )}
     </div>
   );
 }

@@ -1,20 +1,69 @@
+import { MessageSquareText, Settings, UsersRound } from 'lucide-react';
 import { useParams } from 'react-router';
 import { BackToDashboard } from '@/components/back-to-dashboard';
 import { Page } from '@/components/page';
 import { PageTitle } from '@/components/page-title';
-import { Card } from '@/components/ui/card';
+import { PageSpinner } from '@/components/ui/spinner';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { useLoop } from '@/features/loops/api/get-loop';
+import { DeleteLoopCard } from '@/features/loops/components/delete-loop-card';
+import { LoopHeader } from '@/features/loops/components/loop-header';
+import { LoopLoadError } from '@/features/loops/components/loop-load-error';
+import { LoopSettings } from '@/features/loops/components/loop-settings';
+import { MemberList } from '@/features/loops/components/member-list';
+import { ReminderSchedule } from '@/features/loops/components/reminder-schedule';
+import { UpdateList } from '@/features/loops/components/update-list';
 import { NotFoundRoute } from './not-found';
 
-/** /loops/{id} (numeric): placeholder until Loop detail lands. */
+/** /loops/{id} (numeric): the Loop's members, updates and settings (SPEC §2). */
 export function LoopDetailRoute() {
   const { id = '' } = useParams();
-  if (!/^\d+$/.test(id)) return <NotFoundRoute />;
+  if (!/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) return <NotFoundRoute />;
+  return <LoopDetailPage key={id} id={Number(id)} />;
+}
+
+function LoopDetailPage({ id }: { id: number }) {
+  const loop = useLoop(id);
   return (
     <Page>
-      <PageTitle>Loop</PageTitle>
+      <PageTitle>{loop.data?.name ?? 'Loop'}</PageTitle>
       <BackToDashboard />
-      <h1 className="text-3xl font-bold tracking-tight">Loop</h1>
-      <Card className="p-6 text-muted-foreground">Members, updates and settings of this loop will show here.</Card>
+      {loop.isPending ? (
+        <PageSpinner />
+      ) : loop.isError ? (
+        <LoopLoadError error={loop.error} onRetry={() => void loop.refetch()} />
+      ) : (
+        <>
+          <LoopHeader loop={loop.data} />
+          <Tabs defaultValue="members" className="grid gap-5">
+            <TabsList>
+              <TabsTrigger value="updates">
+                <MessageSquareText aria-hidden="true" />
+                Updates
+              </TabsTrigger>
+              <TabsTrigger value="members">
+                <UsersRound aria-hidden="true" />
+                Members
+              </TabsTrigger>
+              <TabsTrigger value="settings">
+                <Settings aria-hidden="true" />
+                Settings
+              </TabsTrigger>
+            </TabsList>
+            <TabsContent value="updates">
+              <UpdateList loop={loop.data} />
+            </TabsContent>
+            <TabsContent value="members">
+              <MemberList loop={loop.data} />
+            </TabsContent>
+            <TabsContent value="settings" className="grid gap-5">
+              <LoopSettings loop={loop.data} />
+              <ReminderSchedule loop={loop.data} />
+              {loop.data.role !== 'member' && <DeleteLoopCard loop={loop.data} />}
+            </TabsContent>
+          </Tabs>
+        </>
+      )}
     </Page>
   );
 }

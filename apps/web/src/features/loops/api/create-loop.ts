@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CreateLoopAnswer, CreateLoopInput } from '@loop/shared/loops';
+import { api } from '@/lib/api-client';
+import { loopsQueryKey } from './loop-keys';
+
+/** POST /api/loops: answers the new Loop and whether texts really go out (`smsStatus`). */
+export function createLoop(input: CreateLoopInput): Promise<CreateLoopAnswer> {
+  return api.post<CreateLoopAnswer>('/api/loops', input);
+}
+
+export function useCreateLoop() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createLoop,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: loopsQueryKey }),
+  });
+}

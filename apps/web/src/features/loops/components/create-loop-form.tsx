@@ -1,0 +1,95 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { LoaderCircle } from 'lucide-react';
+import { Controller, useForm } from 'react-hook-form';
+import { createLoopSchema } from '@loop/shared/loops';
+import { Button } from '@/components/ui/button';
+import { DialogClose, DialogFooter } from '@/components/ui/dialog';
+import { FormField } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
+import { toast, toastError } from '@/components/ui/use-toast';
+import { errorText } from '@/lib/api-client';
+import { useSignedInUser } from '@/lib/current-user';
+import { browserTimeZone } from '@/lib/time-zone';
+import { useCreateLoop } from '../api/create-loop';
+import { VibePicker } from './vibe-picker';
+
+const formSchema = createLoopSchema.pick({ name: true, context: true, vibe: true });
+
+/** Loop Name (required), Newsletter Vibe (one or more) and Group Context; the browser's time zone goes along. */
+export function CreateLoopForm({ onCreated }: { onCreated: () => void }) {
+  const user = useSignedInUser();
+  const createLoop = useCreateLoop();
+  const form = useForm({
+    resolver: zodResolver(formSchema),
+    defaultValues: { name: '', context: '', vibe: [] },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const loop = await createLoop.mutateAsync({ ...values, creatorId: user.id, timeZone: browserTimeZone() });
+      const disabled = loop.smsStatus === 'disabled' ? ' SMS notifications are currently disabled.' : '';
+      toast({ title: `Loop created successfully!${disabled}` });
+      onCreated();
+    } catch (error) {
+      toastError(errorText(error), 'Something went wrong');
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-5">
+      <FormField id="loop-name" label="Loop Name" error={errors.name?.message}>
+        {(control) => (
+          <Input {...control} autoComplete="off" placeholder="The Parkers" autoFocus {...form.register('name')} />
+        )}
+      </FormField>
+      <div className="grid gap-2">
+        <Label id="loop-vibe-label" asChild>
+          <span>Newsletter Vibe</span>
+        </Label>
+        <p id="loop-vibe-hint" className="-mt-0.5 text-sm text-muted-foreground">
+          Pick one or more: they set the tone of your newsletters.
+        </p>
+        <Controller
+          control={form.control}
+          name="vibe"
+          render={({ field }) => (
+            <VibePicker
+              id="loop-vibe"
+              value={field.value}
+              onChange={field.onChange}
+              aria-invalid={errors.vibe ? true : undefined}
+              aria-describedby={errors.vibe ? 'loop-vibe-hint loop-vibe-error' : 'loop-vibe-hint'}
+            />
+          )}
+        />
+        {errors.vibe && (
+          <p id="loop-vibe-error" className="text-sm font-medium text-destructive">
+            {errors.vibe.message}
+          </p>
+        )}
+      </div>
+      <FormField id="loop-context" label="Group Context" error={errors.context?.message}>
+        {(control) => (
+          <Textarea
+            {...control}
+            rows={3}
+            placeholder="What brings your group together?"
+            {...form.register('context')}
+          />
+        )}
+      </FormField>
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline">Cancel</Button>
+        </DialogClose>
+        <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
+          {isSubmitting && <LoaderCircle aria-hidden="true" className="animate-spin" />}
+          Create Loop
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

@@ -1,0 +1,103 @@
+import { Mail, Phone, Trash2, UsersRound } from 'lucide-react';
+import type { LoopDetail, LoopMember } from '@loop/shared/loops';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { toast, toastError } from '@/components/ui/use-toast';
+import { errorText } from '@/lib/api-client';
+import { formatPhoneNumber } from '@/lib/phone-format';
+import { useRemoveMember } from '../api/remove-member';
+import { AddMemberDialog } from './add-member-dialog';
+
+/** The Members tab: who is in the Loop; the owner and staff add and remove people. */
+export function MemberList({ loop }: { loop: LoopDetail }) {
+  const canManage = loop.role !== 'member';
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-center justify-between gap-3">
+        <div className="grid gap-1">
+          <CardTitle>Members</CardTitle>
+          <p className="text-sm text-muted-foreground">
+            {loop.members.length === 1 ? '1 person' : `${loop.members.length} people`} in this loop
+          </p>
+        </div>
+        {canManage && <AddMemberDialog loopId={loop.id} />}
+      </CardHeader>
+      <CardContent>
+        {loop.members.length === 0 ? (
+          <p className="flex items-center gap-2 rounded-lg bg-muted p-4 text-muted-foreground">
+            <UsersRound aria-hidden="true" className="size-5" />
+            No members yet.
+          </p>
+        ) : (
+          <ul className="divide-y rounded-xl border">
+            {loop.members.map((member) => (
+              <MemberRow key={member.id} loopId={loop.id} member={member} canRemove={canManage && !member.isCreator} />
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function MemberRow({ loopId, member, canRemove }: { loopId: number; member: LoopMember; canRemove: boolean }) {
+  const remove = useRemoveMember(loopId);
+  const name = `${member.user.firstName} ${member.user.lastName}`;
+  const initials = `${member.user.firstName.charAt(0)}${member.user.lastName.charAt(0)}`.toUpperCase();
+  return (
+    <li className="flex items-start gap-3 p-4">
+      <div
+        aria-hidden="true"
+        className="flex size-10 shrink-0 items-center justify-center rounded-full bg-secondary text-sm font-semibold text-secondary-foreground"
+      >
+        {initials}
+      </div>
+      <div className="grid min-w-0 flex-1 gap-1">
+        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 font-semibold break-words">
+          {name}
+          {member.isCreator && (
+            <span className="rounded-full bg-secondary px-2 py-0.5 text-xs font-medium text-secondary-foreground">Creator</span>
+          )}
+        </p>
+        {member.context && <p className="text-sm break-words text-muted-foreground">{member.context}</p>}
+        <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
+          <a href={`tel:${member.user.phoneNumber}`} className="inline-flex items-center gap-1.5 hover:text-foreground">
+            <Phone aria-hidden="true" className="size-3.5" />
+            {formatPhoneNumber(member.user.phoneNumber)}
+          </a>
+          {member.user.email && (
+            <a href={`mailto:${member.user.email}`} className="inline-flex min-w-0 items-center gap-1.5 hover:text-foreground">
+              <Mail aria-hidden="true" className="size-3.5 shrink-0" />
+              <span className="truncate">{member.user.email}</span>
+            </a>
+          )}
+        </div>
+      </div>
+      {canRemove && (
+        <ConfirmDialog
+          trigger={
+            <Button variant="ghost" size="sm" className="h-10 shrink-0 text-destructive hover:bg-destructive/10 hover:text-destructive">
+              <Trash2 aria-hidden="true" />
+              <span>
+                Remove<span className="sr-only"> {name}</span>
+              </span>
+            </Button>
+          }
+          title={`Remove ${name}?`}
+          description="They will stop getting reminders and newsletters from this loop. Their past updates stay."
+          confirmLabel="Remove"
+          onConfirm={() =>
+            remove.mutateAsync(member.id).then(
+              () => toast({ title: 'Member removed successfully' }),
+              (error: unknown) => {
+                toastError(errorText(error), 'Failed to remove member');
+                throw error;
+              },
+            )
+          }
+        />
+      )}
+    </li>
+  );
+}

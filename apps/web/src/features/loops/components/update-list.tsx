@@ -1,0 +1,96 @@
+import { MessageSquareText, Trash2 } from 'lucide-react';
+import type { LoopDetail, LoopUpdate } from '@loop/shared/loops';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { toast, toastError } from '@/components/ui/use-toast';
+import { errorText } from '@/lib/api-client';
+import { useSignedInUser } from '@/lib/current-user';
+import { formatDateTime } from '@/lib/format-date';
+import { useDeleteUpdate } from '../api/delete-update';
+import { UpdatePhoto } from './update-photo';
+
+/** The Updates tab: what members texted in, newest first. */
+export function UpdateList({ loop }: { loop: LoopDetail }) {
+  const user = useSignedInUser();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Recent Updates</CardTitle>
+        <p className="text-sm text-muted-foreground">Members text their news and photos to Loop at any time.</p>
+      </CardHeader>
+      <CardContent>
+        {loop.updates.length === 0 ? (
+          <p className="flex items-center gap-2 rounded-lg bg-muted p-4 text-muted-foreground">
+            <MessageSquareText aria-hidden="true" className="size-5" />
+            No updates yet.
+          </p>
+        ) : (
+          <ul className="grid gap-4">
+            {loop.updates.map((update) => (
+              <UpdateItem
+                key={update.id}
+                loopId={loop.id}
+                update={update}
+                canDelete={loop.role !== 'member' || update.userId === user.id}
+              />
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function UpdateItem({ loopId, update, canDelete }: { loopId: number; update: LoopUpdate; canDelete: boolean }) {
+  const deleteUpdate = useDeleteUpdate(loopId);
+  const author = `${update.user.firstName} ${update.user.lastName}`;
+  return (
+    <li className="grid gap-3 rounded-xl border p-4">
+      <div className="flex items-start justify-between gap-3">
+        <div className="grid min-w-0 gap-0.5">
+          <p className="font-semibold break-words">{author}</p>
+          <time dateTime={update.createdAt} className="text-sm text-muted-foreground">
+            {formatDateTime(update.createdAt)}
+          </time>
+        </div>
+        {canDelete && (
+          <ConfirmDialog
+            trigger={
+              <Button
+                variant="ghost"
+                size="icon"
+                aria-label={`Delete update from ${author}`}
+                className="-mt-1 -mr-2 text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+              >
+                <Trash2 aria-hidden="true" />
+              </Button>
+            }
+            title="Delete this update?"
+            description="The update and its photos are deleted for good and will not appear in newsletters."
+            confirmLabel="Delete"
+            onConfirm={() =>
+              deleteUpdate.mutateAsync(update.id).then(
+                () => toast({ title: 'Update deleted successfully' }),
+                (error: unknown) => {
+                  toastError(errorText(error), 'Failed to delete update');
+                  throw error;
+                },
+              )
+            }
+          />
+        )}
+      </div>
+      {update.content && <p className="whitespace-pre-wrap break-words">{update.content}</p>}
+      {update.mediaUrls.length > 0 && (
+        <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-4">
+          {update.mediaUrls.map((url, index) => (
+            <li key={url}>
+              <UpdatePhoto src={url} label={`Photo ${index + 1} from ${author}`} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}

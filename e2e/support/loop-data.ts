@@ -1,0 +1,83 @@
+import type { APIRequestContext } from 'playwright-core';
+import type { AdminLoopDetail } from '@loop/shared/admin';
+import type { CreateLoopInput, LoopSummary } from '@loop/shared/loops';
+import type { SimulatorMessage } from '@loop/shared/simulator';
+
+/** Test data made through the real API, as a signed-in person (the request context's cookie). */
+
+/** Polls until `check` answers something (not undefined); works in hooks too, unlike expect.poll. */
+async function until<T>(what: string, check: () => Promise<T | undefined>, timeout = 20_000): Promise<T> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+async function ok<T>(response: Awaited<ReturnType<APIRequestContext['get']>>, what: string): Promise<T> {
+  if (!response.ok()) throw new Error(`${what} failed: ${response.status()} ${await response.text()}`);
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export async function createLoop(request: APIRequestContext, baseUrl: string, input: CreateLoopInput): Promise<LoopSummary> {
+  return ok<LoopSummary>(await request.post(`${baseUrl}/api/loops`, { data: input }), `create Loop ${input.name}`);
+}
+
+export interface NewMember {
+  firstName: string;
+  lastName: string;
+  phoneNumber: string;
+  email?: string;
+  context?: string;
+}
+
+export async function addMember(request: APIRequestContext, baseUrl: string, loopId: number, member: NewMember): Promise<void> {
+  await ok(
+    await request.post(`${baseUrl}/api/loops/${loopId}/members`, { data: { messagingPreference: 'sms', ...member } }),
+    `add member ${member.firstName}`,
+  );
+}
+
+/** A member texts Loop from their phone, through the Phone Simulator (the real inbound pipeline). */
+export async function textFromPhone(request: APIRequestContext, baseUrl: string, phoneNumber: string, body: string): Promise<void> {
+  await ok(
+    await request.post(`${baseUrl}/api/simulator/phones/${encodeURIComponent(phoneNumber)}/messages`, { data: { body } }),
+    `text from ${phoneNumber}`,
+  );
+}
+
+/** What a phone has sent and received, oldest first. */
+export async function phoneThread(request: APIRequestContext, baseUrl: string, phoneNumber: string): Promise<SimulatorMessage[]> {
+  const answer = await ok<{ messages: SimulatorMessage[] }>(
+    await request.get(`${baseUrl}/api/simulator/phones/${encodeURIComponent(phoneNumber)}/messages`),
+    `thread of ${phoneNumber}`,
+  );
+  return answer.messages;
+}
+
+/** Waits until a text received by the phone matches, and returns it. */
+export async function waitForText(
+  request: APIRequestContext,
+  baseUrl: string,
+  phoneNumber: string,
+  match: (message: SimulatorMessage) => boolean,
+): Promise<SimulatorMessage> {
+  return until(`a text to ${phoneNumber}`, async () =>
+    (await phoneThread(request, baseUrl, phoneNumber)).find((m) => m.direction === 'outbound' && match(m)),
+  );
+}
+
+/** The Loop as staff see it (needs a staff session). */
+export async function adminLoop(request: APIRequestContext, baseUrl: string, loopId: number): Promise<AdminLoopDetail> {
+  return ok<AdminLoopDetail>(await request.get(`${baseUrl}/api/admin/loops/${loopId}`), `admin Loop ${loopId}`);
+}
+
+/** Waits until the background worker has turned the texts into this many updates. */
+export async function waitForUpdates(request: APIRequestContext, baseUrl: string, loopId: number, count: number): Promise<void> {
+  await until(`${count} updates in Loop ${loopId}`, async () =>
+    (await adminLoop(request, baseUrl, loopId)).updates.length === count ? true : undefined,
+  );
+}
