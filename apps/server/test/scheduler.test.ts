@@ -35,7 +35,7 @@ async function remindersOf(loopId: number) {
 }
 const minuteOf = (key: string | null) => key?.split(':').slice(1, 3).join(':');
 
-describe('reminders over a simulated week', () => {
+describe('reminders over a simulated week', { timeout: 120_000 }, () => {
   it('go out at each slot in each Loop zone, skipping paused Loops and opted-out phones', async () => {
     clock.set(new Date('2026-03-02T00:00:00Z'));
     const owner = await signUp(t.app, { firstName: 'Nora' });
@@ -74,18 +74,18 @@ describe('reminders over a simulated week', () => {
   });
 });
 
-describe('daylight-saving days', () => {
+describe('daylight-saving days', { timeout: 120_000 }, () => {
   it('send a 02:30 reminder once on spring-forward day and a 01:30 reminder once on fall-back day', async () => {
-    clock.set(new Date('2026-03-07T12:00:00Z'));
+    clock.set(new Date('2026-03-08T04:00:00Z')); // Saturday 23:00 in New York
     const owner = await signUp(t.app);
     const spring = await createLoopAs(t.app, owner.cookie, { name: 'Spring', timeZone: 'America/New_York', reminderSchedule: [{ day: 'sunday', time: '02:30' }] });
-    await runUntil(new Date('2026-03-09T00:00:00Z'), 1);
+    await runUntil(new Date('2026-03-08T12:00:00Z'));
     expect((await remindersOf(spring.id)).map((m) => minuteOf(m.idempotencyKey))).toEqual(['2026-03-08T07:30']);
 
-    clock.set(new Date('2026-10-31T12:00:00Z'));
+    clock.set(new Date('2026-11-01T03:00:00Z')); // Saturday 23:00 in New York
     const later = await signUp(t.app); // months later: the first session has long expired
     const fall = await createLoopAs(t.app, later.cookie, { name: 'Fall', timeZone: 'America/New_York', reminderSchedule: [{ day: 'sunday', time: '01:30' }] });
-    await runUntil(new Date('2026-11-02T00:00:00Z'), 1);
+    await runUntil(new Date('2026-11-01T12:00:00Z'));
     expect((await remindersOf(fall.id)).map((m) => minuteOf(m.idempotencyKey))).toEqual(['2026-11-01T05:30']);
   });
 });

@@ -9,7 +9,7 @@ import { sendOutbound } from '../messaging/send-outbound';
 import { onWake, textsArriving } from '../messaging/worker-signal';
 
 const INBOUND_BATCH = 25;
-const OUTBOUND_BATCH = 20;
+const OUTBOUND_BATCH = 50;
 const LEASE_MS = 2 * 60_000;
 
 export interface WorkerOptions {
@@ -31,20 +31,21 @@ export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions
   return rows.length;
 }
 
-/** Sends due outbound texts once: senders side by side, each sender's texts in order and paced. */
+/**
+ * Sends due outbound texts once. Texts to different phones go side by side (the pacer hands out
+ * each sender's time slots in order, so concurrency never breaks the pace); texts to one phone
+ * go in order, so a welcome never arrives after the reminder queued behind it.
+ */
 export async function sweepOutbound(ctx: MessagingContext, pacer: Pacer): Promise<number> {
   const now = ctx.clock();
   const { SEND_RATE_PER_SECOND: rate } = ctx.config;
   // Long enough for a paced batch to finish before another process may take the rows again.
   const lease = Math.max(LEASE_MS, rate > 0 ? (OUTBOUND_BATCH / rate) * 2000 : 0);
   const rows = await claimMessages(ctx.db, { direction: 'outbound', now, leaseUntil: new Date(now.getTime() + lease), limit: OUTBOUND_BATCH });
-  const bySender = new Map<string, MessageRow[]>();
-  for (const row of rows) {
-    const key = `${row.channel}:${row.fromAddress}`;
-    bySender.set(key, [...(bySender.get(key) ?? []), row]);
-  }
+  const byPhone = new Map<string, MessageRow[]>();
+  for (const row of rows) byPhone.set(row.toAddress, [...(byPhone.get(row.toAddress) ?? []), row]);
   await Promise.all(
-    [...bySender.values()].map(async (group) => {
+    [...byPhone.values()].map(async (group) => {
       for (const row of group) await sendOutbound(ctx, row, pacer);
     }),
   );
@@ -58,14 +59,14 @@ export async function sweepOutbound(ctx: MessagingContext, pacer: Pacer): Promis
 export async function processPending(ctx: MessagingContext, options: WorkerOptions = {}): Promise<{ inbound: number; outbound: number }> {
   const pacer = options.pacer ?? createPacer(ctx.config.SEND_RATE_PER_SECOND);
   const total = { inbound: 0, outbound: 0 };
-  for (let round = 0; round < 1000; round++) {
+  for (let round = 0; round < 10_000; round++) {
     const inbound = await sweepInbound(ctx, options);
     const outbound = await sweepOutbound(ctx, pacer);
     total.inbound += inbound;
     total.outbound += outbound;
     if (inbound === 0 && outbound === 0) return total;
   }
-  throw new Error('processPending: still finding work after 1000 rounds');
+  throw new Error('processPending: still finding work after 10,000 rounds');
 }
 
 async function retryInbound(ctx: MessagingContext, row: MessageRow, error: unknown): Promise<void> {

@@ -1,0 +1,111 @@
+// `npm run bench -- reminder-burst`: 10,000 Loops of 10 members, all due Thursday 09:00, on
+// PostgreSQL. Prints how long the scheduler takes to queue the 100,000 reminder texts, the
+// delivery rate to a fake Twilio on 127.0.0.1 with pacing off, and the achieved rate against a
+// configured pace of 50/s. Uses a fresh database that it drops at the end.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../../apps/server/src/config';
+import { openDatabase } from '../../apps/server/src/db/client';
+import { processPending } from '../../apps/server/src/jobs/message-worker';
+import { templateWriter } from '../../apps/server/src/newsletters/template-writer';
+import { runSchedulerTick } from '../../apps/server/src/scheduling/run-scheduler-tick';
+import { startFakeTwilio, twilioEnv } from '../../apps/server/test/helpers/fake-twilio';
+
+const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const LOOPS = Number(process.env.BENCH_LOOPS ?? 10_000);
+const MEMBERS = 10;
+/** Delivery is measured on this many texts (all of them by default). */
+const DELIVER = Number(process.env.BENCH_DELIVER ?? LOOPS * MEMBERS);
+const PACED_SECONDS = 10;
+const DUE = new Date('2026-09-10T09:00:00Z'); // a Thursday
+
+async function main(): Promise<void> {
+  const name = `loop_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(POSTGRES);
+  url.pathname = `/${name}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-bench-'));
+  const fake = await startFakeTwilio();
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
+  try {
+    const env = { ...twilioEnv(fake), DATABASE_URL: url.toString(), DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' };
+    let seeded = performance.now();
+    await seed(url.toString());
+    seeded = performance.now() - seeded;
+    console.log(`seeded ${LOOPS} Loops x ${MEMBERS} members in ${(seeded / 1000).toFixed(1)} s`);
+
+    const unpaced = { db: database.db, config: loadConfig({ ...env, SEND_RATE_PER_SECOND: '0' }), clock: () => DUE };
+    const queuedAt = performance.now();
+    const tick = await runSchedulerTick(unpaced, { now: DUE, writer: templateWriter, mode: 'off' });
+    const queueSeconds = (performance.now() - queuedAt) / 1000;
+
+    // Delivery with pacing off: the real sender, the twilio SDK, real HTTP to the fake server.
+    const limit = Math.min(DELIVER, tick.reminderTexts);
+    if (limit < tick.reminderTexts) {
+      await database.pool.query(`update messages set status = 'held' where kind = 'reminder' and id not in (select id from messages where kind = 'reminder' order by id limit ${limit})`);
+    }
+    const sentBefore = fake.sent.length;
+    const deliverAt = performance.now();
+    await processPending(unpaced);
+    const deliverSeconds = (performance.now() - deliverAt) / 1000;
+    const delivered = fake.sent.length - sentBefore;
+
+    // Paced at 50/s: queue texts again and measure what a sender achieves over a fixed window.
+    await database.pool.query(`update messages set status = 'queued', next_attempt_at = null, attempts = 0 where kind = 'reminder' and status in ('held', 'sent')`);
+    const paced = { ...unpaced, config: loadConfig({ ...env, SEND_RATE_PER_SECOND: '50' }) };
+    const pacedBefore = fake.sent.length;
+    const pacedAt = performance.now();
+    const stop = pacedAt + PACED_SECONDS * 1000;
+    const worker = (await import('../../apps/server/src/jobs/message-worker')).startMessageWorker(paced, { onError: () => {}, pollMs: 50 });
+    await new Promise((resolve) => setTimeout(resolve, stop - performance.now()));
+    const pacedSent = fake.sent.length - pacedBefore;
+    const pacedSeconds = (performance.now() - pacedAt) / 1000;
+    await worker.stop();
+
+    const rows = [
+      ['reminder texts queued', `${tick.reminderTexts.toLocaleString('en-US')} (target 100,000)`],
+      ['time to queue them all', `${queueSeconds.toFixed(2)} s (target < 60 s)`],
+      ['delivered with pacing off', `${delivered.toLocaleString('en-US')} in ${deliverSeconds.toFixed(1)} s = ${Math.round(delivered / deliverSeconds)} texts/s (target >= 1,000/s)`],
+      ['achieved rate at a pace of 50/s', `${(pacedSent / pacedSeconds).toFixed(1)} texts/s over ${pacedSeconds.toFixed(1)} s (target 47.5-52.5)`],
+    ];
+    console.log(`\nreminder-burst on PostgreSQL (${LOOPS.toLocaleString('en-US')} Loops x ${MEMBERS} members)`);
+    for (const [label, value] of rows) console.log(`  ${label.padEnd(34)} ${value}`);
+  } finally {
+    await database.close();
+    await fake.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Users, Loops and members set-wise in SQL: seeding is not what is measured. */
+async function seed(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`
+      insert into users (first_name, last_name, phone_number)
+      select 'Member', 'No. ' || g, '+1628' || (2000000 + g)::text from generate_series(1, ${LOOPS * MEMBERS}) g`);
+    await client.query(`
+      insert into loops (name, vibe, reminder_schedule, time_zone, creator_id, next_reminder_at)
+      select 'Loop ' || g, '{family}', '[{"day":"thursday","time":"09:00"}]'::jsonb, 'UTC', (g - 1) * ${MEMBERS} + 1, $1
+      from generate_series(1, ${LOOPS}) g`, [DUE]);
+    // A fresh database numbers rows from 1: Loop g has users (g-1)*10+1 .. g*10.
+    await client.query(`
+      insert into members (loop_id, user_id)
+      select l, (l - 1) * ${MEMBERS} + k from generate_series(1, ${LOOPS}) l, generate_series(1, ${MEMBERS}) k`);
+  } finally {
+    await client.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
