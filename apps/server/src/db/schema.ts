@@ -85,6 +85,9 @@ export const loops = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
     paused: boolean('paused').notNull().default(false),
+    /** Kept by triggers on members and updates (migration 0002): lists and sorts read them, never count. */
+    memberCount: integer('member_count').notNull().default(0),
+    updateCount: integer('update_count').notNull().default(0),
     nextReminderAt: timestamp('next_reminder_at', { withTimezone: true }),
     nextNewsletterAt: timestamp('next_newsletter_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -92,6 +95,8 @@ export const loops = pgTable(
   (t) => [
     index('loops_creator_id_idx').on(t.creatorId),
     index('loops_created_at_idx').on(t.createdAt),
+    index('loops_member_count_idx').on(t.memberCount, t.id),
+    index('loops_name_lower_idx').on(sql`lower(${t.name})`, t.id),
     index('loops_next_reminder_at_idx').on(t.nextReminderAt),
     index('loops_next_newsletter_at_idx').on(t.nextNewsletterAt),
   ],

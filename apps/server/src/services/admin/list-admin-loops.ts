@@ -18,11 +18,13 @@ export async function listAdminLoops(
       limit: query.pageSize,
       offset: (query.page - 1) * query.pageSize,
     }),
-    db
-      .select({ total: sql<number>`count(*)`.mapWith(Number) })
-      .from(loops)
-      .innerJoin(users, sql`${users.id} = ${loops.creatorId}`)
-      .where(where),
+    where
+      ? db
+          .select({ total: sql<number>`count(*)`.mapWith(Number) })
+          .from(loops)
+          .innerJoin(users, sql`${users.id} = ${loops.creatorId}`)
+          .where(where)
+      : db.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(loops),
   ]);
   return { loops: page, total: counted?.total ?? 0 };
 }

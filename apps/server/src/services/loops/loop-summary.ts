@@ -1,23 +1,22 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { LoopSummary } from '@loop/shared/loops';
 import type { DbOrTx } from '../../db/client';
-import { loops, members, newsletters, updates, users } from '../../db/schema';
+import { loops, newsletters, users } from '../../db/schema';
 
-const memberCountSql = sql<number>`(select count(*) from ${members} where ${members.loopId} = ${loops.id})`;
 
 /** Orders for Loop lists; ties broken by id so pages never overlap. */
 export const LOOP_ORDERS = {
   recent: [sql`${loops.createdAt} desc`, sql`${loops.id} desc`],
   name: [sql`lower(${loops.name}) asc`, sql`${loops.id} asc`],
-  members: [sql`${memberCountSql} desc`, sql`${loops.id} desc`],
+  members: [sql`${loops.memberCount} desc`, sql`${loops.id} desc`],
 } satisfies Record<string, SQL[]>;
 
-/** Counts come from correlated aggregates: one query for any number of Loops. */
+/** One query for any number of Loops: the counts are columns kept by triggers (migration 0002). */
 const summaryFields = {
   loop: loops,
   creator: { firstName: users.firstName, lastName: users.lastName, email: users.email },
-  memberCount: memberCountSql.mapWith(Number),
-  updateCount: sql<number>`(select count(*) from ${updates} where ${updates.loopId} = ${loops.id})`.mapWith(Number),
+  memberCount: loops.memberCount,
+  updateCount: loops.updateCount,
   lastNewsletter: sql<string | null>`(select max(${newsletters.sentAt}) from ${newsletters} where ${newsletters.loopId} = ${loops.id} and ${newsletters.status} = 'sent' and ${newsletters.kind} = 'newsletter')`.mapWith(
     (v: unknown) => (v == null ? null : toIso(v)),
   ),
@@ -31,22 +30,37 @@ type SummaryRow = {
   lastNewsletter: string | null;
 };
 
-/** Loops as the API shows them, filtered by `where`, newest first unless told otherwise. */
+/**
+ * Loops as the API shows them, filtered by `where` (which may use the creator's `users` columns),
+ * newest first unless told otherwise. With a limit, the page's ids are chosen first, so the
+ * per-Loop work (creator, last newsletter) is done for that page only.
+ */
 export async function selectLoopSummaries(
   db: DbOrTx,
   where: SQL | undefined,
   options: { order?: keyof typeof LOOP_ORDERS; limit?: number; offset?: number } = {},
 ): Promise<LoopSummary[]> {
-  const query = db
+  const order = LOOP_ORDERS[options.order ?? 'recent'];
+  let pageFilter = where;
+  if (options.limit !== undefined) {
+    const page = db.select({ id: loops.id }).from(loops).$dynamic();
+    if (where) page.innerJoin(users, eq(users.id, loops.creatorId)).where(where);
+    const ids = await page
+      .orderBy(...order)
+      .limit(options.limit)
+      .offset(options.offset ?? 0);
+    if (ids.length === 0) return [];
+    pageFilter = inArray(
+      loops.id,
+      ids.map((r) => r.id),
+    );
+  }
+  const rows = await db
     .select(summaryFields)
     .from(loops)
     .innerJoin(users, eq(users.id, loops.creatorId))
-    .where(where)
-    .orderBy(...LOOP_ORDERS[options.order ?? 'recent'])
-    .$dynamic();
-  if (options.limit !== undefined) query.limit(options.limit);
-  if (options.offset) query.offset(options.offset);
-  const rows = await query;
+    .where(pageFilter)
+    .orderBy(...order);
   return rows.map(toLoopSummary);
 }
 
