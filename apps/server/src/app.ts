@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError } from 'fastify';
+import Fastify, { LogController, type FastifyError } from 'fastify';
 import type { Config } from './config';
 import { openDatabase, pingDatabase, type Database } from './db/client';
 import { AppError } from './errors';
@@ -35,7 +35,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     // Long ids cannot be numeric ids: keep routes from matching nonsense.
     routerOptions: { maxParamLength: 200 },
     // One line per request is noise for a product; errors are still logged.
-    disableRequestLogging: config.NODE_ENV === 'production',
+    logController: new LogController({ disableRequestLogging: config.NODE_ENV === 'production' }),
   });
 
   const database =
