@@ -1,14 +1,43 @@
 import { Page } from '@/components/page';
 import { PageTitle } from '@/components/page-title';
-import { Card } from '@/components/ui/card';
+import { PageSpinner } from '@/components/ui/spinner';
+import { useAdminLoops } from '@/features/admin/api/get-admin-loops';
+import { useAdminStats } from '@/features/admin/api/get-admin-stats';
+import { AllLoops } from '@/features/admin/components/all-loops';
+import { GrowthChart } from '@/features/admin/components/growth-chart';
+import { LoadErrorCard } from '@/features/admin/components/load-error-card';
+import { RecentNewsletters } from '@/features/admin/components/recent-newsletters';
+import { StatCards } from '@/features/admin/components/stat-cards';
 
-/** /admin (staff only): placeholder until the admin dashboard lands. */
+/** /admin (staff only): totals, growth, recent newsletters and every Loop (SPEC §2). */
 export function AdminDashboardRoute() {
+  const stats = useAdminStats();
+  // Total Updates adds up the Loops loaded so far, whatever the table below is searching for.
+  const everyLoop = useAdminLoops({ search: '', sort: 'recent' });
+  const totalUpdates = (everyLoop.data?.pages ?? []).reduce(
+    (sum, page) => sum + page.items.reduce((pageSum, loop) => pageSum + loop.updateCount, 0),
+    0,
+  );
+
   return (
     <Page>
       <PageTitle>Admin Dashboard</PageTitle>
       <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
-      <Card className="p-6 text-muted-foreground">Stats, growth charts, newsletters and every loop will show here.</Card>
+      {stats.isPending ? (
+        <PageSpinner />
+      ) : stats.isError ? (
+        <LoadErrorCard title="Failed to load admin dashboard" error={stats.error} onRetry={() => void stats.refetch()} />
+      ) : (
+        <>
+          <StatCards totalLoops={stats.data.totalLoops ?? 0} totalMembers={stats.data.totalMembers ?? 0} totalUpdates={totalUpdates} />
+          <div className="grid gap-5 lg:grid-cols-2">
+            <GrowthChart title="Loop Growth" points={stats.data.loopGrowth ?? []} />
+            <GrowthChart title="Member Growth" points={stats.data.memberGrowth ?? []} />
+          </div>
+          <RecentNewsletters />
+          <AllLoops />
+        </>
+      )}
     </Page>
   );
 }

@@ -1,18 +1,56 @@
-import { useParams } from 'react-router';
+import { ArrowLeft } from 'lucide-react';
+import { Link, useParams } from 'react-router';
 import { Page } from '@/components/page';
 import { PageTitle } from '@/components/page-title';
-import { Card } from '@/components/ui/card';
+import { Button } from '@/components/ui/button';
+import { PageSpinner } from '@/components/ui/spinner';
+import { useAdminLoop } from '@/features/admin/api/get-admin-loop';
+import { AdminUpdateList } from '@/features/admin/components/admin-update-list';
+import { GroupMessageDialog } from '@/features/admin/components/group-message-dialog';
+import { LoadErrorCard } from '@/features/admin/components/load-error-card';
+import { LoopInformation } from '@/features/admin/components/loop-information';
+import { MemberTable } from '@/features/admin/components/member-table';
+import { NewsletterActions } from '@/features/admin/components/newsletter-actions';
+import { PastNewsletters } from '@/features/admin/components/past-newsletters';
 import { NotFoundRoute } from '../not-found';
 
-/** /admin/loops/{id} (staff only): placeholder until admin Loop detail lands. */
+/** /admin/loops/{id} (staff only): the Loop as staff see it, and what staff can do with it (SPEC §2). */
 export function AdminLoopRoute() {
   const { id = '' } = useParams();
-  if (!/^\d+$/.test(id)) return <NotFoundRoute />;
+  if (!/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) return <NotFoundRoute />;
+  return <AdminLoopPage key={id} id={Number(id)} />;
+}
+
+function AdminLoopPage({ id }: { id: number }) {
+  const loop = useAdminLoop(id);
   return (
     <Page>
-      <PageTitle>Loop</PageTitle>
-      <h1 className="text-3xl font-bold tracking-tight">Loop</h1>
-      <Card className="p-6 text-muted-foreground">Loop information, members, updates and newsletters will show here.</Card>
+      <PageTitle>{loop.data?.name ?? 'Loop'}</PageTitle>
+      <Button asChild variant="ghost" size="sm" className="-ml-3 self-start text-muted-foreground">
+        <Link to="/admin">
+          <ArrowLeft aria-hidden="true" />
+          Back to Admin Dashboard
+        </Link>
+      </Button>
+      {loop.isPending ? (
+        <PageSpinner />
+      ) : loop.isError ? (
+        <LoadErrorCard title="Failed to load loop details" error={loop.error} onRetry={() => void loop.refetch()} />
+      ) : (
+        <>
+          <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
+            <h1 className="text-3xl font-bold tracking-tight break-words">{loop.data.name}</h1>
+            <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap lg:justify-end">
+              <GroupMessageDialog loopId={id} loopName={loop.data.name} memberCount={loop.data.members.length} />
+              <NewsletterActions loopId={id} />
+            </div>
+          </div>
+          <LoopInformation loop={loop.data} />
+          <MemberTable members={loop.data.members} />
+          <AdminUpdateList updates={loop.data.updates} total={loop.data.updateCount} />
+          <PastNewsletters loopId={id} newsletters={loop.data.newsletters} />
+        </>
+      )}
     </Page>
   );
 }

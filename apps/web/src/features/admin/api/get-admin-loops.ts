@@ -1,0 +1,37 @@
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { ADMIN_PAGE_SIZE, type AdminLoop } from '@loop/shared/admin';
+import type { AdminSort } from '@loop/shared/constants';
+import { ADMIN_LIST_STALE_TIME, adminKeys } from './admin-keys';
+import { getPage, nextPageOf, type Page } from './paged-list';
+
+export interface AdminLoopFilters {
+  search: string;
+  sort: AdminSort;
+}
+
+/** GET /api/admin/loops: one page of every Loop. SPEC §5: the search is trimmed and sent only when not empty. */
+export function getAdminLoops(filters: AdminLoopFilters, page: number): Promise<Page<AdminLoop>> {
+  const params = new URLSearchParams();
+  const search = filters.search.trim();
+  if (search) params.set('search', search);
+  params.set('sort', filters.sort);
+  params.set('page', String(page));
+  params.set('pageSize', String(ADMIN_PAGE_SIZE));
+  return getPage<AdminLoop>('/api/admin/loops', params);
+}
+
+export function adminLoopsQueryOptions(filters: AdminLoopFilters) {
+  const normalized = { search: filters.search.trim(), sort: filters.sort };
+  return infiniteQueryOptions({
+    queryKey: adminKeys.loops(normalized),
+    queryFn: ({ pageParam }) => getAdminLoops(normalized, pageParam),
+    initialPageParam: 1,
+    getNextPageParam: nextPageOf,
+    staleTime: ADMIN_LIST_STALE_TIME,
+  });
+}
+
+/** More pages load on demand (`fetchNextPage`); a new search keeps the old rows until it answers. */
+export function useAdminLoops(filters: AdminLoopFilters) {
+  return useInfiniteQuery({ ...adminLoopsQueryOptions(filters), placeholderData: keepPreviousData });
+}

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SaveNewsletterAnswer } from '@loop/shared/newsletters';
+import { api } from '@/lib/api-client';
+import { adminKeys, refreshAfterStaffChange } from './admin-keys';
+
+/** PUT /api/loops/{loopId}/newsletters/{newsletterId}: the edited Markdown of a draft (409 once sent). */
+export function saveNewsletter(loopId: number, newsletterId: number, content: string): Promise<SaveNewsletterAnswer> {
+  return api.put<SaveNewsletterAnswer>(`/api/loops/${loopId}/newsletters/${newsletterId}`, { content });
+}
+
+export function useSaveNewsletter(loopId: number, newsletterId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (content: string) => saveNewsletter(loopId, newsletterId, content),
+    scope: { id: `newsletter-${newsletterId}` },
+    onSuccess: ({ newsletter }) => {
+      queryClient.setQueryData(adminKeys.newsletter(loopId, newsletterId), newsletter);
+      void refreshAfterStaffChange(queryClient);
+    },
+  });
+}

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SendNewsletterAnswer } from '@loop/shared/newsletters';
+import { api } from '@/lib/api-client';
+import { adminKeys, refreshAfterStaffChange } from './admin-keys';
+
+/** POST /api/loops/{loopId}/newsletters/{newsletterId}/send: texts every opted-in member the link (409 if already sent). */
+export function sendNewsletter(loopId: number, newsletterId: number): Promise<SendNewsletterAnswer> {
+  return api.post<SendNewsletterAnswer>(`/api/loops/${loopId}/newsletters/${newsletterId}/send`);
+}
+
+export function useSendNewsletter(loopId: number, newsletterId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => sendNewsletter(loopId, newsletterId),
+    // After a pending save, never before it.
+    scope: { id: `newsletter-${newsletterId}` },
+    onSuccess: ({ newsletter }) => {
+      queryClient.setQueryData(adminKeys.newsletter(loopId, newsletterId), newsletter);
+      void refreshAfterStaffChange(queryClient);
+    },
+  });
+}

@@ -1,0 +1,104 @@
+import { Pause, Play } from 'lucide-react';
+import type { MouseEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { AdminLoop } from '@loop/shared/admin';
+import { FREQUENCIES, type Frequency } from '@loop/shared/constants';
+import { Button } from '@/components/ui/button';
+import { NativeSelect } from '@/components/ui/native-select';
+import { TableCell, TableRow } from '@/components/ui/table';
+import { toast, toastError } from '@/components/ui/use-toast';
+import { errorText } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
+import { formatDate } from '@/lib/format-date';
+import { useSetLoopFrequency } from '../api/set-loop-frequency';
+import { useToggleLoopPause } from '../api/toggle-loop-pause';
+import { frequencyLabel } from './frequency-label';
+
+/** Presses on these do their own thing, never open the row. */
+const INTERACTIVE = 'a, button, select, input, label, textarea';
+
+/** One Loop of "All Loops": a click anywhere but its controls opens /admin/loops/{id}. */
+export function AdminLoopRow({ loop }: { loop: AdminLoop }) {
+  const navigate = useNavigate();
+  const togglePause = useToggleLoopPause(loop.id);
+  const setFrequency = useSetLoopFrequency(loop.id);
+  const path = `/admin/loops/${loop.id}`;
+
+  // While a change is on its way, show what was asked for.
+  const paused = togglePause.isPending ? !loop.paused : loop.paused;
+  const frequency = setFrequency.isPending && setFrequency.variables ? setFrequency.variables : loop.frequency;
+
+  function openRow(event: MouseEvent<HTMLTableRowElement>) {
+    if (event.target instanceof Element && event.target.closest(INTERACTIVE)) return;
+    // Selecting text in a row is not a click on it.
+    if (window.getSelection()?.toString()) return;
+    void navigate(path);
+  }
+
+  function changeFrequency(value: Frequency) {
+    setFrequency.mutate(value, {
+      onSuccess: () => toast({ title: 'Loop frequency updated successfully' }),
+      onError: (error) => toastError(errorText(error), 'Failed to update frequency'),
+    });
+  }
+
+  function changePause() {
+    togglePause.mutate(undefined, {
+      onSuccess: () => toast({ title: 'Loop pause state updated successfully' }),
+      onError: (error) => toastError(errorText(error), 'Failed to toggle loop pause state'),
+    });
+  }
+
+  return (
+    <TableRow data-paused={paused || undefined} onClick={openRow} className="group cursor-pointer hover:bg-accent">
+      {/* The name stays in view while a phone scrolls the other columns. */}
+      <TableCell className="sticky left-0 z-10 max-w-40 bg-card group-hover:bg-accent sm:max-w-48">
+        <div className={cn(paused && 'opacity-50')}>
+          <Link to={path} className="block truncate font-semibold outline-none hover:underline focus-visible:underline">
+            {loop.name}
+          </Link>
+          {loop.context && <p className="truncate text-xs text-muted-foreground">{loop.context}</p>}
+        </div>
+      </TableCell>
+      <TableCell className={cn('max-w-48', paused && 'opacity-50')}>
+        <p className="truncate">
+          {loop.creator.firstName} {loop.creator.lastName}
+        </p>
+        {loop.creator.email && <p className="truncate text-xs text-muted-foreground">{loop.creator.email}</p>}
+      </TableCell>
+      <TableCell className={cn('text-right tabular-nums', paused && 'opacity-50')}>{loop.memberCount.toLocaleString()}</TableCell>
+      <TableCell className={cn(paused && 'opacity-50')}>
+        <NativeSelect
+          aria-label={`Frequency of ${loop.name}`}
+          className="w-28 [&_select]:h-9"
+          value={frequency}
+          disabled={setFrequency.isPending}
+          onChange={(event) => changeFrequency(event.target.value as Frequency)}
+        >
+          {FREQUENCIES.map((option) => (
+            <option key={option} value={option}>
+              {frequencyLabel(option)}
+            </option>
+          ))}
+        </NativeSelect>
+      </TableCell>
+      <TableCell className={cn('whitespace-nowrap tabular-nums', paused && 'opacity-50')}>
+        {loop.lastNewsletter ? formatDate(loop.lastNewsletter) : 'Never'}
+      </TableCell>
+      <TableCell className={cn('whitespace-nowrap tabular-nums', paused && 'opacity-50')}>{formatDate(loop.createdAt)}</TableCell>
+      <TableCell>
+        <Button
+          variant={paused ? 'secondary' : 'outline'}
+          size="sm"
+          className="w-[5.75rem]"
+          title={paused ? `Resume ${loop.name}` : `Pause ${loop.name}`}
+          disabled={togglePause.isPending}
+          onClick={changePause}
+        >
+          {paused ? <Pause aria-hidden="true" /> : <Play aria-hidden="true" />}
+          {paused ? 'Paused' : 'Active'}
+        </Button>
+      </TableCell>
+    </TableRow>
+  );
+}

@@ -1,0 +1,122 @@
+import { Search, SearchX } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import type { AdminLoop } from '@loop/shared/admin';
+import type { AdminSort } from '@loop/shared/constants';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Spinner } from '@/components/ui/spinner';
+import { Table, TableBody, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { toastError } from '@/components/ui/use-toast';
+import { errorText } from '@/lib/api-client';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { useAdminLoops } from '../api/get-admin-loops';
+import { AdminLoopRow } from './admin-loop-row';
+
+const SORT_OPTIONS: { value: AdminSort; label: string }[] = [
+  { value: 'recent', label: 'Most Recent' },
+  { value: 'name', label: 'Loop Name' },
+  { value: 'members', label: 'Member Count' },
+];
+
+/** Every Loop, a page at a time: search, sort, inline frequency and pause, a row opens the Loop. */
+export function AllLoops() {
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<AdminSort>('recent');
+  const debouncedSearch = useDebouncedValue(search, 300);
+  const loops = useAdminLoops({ search: debouncedSearch, sort });
+  const searchId = useId();
+  const sortId = useId();
+
+  useEffect(() => {
+    if (loops.error) toastError(errorText(loops.error), 'Failed to fetch loops');
+  }, [loops.error, loops.errorUpdatedAt]);
+
+  const rows: AdminLoop[] = loops.data?.pages.flatMap((page) => page.items) ?? [];
+  const total = loops.data?.pages[0]?.total ?? 0;
+  const searching = debouncedSearch.trim() !== '';
+
+  return (
+    <Card>
+      <CardHeader className="gap-4">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <CardTitle>All Loops</CardTitle>
+          {loops.isSuccess && (
+            <p className="text-sm text-muted-foreground" aria-live="polite">
+              {rows.length < total ? `Showing ${rows.length} of ${total.toLocaleString()}` : `${total.toLocaleString()} ${total === 1 ? 'loop' : 'loops'}`}
+            </p>
+          )}
+        </div>
+        <div className="grid gap-3 sm:grid-cols-[1fr_12rem]">
+          <div className="relative">
+            <Label htmlFor={searchId} className="sr-only">
+              Search loops
+            </Label>
+            <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+            <Input
+              id={searchId}
+              type="search"
+              placeholder="Search loops..."
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+              className="pl-9"
+              autoComplete="off"
+            />
+          </div>
+          <div>
+            <Label htmlFor={sortId} className="sr-only">
+              Sort loops
+            </Label>
+            <NativeSelect id={sortId} value={sort} onChange={(event) => setSort(event.target.value as AdminSort)}>
+              {SORT_OPTIONS.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+        </div>
+      </CardHeader>
+      <CardContent>
+        {loops.isPending ? (
+          <div className="flex justify-center py-8">
+            <Spinner />
+          </div>
+        ) : rows.length === 0 ? (
+          <p className="flex items-center gap-2 rounded-lg bg-muted p-4 text-muted-foreground">
+            <SearchX aria-hidden="true" className="size-5" />
+            {loops.isError ? 'Loops could not be loaded.' : searching ? 'No loops match your search.' : 'No loops yet.'}
+          </p>
+        ) : (
+          <Table className="min-w-[860px]" containerClassName="rounded-xl border" aria-busy={loops.isPlaceholderData}>
+            <TableHeader>
+              <TableRow className="bg-muted">
+                <TableHead className="sticky left-0 z-10 bg-muted">Loop Name</TableHead>
+                <TableHead>Admin</TableHead>
+                <TableHead className="text-right">Members</TableHead>
+                <TableHead>Frequency</TableHead>
+                <TableHead>Last Newsletter</TableHead>
+                <TableHead>Created</TableHead>
+                <TableHead>Status</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody className={loops.isPlaceholderData ? 'opacity-60' : undefined}>
+              {rows.map((loop) => (
+                <AdminLoopRow key={loop.id} loop={loop} />
+              ))}
+            </TableBody>
+          </Table>
+        )}
+        {loops.hasNextPage && (
+          <div className="mt-4 flex justify-center">
+            <Button variant="outline" disabled={loops.isFetchingNextPage} onClick={() => void loops.fetchNextPage()}>
+              {loops.isFetchingNextPage ? 'Loading...' : 'Load more'}
+            </Button>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,8 @@
+import type { Frequency } from '@loop/shared/constants';
+
+const LABELS: Record<Frequency, string> = { weekly: 'Weekly', biweekly: 'Biweekly', monthly: 'Monthly' };
+
+/** SPEC §2: "Weekly", "Biweekly", "Monthly". */
+export function frequencyLabel(frequency: Frequency): string {
+  return LABELS[frequency];
+}

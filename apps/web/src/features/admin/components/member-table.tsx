@@ -1,0 +1,48 @@
+import type { LoopMember } from '@loop/shared/loops';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { formatPhoneNumber } from '@/lib/phone-format';
+
+/** Members: who gets the Loop's texts, with a dash for what they did not give. */
+export function MemberTable({ members }: { members: LoopMember[] }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Members ({members.length})</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {members.length === 0 ? (
+          <p className="rounded-lg bg-muted p-4 text-muted-foreground">No members yet.</p>
+        ) : (
+          <Table className="min-w-[560px]" containerClassName="rounded-xl border">
+            <TableHeader>
+              <TableRow className="bg-muted/50">
+                <TableHead>Name</TableHead>
+                <TableHead>Email</TableHead>
+                <TableHead>Phone</TableHead>
+                <TableHead>Context</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {members.map((member) => (
+                <TableRow key={member.id}>
+                  <TableCell className="font-medium whitespace-nowrap">
+                    {member.user.firstName} {member.user.lastName}
+                    {member.isCreator && <span className="ml-2 rounded-full bg-secondary px-2 py-0.5 text-xs text-secondary-foreground">Creator</span>}
+                  </TableCell>
+                  <TableCell className="whitespace-nowrap">{member.user.email || '-'}</TableCell>
+                  <TableCell className="whitespace-nowrap tabular-nums">
+                    <a href={`tel:${member.user.phoneNumber}`} className="hover:underline">
+                      {formatPhoneNumber(member.user.phoneNumber)}
+                    </a>
+                  </TableCell>
+                  <TableCell className="max-w-72 break-words text-muted-foreground">{member.context || '-'}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

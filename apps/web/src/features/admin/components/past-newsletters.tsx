@@ -1,0 +1,77 @@
+import { ExternalLink, PencilLine } from 'lucide-react';
+import { Link } from 'react-router';
+import type { AdminLoopNewsletter, DeliveryCounts } from '@loop/shared/admin';
+import { newsletterPath } from '@loop/shared/newsletters';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatDateTime } from '@/lib/format-date';
+import { kindLabel, StatusBadge } from './status-badge';
+
+/** Past Newsletters: drafts to edit, sent ones to view, each with how its texts fared. */
+export function PastNewsletters({ loopId, newsletters }: { loopId: number; newsletters: AdminLoopNewsletter[] }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Past Newsletters ({newsletters.length})</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {newsletters.length === 0 ? (
+          <p className="rounded-lg bg-muted p-4 text-muted-foreground">No newsletters have been generated yet</p>
+        ) : (
+          <ul className="grid gap-3">
+            {newsletters.map((newsletter) => (
+              <li key={newsletter.id} className="flex flex-wrap items-center justify-between gap-3 rounded-xl border p-4">
+                <div className="grid min-w-0 gap-1.5">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <p className="font-semibold">{kindLabel(newsletter.kind)}</p>
+                    <StatusBadge status={newsletter.status} />
+                  </div>
+                  <p className="text-sm text-muted-foreground">
+                    {newsletter.sentAt ? 'Sent ' : 'Created '}
+                    <time dateTime={newsletter.sentAt ?? newsletter.createdAt}>{formatDateTime(newsletter.sentAt ?? newsletter.createdAt)}</time>
+                  </p>
+                  {newsletter.status === 'sent' && <Delivery counts={newsletter.delivery} />}
+                </div>
+                {newsletter.status === 'draft' ? (
+                  <Button asChild size="sm">
+                    <Link to={`/admin/loops/${loopId}/newsletters/${newsletter.id}`}>
+                      <PencilLine aria-hidden="true" />
+                      Edit Draft
+                    </Link>
+                  </Button>
+                ) : (
+                  <Button asChild size="sm" variant="outline">
+                    <a href={newsletterPath(newsletter.urlId)} target="_blank" rel="noopener noreferrer">
+                      View Newsletter
+                      <ExternalLink aria-hidden="true" />
+                    </a>
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** How the texts announcing it fared: waiting, handed to the carrier, on the phone, failed. */
+function Delivery({ counts }: { counts: DeliveryCounts }) {
+  const parts: [string, number][] = [
+    ['Queued', counts.queued],
+    ['Sent', counts.sent],
+    ['Delivered', counts.delivered],
+    ['Failed', counts.failed],
+  ];
+  return (
+    <dl aria-label="Delivery" className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+      {parts.map(([label, value]) => (
+        <div key={label} className="flex gap-1">
+          <dt className="text-muted-foreground">{label}</dt>
+          <dd className={label === 'Failed' && value > 0 ? 'font-semibold text-destructive tabular-nums' : 'font-semibold tabular-nums'}>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,142 @@
+import { ChevronDown, ExternalLink, Newspaper } from 'lucide-react';
+import { Fragment, useEffect, useId, useState } from 'react';
+import { newsletterPath } from '@loop/shared/newsletters';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { toastError } from '@/components/ui/use-toast';
+import { errorText } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
+import { formatDate } from '@/lib/format-date';
+import { useAdminNewsletters } from '../api/get-admin-newsletters';
+import { kindLabel, StatusBadge } from './status-badge';
+
+/** Newsletters and sneak peeks of every Loop, newest first; "View Content" opens one at a time. */
+export function RecentNewsletters() {
+  const newsletters = useAdminNewsletters();
+  const [openId, setOpenId] = useState<number | null>(null);
+  const baseId = useId();
+
+  useEffect(() => {
+    if (newsletters.error) toastError(errorText(newsletters.error), 'Failed to fetch newsletters');
+  }, [newsletters.error, newsletters.errorUpdatedAt]);
+
+  const rows = newsletters.data?.pages.flatMap((page) => page.items) ?? [];
+  const total = newsletters.data?.pages[0]?.total ?? 0;
+
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-baseline justify-between gap-2">
+        <CardTitle>Recent Newsletters</CardTitle>
+        {newsletters.isSuccess && (
+          <p className="text-sm text-muted-foreground">
+            {rows.length < total ? `${rows.length} of ${total.toLocaleString()}` : `${total.toLocaleString()} in all`}
+          </p>
+        )}
+      </CardHeader>
+      <CardContent>
+        {newsletters.isPending ? (
+          <div className="flex justify-center py-8">
+            <Spinner />
+          </div>
+        ) : rows.length === 0 ? (
+          <p className="flex items-center gap-2 rounded-lg bg-muted p-4 text-muted-foreground">
+            <Newspaper aria-hidden="true" className="size-5" />
+            {newsletters.isError ? 'Newsletters could not be loaded.' : 'No newsletters yet.'}
+          </p>
+        ) : (
+          <Table className="sm:min-w-[640px]" containerClassName="rounded-xl border">
+            <TableHeader>
+              <TableRow className="bg-muted/50">
+                <TableHead className="px-2 sm:px-3">Loop Name</TableHead>
+                <TableHead className="hidden sm:table-cell">Sent Date</TableHead>
+                <TableHead className="hidden sm:table-cell">Status</TableHead>
+                <TableHead className="hidden sm:table-cell">Share Link</TableHead>
+                <TableHead className="px-2 text-right sm:px-3">Actions</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {rows.map((newsletter) => {
+                const open = openId === newsletter.id;
+                const contentId = `${baseId}-${newsletter.id}`;
+                return (
+                  <Fragment key={newsletter.id}>
+                    <TableRow className={cn(open && 'border-b-0 bg-accent/40')}>
+                      <TableCell className="max-w-36 px-2 sm:max-w-64 sm:px-3">
+                        <p className="truncate font-medium">{newsletter.loopName}</p>
+                        <p className="text-xs text-muted-foreground">{kindLabel(newsletter.kind)}</p>
+                        {/* Phones: the date, status and share columns fold in here. */}
+                        <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs sm:hidden">
+                          <StatusBadge status={newsletter.status} />
+                          {newsletter.sentAt && <span className="tabular-nums">{formatDate(newsletter.sentAt)}</span>}
+                          <ShareLink urlId={newsletter.urlId} label={`${newsletter.loopName} ${kindLabel(newsletter.kind).toLowerCase()}`} />
+                        </div>
+                      </TableCell>
+                      <TableCell className="hidden whitespace-nowrap tabular-nums sm:table-cell">
+                        {newsletter.sentAt ? formatDate(newsletter.sentAt) : <span className="text-muted-foreground">Not sent</span>}
+                      </TableCell>
+                      <TableCell className="hidden sm:table-cell">
+                        <StatusBadge status={newsletter.status} />
+                      </TableCell>
+                      <TableCell className="hidden sm:table-cell">
+                        <ShareLink urlId={newsletter.urlId} label={`${newsletter.loopName} ${kindLabel(newsletter.kind).toLowerCase()}`} />
+                      </TableCell>
+                      <TableCell className="px-2 text-right sm:px-3">
+                        <Button
+                          variant="outline"
+                          size="sm"
+                          aria-expanded={open}
+                          aria-controls={open ? contentId : undefined}
+                          onClick={() => setOpenId(open ? null : newsletter.id)}
+                        >
+                          View Content
+                          <ChevronDown aria-hidden="true" className={cn('transition-transform', open && 'rotate-180')} />
+                        </Button>
+                      </TableCell>
+                    </TableRow>
+                    {open && (
+                      <TableRow className="bg-accent/40">
+                        <TableCell colSpan={5} className="pt-0">
+                          <div
+                            id={contentId}
+                            className="max-h-96 overflow-y-auto rounded-lg border bg-card p-4 font-mono text-xs leading-relaxed whitespace-pre-wrap break-words"
+                          >
+                            {newsletter.content}
+                          </div>
+                        </TableCell>
+                      </TableRow>
+                    )}
+                  </Fragment>
+                );
+              })}
+            </TableBody>
+          </Table>
+        )}
+        {newsletters.hasNextPage && (
+          <div className="mt-4 flex justify-center">
+            <Button variant="outline" disabled={newsletters.isFetchingNextPage} onClick={() => void newsletters.fetchNextPage()}>
+              {newsletters.isFetchingNextPage ? 'Loading...' : 'Load more'}
+            </Button>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The public page in a new tab: the link members get in their texts. */
+function ShareLink({ urlId, label }: { urlId: string; label: string }) {
+  return (
+    <a
+      href={newsletterPath(urlId)}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="inline-flex items-center gap-1 font-medium whitespace-nowrap text-primary underline-offset-4 hover:underline"
+    >
+      Open link
+      <ExternalLink aria-hidden="true" className="size-3.5" />
+      <span className="sr-only">: {label} (opens in a new tab)</span>
+    </a>
+  );
+}
