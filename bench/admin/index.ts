@@ -6,9 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { buildApp } from '../../apps/server/src/app';
-import { loadConfig } from '../../apps/server/src/config';
 import { openDatabase } from '../../apps/server/src/db/client';
+import { startServer } from '../webhook-ingest/server-process';
 import { seedLarge } from './seed-large';
 
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -23,16 +22,14 @@ async function main(): Promise<void> {
   const url = new URL(POSTGRES);
   url.pathname = `/${name}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-bench-'));
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 2 });
   try {
     let t = performance.now();
     await seedLarge(url.toString());
     console.log(`seeded 10,000 Loops, 100,000 members, 1,000,000 updates in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    const config = loadConfig({ DATABASE_URL: url.toString(), DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent', ADMIN_EMAILS: 'staff@example.com', NODE_ENV: 'production' });
-    const app = await buildApp(config, { database });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    // The real server in its own process, so the load generator does not share its event loop.
+    const server = await startServer({ DATABASE_URL: url.toString(), DATA_DIR: dataDir, ADMIN_EMAILS: 'staff@example.com', SCHEDULER: 'false' });
+    const base = server.url;
     const registered = await fetch(`${base}/api/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -61,7 +58,7 @@ async function main(): Promise<void> {
       const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
       console.log(`  ${label.padEnd(34)} p50 ${p(0.5).toFixed(1).padStart(6)} ms   p95 ${p(0.95).toFixed(1).padStart(6)} ms   ${Math.round(latencies.length / seconds)} req/s`);
     }
-    await app.close();
+    await server.stop();
   } finally {
     await database.close();
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

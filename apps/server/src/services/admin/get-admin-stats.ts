@@ -9,7 +9,7 @@ const utcDay = (column: typeof loops.createdAt | typeof members.createdAt) =>
   // ::text after ::date, so no driver turns it into a Date at local midnight.
   sql<string>`((${column} at time zone 'UTC')::date)::text`;
 
-const cache = new WeakMap<Db, { key: string; stats: AdminStats }>();
+const cache = new WeakMap<Db, { key: string; stats: Promise<AdminStats> }>();
 
 /**
  * Totals and cumulative daily growth (UTC days) from the first Loop to today. Grouping every
@@ -28,8 +28,10 @@ export async function getAdminStats(db: Db, now: Date): Promise<AdminStats> {
   const key = `${JSON.stringify(fingerprint)}@${now.toISOString().slice(0, 10)}`;
   const cached = cache.get(db);
   if (cached?.key === key) return cached.stats;
-  const stats = await computeAdminStats(db, now);
+  // Requests that miss together share one computation.
+  const stats = computeAdminStats(db, now);
   cache.set(db, { key, stats });
+  stats.catch(() => cache.delete(db));
   return stats;
 }
 
