@@ -39,9 +39,11 @@ export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions
 export async function sweepOutbound(ctx: MessagingContext, pacer: Pacer): Promise<number> {
   const now = ctx.clock();
   const { SEND_RATE_PER_SECOND: rate } = ctx.config;
+  // A paced batch spans about five seconds, so the pause between batches costs ~1% of the pace.
+  const batch = rate > 0 ? Math.max(OUTBOUND_BATCH, Math.ceil(rate * 5)) : OUTBOUND_BATCH;
   // Long enough for a paced batch to finish before another process may take the rows again.
-  const lease = Math.max(LEASE_MS, rate > 0 ? (OUTBOUND_BATCH / rate) * 2000 : 0);
-  const rows = await claimMessages(ctx.db, { direction: 'outbound', now, leaseUntil: new Date(now.getTime() + lease), limit: OUTBOUND_BATCH });
+  const lease = Math.max(LEASE_MS, rate > 0 ? (batch / rate) * 2000 : 0);
+  const rows = await claimMessages(ctx.db, { direction: 'outbound', now, leaseUntil: new Date(now.getTime() + lease), limit: batch });
   const byPhone = new Map<string, MessageRow[]>();
   for (const row of rows) byPhone.set(row.toAddress, [...(byPhone.get(row.toAddress) ?? []), row]);
   await Promise.all(
