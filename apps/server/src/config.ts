@@ -18,6 +18,17 @@ const httpUrl = (name: string) =>
     })
     .transform((v) => v.replace(/\/+$/, ''));
 
+/** A link the landing page shows: an http(s) URL or a path on this site ("/guide"). */
+const linkUrl = (name: string) =>
+  optionalText.pipe(
+    z
+      .string()
+      .refine((v) => (v.startsWith('/') && !v.startsWith('//')) || (/^https?:\/\/[^\s/]+/i.test(v) && URL.canParse(v)), {
+        message: `${name} must be an http:// or https:// URL or a path starting with /`,
+      })
+      .optional(),
+  );
+
 const positiveInt = (name: string, fallback: number) =>
   z.coerce
     .number({ error: `${name} must be a whole number` })
@@ -98,6 +109,10 @@ const envSchema = z
       .enum(['true', 'false'], { error: 'SCHEDULER must be "true" or "false"' })
       .default('true')
       .transform((v) => v === 'true'),
+    /** The landing page's links; unset, they point to the demo newsletter and the /guide page. */
+    EXAMPLE_NEWSLETTER_URL: linkUrl('EXAMPLE_NEWSLETTER_URL'),
+    DEMO_VIDEO_URL: linkUrl('DEMO_VIDEO_URL'),
+    GUIDE_URL: linkUrl('GUIDE_URL'),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
         error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',

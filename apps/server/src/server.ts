@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { startJobs } from './jobs/boss';
+import { firstStepsMessage } from './services/demo/first-steps-message';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
   const where = app.ctx.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   console.log(`\n  Loop is running at ${config.PUBLIC_URL}  (${where}, ${config.messagingProvider} texts)\n`);
+  console.log(`${await firstStepsMessage(app.ctx.db, config).catch(() => '')}\n`);
 }
 
 main().catch((error: unknown) => {

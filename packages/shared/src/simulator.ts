@@ -69,4 +69,12 @@ export interface SimulatorMessage {
 
 export interface ApiConfig {
   messagingProvider: 'twilio' | 'simulator';
+  /** The landing page's links: absolute URLs or paths on this site (EXAMPLE_NEWSLETTER_URL, DEMO_VIDEO_URL, GUIDE_URL). */
+  links: LandingLinks;
+}
+
+export interface LandingLinks {
+  exampleNewsletter: string;
+  demoVideo: string;
+  guide: string;
 }

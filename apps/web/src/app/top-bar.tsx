@@ -1,8 +1,11 @@
+import { lazy, Suspense } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { User } from '@loop/shared/auth';
 import { LogoMark } from '@/components/logo';
 import { Button } from '@/components/ui/button';
-import { UserMenu } from '@/features/auth/components/user-menu';
+
+// The menu's dropdown (popper, focus handling) is for signed-in people: not in the landing page's download.
+const UserMenu = lazy(async () => ({ default: (await import('@/features/auth/components/user-menu')).UserMenu }));
 
 export function TopBar({ user, sessionKnown }: { user: User | null; sessionKnown: boolean }) {
   const { pathname } = useLocation();
@@ -18,7 +21,9 @@ export function TopBar({ user, sessionKnown }: { user: User | null; sessionKnown
         </Link>
         {sessionKnown &&
           (user ? (
-            <UserMenu user={user} />
+            <Suspense fallback={<span className="size-10" aria-hidden="true" />}>
+              <UserMenu user={user} />
+            </Suspense>
           ) : (
             pathname !== '/auth' && (
               <Button asChild>

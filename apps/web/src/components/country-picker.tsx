@@ -28,7 +28,6 @@ export function CountryPicker({ value, onChange, focusAfterPick, disabled, class
     <Popover open={open} onOpenChange={setOpen}>
       <PopoverTrigger
         disabled={disabled}
-        aria-label={`Country: ${selected.name} (+${selected.callingCode})`}
         className={cn(
           'flex shrink-0 items-center gap-1.5 px-3 text-sm font-medium outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset disabled:cursor-not-allowed disabled:opacity-60',
           className,
@@ -37,7 +36,9 @@ export function CountryPicker({ value, onChange, focusAfterPick, disabled, class
         <span aria-hidden="true" className="text-lg leading-none">
           {selected.flag}
         </span>
-        <span>+{selected.callingCode}</span>
+        {/* Named by its content, not aria-label: the visible "+1" must be part of the name (axe, WCAG 2.5.3). */}
+        <span className="sr-only">{`Country: ${selected.name} (+${selected.callingCode})`}</span>
+        <span aria-hidden="true">+{selected.callingCode}</span>
         <ChevronDown aria-hidden="true" className="size-4 text-muted-foreground" />
       </PopoverTrigger>
       <PopoverContent

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClockTime, formatDate, formatDateTime } from './format-date';
+import { formatClockTime, formatDate, formatDateTime, formatTime } from './format-date';
 
 describe('date formatting', () => {
   it('writes a reminder time as a local clock time', () => {
@@ -12,5 +12,6 @@ describe('date formatting', () => {
     const iso = '2026-03-14T15:09:26.000Z';
     expect(formatDate(iso)).toBe(new Date(iso).toLocaleDateString());
     expect(formatDateTime(iso)).toContain(new Date(iso).toLocaleDateString());
+    expect(formatTime(iso)).toBe(new Date(iso).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' }));
   });
 });

@@ -21,3 +21,8 @@ export function formatClockTime(time: string): string {
   const [hours = 0, minutes = 0] = time.split(':').map(Number);
   return new Date(2000, 0, 1, hours, minutes).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
 }
+
+/** "9:05 AM" (in the browser's locale): the time of a date, as a chat shows it. */
+export function formatTime(value: string | Date): string {
+  return new Date(value).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+}

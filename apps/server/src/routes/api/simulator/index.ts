@@ -4,6 +4,7 @@ import { AppError, parseInput } from '../../../errors';
 import { listSimulatorPhones } from '../../../messaging/phone-simulator/list-simulator-phones';
 import { readPhoneThread } from '../../../messaging/phone-simulator/read-phone-thread';
 import { sendSimulatedText } from '../../../messaging/phone-simulator/send-simulated-text';
+import { getLandingLinks } from '../../../services/demo/get-landing-links';
 import { requireUser } from '../../../plugins/session';
 import { mediaStorageFor } from '../../../storage/create-storage';
 
@@ -30,7 +31,10 @@ const simulatorRoutes: FastifyPluginAsync = async (app) => {
     return found;
   };
 
-  app.get('/config', async (): Promise<ApiConfig> => ({ messagingProvider: app.ctx.config.messagingProvider }));
+  app.get('/config', async (): Promise<ApiConfig> => ({
+    messagingProvider: app.ctx.config.messagingProvider,
+    links: await getLandingLinks(app.ctx.db, app.ctx.config),
+  }));
 
   app.get('/simulator/phones', async (request) => ({ phones: await listSimulatorPhones(app.ctx.db, viewer(request)) }));
 

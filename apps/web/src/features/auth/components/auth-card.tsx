@@ -1,8 +1,11 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { LoginForm } from './login-form';
-import { SignUpForm } from './sign-up-form';
+import { Spinner } from '@/components/ui/spinner';
+
+// Sign Up brings the phone picker and its country data: loaded when asked for, so Login stays light.
+const SignUpForm = lazy(async () => ({ default: (await import('./sign-up-form')).SignUpForm }));
 
 export type AuthMode = 'login' | 'signup';
 
@@ -30,7 +33,19 @@ export function AuthCard({ initialMode = 'login', onSuccess }: { initialMode?: A
         <p className="text-sm text-muted-foreground">{copy.description}</p>
       </CardHeader>
       <CardContent className="grid gap-4">
-        {mode === 'login' ? <LoginForm onSuccess={onSuccess} /> : <SignUpForm onSuccess={onSuccess} />}
+        {mode === 'login' ? (
+          <LoginForm onSuccess={onSuccess} />
+        ) : (
+          <Suspense
+            fallback={
+              <div className="flex justify-center py-16">
+                <Spinner />
+              </div>
+            }
+          >
+            <SignUpForm onSuccess={onSuccess} />
+          </Suspense>
+        )}
         <Button
           variant="link"
           className="h-auto justify-self-center whitespace-normal py-1"

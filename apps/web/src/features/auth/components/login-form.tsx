@@ -1,40 +1,64 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { LoaderCircle } from 'lucide-react';
-import { useForm } from 'react-hook-form';
-import { loginSchema } from '@loop/shared/auth';
+import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toastError } from '@/components/ui/use-toast';
 import { useLogin } from '../api/login';
 
+type Field = 'email' | 'password';
+
+// Two fields do not need zod and react-hook-form: without them the sign-in page's first download
+// stays under 150 KB (issue 8). The messages are loginSchema's; the server checks the same again.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+function check(field: Field, value: string): string | undefined {
+  if (field === 'password') return value === '' ? 'Password is required' : undefined;
+  const email = value.trim();
+  if (email === '') return 'Email is required';
+  return EMAIL.test(email) ? undefined : 'Email must be a valid email address';
+}
+
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const login = useLogin();
-  const form = useForm({
-    resolver: zodResolver(loginSchema),
-    mode: 'onBlur',
-    defaultValues: { email: '', password: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const busy = login.isPending;
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    const result = await login.mutateAsync(values);
+  const control = (field: Field) => ({
+    name: field,
+    value: values[field],
+    onChange: (event: { target: { value: string } }) => {
+      const value = event.target.value;
+      setValues((v) => ({ ...v, [field]: value }));
+      // Once shown, an error follows the typing (as react-hook-form's onBlur mode does).
+      if (errors[field]) setErrors((e) => ({ ...e, [field]: check(field, value) }));
+    },
+    onBlur: () => setErrors((e) => ({ ...e, [field]: check(field, values[field]) })),
+  });
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = { email: check('email', values.email), password: check('password', values.password) };
+    setErrors(found);
+    if (found.email || found.password) {
+      document.getElementById(found.email ? 'login-email' : 'login-password')?.focus();
+      return;
+    }
+    const result = await login.mutateAsync({ email: values.email.trim().toLowerCase(), password: values.password });
     if (result.ok) onSuccess();
     else toastError(result.message, 'Something went wrong');
-  });
+  };
 
   return (
-    <form onSubmit={onSubmit} noValidate className="grid gap-4">
-      <FormField id="login-email" label="Email" error={errors.email?.message}>
-        {(control) => <Input {...control} type="email" autoComplete="email" {...form.register('email')} />}
+    <form onSubmit={(event) => void onSubmit(event)} noValidate className="grid gap-4">
+      <FormField id="login-email" label="Email" error={errors.email}>
+        {(aria) => <Input {...aria} type="email" autoComplete="email" {...control('email')} />}
       </FormField>
-      <FormField id="login-password" label="Password" error={errors.password?.message}>
-        {(control) => (
-          <Input {...control} type="password" autoComplete="current-password" {...form.register('password')} />
-        )}
+      <FormField id="login-password" label="Password" error={errors.password}>
+        {(aria) => <Input {...aria} type="password" autoComplete="current-password" {...control('password')} />}
       </FormField>
-      <Button type="submit" size="lg" className="mt-2 w-full" disabled={isSubmitting} aria-busy={isSubmitting}>
-        {isSubmitting && <LoaderCircle aria-hidden="true" className="animate-spin" />}
+      <Button type="submit" size="lg" className="mt-2 w-full" disabled={busy} aria-busy={busy}>
+        {busy && <LoaderCircle aria-hidden="true" className="animate-spin" />}
         Login
       </Button>
     </form>

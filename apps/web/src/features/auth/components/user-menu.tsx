@@ -1,4 +1,4 @@
-import { LogOut, ShieldCheck, UserRound } from 'lucide-react';
+import { LogOut, ShieldCheck, Smartphone, UserRound } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import type { User } from '@loop/shared/auth';
 import { Button } from '@/components/ui/button';
@@ -11,12 +11,14 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { toastError } from '@/components/ui/use-toast';
+import { useIsSimulatorMode } from '@/lib/app-config';
 import { useLogout } from '../api/logout';
 
-/** The top bar's account menu: Profile, Admin (staff only) and Log out. */
+/** The top bar's account menu: Profile, Phone Simulator (simulator mode or staff), Admin (staff only) and Log out. */
 export function UserMenu({ user }: { user: User }) {
   const logout = useLogout();
   const navigate = useNavigate();
+  const simulatorMode = useIsSimulatorMode();
 
   async function handleLogout() {
     const result = await logout.mutateAsync();
@@ -48,6 +50,14 @@ export function UserMenu({ user }: { user: User }) {
             Profile
           </Link>
         </DropdownMenuItem>
+        {(simulatorMode || user.isPrivileged) && (
+          <DropdownMenuItem asChild>
+            <Link to="/simulator">
+              <Smartphone aria-hidden="true" />
+              Phone Simulator
+            </Link>
+          </DropdownMenuItem>
+        )}
         {user.isPrivileged && (
           <DropdownMenuItem asChild>
             <Link to="/admin">

@@ -1,10 +1,12 @@
 import { MessageSquareText, Trash2 } from 'lucide-react';
+import { Link } from 'react-router';
 import type { LoopDetail, LoopUpdate } from '@loop/shared/loops';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
+import { useIsSimulatorMode } from '@/lib/app-config';
 import { useSignedInUser } from '@/lib/current-user';
 import { formatDateTime } from '@/lib/format-date';
 import { useDeleteUpdate } from '../api/delete-update';
@@ -13,6 +15,7 @@ import { UpdatePhoto } from './update-photo';
 /** The Updates tab: what members texted in, newest first. */
 export function UpdateList({ loop }: { loop: LoopDetail }) {
   const user = useSignedInUser();
+  const simulatorMode = useIsSimulatorMode();
   return (
     <Card>
       <CardHeader>
@@ -21,10 +24,21 @@ export function UpdateList({ loop }: { loop: LoopDetail }) {
       </CardHeader>
       <CardContent>
         {loop.updates.length === 0 ? (
-          <p className="flex items-center gap-2 rounded-lg bg-muted p-4 text-muted-foreground">
-            <MessageSquareText aria-hidden="true" className="size-5" />
-            No updates yet.
-          </p>
+          <div className="grid gap-2 rounded-lg bg-muted p-4 text-muted-foreground">
+            <p className="flex items-center gap-2">
+              <MessageSquareText aria-hidden="true" className="size-5" />
+              No updates yet.
+            </p>
+            {simulatorMode && (
+              <p className="pl-7 text-sm">
+                Try it without a real phone:{' '}
+                <Link to="/simulator" className="font-semibold text-primary underline-offset-4 hover:underline">
+                  text as a member in the Phone Simulator
+                </Link>
+                .
+              </p>
+            )}
+          </div>
         ) : (
           <ul className="grid gap-4">
             {loop.updates.map((update) => (

@@ -1,0 +1,135 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { createLoopSchema } from '@loop/shared/loops';
+import type { DbOrTx } from '../../db/client';
+import { loops, media, members, messages, newsletters, updates, users } from '../../db/schema';
+import { queueWelcomeText } from '../../messaging/outbox';
+import { SIMULATOR_ADDRESS } from '../../messaging/simulator';
+import { templateWriter } from '../../newsletters/template-writer';
+import { nextNewsletterAt, nextReminderAt } from '../../scheduling/schedule-columns';
+import { mediaUrl } from '../../storage/media-storage';
+import { insertMembership } from '../members/add-member';
+import { publishNewsletter } from '../newsletters/publish-newsletter';
+import type { DemoLoop } from './demo-content';
+
+const DAY = 24 * 60 * 60 * 1000;
+export const DEMO_TIME_ZONE = 'America/New_York';
+
+export interface InsertedDemoLoop {
+  id: number;
+  name: string;
+  memberCount: number;
+  updateCount: number;
+  newsletterUrlId: string | null;
+}
+
+/**
+ * One demo Loop, told as it would have happened: created four weeks ago, members added, their
+ * texts arriving as updates (with the inbound texts the Phone Simulator shows), and one newsletter
+ * sent. Texts the story "sent" are stored as sent: starting the server never texts a made-up phone.
+ */
+export async function insertDemoLoop(
+  tx: DbOrTx,
+  input: { loop: DemoLoop; staffId: number; now: Date; publicUrl: string; photos: (update: number) => { key: string; bytes: number }[] },
+): Promise<InsertedDemoLoop> {
+  const { loop, now } = input;
+  const ago = (days: number) => new Date(now.getTime() - days * DAY);
+  const createdAt = ago(28);
+  const parsed = createLoopSchema.parse({ name: loop.name, context: loop.context, vibe: loop.vibe, frequency: loop.frequency, timeZone: DEMO_TIME_ZONE });
+  const [row] = await tx
+    .insert(loops)
+    .values({
+      name: parsed.name,
+      context: parsed.context,
+      vibe: parsed.vibe,
+      frequency: parsed.frequency,
+      reminderSchedule: parsed.reminderSchedule,
+      timeZone: parsed.timeZone,
+      creatorId: input.staffId,
+      createdAt,
+      // From the real now: the scheduler does not rush to catch up on the story's past.
+      nextReminderAt: nextReminderAt(parsed, now),
+      nextNewsletterAt: nextNewsletterAt(parsed, now),
+    })
+    .returning({ id: loops.id });
+  if (!row) throw new Error('insert returned no row');
+  await tx.insert(members).values({ loopId: row.id, userId: input.staffId, createdAt });
+  await queueWelcomeText(tx, { userId: input.staffId, loopId: row.id, loopName: parsed.name });
+
+  const people = [input.staffId];
+  for (const person of loop.members) {
+    const added = await insertMembership(tx, {
+      loopId: row.id,
+      loopName: parsed.name,
+      person: { ...person, email: null },
+      context: person.context,
+      now: new Date(createdAt.getTime() + 60 * 60 * 1000),
+    });
+    if (!added) throw new Error(`${person.firstName} is in ${parsed.name} twice`);
+    people.push(added.user.id);
+  }
+
+  for (const [index, update] of loop.updates.entries()) {
+    const userId = people[update.by];
+    if (userId === undefined) throw new Error(`update ${index} of ${parsed.name} has no author`);
+    const at = ago(update.daysAgo);
+    const photos = input.photos(index);
+    const keys = photos.map((p) => p.key);
+    const [author] = await tx.select({ phone: users.phoneNumber, channel: users.messagingPreference }).from(users).where(eq(users.id, userId));
+    if (!author) throw new Error('the author was not stored');
+    const whatsapp = author.channel === 'whatsapp' ? 'whatsapp:' : '';
+    const [text] = await tx
+      .insert(messages)
+      .values({
+        direction: 'inbound',
+        channel: author.channel,
+        kind: 'inbound',
+        fromAddress: `${whatsapp}${author.phone}`,
+        toAddress: `${whatsapp}${SIMULATOR_ADDRESS}`,
+        body: update.text,
+        mediaUrls: keys.map(mediaUrl),
+        status: 'processed',
+        loopId: row.id,
+        userId,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning({ id: messages.id });
+    const [stored] = await tx.insert(updates).values({ loopId: row.id, userId, content: update.text, messageId: text?.id, createdAt: at }).returning({ id: updates.id });
+    if (!stored) throw new Error('insert returned no row');
+    if (photos.length > 0) {
+      await tx
+        .insert(media)
+        .values(photos.map((p, position) => ({ updateId: stored.id, storageKey: p.key, contentType: 'image/png', bytes: p.bytes, position, createdAt: at })));
+    }
+  }
+
+  const published = await publishNewsletter(tx, {
+    loopId: row.id,
+    now: ago(loop.newsletterDaysAgo),
+    writer: templateWriter,
+    publicUrl: input.publicUrl,
+    send: true,
+  });
+
+  // The story's texts went out when they happened.
+  await tx
+    .update(messages)
+    .set({
+      status: 'sent',
+      fromAddress: sql`case when ${messages.channel} = 'whatsapp' then ${`whatsapp:${SIMULATOR_ADDRESS}`} else ${SIMULATOR_ADDRESS} end`,
+      createdAt: sql`coalesce(
+        (select ${newsletters.sentAt} from ${newsletters} where ${newsletters.id} = ${messages.newsletterId}),
+        (select ${members.createdAt} from ${members} where ${members.loopId} = ${messages.loopId} and ${members.userId} = ${messages.userId}),
+        ${messages.createdAt})`,
+    })
+    .where(and(eq(messages.loopId, row.id), eq(messages.direction, 'outbound'), inArray(messages.status, ['queued'])));
+  await tx.update(messages).set({ sentAt: sql`${messages.createdAt}`, updatedAt: sql`${messages.createdAt}` }).where(and(eq(messages.loopId, row.id), eq(messages.direction, 'outbound')));
+
+  return {
+    id: row.id,
+    name: parsed.name,
+    memberCount: people.length,
+    updateCount: loop.updates.length,
+    newsletterUrlId: published.status === 'sent' ? published.newsletter.urlId : null,
+  };
+}

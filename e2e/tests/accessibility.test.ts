@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitVisible } from '../support/app';
+import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { startDemoServer, type DemoServer } from '../support/demo';
+
+// Evaluated, not added as a <script>: our CSP (script-src 'self') rightly refuses inline scripts.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let demo: DemoServer;
+let browser: Browser;
+let familyId: number;
+let inviteUrl: string;
+let newsletterUrl: string;
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/** axe-core's serious and critical violations on the page as it is now, readable in a failure. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Violation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')} ${n.failureSummary ?? ''}`).join('\n')}`);
+}
+
+beforeAll(async () => {
+  [demo, browser] = await Promise.all([startDemoServer(), launchBrowser()]);
+  const context = await browser.newContext();
+  const { url } = demo.server;
+  await context.request.post(`${url}/api/login`, { data: demo.account });
+  const loops = (await (await context.request.get(`${url}/api/loops`)).json()) as { id: number; name: string }[];
+  familyId = loops.find((l) => l.name === 'The Rivera Family')?.id ?? 0;
+  inviteUrl = ((await (await context.request.post(`${url}/api/loops/${familyId}/invite`, { data: {} })).json()) as { inviteUrl: string }).inviteUrl;
+  newsletterUrl = ((await (await context.request.get(`${url}/api/config`)).json()) as { links: { exampleNewsletter: string } }).links.exampleNewsletter;
+  await context.close();
+});
+afterAll(async () => {
+  await browser?.close();
+  await demo?.stop();
+});
+
+async function signedIn(viewport: typeof PHONE): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport });
+  const login = await context.request.post(`${demo.server.url}/api/login`, { data: demo.account });
+  if (!login.ok()) throw new Error(`login failed: ${login.status()}`);
+  return context;
+}
+
+describe.each([
+  ['phone', PHONE],
+  ['desktop', DESKTOP],
+])('axe-core on a %s: no serious or critical violation', (_name, viewport) => {
+  it('on the landing page, with an FAQ answer open, and the guide', async () => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto(demo.server.url);
+    await waitVisible(page.getByRole('heading', { name: 'Frequently asked questions' }));
+    await page.getByRole('button', { name: 'How much does Loop cost?' }).click();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(`${demo.server.url}/guide`);
+    await waitVisible(page.getByRole('heading', { name: 'Enjoy the newsletter' }));
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('on /auth, in Login and in Sign Up', async () => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto(`${demo.server.url}/auth`);
+    await waitVisible(page.getByRole('heading', { name: 'Welcome back' }));
+    // With the form's own error messages showing.
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await waitVisible(page.getByText('Email is required'));
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: "Don't have an account? Sign up" }).click();
+    await waitVisible(page.getByLabel('First Name'));
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('on the join page', async () => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto(`${demo.server.url}${inviteUrl}`);
+    await waitVisible(page.getByText('Enter your details to join the loop'));
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('on the dashboard and the Loop detail tabs', async () => {
+    const context = await signedIn(viewport);
+    const page = await context.newPage();
+    await page.goto(demo.server.url);
+    await waitVisible(page.getByRole('heading', { name: 'My Loops' }));
+    await waitVisible(page.getByText('The Rivera Family'));
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.goto(`${demo.server.url}/loops/${familyId}`);
+    await waitVisible(page.getByRole('tab', { name: 'Members' }));
+    await waitVisible(page.getByText('Carmen Ortiz'));
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('tab', { name: 'Updates' }).click();
+    await waitVisible(page.getByRole('heading', { name: 'Recent Updates' }));
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await waitVisible(page.getByText('Reminder Schedule'));
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('on the public newsletter page', async () => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const response = await page.goto(`${demo.server.url}${newsletterUrl}`);
+    expect(response?.status()).toBe(200);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
