@@ -10,7 +10,7 @@ import { useIsSimulatorMode } from '@/lib/app-config';
 import { useSignedInUser } from '@/lib/current-user';
 import { formatDateTime } from '@/lib/format-date';
 import { useDeleteUpdate } from '../api/delete-update';
-import { UpdatePhoto } from './update-photo';
+import { PhotoTile } from '@/components/photo-tile';
 
 /** The Updates tab: what members texted in, newest first. */
 export function UpdateList({ loop }: { loop: LoopDetail }) {
@@ -100,7 +100,7 @@ function UpdateItem({ loopId, update, canDelete }: { loopId: number; update: Loo
         <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-4">
           {update.mediaUrls.map((url, index) => (
             <li key={url}>
-              <UpdatePhoto src={url} label={`Photo ${index + 1} from ${author}`} />
+              <PhotoTile src={url} label={`Photo ${index + 1} from ${author}`} />
             </li>
           ))}
         </ul>

@@ -2,7 +2,7 @@ import { CircleAlert } from 'lucide-react';
 import type { SimulatorMessage } from '@loop/shared/simulator';
 import { cn } from '@/lib/cn';
 import { formatDateTime, formatTime } from '@/lib/format-date';
-import { MessagePhoto } from './message-photo';
+import { PhotoTile } from '@/components/photo-tile';
 
 const KIND_LABELS: Record<string, string> = {
   welcome: 'Welcome',
@@ -37,7 +37,7 @@ export function MessageBubble({ message, firstName }: { message: SimulatorMessag
         <ul className={cn('grid gap-1', message.mediaUrls.length === 1 ? 'w-48 grid-cols-1' : 'w-56 grid-cols-2')}>
           {message.mediaUrls.map((url, index) => (
             <li key={url} className={message.mediaUrls.length === 1 ? 'aspect-[4/3]' : 'aspect-square'}>
-              <MessagePhoto src={url} label={`Photo ${index + 1} from ${sender}`} />
+              <PhotoTile shape="fill" src={url} label={`Photo ${index + 1} from ${sender}`} />
             </li>
           ))}
         </ul>

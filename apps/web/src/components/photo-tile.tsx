@@ -1,24 +1,38 @@
 import { ImageOff } from 'lucide-react';
 import { useState } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { cn } from '@/lib/cn';
 
-/** A photo of an update as a square tile; a click opens it large. A broken photo shows an icon. */
-export function UpdatePhoto({ src, label }: { src: string; label: string }) {
+const SHAPES = {
+  /** A square tile in an update's photo grid. */
+  square: { box: 'aspect-square rounded-lg', icon: 'size-8' },
+  /** Fills the box its parent gives it (a text bubble's thumbnail). */
+  fill: { box: 'size-full rounded-xl', icon: 'size-6' },
+};
+
+/** A member's photo; a click opens it large. A photo that fails to load shows an icon instead. */
+export function PhotoTile({ src, label, shape = 'square' }: { src: string; label: string; shape?: keyof typeof SHAPES }) {
   const [broken, setBroken] = useState(false);
+  const { box, icon } = SHAPES[shape];
   if (broken) {
     return (
       <div
         role="img"
         aria-label={`${label} could not be loaded`}
-        className="flex aspect-square items-center justify-center rounded-lg border border-dashed bg-muted text-muted-foreground"
+        className={cn('flex items-center justify-center border border-dashed bg-muted text-muted-foreground', box)}
       >
-        <ImageOff aria-hidden="true" className="size-8" />
+        <ImageOff aria-hidden="true" className={icon} />
       </div>
     );
   }
   return (
     <Dialog>
-      <DialogTrigger className="group block aspect-square overflow-hidden rounded-lg bg-muted outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2">
+      <DialogTrigger
+        className={cn(
+          'group block overflow-hidden bg-muted outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2',
+          box,
+        )}
+      >
         <img
           src={src}
           alt={label}
