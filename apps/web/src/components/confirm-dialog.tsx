@@ -1,4 +1,3 @@
-import { LoaderCircle } from 'lucide-react';
 import { useState, type ReactElement, type ReactNode } from 'react';
 import {
   AlertDialog,
@@ -52,8 +51,7 @@ export function ConfirmDialog({ trigger, title, description, confirmLabel, onCon
         </AlertDialogHeader>
         <AlertDialogFooter>
           <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
-          <Button variant="destructive" disabled={busy} aria-busy={busy} onClick={() => void confirm()}>
-            {busy && <LoaderCircle aria-hidden="true" className="animate-spin" />}
+          <Button variant="destructive" busy={busy} onClick={() => void confirm()}>
             {confirmLabel}
           </Button>
         </AlertDialogFooter>

@@ -1,5 +1,6 @@
 import { cva, type VariantProps } from 'class-variance-authority';
-import type { ComponentProps } from 'react';
+import { LoaderCircle } from 'lucide-react';
+import type { ComponentProps, ReactNode } from 'react';
 import { Slot } from 'radix-ui';
 import { cn } from '@/lib/cn';
 
@@ -29,15 +30,27 @@ export const buttonVariants = cva(
 export interface ButtonProps extends ComponentProps<'button'>, VariantProps<typeof buttonVariants> {
   /** Render the child element (a Link) with the button's look instead of a <button>. */
   asChild?: boolean;
+  /** Work in progress: the button is disabled, says so to screen readers, and shows a spinner in place of its icon. */
+  busy?: boolean;
+  /** An icon before the label (replaced by the spinner while busy). */
+  icon?: ReactNode;
 }
 
-export function Button({ className, variant, size, asChild = false, type, ...props }: ButtonProps) {
-  const Component = asChild ? Slot.Root : 'button';
+export function Button({ className, variant, size, asChild = false, type, busy, icon, disabled, children, ...props }: ButtonProps) {
+  const classes = cn(buttonVariants({ variant, size }), className);
+  if (asChild) {
+    return <Slot.Root className={classes} {...props}>{children}</Slot.Root>;
+  }
   return (
-    <Component
-      className={cn(buttonVariants({ variant, size }), className)}
-      type={asChild ? undefined : (type ?? 'button')}
+    <button
+      className={classes}
+      type={type ?? 'button'}
+      disabled={disabled || busy}
+      aria-busy={busy || undefined}
       {...props}
-    />
+    >
+      {busy ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : icon}
+      {children}
+    </button>
   );
 }

@@ -2,6 +2,7 @@ import { X } from 'lucide-react';
 import type { ComponentProps } from 'react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { cn } from '@/lib/cn';
+import { Button } from './button';
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
@@ -51,4 +52,20 @@ export function DialogTitle({ className, ...props }: ComponentProps<typeof Dialo
 
 export function DialogDescription({ className, ...props }: ComponentProps<typeof DialogPrimitive.Description>) {
   return <DialogPrimitive.Description className={cn('text-sm text-muted-foreground', className)} {...props} />;
+}
+
+/** Cancel (closes the dialog) and the form's submit button, busy while the form submits. */
+export function DialogSubmitFooter({ busy, children }: { busy: boolean; children: string }) {
+  return (
+    <DialogFooter>
+      <DialogClose asChild>
+        <Button variant="outline" disabled={busy}>
+          Cancel
+        </Button>
+      </DialogClose>
+      <Button type="submit" busy={busy}>
+        {children}
+      </Button>
+    </DialogFooter>
+  );
 }

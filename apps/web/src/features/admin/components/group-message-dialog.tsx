@@ -1,4 +1,4 @@
-import { LoaderCircle, MessageSquare } from 'lucide-react';
+import { MessageSquare } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { LIMITS } from '@loop/shared/constants';
 import { Button } from '@/components/ui/button';
@@ -79,8 +79,7 @@ export function GroupMessageDialog({ loopId, loopName, memberCount }: GroupMessa
             <Button type="button" variant="outline" disabled={send.isPending} onClick={() => changeOpen(false)}>
               Cancel
             </Button>
-            <Button type="submit" disabled={blank || send.isPending} aria-busy={send.isPending}>
-              {send.isPending && <LoaderCircle aria-hidden="true" className="animate-spin" />}
+            <Button type="submit" disabled={blank} busy={send.isPending}>
               {send.isPending ? 'Sending...' : 'Send Message'}
             </Button>
           </DialogFooter>

@@ -1,4 +1,4 @@
-import { LoaderCircle, Newspaper, Sparkles } from 'lucide-react';
+import { Newspaper, Sparkles } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { toast, toastError } from '@/components/ui/use-toast';
@@ -32,12 +32,16 @@ export function NewsletterActions({ loopId }: { loopId: number }) {
 
   return (
     <>
-      <Button variant="secondary" disabled={busy} aria-busy={sneakPeek.isPending} onClick={generateSneakPeek}>
-        {sneakPeek.isPending ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <Sparkles aria-hidden="true" />}
+      <Button
+        variant="secondary"
+        disabled={busy}
+        busy={sneakPeek.isPending}
+        icon={<Sparkles aria-hidden="true" />}
+        onClick={generateSneakPeek}
+      >
         {sneakPeek.isPending ? 'Generating Sneak Peek...' : 'Generate Sneak Peek'}
       </Button>
-      <Button disabled={busy} aria-busy={generate.isPending} onClick={generateNewsletter}>
-        {generate.isPending ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <Newspaper aria-hidden="true" />}
+      <Button disabled={busy} busy={generate.isPending} icon={<Newspaper aria-hidden="true" />} onClick={generateNewsletter}>
         {generate.isPending ? 'Generating...' : 'Generate Newsletter'}
       </Button>
     </>

@@ -1,4 +1,4 @@
-import { ExternalLink, Eye, LoaderCircle, Save, Send, TriangleAlert } from 'lucide-react';
+import { ExternalLink, Eye, Save, Send, TriangleAlert } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { LIMITS } from '@loop/shared/constants';
@@ -112,8 +112,7 @@ export function NewsletterEditor({ newsletter }: { newsletter: Newsletter }) {
             </div>
           ) : (
             <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
-              <Button type="submit" disabled={save.isPending || send.isPending} aria-busy={save.isPending}>
-                {save.isPending ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <Save aria-hidden="true" />}
+              <Button type="submit" disabled={send.isPending} busy={save.isPending} icon={<Save aria-hidden="true" />}>
                 Save Changes
               </Button>
               <Button asChild variant="outline">

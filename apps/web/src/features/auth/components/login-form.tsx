@@ -1,4 +1,3 @@
-import { LoaderCircle } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
@@ -57,8 +56,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
       <FormField id="login-password" label="Password" error={errors.password}>
         {(aria) => <Input {...aria} type="password" autoComplete="current-password" {...control('password')} />}
       </FormField>
-      <Button type="submit" size="lg" className="mt-2 w-full" disabled={busy} aria-busy={busy}>
-        {busy && <LoaderCircle aria-hidden="true" className="animate-spin" />}
+      <Button type="submit" size="lg" className="mt-2 w-full" busy={busy}>
         Login
       </Button>
     </form>

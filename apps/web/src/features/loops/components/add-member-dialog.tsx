@@ -1,23 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoaderCircle, UserPlus } from 'lucide-react';
+import { UserPlus } from 'lucide-react';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { addMemberSchema } from '@loop/shared/loops';
-import { MessagingPreferenceField } from '@/components/messaging-preference-field';
-import { PhoneInput } from '@/components/phone-input';
+import { PersonFields } from '@/components/person-fields';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
-  DialogClose,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
+  DialogSubmitFooter,
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
@@ -66,42 +63,7 @@ function AddMemberForm({ loopId, onAdded }: { loopId: number; onAdded: () => voi
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
-      <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id="member-first-name" label="First Name" error={errors.firstName?.message}>
-          {(control) => <Input {...control} autoComplete="off" autoFocus {...form.register('firstName')} />}
-        </FormField>
-        <FormField id="member-last-name" label="Last Name" error={errors.lastName?.message}>
-          {(control) => <Input {...control} autoComplete="off" {...form.register('lastName')} />}
-        </FormField>
-      </div>
-      <FormField id="member-email" label="Email (Optional)" error={errors.email?.message}>
-        {(control) => <Input {...control} type="email" autoComplete="off" {...form.register('email')} />}
-      </FormField>
-      <FormField id="member-phone" label="Phone Number" error={errors.phoneNumber?.message}>
-        {(control) => (
-          <Controller
-            control={form.control}
-            name="phoneNumber"
-            render={({ field }) => (
-              <PhoneInput
-                {...control}
-                ref={field.ref}
-                name={field.name}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-              />
-            )}
-          />
-        )}
-      </FormField>
-      <Controller
-        control={form.control}
-        name="messagingPreference"
-        render={({ field }) => (
-          <MessagingPreferenceField name={field.name} value={field.value ?? 'sms'} onChange={field.onChange} />
-        )}
-      />
+      <PersonFields form={form} idPrefix="member" someoneElse emailOptional />
       <FormField
         id="member-context"
         label="Context (Optional)"
@@ -110,15 +72,7 @@ function AddMemberForm({ loopId, onAdded }: { loopId: number; onAdded: () => voi
       >
         {(control) => <Textarea {...control} rows={2} placeholder="Grandma, lives in Lisbon" {...form.register('context')} />}
       </FormField>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
-          {isSubmitting && <LoaderCircle aria-hidden="true" className="animate-spin" />}
-          Add Member
-        </Button>
-      </DialogFooter>
+      <DialogSubmitFooter busy={isSubmitting}>Add Member</DialogSubmitFooter>
     </form>
   );
 }

@@ -1,9 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoaderCircle } from 'lucide-react';
 import { Controller, useForm } from 'react-hook-form';
 import { createLoopSchema } from '@loop/shared/loops';
-import { Button } from '@/components/ui/button';
-import { DialogClose, DialogFooter } from '@/components/ui/dialog';
+import { DialogSubmitFooter } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -81,15 +79,7 @@ export function CreateLoopForm({ onCreated }: { onCreated: () => void }) {
           />
         )}
       </FormField>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
-          {isSubmitting && <LoaderCircle aria-hidden="true" className="animate-spin" />}
-          Create Loop
-        </Button>
-      </DialogFooter>
+      <DialogSubmitFooter busy={isSubmitting}>Create Loop</DialogSubmitFooter>
     </form>
   );
 }

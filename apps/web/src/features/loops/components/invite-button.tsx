@@ -1,4 +1,4 @@
-import { Check, Copy, Link2, LoaderCircle } from 'lucide-react';
+import { Check, Copy, Link2 } from 'lucide-react';
 import { useRef, useState } from 'react';
 import type { InviteAnswer } from '@loop/shared/loops';
 import { Button } from '@/components/ui/button';
@@ -46,8 +46,7 @@ export function InviteButton({ loopId, loopName }: { loopId: number; loopName: s
 
   return (
     <>
-      <Button onClick={() => void generate()} disabled={createInvite.isPending} aria-busy={createInvite.isPending}>
-        {createInvite.isPending ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <Link2 aria-hidden="true" />}
+      <Button onClick={() => void generate()} busy={createInvite.isPending} icon={<Link2 aria-hidden="true" />}>
         Generate Invite Link
       </Button>
       <Dialog open={open} onOpenChange={setOpen}>

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoaderCircle, Pencil } from 'lucide-react';
+import { Pencil } from 'lucide-react';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { Frequency } from '@loop/shared/constants';
@@ -130,8 +130,7 @@ function SettingsForm({ loop, onDone }: { loop: LoopDetail; onDone: () => void }
         <Button variant="outline" onClick={cancel} disabled={isSubmitting}>
           Cancel
         </Button>
-        <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
-          {isSubmitting && <LoaderCircle aria-hidden="true" className="animate-spin" />}
+        <Button type="submit" busy={isSubmitting}>
           Save Changes
         </Button>
       </div>

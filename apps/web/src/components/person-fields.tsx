@@ -1,0 +1,79 @@
+import type { ReactNode } from 'react';
+import { Controller, type FieldValues, type UseFormReturn } from 'react-hook-form';
+import type { MessagingPreference } from '@loop/shared/constants';
+import { MessagingPreferenceField } from '@/components/messaging-preference-field';
+import { PhoneInput } from '@/components/phone-input';
+import { FormField } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+
+/** The fields every person form shares: sign-up, join, and Add Member. */
+export interface PersonFieldValues extends FieldValues {
+  firstName: string;
+  lastName: string;
+  email?: string | null | undefined;
+  phoneNumber: string;
+  messagingPreference?: MessagingPreference | undefined;
+}
+
+interface PersonFieldsProps<T extends PersonFieldValues, Parsed extends FieldValues> {
+  form: UseFormReturn<T, unknown, Parsed>;
+  /** Prefix of the inputs' ids, unique on the page ("signup", "join", "member"). */
+  idPrefix: string;
+  /** Someone else's details (Add Member): the browser should not fill in the user's own. */
+  someoneElse?: boolean;
+  emailOptional?: boolean;
+  /** Fields between the email and the phone number (the sign-up password). */
+  afterEmail?: ReactNode;
+}
+
+/** First and last name, email, phone number and messaging preference, with their errors. */
+export function PersonFields<T extends PersonFieldValues, Parsed extends FieldValues>(props: PersonFieldsProps<T, Parsed>) {
+  // react-hook-form cannot narrow a generic form to the shared field names: view it as the shared shape.
+  const form = props.form as unknown as UseFormReturn<PersonFieldValues>;
+  const { idPrefix, someoneElse = false, emailOptional = false, afterEmail } = props;
+  const { errors } = form.formState;
+  const auto = (value: string) => (someoneElse ? 'off' : value);
+  return (
+    <>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField id={`${idPrefix}-first-name`} label="First Name" error={errors.firstName?.message}>
+          {(control) => (
+            <Input {...control} autoComplete={auto('given-name')} autoFocus={someoneElse} {...form.register('firstName')} />
+          )}
+        </FormField>
+        <FormField id={`${idPrefix}-last-name`} label="Last Name" error={errors.lastName?.message}>
+          {(control) => <Input {...control} autoComplete={auto('family-name')} {...form.register('lastName')} />}
+        </FormField>
+      </div>
+      <FormField id={`${idPrefix}-email`} label={emailOptional ? 'Email (Optional)' : 'Email'} error={errors.email?.message}>
+        {(control) => <Input {...control} type="email" autoComplete={auto('email')} {...form.register('email')} />}
+      </FormField>
+      {afterEmail}
+      <FormField id={`${idPrefix}-phone`} label="Phone Number" error={errors.phoneNumber?.message}>
+        {(control) => (
+          <Controller
+            control={form.control}
+            name="phoneNumber"
+            render={({ field }) => (
+              <PhoneInput
+                {...control}
+                ref={field.ref}
+                name={field.name}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+              />
+            )}
+          />
+        )}
+      </FormField>
+      <Controller
+        control={form.control}
+        name="messagingPreference"
+        render={({ field }) => (
+          <MessagingPreferenceField name={field.name} value={field.value ?? 'sms'} onChange={field.onChange} />
+        )}
+      />
+    </>
+  );
+}
