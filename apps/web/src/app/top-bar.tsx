@@ -9,9 +9,11 @@ const UserMenu = lazy(async () => ({ default: (await import('@/features/auth/com
 
 export function TopBar({ user, sessionKnown }: { user: User | null; sessionKnown: boolean }) {
   const { pathname } = useLocation();
+  // The landing page's sections are wider than the app's pages: line the bar up with what is under it.
+  const width = pathname === '/' ? 'max-w-6xl' : 'max-w-5xl';
   return (
     <header className="sticky top-0 z-40 border-b bg-background/90 backdrop-blur">
-      <div className="mx-auto flex h-16 w-full max-w-5xl items-center justify-between gap-4 px-4 sm:px-6">
+      <div className={`mx-auto flex h-16 w-full ${width} items-center justify-between gap-4 px-4 sm:px-6`}>
         <Link
           to="/"
           className="-m-1 flex items-center gap-2 rounded-lg p-1 text-xl font-bold tracking-tight outline-none focus-visible:ring-2 focus-visible:ring-ring"
