@@ -1,11 +1,11 @@
-import { loadConfig } from '../config';
-import { openDatabase, type Db } from '../db/client';
+import type { Db } from '../db/client';
+import { runAsCommand, type CommandResult } from './run-command';
 import { setPrivileged } from '../services/users/set-privileged';
 
 const USAGE = 'Usage: npm run admin -- grant <email>   |   npm run admin -- revoke <email>';
 
 /** Runs one admin command and returns what to print and the exit code. */
-export async function runAdminCommand(db: Db, args: readonly string[]): Promise<{ output: string; code: number }> {
+export async function runAdminCommand(db: Db, args: readonly string[]): Promise<CommandResult> {
   const [action, email, ...rest] = args;
   if ((action !== 'grant' && action !== 'revoke') || !email || rest.length > 0) {
     return { output: USAGE, code: 2 };
@@ -22,21 +22,4 @@ export async function runAdminCommand(db: Db, args: readonly string[]): Promise<
   return { output: grant ? `${who} is now staff (isPrivileged).` : `${who} is no longer staff.`, code: 0 };
 }
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
-  try {
-    const { output, code } = await runAdminCommand(database.db, process.argv.slice(2));
-    (code === 0 ? console.log : console.error)(output);
-    process.exitCode = code;
-  } finally {
-    await database.close();
-  }
-}
-
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runAsCommand(import.meta.url, (db) => runAdminCommand(db, process.argv.slice(2)));

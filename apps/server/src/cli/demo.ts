@@ -1,5 +1,5 @@
-import { loadConfig } from '../config';
-import { openDatabase, type Db } from '../db/client';
+import type { Db } from '../db/client';
+import { runAsCommand, type CommandResult } from './run-command';
 import { newsletterUrl } from '../newsletters/newsletter-texts';
 import { seedDemo } from '../services/demo/seed-demo';
 import { mediaStorageFor } from '../storage/create-storage';
@@ -9,7 +9,7 @@ import type { MediaStorage } from '../storage/media-storage';
 export async function runDemoCommand(
   db: Db,
   options: { publicUrl: string; storage: MediaStorage; now?: Date },
-): Promise<{ output: string; code: number }> {
+): Promise<CommandResult> {
   const result = await seedDemo(db, { storage: options.storage, now: options.now ?? new Date(), publicUrl: options.publicUrl });
   if (result.status === 'refused') {
     const people = result.userCount === 1 ? '1 user' : `${result.userCount} users`;
@@ -37,21 +37,6 @@ export async function runDemoCommand(
   return { output: lines.join('\n'), code: 0 };
 }
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
-  try {
-    const { output, code } = await runDemoCommand(database.db, { publicUrl: config.PUBLIC_URL, storage: mediaStorageFor(config) });
-    (code === 0 ? console.log : console.error)(output);
-    process.exitCode = code;
-  } finally {
-    await database.close();
-  }
-}
-
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runAsCommand(import.meta.url, (db, config) =>
+  runDemoCommand(db, { publicUrl: config.PUBLIC_URL, storage: mediaStorageFor(config) }),
+);
