@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ADMIN_SORTS, LIMITS } from './constants';
+import { controlCharactersMessage, hasNoControlCharacters } from './text';
 import { frequencySchema, type LoopDetail, type LoopSummary } from './loops';
 
 export const ADMIN_PAGE_SIZE = 50;
@@ -8,7 +9,8 @@ export const adminLoopsQuerySchema = z.object({
   search: z
     .string()
     .trim()
-    .max(200, 'Search must be at most 200 characters')
+    .max(LIMITS.search, `Search must be at most ${LIMITS.search} characters`)
+    .refine(hasNoControlCharacters, controlCharactersMessage('Search'))
     .optional()
     .transform((v) => (v ? v : undefined)),
   sort: z.enum(ADMIN_SORTS, { error: 'Sort must be recent, name or members' }).default('recent'),
@@ -19,10 +21,21 @@ export const adminLoopsQuerySchema = z.object({
     .min(1, 'Page size must be from 1 to 200')
     .max(200, 'Page size must be from 1 to 200')
     .default(ADMIN_PAGE_SIZE),
+  /** The X-Next-Cursor of the previous page: the next page starts after its last row (and `page` is ignored). */
+  cursor: z.string().max(2000, 'The cursor is not valid: start again from the first page').optional(),
 });
 export type AdminLoopsQuery = z.input<typeof adminLoopsQuerySchema>;
 
-export const adminNewslettersQuerySchema = adminLoopsQuerySchema.pick({ page: true, pageSize: true });
+export const adminNewslettersQuerySchema = adminLoopsQuerySchema.pick({ page: true, pageSize: true, cursor: true });
+
+/**
+ * The admin Loop detail lists the first members (oldest first) of a large Loop unless asked for
+ * all of them with `?members=all`; memberCount always counts every member.
+ */
+export const ADMIN_DETAIL_MEMBER_LIMIT = 200;
+export const adminLoopDetailQuerySchema = z.object({
+  members: z.enum(['all'], { error: 'members must be "all" or left out' }).optional(),
+});
 
 export const setFrequencySchema = z.object({ frequency: frequencySchema });
 
@@ -31,14 +44,17 @@ export const bulkMessageSchema = z.object({
     .string({ error: 'Message is required' })
     .trim()
     .min(1, 'Message must not be blank')
-    .max(LIMITS.message, `Message must be at most ${LIMITS.message} characters`),
+    .max(LIMITS.message, `Message must be at most ${LIMITS.message} characters`)
+    .refine(hasNoControlCharacters, controlCharactersMessage('Message')),
 });
 
 /**
  * Paged lists answer with the array itself (SPEC: "list of Loops") and say where the next page
- * is in headers: X-Total-Count, and X-Next-Page when there is one.
+ * is in headers: X-Total-Count, and when there is a next page X-Next-Page (its number, for
+ * `page=`) and X-Next-Cursor (for `cursor=`: it starts after this page's last row, so a deep page
+ * costs what the first does).
  */
-export const PAGE_HEADERS = { total: 'x-total-count', nextPage: 'x-next-page' } as const;
+export const PAGE_HEADERS = { total: 'x-total-count', nextPage: 'x-next-page', nextCursor: 'x-next-cursor' } as const;
 
 export interface GrowthPoint {
   date: string;
@@ -48,6 +64,8 @@ export interface GrowthPoint {
 export interface AdminStats {
   totalLoops: number;
   totalMembers: number;
+  /** SPEC §2 Total Updates: the sum of every Loop's updateCount (all Loops, not one page of them). */
+  totalUpdates: number;
   loopGrowth: GrowthPoint[];
   memberGrowth: GrowthPoint[];
 }

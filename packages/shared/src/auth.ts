@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS, MESSAGING_PREFERENCES } from './constants';
 import { toE164 } from './phone';
+import { controlCharactersMessage, hasNoControlCharacters } from './text';
 
 export const emailSchema = z
   .string({ error: 'Email is required' })
@@ -20,7 +21,8 @@ export function personNameSchema(label: string) {
     .string({ error: `${label} is required` })
     .trim()
     .min(1, `${label} is required`)
-    .max(LIMITS.name, `${label} must be at most ${LIMITS.name} characters`);
+    .max(LIMITS.name, `${label} must be at most ${LIMITS.name} characters`)
+    .refine(hasNoControlCharacters, controlCharactersMessage(label));
 }
 
 /** A phone number in any common format, normalized to E.164. */
@@ -28,7 +30,7 @@ export const phoneNumberSchema = z
   .string({ error: 'Phone number is required' })
   .trim()
   .min(1, 'Phone number is required')
-  .max(32, 'Phone number must be a valid international number, like +1 415 555 0100')
+  .max(LIMITS.phone, 'Phone number must be a valid international number, like +1 415 555 0100')
   .transform((value, ctx) => {
     const e164 = toE164(value);
     if (!e164) {

@@ -50,14 +50,30 @@ export const INVITE_TTL_DAYS = 7;
 export const DEFAULT_PHONE_COUNTRY = 'US';
 export const PHONE_MAX_DIGITS = 15;
 
+/**
+ * Input limits (SPEC §5 and §9 give none): every one is checked by a shared zod schema or by
+ * the server, and answered with a 400 (413 for bytes) that says which limit was hit.
+ */
 export const LIMITS = {
   passwordMin: 8,
   passwordMax: 200,
+  /** First and last names of users and members. */
   name: 100,
   email: 254,
+  /** A phone number as typed (spaces, dashes, brackets); E.164 itself has at most 15 digits. */
+  phone: 32,
   loopName: 100,
+  /** Group context and member context. */
   context: 2000,
+  /** A group text from staff, and a simulated text: Twilio's 1,600-character maximum. */
   message: 1600,
   newsletter: 100_000,
+  /** One entry per weekday. */
   reminderEntries: 7,
+  /** Admin search box. */
+  search: 200,
+  /** Bytes of a JSON request body (the simulator's photo uploads have their own, larger limit). */
+  requestBytes: 1024 * 1024,
+  /** Bytes of a Twilio webhook form. */
+  webhookBytes: 64 * 1024,
 } as const;

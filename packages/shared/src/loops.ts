@@ -11,6 +11,7 @@ import {
   type MessagingPreference,
   type ReminderEntry,
 } from './constants';
+import { controlCharactersMessage, hasNoControlCharacters } from './text';
 import { isTimeZone } from './time-zone';
 
 export const VIBE_REQUIRED_MESSAGE = 'Please select at least one newsletter vibe';
@@ -18,20 +19,22 @@ export const VIBE_REQUIRED_MESSAGE = 'Please select at least one newsletter vibe
 export const vibeSchema = z
   .array(z.enum(VIBES, { error: `Vibe must be one of: ${VIBES.join(', ')}` }), { error: VIBE_REQUIRED_MESSAGE })
   .min(1, VIBE_REQUIRED_MESSAGE)
-  .max(VIBES.length)
+  .max(VIBES.length, `Vibe has at most ${VIBES.length} entries`)
   .transform((list) => [...new Set(list)]);
 
 export const loopNameSchema = z
   .string({ error: 'Loop name is required' })
   .trim()
   .min(1, 'Loop name is required')
-  .max(LIMITS.loopName, `Loop name must be at most ${LIMITS.loopName} characters`);
+  .max(LIMITS.loopName, `Loop name must be at most ${LIMITS.loopName} characters`)
+  .refine(hasNoControlCharacters, controlCharactersMessage('Loop name'));
 
 const optionalText = (label: string, max: number) =>
   z
     .string({ error: `${label} must be text` })
     .trim()
     .max(max, `${label} must be at most ${max} characters`)
+    .refine(hasNoControlCharacters, controlCharactersMessage(label))
     .nullish()
     .transform((v) => (v ? v : null));
 
@@ -85,9 +88,14 @@ export const updateLoopSchema = z.object({
 });
 export type UpdateLoopInput = z.input<typeof updateLoopSchema>;
 
+/** An email, or nothing ('' and null too). Not a union: its own messages (length, format) reach the person. */
 const optionalEmail = z
-  .union([z.literal(''), z.null(), emailSchema])
-  .optional()
+  .string({ error: 'Email must be a valid email address, or left empty' })
+  .trim()
+  .toLowerCase()
+  .max(LIMITS.email, `Email must be at most ${LIMITS.email} characters`)
+  .refine((v) => v === '' || emailSchema.safeParse(v).success, 'Email must be a valid email address')
+  .nullish()
   .transform((v) => (v ? v : null));
 
 export const memberContextSchema = optionalText('Member context', LIMITS.context);

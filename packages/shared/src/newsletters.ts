@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './constants';
 import { idParamSchema } from './loops';
+import { hasNoNul } from './text';
 
 export const NEWSLETTER_KINDS = ['newsletter', 'sneak_peek'] as const;
 export type NewsletterKind = (typeof NEWSLETTER_KINDS)[number];
@@ -19,7 +20,8 @@ export const saveNewsletterSchema = z.object({
     .refine((v) => v.trim() !== '', { message: 'The newsletter cannot be empty' })
     .refine((v) => v.length <= LIMITS.newsletter, {
       message: `The newsletter is too long: at most ${LIMITS.newsletter.toLocaleString('en-US')} characters`,
-    }),
+    })
+    .refine(hasNoNul, 'The newsletter must not contain NUL characters'),
 });
 export type SaveNewsletterInput = z.input<typeof saveNewsletterSchema>;
 

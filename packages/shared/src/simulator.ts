@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS, MESSAGING_PREFERENCES } from './constants';
 import { phoneNumberSchema } from './auth';
+import { controlCharactersMessage, hasNoControlCharacters } from './text';
 
 /** The Phone Simulator's API contract (GET/POST /api/simulator/...), and GET /api/config. */
 
@@ -26,6 +27,7 @@ export const simulatorSendSchema = z
     body: z
       .string({ error: 'body must be text' })
       .max(SIMULATOR_LIMITS.body, `A text can be at most ${SIMULATOR_LIMITS.body} characters`)
+      .refine(hasNoControlCharacters, controlCharactersMessage('A text'))
       .default(''),
     /** Which app the simulated phone texts from; default: the member's messaging preference. */
     channel: z.enum(MESSAGING_PREFERENCES, { error: 'channel must be "sms" or "whatsapp"' }).optional(),

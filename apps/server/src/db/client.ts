@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -39,9 +40,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
+      // While PostgreSQL is down or restarting, a request waits at most this long for a
+      // connection, then fails with a 503 (app.ts); the pool reconnects by itself afterwards.
       connectionTimeoutMillis: 5000,
+      // A server that vanished without closing the socket is noticed by TCP keepalive.
+      keepAlive: true,
     });
-    // An idle client that loses its server must not crash the process.
+    // A client that loses its server (restart, network) must not crash the process: the pool
+    // drops it and opens a new one for the next query.
     pool.on('error', () => {});
     const client = await pool.connect();
     try {
@@ -57,9 +63,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
   const release = options.dataDir ? lockDataDir(options.dataDir) : () => {};
   try {
+    // pg_trgm: the trigram index of staff search (migration 0003); PGlite ships it as contrib.
+    const extensions = { pg_trgm };
     const pglite = options.dataDir
-      ? await PGlite.create(path.join(options.dataDir, 'pglite'))
-      : await PGlite.create();
+      ? await PGlite.create(path.join(options.dataDir, 'pglite'), { extensions })
+      : await PGlite.create({ extensions });
     const db = drizzlePglite(pglite, { schema }) as unknown as Db;
     await migratePglite(drizzlePglite(pglite, { schema }), { migrationsFolder });
     return {

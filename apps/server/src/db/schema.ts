@@ -90,17 +90,33 @@ export const loops = pgTable(
     updateCount: integer('update_count').notNull().default(0),
     nextReminderAt: timestamp('next_reminder_at', { withTimezone: true }),
     nextNewsletterAt: timestamp('next_newsletter_at', { withTimezone: true }),
+    /**
+     * Kept by triggers (migration 0003): lower(name), lower(creator "first last") and lower(creator
+     * email), joined by U+001F, for staff search with one trigram-indexed LIKE. Never written by code.
+     */
+    searchText: text('search_text').notNull().default(''),
     createdAt: createdAt(),
   },
   (t) => [
     index('loops_creator_id_idx').on(t.creatorId),
-    index('loops_created_at_idx').on(t.createdAt),
+    // Every list order ends with the id: these serve the sorts and their keyset cursors.
+    index('loops_created_at_id_idx').on(t.createdAt, t.id),
     index('loops_member_count_idx').on(t.memberCount, t.id),
     index('loops_name_lower_idx').on(sql`lower(${t.name})`, t.id),
+    index('loops_search_text_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     index('loops_next_reminder_at_idx').on(t.nextReminderAt),
     index('loops_next_newsletter_at_idx').on(t.nextNewsletterAt),
   ],
 );
+
+/**
+ * How many rows `loops` and `newsletters` hold, kept by statement triggers (migration 0003): the
+ * exact X-Total-Count of the unsearched admin lists without counting every row.
+ */
+export const rowCounts = pgTable('row_counts', {
+  tableName: text('table_name').primaryKey(),
+  count: bigint('count', { mode: 'number' }).notNull(),
+});
 
 export const members = pgTable(
   'members',
@@ -118,6 +134,8 @@ export const members = pgTable(
   (t) => [
     uniqueIndex('members_loop_id_user_id_key').on(t.loopId, t.userId),
     index('members_user_id_idx').on(t.userId),
+    // A Loop's members oldest first: the admin detail reads the first page of a large Loop.
+    index('members_loop_id_created_at_idx').on(t.loopId, t.createdAt, t.id),
   ],
 );
 
@@ -178,7 +196,8 @@ export const messages = pgTable(
     index('messages_status_next_attempt_idx').on(t.status, t.nextAttemptAt),
     index('messages_user_id_created_at_idx').on(t.userId, t.createdAt),
     index('messages_loop_id_idx').on(t.loopId),
-    index('messages_newsletter_id_idx').on(t.newsletterId),
+    // Delivery counts per newsletter (admin Loop detail) read this index alone.
+    index('messages_newsletter_id_status_idx').on(t.newsletterId, t.status),
     index('messages_to_address_created_at_idx').on(t.toAddress, t.createdAt),
     // A phone's thread (simulator, staff) reads its inbound texts by sender.
     index('messages_from_address_created_at_idx').on(t.fromAddress, t.createdAt),
@@ -252,5 +271,11 @@ export const newsletters = pgTable(
     uniqueIndex('newsletters_url_id_key').on(t.urlId),
     index('newsletters_loop_id_created_at_idx').on(t.loopId, t.createdAt),
     index('newsletters_sent_at_idx').on(t.sentAt),
+    // The staff list of every newsletter, newest first (sent, else created), and its cursors.
+    index('newsletters_newest_idx').on(sql`coalesce(${t.sentAt}, ${t.createdAt})`, t.id),
+    // A Loop's last sent newsletter (Loop summaries).
+    index('newsletters_loop_id_last_sent_idx')
+      .on(t.loopId, t.sentAt)
+      .where(sql`${t.status} = 'sent' and ${t.kind} = 'newsletter'`),
   ],
 );

@@ -1,41 +1,98 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
-import type { AdminLoopDetail, AdminLoopNewsletter, DeliveryCounts } from '@loop/shared/admin';
+import { ADMIN_DETAIL_MEMBER_LIMIT, type AdminLoopDetail, type AdminLoopNewsletter, type DeliveryCounts } from '@loop/shared/admin';
 import type { Db } from '../../db/client';
 import { messages, newsletters } from '../../db/schema';
+import { DAY_MS } from '../../lib/clock';
 import { getLoopDetail } from '../loops/get-loop-detail';
 
-/** A Loop as staff see it: members, updates, and every newsletter with its delivery counts. */
-export async function getAdminLoopDetail(db: Db, loopId: number): Promise<AdminLoopDetail> {
+/**
+ * Decision 0007: the texts of a newsletter sent this long ago have their final status (sending,
+ * retries and the provider's status callbacks end within hours)...
+ */
+const SETTLED_AFTER_MS = 2 * DAY_MS;
+/** ...so their counts are kept this long, for the rare late status callback. */
+const SETTLED_COUNTS_TTL_MS = 5 * 60_000;
+const SETTLED_COUNTS_MAX = 20_000;
+const settledCounts = new WeakMap<Db, Map<number, { delivery: DeliveryCounts; until: number }>>();
+
+/**
+ * A Loop as staff see it: its first members (all of them when asked), newest updates, and every
+ * newsletter with its delivery counts (a 404 when there is no such Loop). Delivery counts are
+ * counted from messages (index messages_newsletter_id_status_idx): exactly for recent newsletters,
+ * and at most five minutes old for newsletters sent more than two days ago.
+ */
+export async function getAdminLoopDetail(
+  db: Db,
+  loopId: number,
+  options: { now: Date; allMembers?: boolean },
+): Promise<AdminLoopDetail> {
   const [detail, rows] = await Promise.all([
-    getLoopDetail(db, loopId, 'staff'),
-    db.select().from(newsletters).where(eq(newsletters.loopId, loopId)).orderBy(desc(newsletters.createdAt), desc(newsletters.id)),
+    getLoopDetail(db, loopId, 'staff', options.allMembers ? {} : { memberLimit: ADMIN_DETAIL_MEMBER_LIMIT }),
+    db
+      .select({
+        id: newsletters.id,
+        loopId: newsletters.loopId,
+        kind: newsletters.kind,
+        status: newsletters.status,
+        sentAt: newsletters.sentAt,
+        createdAt: newsletters.createdAt,
+        urlId: newsletters.urlId,
+      })
+      .from(newsletters)
+      .where(eq(newsletters.loopId, loopId))
+      .orderBy(desc(newsletters.createdAt), desc(newsletters.id)),
   ]);
-  const counts = rows.length
-    ? await db
-        .select({ newsletterId: messages.newsletterId, status: messages.status, count: sql<number>`count(*)`.mapWith(Number) })
-        .from(messages)
-        .where(inArray(messages.newsletterId, rows.map((n) => n.id)))
-        .groupBy(messages.newsletterId, messages.status)
-    : [];
-  const list: AdminLoopNewsletter[] = rows.map((n) => {
-    const delivery: DeliveryCounts = { queued: 0, sent: 0, delivered: 0, failed: 0 };
-    for (const c of counts) {
-      if (c.newsletterId !== n.id) continue;
-      if (c.status === 'delivered') delivery.delivered += c.count;
-      else if (c.status === 'sent') delivery.sent += c.count;
-      else if (c.status === 'failed' || c.status === 'undelivered') delivery.failed += c.count;
-      else delivery.queued += c.count;
+
+  const now = options.now.getTime();
+  let cache = settledCounts.get(db);
+  if (!cache) settledCounts.set(db, (cache = new Map()));
+  const counts = new Map<number, DeliveryCounts>();
+  for (const n of rows) {
+    const kept = cache.get(n.id);
+    if (kept && kept.until > now) counts.set(n.id, kept.delivery);
+  }
+  const toCount = rows.filter((n) => !counts.has(n.id)).map((n) => n.id);
+  if (toCount.length > 0) {
+    const byStatus = await db
+      .select({ newsletterId: messages.newsletterId, status: messages.status, count: sql`count(*)`.mapWith(Number) })
+      .from(messages)
+      .where(inArray(messages.newsletterId, toCount))
+      .groupBy(messages.newsletterId, messages.status);
+    for (const row of byStatus) {
+      if (row.newsletterId === null) continue;
+      const delivery = counts.get(row.newsletterId) ?? emptyCounts();
+      addCount(delivery, row.status, row.count);
+      counts.set(row.newsletterId, delivery);
     }
-    return {
-      id: n.id,
-      loopId: n.loopId,
-      kind: n.kind,
-      status: n.status,
-      sentAt: n.sentAt?.toISOString() ?? null,
-      createdAt: n.createdAt.toISOString(),
-      urlId: n.urlId,
-      delivery,
-    };
-  });
+    if (cache.size > SETTLED_COUNTS_MAX) cache.clear();
+    const counted = new Set(toCount);
+    for (const n of rows) {
+      if (counted.has(n.id) && n.sentAt && now - n.sentAt.getTime() > SETTLED_AFTER_MS) {
+        cache.set(n.id, { delivery: counts.get(n.id) ?? emptyCounts(), until: now + SETTLED_COUNTS_TTL_MS });
+      }
+    }
+  }
+
+  const list: AdminLoopNewsletter[] = rows.map((n) => ({
+    id: n.id,
+    loopId: n.loopId,
+    kind: n.kind,
+    status: n.status,
+    sentAt: n.sentAt?.toISOString() ?? null,
+    createdAt: n.createdAt.toISOString(),
+    urlId: n.urlId,
+    delivery: { ...(counts.get(n.id) ?? emptyCounts()) },
+  }));
   return { ...detail, newsletters: list };
+}
+
+function emptyCounts(): DeliveryCounts {
+  return { queued: 0, sent: 0, delivered: 0, failed: 0 };
+}
+
+function addCount(delivery: DeliveryCounts, status: string, count: number): void {
+  if (status === 'delivered') delivery.delivered += count;
+  else if (status === 'sent') delivery.sent += count;
+  else if (status === 'failed' || status === 'undelivered') delivery.failed += count;
+  else delivery.queued += count;
 }

@@ -9,33 +9,44 @@ const utcDay = (column: typeof loops.createdAt | typeof members.createdAt) =>
   // ::text after ::date, so no driver turns it into a Date at local midnight.
   sql<string>`((${column} at time zone 'UTC')::date)::text`;
 
-const cache = new WeakMap<Db, { key: string; stats: Promise<AdminStats> }>();
+type Growth = Omit<AdminStats, 'totalUpdates'>;
+
+const cache = new WeakMap<Db, { key: string; growth: Promise<Growth> }>();
 
 /**
  * Totals and cumulative daily growth (UTC days) from the first Loop to today. Grouping every
- * member by day is the costly part, so the answer is kept per database handle until the data
- * changes: any insert or delete moves the Loop count, the member total or a newest id.
+ * member by day is the costly part, so that answer is kept per database handle until the data
+ * changes: any insert or delete moves the Loop count, the member total or a newest id. Total
+ * updates (SPEC: the sum of every Loop's updateCount) changes with each text, so it is read fresh
+ * with the fingerprint and is not part of it.
  */
 export async function getAdminStats(db: Db, now: Date): Promise<AdminStats> {
-  const [fingerprint] = await db
+  const [row] = await db
     .select({
       loops: sql<number>`count(*)`.mapWith(Number),
       members: sql<number>`coalesce(sum(${loops.memberCount}), 0)`.mapWith(Number),
       newestLoop: sql<number>`coalesce(max(${loops.id}), 0)`.mapWith(Number),
       newestMember: sql<number>`(select coalesce(max(${members.id}), 0) from ${members})`.mapWith(Number),
+      updates: sql<number>`coalesce(sum(${loops.updateCount}), 0)`.mapWith(Number),
     })
     .from(loops);
+  const { updates: totalUpdates = 0, ...fingerprint } = row ?? {};
   const key = `${JSON.stringify(fingerprint)}@${now.toISOString().slice(0, 10)}`;
-  const cached = cache.get(db);
-  if (cached?.key === key) return cached.stats;
-  // Requests that miss together share one computation.
-  const stats = computeAdminStats(db, now);
-  cache.set(db, { key, stats });
-  stats.catch(() => cache.delete(db));
-  return stats;
+  let cached = cache.get(db);
+  if (cached?.key !== key) {
+    // Requests that miss together share one computation.
+    const entry = { key, growth: computeGrowth(db, now) };
+    cache.set(db, entry);
+    entry.growth.catch(() => {
+      if (cache.get(db) === entry) cache.delete(db);
+    });
+    cached = entry;
+  }
+  const { totalLoops, totalMembers, loopGrowth, memberGrowth } = await cached.growth;
+  return { totalLoops, totalMembers, totalUpdates, loopGrowth, memberGrowth };
 }
 
-async function computeAdminStats(db: Db, now: Date): Promise<AdminStats> {
+async function computeGrowth(db: Db, now: Date): Promise<Growth> {
   const [loopDays, memberDays] = await Promise.all([
     db.select({ day: utcDay(loops.createdAt), count: sql<number>`count(*)`.mapWith(Number) }).from(loops).groupBy(sql`1`).orderBy(sql`1`),
     db.select({ day: utcDay(members.createdAt), count: sql<number>`count(*)`.mapWith(Number) }).from(members).groupBy(sql`1`).orderBy(sql`1`),

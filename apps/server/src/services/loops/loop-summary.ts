@@ -1,4 +1,4 @@
-import { eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { LoopSummary } from '@loop/shared/loops';
 import type { DbOrTx } from '../../db/client';
 import { loops, newsletters, users } from '../../db/schema';
@@ -11,9 +11,23 @@ export const LOOP_ORDERS = {
   members: [sql`${loops.memberCount} desc`, sql`${loops.id} desc`],
 } satisfies Record<string, SQL[]>;
 
-/** One query for any number of Loops: the counts are columns kept by triggers (migration 0002). */
-const summaryFields = {
-  loop: loops,
+/**
+ * One row per Loop, joined to its creator (`users`): the counts are columns kept by triggers
+ * (migration 0002). Only the columns a summary shows, so lists carry nothing else.
+ */
+export const summaryFields = {
+  loop: {
+    id: loops.id,
+    name: loops.name,
+    context: loops.context,
+    vibe: loops.vibe,
+    frequency: loops.frequency,
+    reminderSchedule: loops.reminderSchedule,
+    timeZone: loops.timeZone,
+    creatorId: loops.creatorId,
+    createdAt: loops.createdAt,
+    paused: loops.paused,
+  },
   creator: { firstName: users.firstName, lastName: users.lastName, email: users.email },
   memberCount: loops.memberCount,
   updateCount: loops.updateCount,
@@ -23,44 +37,24 @@ const summaryFields = {
 };
 
 type SummaryRow = {
-  loop: typeof loops.$inferSelect;
+  loop: Pick<
+    typeof loops.$inferSelect,
+    'id' | 'name' | 'context' | 'vibe' | 'frequency' | 'reminderSchedule' | 'timeZone' | 'creatorId' | 'createdAt' | 'paused'
+  >;
   creator: LoopSummary['creator'];
   memberCount: number;
   updateCount: number;
   lastNewsletter: string | null;
 };
 
-/**
- * Loops as the API shows them, filtered by `where` (which may use the creator's `users` columns),
- * newest first unless told otherwise. With a limit, the page's ids are chosen first, so the
- * per-Loop work (creator, last newsletter) is done for that page only.
- */
-export async function selectLoopSummaries(
-  db: DbOrTx,
-  where: SQL | undefined,
-  options: { order?: keyof typeof LOOP_ORDERS; limit?: number; offset?: number } = {},
-): Promise<LoopSummary[]> {
-  const order = LOOP_ORDERS[options.order ?? 'recent'];
-  let pageFilter = where;
-  if (options.limit !== undefined) {
-    const page = db.select({ id: loops.id }).from(loops).$dynamic();
-    if (where) page.innerJoin(users, eq(users.id, loops.creatorId)).where(where);
-    const ids = await page
-      .orderBy(...order)
-      .limit(options.limit)
-      .offset(options.offset ?? 0);
-    if (ids.length === 0) return [];
-    pageFilter = inArray(
-      loops.id,
-      ids.map((r) => r.id),
-    );
-  }
+/** Loops as the API shows them, filtered by `where` (which may use the creator's `users` columns), newest first. */
+export async function selectLoopSummaries(db: DbOrTx, where: SQL | undefined): Promise<LoopSummary[]> {
   const rows = await db
     .select(summaryFields)
     .from(loops)
     .innerJoin(users, eq(users.id, loops.creatorId))
-    .where(pageFilter)
-    .orderBy(...order);
+    .where(where)
+    .orderBy(...LOOP_ORDERS.recent);
   return rows.map(toLoopSummary);
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { adminLoopsQuerySchema, adminNewslettersQuerySchema, bulkMessageSchema, PAGE_HEADERS, setFrequencySchema } from '@loop/shared/admin';
+import { adminLoopDetailQuerySchema, adminLoopsQuerySchema, adminNewslettersQuerySchema, bulkMessageSchema, PAGE_HEADERS, setFrequencySchema } from '@loop/shared/admin';
 import { idParamSchema } from '@loop/shared/loops';
 import { parseInput } from '../../../errors';
 import { requireStaff } from '../../../plugins/session';
@@ -14,9 +14,13 @@ import { getLoopSummary } from '../../../services/loops/get-loop-summary';
 
 const loopParams = z.object({ id: idParamSchema });
 
-function nextPage(page: number, pageSize: number, total: number): Record<string, string> {
+/** Decision 0004 and 0007: the exact total, and where the next page is (its number and its cursor). */
+function pageHeaders(total: number, next: { page: number; cursor: string } | null): Record<string, string> {
   const headers: Record<string, string> = { [PAGE_HEADERS.total]: String(total) };
-  if (page * pageSize < total) headers[PAGE_HEADERS.nextPage] = String(page + 1);
+  if (next) {
+    headers[PAGE_HEADERS.nextPage] = String(next.page);
+    headers[PAGE_HEADERS.nextCursor] = next.cursor;
+  }
   return headers;
 }
 
@@ -31,20 +35,20 @@ const adminRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/loops', async (request, reply) => {
     const query = parseInput(adminLoopsQuerySchema, request.query);
-    const { loops, total } = await listAdminLoops(db, query);
-    return reply.headers(nextPage(query.page, query.pageSize, total)).send(loops);
+    const { loops, total, next } = await listAdminLoops(db, query);
+    return reply.headers(pageHeaders(total, next)).send(loops);
   });
 
   app.get('/newsletters', async (request, reply) => {
     const query = parseInput(adminNewslettersQuerySchema, request.query);
-    const { newsletters, total } = await listAdminNewsletters(db, query);
-    return reply.headers(nextPage(query.page, query.pageSize, total)).send(newsletters);
+    const { newsletters, total, next } = await listAdminNewsletters(db, query);
+    return reply.headers(pageHeaders(total, next)).send(newsletters);
   });
 
   app.get('/loops/:id', async (request) => {
     const { id } = parseInput(loopParams, request.params);
-    await getLoopSummary(db, id); // 404 before the heavier queries
-    return getAdminLoopDetail(db, id);
+    const { members } = parseInput(adminLoopDetailQuerySchema, request.query);
+    return getAdminLoopDetail(db, id, { now: clock(), allMembers: members === 'all' });
   });
 
   app.post('/loops/:id/toggle-pause', async (request) => {

@@ -1,4 +1,5 @@
 import { ArrowLeft } from 'lucide-react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Page } from '@/components/page';
 import { PageTitle } from '@/components/page-title';
@@ -22,7 +23,8 @@ export function AdminLoopRoute() {
 }
 
 function AdminLoopPage({ id }: { id: number }) {
-  const loop = useAdminLoop(id);
+  const [allMembers, setAllMembers] = useState(false);
+  const loop = useAdminLoop(id, allMembers);
   return (
     <Page>
       <PageTitle>{loop.data?.name ?? 'Loop'}</PageTitle>
@@ -41,12 +43,17 @@ function AdminLoopPage({ id }: { id: number }) {
           <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
             <h1 className="text-3xl font-bold tracking-tight break-words">{loop.data.name}</h1>
             <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap lg:justify-end">
-              <GroupMessageDialog loopId={id} loopName={loop.data.name} memberCount={loop.data.members.length} />
+              <GroupMessageDialog loopId={id} loopName={loop.data.name} memberCount={loop.data.memberCount} />
               <NewsletterActions loopId={id} />
             </div>
           </div>
           <LoopInformation loop={loop.data} />
-          <MemberTable members={loop.data.members} />
+          <MemberTable
+            members={loop.data.members}
+            total={loop.data.memberCount}
+            onShowAll={() => setAllMembers(true)}
+            loadingAll={allMembers && loop.isPlaceholderData}
+          />
           <AdminUpdateList updates={loop.data.updates} total={loop.data.updateCount} />
           <PastNewsletters loopId={id} newsletters={loop.data.newsletters} />
         </>

@@ -2,7 +2,7 @@ import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanst
 import { ADMIN_PAGE_SIZE, type AdminLoop } from '@loop/shared/admin';
 import type { AdminSort } from '@loop/shared/constants';
 import { ADMIN_LIST_STALE_TIME, adminKeys } from './admin-keys';
-import { getPage, nextPageOf, type Page } from './paged-list';
+import { FIRST_PAGE, getPage, nextPageOf, type Page, type PageParam } from './paged-list';
 
 export interface AdminLoopFilters {
   search: string;
@@ -10,14 +10,13 @@ export interface AdminLoopFilters {
 }
 
 /** GET /api/admin/loops: one page of every Loop. SPEC §5: the search is trimmed and sent only when not empty. */
-export function getAdminLoops(filters: AdminLoopFilters, page: number): Promise<Page<AdminLoop>> {
+export function getAdminLoops(filters: AdminLoopFilters, at: PageParam): Promise<Page<AdminLoop>> {
   const params = new URLSearchParams();
   const search = filters.search.trim();
   if (search) params.set('search', search);
   params.set('sort', filters.sort);
-  params.set('page', String(page));
   params.set('pageSize', String(ADMIN_PAGE_SIZE));
-  return getPage<AdminLoop>('/api/admin/loops', params);
+  return getPage<AdminLoop>('/api/admin/loops', params, at);
 }
 
 export function adminLoopsQueryOptions(filters: AdminLoopFilters) {
@@ -25,7 +24,7 @@ export function adminLoopsQueryOptions(filters: AdminLoopFilters) {
   return infiniteQueryOptions({
     queryKey: adminKeys.loops(normalized),
     queryFn: ({ pageParam }) => getAdminLoops(normalized, pageParam),
-    initialPageParam: 1,
+    initialPageParam: FIRST_PAGE,
     getNextPageParam: nextPageOf,
     staleTime: ADMIN_LIST_STALE_TIME,
   });

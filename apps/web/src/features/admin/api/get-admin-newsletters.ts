@@ -1,22 +1,22 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { AdminNewsletter } from '@loop/shared/admin';
 import { ADMIN_LIST_STALE_TIME, adminKeys } from './admin-keys';
-import { getPage, nextPageOf, type Page } from './paged-list';
+import { FIRST_PAGE, getPage, nextPageOf, type Page, type PageParam } from './paged-list';
 
 // A dashboard section, not the whole archive: ten at a time, more on demand.
 const NEWSLETTER_PAGE_SIZE = 10;
 
 /** GET /api/admin/newsletters: newsletters and sneak peeks of every Loop, newest first. */
-export function getAdminNewsletters(page: number): Promise<Page<AdminNewsletter>> {
-  const params = new URLSearchParams({ page: String(page), pageSize: String(NEWSLETTER_PAGE_SIZE) });
-  return getPage<AdminNewsletter>('/api/admin/newsletters', params);
+export function getAdminNewsletters(at: PageParam): Promise<Page<AdminNewsletter>> {
+  const params = new URLSearchParams({ pageSize: String(NEWSLETTER_PAGE_SIZE) });
+  return getPage<AdminNewsletter>('/api/admin/newsletters', params, at);
 }
 
 export function adminNewslettersQueryOptions() {
   return infiniteQueryOptions({
     queryKey: adminKeys.newsletters(),
     queryFn: ({ pageParam }) => getAdminNewsletters(pageParam),
-    initialPageParam: 1,
+    initialPageParam: FIRST_PAGE,
     getNextPageParam: nextPageOf,
     staleTime: ADMIN_LIST_STALE_TIME,
   });

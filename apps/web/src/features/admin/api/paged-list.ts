@@ -1,24 +1,12 @@
-import { PAGE_HEADERS } from '@loop/shared/admin';
 import { api } from '@/lib/api-client';
+import { toPage, type Page, type PageParam } from './page-headers';
 
-/** One page of an admin list, and where the next one is (from the X-Next-Page header). */
-export interface Page<T> {
-  items: T[];
-  total: number;
-  nextPage: number | null;
-}
+export { FIRST_PAGE, nextPageOf, type Page, type PageParam } from './page-headers';
 
-export async function getPage<T>(path: string, params: URLSearchParams): Promise<Page<T>> {
+/** GET one page of an admin list: by cursor when the previous page gave one, else by number. */
+export async function getPage<T>(path: string, params: URLSearchParams, at: PageParam): Promise<Page<T>> {
+  params.set('page', String(at.page));
+  if (at.cursor) params.set('cursor', at.cursor);
   const { data, headers } = await api.getWithHeaders<T[]>(`${path}?${params.toString()}`);
-  const next = Number(headers.get(PAGE_HEADERS.nextPage));
-  const total = Number(headers.get(PAGE_HEADERS.total));
-  return {
-    items: data,
-    total: Number.isFinite(total) ? total : data.length,
-    nextPage: Number.isInteger(next) && next > 0 ? next : null,
-  };
-}
-
-export function nextPageOf<T>(page: Page<T>): number | undefined {
-  return page.nextPage ?? undefined;
+  return toPage(data, headers);
 }

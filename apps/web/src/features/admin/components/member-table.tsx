@@ -1,14 +1,31 @@
 import type { LoopMember } from '@loop/shared/loops';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatPhoneNumber } from '@/lib/phone-format';
 
+interface MemberTableProps {
+  members: LoopMember[];
+  /** The Loop's memberCount: a large Loop's detail carries only its first members. */
+  total: number;
+  onShowAll: () => void;
+  loadingAll: boolean;
+}
+
 /** Members: who gets the Loop's texts, with a dash for what they did not give. */
-export function MemberTable({ members }: { members: LoopMember[] }) {
+export function MemberTable({ members, total, onShowAll, loadingAll }: MemberTableProps) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Members ({members.length})</CardTitle>
+        <CardTitle>Members ({Math.max(total, members.length).toLocaleString()})</CardTitle>
+        {members.length < total && (
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+            <p className="text-sm text-muted-foreground">Showing the first {members.length.toLocaleString()}.</p>
+            <Button variant="outline" size="sm" busy={loadingAll} onClick={onShowAll}>
+              Show all {total.toLocaleString()}
+            </Button>
+          </div>
+        )}
       </CardHeader>
       <CardContent>
         {members.length === 0 ? (
