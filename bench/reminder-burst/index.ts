@@ -4,12 +4,12 @@
 // configured pace of 50/s. Uses a fresh database that it drops at the end.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../apps/server/src/config';
 import { openDatabase } from '../../apps/server/src/db/client';
-import { processPending } from '../../apps/server/src/jobs/message-worker';
+import { processPending, startMessageWorker } from '../../apps/server/src/jobs/message-worker';
 import { templateWriter } from '../../apps/server/src/newsletters/template-writer';
 import { runSchedulerTick } from '../../apps/server/src/scheduling/run-scheduler-tick';
 import { startFakeTwilio, twilioEnv } from '../../apps/server/test/helpers/fake-twilio';
@@ -23,6 +23,7 @@ const PACED_SECONDS = 10;
 const DUE = new Date('2026-09-10T09:00:00Z'); // a Thursday
 
 async function main(): Promise<void> {
+  const load = loadavg()[0] ?? 0;
   const name = `loop_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES });
   await admin.connect();
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
     const limit = Math.min(DELIVER, tick.reminderTexts);
     if (limit < tick.reminderTexts) {
       await database.pool.query(`update messages set status = 'held' where kind = 'reminder' and id not in (select id from messages where kind = 'reminder' order by id limit ${limit})`);
+      // Clean up after rewriting the held rows (bench setup) before the timing starts.
+      await database.pool.query('vacuum analyze messages');
     }
     const sentBefore = fake.sent.length;
     const deliverAt = performance.now();
@@ -57,21 +60,43 @@ async function main(): Promise<void> {
 
     // Paced at 50/s: queue texts again and measure what a sender achieves over a fixed window.
     await database.pool.query(`update messages set status = 'queued', next_attempt_at = null, attempts = 0 where kind = 'reminder' and status in ('held', 'sent')`);
+    // That rewrote 100,000 rows: let PostgreSQL clean up after the bench's own setup before the
+    // window opens, so the window measures the sender.
+    await database.pool.query('vacuum analyze messages');
     const paced = { ...unpaced, config: loadConfig({ ...env, SEND_RATE_PER_SECOND: '50' }) };
     const pacedBefore = fake.sent.length;
     const pacedAt = performance.now();
     const stop = pacedAt + PACED_SECONDS * 1000;
-    const worker = (await import('../../apps/server/src/jobs/message-worker')).startMessageWorker(paced, { onError: () => {}, pollMs: 50 });
+    const errors: unknown[] = [];
+    const worker = startMessageWorker(paced, { onError: (error) => errors.push(error), pollMs: 50 });
+    // When the first text reaches Twilio: the start-up part of the window (claim, connections).
+    let firstAt: number | undefined;
+    const watch = setInterval(() => {
+      if (firstAt === undefined && fake.sent.length > pacedBefore) firstAt = performance.now();
+    }, 1);
     await new Promise((resolve) => setTimeout(resolve, stop - performance.now()));
+    clearInterval(watch);
     const pacedSent = fake.sent.length - pacedBefore;
     const pacedSeconds = (performance.now() - pacedAt) / 1000;
     await worker.stop();
+    if (errors.length > 0) console.error(`the paced worker failed ${errors.length} time(s); first:`, errors[0]);
 
+    const unpacedRate = delivered / deliverSeconds;
+    const pacedRate = pacedSent / pacedSeconds;
+    const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
     const rows = [
       ['reminder texts queued', `${tick.reminderTexts.toLocaleString('en-US')} (target 100,000)`],
-      ['time to queue them all', `${queueSeconds.toFixed(2)} s (target < 60 s)`],
-      ['delivered with pacing off', `${delivered.toLocaleString('en-US')} in ${deliverSeconds.toFixed(1)} s = ${Math.round(delivered / deliverSeconds)} texts/s (target >= 1,000/s)`],
-      ['achieved rate at a pace of 50/s', `${(pacedSent / pacedSeconds).toFixed(1)} texts/s over ${pacedSeconds.toFixed(1)} s (target 47.5-52.5)`],
+      ['time to queue them all', `${queueSeconds.toFixed(2)} s (target < 60 s) ${verdict(queueSeconds < 60)}`],
+      [
+        'delivered with pacing off',
+        `${delivered.toLocaleString('en-US')} in ${deliverSeconds.toFixed(1)} s = ${Math.round(unpacedRate)} texts/s (target >= 1,000/s) ${verdict(unpacedRate >= 1000)}`,
+      ],
+      [
+        'achieved rate at a pace of 50/s',
+        `${pacedRate.toFixed(1)} texts/s over ${pacedSeconds.toFixed(1)} s, the first after ${firstAt === undefined ? '-' : Math.round(firstAt - pacedAt)} ms (target 47.5-52.5) ${verdict(Math.abs(pacedRate - 50) <= 2.5)}`,
+      ],
+      // Two cores shared with anything else running: figures move with the load.
+      ['machine load (1-minute average)', `${load.toFixed(2)} at start, ${loadavg()[0]?.toFixed(2)} at end, on ${availableParallelism()} cores`],
     ];
     console.log(`\nreminder-burst on PostgreSQL (${LOOPS.toLocaleString('en-US')} Loops x ${MEMBERS} members)`);
     for (const [label, value] of rows) console.log(`  ${label.padEnd(34)} ${value}`);

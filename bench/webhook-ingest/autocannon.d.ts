@@ -1,27 +1,30 @@
 // The few parts of autocannon 8 this benchmark uses (the package ships no types).
 declare module 'autocannon' {
-  interface RequestSetup {
+  export interface RequestSetup {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
     body?: string;
   }
-  interface Options {
+  export interface Options {
     url: string;
     connections?: number;
     duration?: number;
     timeout?: number;
     method?: string;
     headers?: Record<string, string>;
-    requests?: { setupRequest?: (request: RequestSetup) => RequestSetup }[];
+    requests?: {
+      setupRequest?: (request: RequestSetup, context: Record<string, unknown>) => RequestSetup;
+      onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+    }[];
   }
-  interface Histogram {
+  export interface Histogram {
     average: number;
     p50: number;
     p99: number;
     max: number;
   }
-  interface Result {
+  export interface Result {
     requests: Histogram & { total: number };
     latency: Histogram;
     '2xx': number;
@@ -29,6 +32,5 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
   }
-  function autocannon(options: Options): Promise<Result>;
-  export default autocannon;
+  export default function autocannon(options: Options): Promise<Result>;
 }

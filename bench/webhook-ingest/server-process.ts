@@ -20,6 +20,7 @@ export function freePort(): Promise<number> {
 
 export interface ServerProcess {
   url: string;
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -55,6 +56,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   }
   return {
     url,
+    pid: child.pid ?? 0,
     stop: async () => {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);

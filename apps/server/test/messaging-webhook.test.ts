@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processPending } from '../src/jobs/message-worker';
+import { PHOTO_CSP } from '../src/routes/media/index';
 import { messages, phoneOptOuts, users } from '../src/db/schema';
 import { createTestApp, uniquePhone, type TestContext } from './helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
@@ -105,7 +106,7 @@ describe('webhook fixtures', () => {
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
-    expect(served.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    expect(served.headers['content-security-policy']).toBe(PHOTO_CSP);
     expect(served.rawPayload.equals(PNG)).toBe(true);
     const [reply] = await textsTo(db(), person.phoneNumber);
     expect(reply?.body).toBe('Thanks Ada! Your update and 2 photos went to Photo Club.');

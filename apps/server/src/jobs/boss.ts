@@ -30,8 +30,7 @@ export async function startJobs(
   return {
     boss,
     stop: async () => {
-      await stopScheduler();
-      await messageWorker.stop();
+      await Promise.all([stopScheduler(), messageWorker.stop()]);
       await boss.stop({ graceful: true, timeout: 8000 });
     },
   };

@@ -1,15 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
 import { messages } from '../db/schema';
-import { claimMessages } from '../messaging/claim-messages';
+import { claimMessages, claimOutbound } from '../messaging/claim-messages';
 import type { MessageRow, MessagingContext } from '../messaging/context';
 import type { FetchMediaOptions } from '../messaging/fetch-media';
 import { createPacer, type Pacer } from '../messaging/pacer';
 import { processInbound } from '../messaging/process-inbound';
-import { sendOutbound } from '../messaging/send-outbound';
+import { releaseMessages } from '../messaging/release-messages';
+import { sendDueTexts } from '../messaging/send-outbound';
 import { onWake, textsArriving } from '../messaging/worker-signal';
 
 const INBOUND_BATCH = 25;
 const OUTBOUND_BATCH = 50;
+const UNPACED_BATCH = 500;
 const LEASE_MS = 2 * 60_000;
 
 export interface WorkerOptions {
@@ -18,12 +20,17 @@ export interface WorkerOptions {
 }
 
 /** Handles due inbound texts once; returns how many it claimed. */
-export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions = {}): Promise<number> {
+export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions = {}, signal?: AbortSignal): Promise<number> {
   const now = ctx.clock();
   const rows = await claimMessages(ctx.db, { direction: 'inbound', now, leaseUntil: new Date(now.getTime() + LEASE_MS), limit: INBOUND_BATCH });
   // One at a time: during a burst of webhooks the worker takes one connection's share of the
   // database, and storing new texts (the part Twilio waits for) keeps the rest.
-  for (const row of rows) {
+  for (const [index, row] of rows.entries()) {
+    // Stopping: the rest go back for the next process instead of waiting out their lease.
+    if (signal?.aborted) {
+      await releaseMessages(ctx.db, 'inbound', rows.slice(index).map((r) => r.id));
+      break;
+    }
     await processInbound(ctx, row, options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}).catch((error: unknown) =>
       retryInbound(ctx, row, error),
     );
@@ -32,26 +39,22 @@ export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions
 }
 
 /**
- * Sends due outbound texts once. Texts to different phones go side by side (the pacer hands out
- * each sender's time slots in order, so concurrency never breaks the pace); texts to one phone
- * go in order, so a welcome never arrives after the reminder queued behind it.
+ * Sends due outbound texts (sendDueTexts: claimed a batch at a time with each phone's opt-out,
+ * side by side per phone and in order for one phone, paced). Returns how many it claimed.
  */
-export async function sweepOutbound(ctx: MessagingContext, pacer: Pacer): Promise<number> {
-  const now = ctx.clock();
+export async function sweepOutbound(ctx: MessagingContext, pacer: Pacer, signal?: AbortSignal): Promise<number> {
   const { SEND_RATE_PER_SECOND: rate } = ctx.config;
-  // A paced batch spans about five seconds, so the pause between batches costs ~1% of the pace.
-  const batch = rate > 0 ? Math.max(OUTBOUND_BATCH, Math.ceil(rate * 5)) : OUTBOUND_BATCH;
+  // A paced batch spans about five seconds. Unpaced, a larger batch means fewer claims.
+  const batch = rate > 0 ? Math.max(OUTBOUND_BATCH, Math.ceil(rate * 5)) : UNPACED_BATCH;
   // Long enough for a paced batch to finish before another process may take the rows again.
   const lease = Math.max(LEASE_MS, rate > 0 ? (batch / rate) * 2000 : 0);
-  const rows = await claimMessages(ctx.db, { direction: 'outbound', now, leaseUntil: new Date(now.getTime() + lease), limit: batch });
-  const byPhone = new Map<string, MessageRow[]>();
-  for (const row of rows) byPhone.set(row.toAddress, [...(byPhone.get(row.toAddress) ?? []), row]);
-  await Promise.all(
-    [...byPhone.values()].map(async (group) => {
-      for (const row of group) await sendOutbound(ctx, row, pacer);
-    }),
-  );
-  return rows.length;
+  const claim = (limit: number) => {
+    const now = ctx.clock();
+    return claimOutbound(ctx.db, { now, leaseUntil: new Date(now.getTime() + lease), limit });
+  };
+  // Paced, the first claim is a second's worth: the pace starts sooner, the rest follows at once.
+  const firstBatch = rate > 0 ? Math.max(10, Math.ceil(rate)) : batch;
+  return sendDueTexts(ctx, { claim, batch, firstBatch, pacer, signal });
 }
 
 /**
@@ -102,9 +105,11 @@ export function startMessageWorker(
   const pollMs = options.pollMs ?? 1000;
   const pacer = options.pacer ?? createPacer(ctx.config.SEND_RATE_PER_SECOND);
   let stopped = false;
+  // Aborted at stop: texts still waiting for their turn are released, sends under way finish.
+  const stopping = new AbortController();
   const loops = [
-    loop(() => yieldingWhileBusy(() => sweepInbound(ctx, options)), INBOUND_BATCH),
-    loop(() => sweepOutbound(ctx, pacer), OUTBOUND_BATCH),
+    loop(() => yieldingWhileBusy(() => sweepInbound(ctx, options, stopping.signal)), INBOUND_BATCH),
+    loop(() => sweepOutbound(ctx, pacer, stopping.signal), OUTBOUND_BATCH),
   ];
   // A wake-up usually comes from inside a transaction: give it a moment to commit. One timer
   // at a time, however many texts arrive meanwhile.
@@ -170,6 +175,7 @@ export function startMessageWorker(
   return {
     stop: async () => {
       stopped = true;
+      stopping.abort();
       clearTimeout(wakeTimer);
       unsubscribe();
       await Promise.all(loops.map((l) => l.stop()));

@@ -1,18 +1,52 @@
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { messages } from '../db/schema';
+import { messages, phoneOptOuts, users } from '../db/schema';
 import type { MessageRow } from './context';
+
+interface ClaimInput {
+  now: Date;
+  leaseUntil: Date;
+  limit: number;
+}
 
 /**
  * Claims up to `limit` due rows for this process (FOR UPDATE SKIP LOCKED: two processes never
  * take the same row) and leases them until `leaseUntil`. A row whose process died is due again
  * when its lease runs out. Each claim counts as an attempt.
  */
-export async function claimMessages(
-  db: Db,
-  input: { direction: 'inbound' | 'outbound'; now: Date; leaseUntil: Date; limit: number },
-): Promise<MessageRow[]> {
-  const [waiting, working] = input.direction === 'inbound' ? (['received', 'processing'] as const) : (['queued', 'sending'] as const);
+export async function claimMessages(db: Db, input: ClaimInput & { direction: 'inbound' | 'outbound' }): Promise<MessageRow[]> {
+  const rows = await claim(db, input.direction, input).returning();
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+/** A claimed outbound text, with what sending it needs to know about its phone and member. */
+export type ClaimedText = MessageRow & {
+  /** The phone opted out (STOP, or Twilio refused it for good) after the text was queued. */
+  optedOut: boolean;
+  /** WhatsApp texts only: the member's last inbound text, for the 24-hour window. */
+  lastInboundAt: Date | null;
+};
+
+/**
+ * Claims due outbound texts like `claimMessages`, and reads in the same statement whether each
+ * phone opted out and, for WhatsApp, when the member last texted: sending a claimed text then
+ * needs no other query, and the claim itself is the fresh read that tells us the row is ours.
+ */
+export async function claimOutbound(db: Db, input: ClaimInput): Promise<ClaimedText[]> {
+  const rows = await claim(db, 'outbound', input).returning({
+    ...getTableColumns(messages),
+    optedOut: sql<boolean>`exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = ${messages.toAddress})`.mapWith(
+      (value: unknown) => value === true || value === 't',
+    ),
+    lastInboundAt: sql<Date | null>`case when ${messages.channel} = 'whatsapp' then (select ${users.lastInboundAt} from ${users} where ${users.id} = ${messages.userId}) end`.mapWith(
+      users.lastInboundAt,
+    ),
+  });
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+function claim(db: Db, direction: 'inbound' | 'outbound', input: ClaimInput) {
+  const [waiting, working] = direction === 'inbound' ? (['received', 'processing'] as const) : (['queued', 'sending'] as const);
   const due = db
     .select({ id: messages.id })
     .from(messages)
@@ -25,10 +59,8 @@ export async function claimMessages(
     .orderBy(asc(messages.id))
     .limit(input.limit)
     .for('update', { skipLocked: true });
-  const rows = await db
+  return db
     .update(messages)
     .set({ status: working, attempts: sql`${messages.attempts} + 1`, nextAttemptAt: input.leaseUntil, updatedAt: sql`now()` })
-    .where(and(inArray(messages.id, due), eq(messages.direction, input.direction)))
-    .returning();
-  return rows.sort((a, b) => a.id - b.id);
+    .where(and(inArray(messages.id, due), eq(messages.direction, direction)));
 }

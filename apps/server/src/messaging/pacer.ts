@@ -5,14 +5,23 @@
 export function createPacer(ratePerSecond: number, now: () => number = () => performance.now()) {
   const nextFree = new Map<string, number>();
   return {
-    /** Resolves when `sender` may send its next text. */
-    async wait(sender: string): Promise<void> {
-      if (ratePerSecond <= 0) return;
+    /** Resolves when `sender` may send its next text, or at once when `signal` aborts (stopping). */
+    async wait(sender: string, signal?: AbortSignal): Promise<void> {
+      if (ratePerSecond <= 0 || signal?.aborted) return;
       const interval = 1000 / ratePerSecond;
       const current = now();
       const slot = Math.max(current, nextFree.get(sender) ?? 0);
       nextFree.set(sender, slot + interval);
-      if (slot > current) await new Promise((resolve) => setTimeout(resolve, slot - current));
+      if (slot <= current) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, slot - current);
+        signal?.addEventListener('abort', done, { once: true });
+      });
     },
   };
 }

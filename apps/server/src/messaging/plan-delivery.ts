@@ -14,8 +14,9 @@ export interface DeliveryPlan {
 /**
  * How a queued text goes out, decided when it is sent: WhatsApp free-form inside the 24 hours
  * after the member's last text, else the template configured for its kind, else SMS.
+ * `lastInboundAt` is the member's last text when the caller read it already (see claimOutbound).
  */
-export async function planDelivery(ctx: MessagingContext, row: MessageRow): Promise<DeliveryPlan> {
+export async function planDelivery(ctx: MessagingContext, row: MessageRow, lastInboundAt?: Date | null): Promise<DeliveryPlan> {
   const { config } = ctx;
   const simulated = config.messagingProvider === 'simulator' || isSimulatorAddress(row.fromAddress);
   const sms = () => {
@@ -30,16 +31,19 @@ export async function planDelivery(ctx: MessagingContext, row: MessageRow): Prom
   if (!from) return sms();
   const whatsapp = { channel: 'whatsapp' as const, from, to: withPrefix(row.toAddress) };
   // A reply answers a text that just arrived: always inside the window.
-  if (row.kind === 'reply' || (await insideWindow(ctx, row.userId))) return whatsapp;
+  if (row.kind === 'reply' || (await insideWindow(ctx, row.userId, lastInboundAt))) return whatsapp;
   const contentSid = config.TWILIO_WHATSAPP_TEMPLATES[row.kind];
   if (contentSid) return { ...whatsapp, template: { contentSid, variables: templateVariables(row) } };
   return sms();
 }
 
-async function insideWindow(ctx: MessagingContext, userId: number | null): Promise<boolean> {
+async function insideWindow(ctx: MessagingContext, userId: number | null, known: Date | null | undefined): Promise<boolean> {
   if (userId === null) return false;
-  const [user] = await ctx.db.select({ lastInboundAt: users.lastInboundAt }).from(users).where(eq(users.id, userId));
-  const last = user?.lastInboundAt;
+  let last = known;
+  if (last === undefined) {
+    const [user] = await ctx.db.select({ lastInboundAt: users.lastInboundAt }).from(users).where(eq(users.id, userId));
+    last = user?.lastInboundAt;
+  }
   return last != null && ctx.clock().getTime() - last.getTime() < DAY_MS;
 }
 

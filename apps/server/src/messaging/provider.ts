@@ -21,6 +21,16 @@ export interface MessagingProvider {
   send(text: OutgoingText): Promise<SentText>;
 }
 
+/**
+ * Texts one process has in flight at once (sendDueTexts). Each waits for the provider's answer
+ * (~100-300 ms from Twilio), so 32 keep roughly 100-300 texts/s going without pacing; the Twilio
+ * client keeps as many connections open (twilio.ts). Twilio limits concurrent API requests per
+ * account: several processes together should stay within it.
+ */
+export const SEND_CONCURRENCY = 32;
+/** How long a send waits for the provider's answer before it counts as a network error. */
+export const SEND_TIMEOUT_MS = 30_000;
+
 /** Twilio error codes that can never succeed by trying again. */
 export const PERMANENT_ERROR_CODES = {
   optedOut: 21610,

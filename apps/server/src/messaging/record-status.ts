@@ -28,7 +28,9 @@ export async function recordStatus(
   db: Db,
   input: { providerMessageId: string; status: string; errorCode?: string; now: Date },
 ): Promise<boolean> {
-  const status = FROM_TWILIO[input.status.toLowerCase()];
+  // Own keys only: "__proto__" or "constructor" from a caller must not look like a status.
+  const key = input.status.toLowerCase();
+  const status = Object.hasOwn(FROM_TWILIO, key) ? FROM_TWILIO[key] : undefined;
   if (!status) return false;
   const earlier = (Object.keys(RANK) as OutboundStatus[]).filter((s) => RANK[s] < RANK[status]);
   const error = input.errorCode ? `Twilio error ${input.errorCode} (${status})` : undefined;

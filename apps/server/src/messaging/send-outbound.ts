@@ -1,48 +1,287 @@
-import { eq, sql } from 'drizzle-orm';
+import { getMaxListeners, setMaxListeners } from 'node:events';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
 import { messages, users } from '../db/schema';
+import type { ClaimedText } from './claim-messages';
 import type { MessageRow, MessagingContext } from './context';
 import { providerFor } from './create-provider';
 import { isOptedOut, optOutPhone } from './opt-outs';
 import type { Pacer } from './pacer';
 import { planDelivery } from './plan-delivery';
-import { PERMANENT_ERROR_CODES, SendError } from './provider';
+import { releaseMessages } from './release-messages';
+import { PERMANENT_ERROR_CODES, SEND_CONCURRENCY, SEND_TIMEOUT_MS, SendError } from './provider';
+
+/** How long one sendDueTexts goes on claiming more; the worker then starts it again. */
+const REFILL_FOR_MS = 30_000;
+/** A text goes out only while its lease has the provider's timeout and this much left. */
+const LEASE_MARGIN_MS = 5_000;
+/** Rows per `sent` update: a few hundred keeps each statement far below the parameter limit. */
+const SENT_PER_UPDATE = 500;
+const OPTED_OUT_ERROR = 'Not sent: this phone opted out of texts (STOP).';
 
 /**
  * Sends one claimed outbound row (status `sending`). Re-reads it first and does nothing if it
  * was sent meanwhile. Retries later with exponential backoff on errors that may pass; fails at once
  * on those that cannot, marking the member.
  */
-export async function sendOutbound(ctx: MessagingContext, claimed: MessageRow, pacer: Pacer): Promise<void> {
-  const { db, config } = ctx;
+export async function sendOutbound(ctx: MessagingContext, claimed: MessageRow, pacer: Pacer, signal?: AbortSignal): Promise<void> {
+  const { db } = ctx;
   const [row] = await db.select().from(messages).where(eq(messages.id, claimed.id));
   if (!row || row.status !== 'sending') return;
-  if (await isOptedOut(db, row.toAddress)) {
-    return finish(ctx, row.id, { status: 'failed', error: 'Not sent: this phone opted out of texts (STOP).' });
-  }
-  const plan = await planDelivery(ctx, row);
+  if (await isOptedOut(db, row.toAddress)) return failOptedOut(db, [row.id]);
+  const outcome = await deliver(ctx, row, pacer, signal);
+  // The process is stopping: leave the text for the next one rather than hold the shutdown.
+  if (outcome === 'stopped') return releaseMessages(db, 'outbound', [row.id]);
+  if (outcome === 'late') return giveBack(db, [row]);
+  if (outcome !== 'failed') await recordSent(db, [outcome]);
+}
+
+/**
+ * Sends due outbound texts, claimed `batch` at a time by `claim` (claimOutbound). The claim is
+ * the fresh read: the rows are `sending` under this process's lease, with opt-outs read in the
+ * same statement, so no text costs a query before it goes out.
+ *
+ * - Texts to different phones go side by side, SEND_CONCURRENCY at a time (the pacer hands out
+ *   each sender's time slots in order, so concurrency never breaks the pace); texts to one phone
+ *   go in order, so a welcome never arrives after the reminder queued behind it.
+ * - When half a batch is left to start, the next batch is claimed while these go out, so
+ *   sending never stops to wait for the database (at a pace, a pause is time lost for good).
+ *   Claiming stops when a claim comes back short, after REFILL_FOR_MS, or when stopping.
+ * - Texts Twilio took are recorded `sent` a group at a time (SentLog).
+ * - When `signal` aborts (stopping), sends under way finish and the texts not started are released.
+ *
+ * Returns how many rows it claimed.
+ */
+export async function sendDueTexts(
+  ctx: MessagingContext,
+  input: {
+    claim: (limit: number) => Promise<ClaimedText[]>;
+    batch: number;
+    /** A smaller first claim, so the first text goes out sooner (a paced sender: one second's worth). */
+    firstBatch?: number;
+    pacer: Pacer;
+    signal?: AbortSignal | undefined;
+  },
+): Promise<number> {
+  const { pacer, signal } = input;
+  // Every text waiting for its slot listens for the abort: as many as are in flight.
+  if (signal && getMaxListeners(signal) < SEND_CONCURRENCY + 10) setMaxListeners(SEND_CONCURRENCY + 10, signal);
+  const started = performance.now();
+  /** Groups of texts to one phone, not started yet, in order of their first text. */
+  const queue: ClaimedText[][] = [];
+  /** Each phone's group while it is queued or being sent: a later claim's texts join it. */
+  const groupOf = new Map<string, ClaimedText[]>();
+  const sentLog = new SentLog(ctx.db);
+  const unsent: number[] = [];
+  const late: ClaimedText[] = [];
+  const tasks: Promise<void>[] = [];
+  let claimed = 0;
+  let notStarted = 0;
+  let active = 0;
+  let claiming = false;
+  let exhausted = false;
+
+  const take = async (rows: ClaimedText[], limit: number) => {
+    claimed += rows.length;
+    if (rows.length < limit) exhausted = true;
+    const optedOut = rows.filter((row) => row.optedOut).map((row) => row.id);
+    if (optedOut.length > 0) await failOptedOut(ctx.db, optedOut);
+    for (const row of rows) {
+      if (row.optedOut) continue;
+      notStarted++;
+      const group = groupOf.get(row.toAddress);
+      if (group) {
+        group.push(row);
+      } else {
+        const fresh = [row];
+        groupOf.set(row.toAddress, fresh);
+        queue.push(fresh);
+      }
+    }
+    while (active < SEND_CONCURRENCY && queue.length > 0) {
+      active++;
+      tasks.push(run().finally(() => active--));
+    }
+  };
+  const claimMore = () => {
+    if (claiming || exhausted || signal?.aborted || performance.now() - started > REFILL_FOR_MS) return;
+    claiming = true;
+    tasks.push(
+      input
+        .claim(input.batch)
+        .then((rows) => take(rows, input.batch))
+        .finally(() => {
+          claiming = false;
+        }),
+    );
+  };
+  const run = async () => {
+    for (let group = queue.shift(); group; group = queue.shift()) {
+      const phone = group[0]?.toAddress;
+      try {
+        // `group` may grow while it is sent: a later claim's texts to this phone join it.
+        for (let index = 0; index < group.length; index++) {
+          const row = group[index] as ClaimedText;
+          notStarted--;
+          if (notStarted < input.batch / 2) claimMore();
+          const outcome = signal?.aborted ? 'stopped' : await deliver(ctx, row, pacer, signal, row.lastInboundAt);
+          if (outcome === 'stopped' || outcome === 'late') {
+            // The rest of this phone's texts go back too: they must not overtake this one.
+            const rest = group.slice(index);
+            notStarted -= rest.length - 1;
+            if (outcome === 'stopped') unsent.push(...rest.map((r) => r.id));
+            else late.push(...rest);
+            break;
+          }
+          if (outcome !== 'failed') sentLog.add(outcome);
+        }
+      } finally {
+        if (phone !== undefined) groupOf.delete(phone);
+      }
+    }
+  };
+
+  const first = Math.min(input.batch, input.firstBatch ?? input.batch);
+  await take(await input.claim(first), first);
+  const results: PromiseSettledResult<void>[] = [];
+  // Tasks add tasks (a claim starts senders, a sender starts a claim): settle until none are new.
+  while (results.length < tasks.length) results.push(...(await Promise.allSettled(tasks.slice(results.length))));
+  await sentLog.drain();
+  if (unsent.length > 0) await releaseMessages(ctx.db, 'outbound', unsent);
+  await giveBack(ctx.db, late);
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return claimed;
+}
+
+/** A text the provider took, to be recorded `sent`. */
+interface SentRecord {
+  id: number;
+  /** The claim's attempt: a row claimed again since (our lease ran out) is not ours to record. */
+  attempts: number;
+  providerMessageId: string;
+  channel: 'sms' | 'whatsapp';
+  fromAddress: string;
+  sentAt: Date;
+}
+
+/**
+ * Plans, paces and sends one claimed row. A failure is recorded here (retry with backoff, or
+ * failed); a text the provider took is returned for the caller to record. Not sent: 'stopped',
+ * the process is stopping; 'late', too little of the lease is left to be sure of the provider's
+ * answer before another process may take the row (a slow provider, a long wait for the pace).
+ */
+async function deliver(
+  ctx: MessagingContext,
+  row: MessageRow,
+  pacer: Pacer,
+  signal: AbortSignal | undefined,
+  lastInboundAt?: Date | null,
+): Promise<SentRecord | 'stopped' | 'late' | 'failed'> {
+  const { config } = ctx;
+  const plan = await planDelivery(ctx, row, lastInboundAt);
   const mediaUrls = row.mediaUrls.map((url) => (url.startsWith('/') ? `${config.PUBLIC_URL}${url}` : url));
-  await pacer.wait(plan.from);
+  await pacer.wait(plan.from, signal);
+  if (signal?.aborted) return 'stopped';
+  const leaseLeft = (row.nextAttemptAt?.getTime() ?? Infinity) - ctx.clock().getTime();
+  if (leaseLeft < SEND_TIMEOUT_MS + LEASE_MARGIN_MS) return 'late';
+  let providerMessageId: string;
   try {
-    const sent = await providerFor(config, plan.from).send({
+    ({ providerMessageId } = await providerFor(config, plan.from).send({
       to: plan.to,
       from: plan.from,
       body: row.body,
       mediaUrls,
       ...(plan.template ? { template: plan.template } : {}),
       ...(config.PUBLIC_URL.startsWith('https://') ? { statusCallback: `${config.PUBLIC_URL}/api/webhooks/twilio/status` } : {}),
-    });
-    await finish(ctx, row.id, {
-      status: 'sent',
-      providerMessageId: sent.providerMessageId,
-      channel: plan.channel,
-      fromAddress: plan.from,
-      sentAt: ctx.clock(),
-      error: null,
-    });
+    }));
   } catch (error) {
     const failure = error instanceof SendError ? error : new SendError(error instanceof Error ? error.message : String(error), true);
     await recordFailure(ctx, row, failure);
+    return 'failed';
   }
+  return { id: row.id, attempts: row.attempts, providerMessageId, channel: plan.channel, fromAddress: plan.from, sentAt: ctx.clock() };
+}
+
+/**
+ * Records sent texts like a group commit: the first is written at once, and those Twilio takes
+ * while that write is under way are written together by the next statement. At a slow pace every
+ * text is recorded as soon as it is sent (its status callback can find it); at full speed one
+ * statement and one commit cover dozens of texts instead of one each.
+ */
+class SentLog {
+  private pending: SentRecord[] = [];
+  private writing: Promise<void> | undefined;
+  private failure: unknown;
+
+  constructor(private readonly db: Db) {}
+
+  add(record: SentRecord): void {
+    this.pending.push(record);
+    this.writing ??= this.write();
+  }
+
+  /** Resolves when every added text is written; throws the first write's error, if any. */
+  async drain(): Promise<void> {
+    while (this.writing) await this.writing;
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private async write(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, SENT_PER_UPDATE);
+        // A failed write leaves its texts `sending`: they are sent again when the lease runs out
+        // (at least once, as for a process that dies after Twilio took a text).
+        await recordSent(this.db, batch).catch((error: unknown) => {
+          this.failure ??= error;
+        });
+      }
+    } finally {
+      this.writing = undefined;
+    }
+  }
+}
+
+/** Marks texts `sent` in one statement, each with its own Twilio id, channel and sender. */
+async function recordSent(db: Db, records: SentRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const values = sql.join(
+    records.map(
+      (r) =>
+        sql`(${r.id}::bigint, ${r.attempts}::integer, ${r.providerMessageId}::text, ${r.channel}::message_channel, ${r.fromAddress}::text, ${r.sentAt.toISOString()}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  await db.execute(sql`
+    update ${messages}
+    set status = 'sent', provider_message_id = v.provider_message_id, channel = v.channel, from_address = v.from_address,
+        sent_at = v.sent_at, error = null, next_attempt_at = null, updated_at = now()
+    from (values ${values}) as v (id, attempts, provider_message_id, channel, from_address, sent_at)
+    where ${messages.id} = v.id and ${messages.status} = 'sending' and ${messages.attempts} = v.attempts`);
+}
+
+/**
+ * Puts claimed texts that were not tried back in the queue, due at once, their claim's attempt
+ * not counted. Each only while this claim still holds it (`sending` at the claim's attempt).
+ */
+async function giveBack(db: Db, rows: MessageRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const held = sql.join(
+    rows.map((r) => sql`(${r.id}::bigint, ${r.attempts}::integer)`),
+    sql`, `,
+  );
+  await db.execute(sql`
+    update ${messages} set status = 'queued', attempts = greatest(${messages.attempts} - 1, 0), next_attempt_at = null, updated_at = now()
+    where ${messages.status} = 'sending' and (${messages.id}, ${messages.attempts}) in (values ${held})`);
+}
+
+/** Fails texts to phones that opted out after the texts were queued: they are never sent. */
+async function failOptedOut(db: Db, ids: number[]): Promise<void> {
+  await db
+    .update(messages)
+    .set({ status: 'failed', error: OPTED_OUT_ERROR, nextAttemptAt: null, updatedAt: sql`now()` })
+    .where(and(inArray(messages.id, ids), eq(messages.status, 'sending')));
 }
 
 async function recordFailure(ctx: MessagingContext, row: MessageRow, failure: SendError): Promise<void> {
@@ -51,13 +290,13 @@ async function recordFailure(ctx: MessagingContext, row: MessageRow, failure: Se
   if (permanent) await markMember(ctx, row, failure.code ?? 0);
   if (failure.retryable && !permanent && row.attempts < config.SEND_MAX_ATTEMPTS) {
     const delayMs = config.SEND_RETRY_BASE_SECONDS * 1000 * 2 ** (row.attempts - 1);
-    return finish(ctx, row.id, {
+    return finish(ctx, row, {
       status: 'queued',
       nextAttemptAt: new Date(ctx.clock().getTime() + delayMs),
       error: `${failure.message} (attempt ${row.attempts} of ${config.SEND_MAX_ATTEMPTS})`,
     });
   }
-  return finish(ctx, row.id, { status: 'failed', error: failure.message });
+  return finish(ctx, row, { status: 'failed', error: failure.message });
 }
 
 /** What a permanent error says about the member, kept so we stop trying. */
@@ -71,9 +310,10 @@ async function markMember(ctx: MessagingContext, row: MessageRow, code: number):
   }
 }
 
-async function finish(ctx: MessagingContext, id: number, values: Partial<typeof messages.$inferInsert>): Promise<void> {
+/** Updates a row this process still holds (claimed by this attempt, not taken over since). */
+async function finish(ctx: MessagingContext, row: MessageRow, values: Partial<typeof messages.$inferInsert>): Promise<void> {
   await ctx.db
     .update(messages)
     .set({ nextAttemptAt: null, ...values, updatedAt: sql`now()` })
-    .where(eq(messages.id, id));
+    .where(and(eq(messages.id, row.id), eq(messages.status, 'sending'), eq(messages.attempts, row.attempts)));
 }

@@ -35,8 +35,9 @@ export interface FakeTwilio {
 /**
  * A fake Twilio REST API and media host on 127.0.0.1, over real HTTP, so the real `twilio` SDK
  * (through TWILIO_API_BASE_URL) and the media fetcher are what the tests exercise.
+ * `responseDelayMs` keeps each accepted create's answer back that long (sends stay in flight).
  */
-export async function startFakeTwilio(): Promise<FakeTwilio> {
+export async function startFakeTwilio(options: { responseDelayMs?: number } = {}): Promise<FakeTwilio> {
   const accountSid = `AC${randomBytes(16).toString('hex')}`;
   const authToken = randomBytes(16).toString('hex');
   const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
@@ -74,7 +75,10 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         sent.push(record);
         response.statusCode = 201;
         const sid = `SM${randomBytes(16).toString('hex')}`;
-        return response.end(JSON.stringify({ sid, account_sid: accountSid, status: 'queued', to: params.To, from: params.From ?? null, body: params.Body ?? '' }));
+        const answer = JSON.stringify({ sid, account_sid: accountSid, status: 'queued', to: params.To, from: params.From ?? null, body: params.Body ?? '' });
+        // A slow Twilio: the text is accepted at once, the answer comes later.
+        if (options.responseDelayMs) return void setTimeout(() => response.end(answer), options.responseDelayMs);
+        return response.end(answer);
       }
       const found = media.get(path);
       if (request.method === 'GET' && found) {

@@ -6,6 +6,8 @@ import { mediaStorageFor } from '../../storage/create-storage';
 import { STORAGE_KEY } from '../../storage/media-storage';
 
 const NOT_FOUND = 'This photo does not exist or was deleted.';
+/** A photo opened on its own can run nothing, load nothing and be framed by nobody. */
+export const PHOTO_CSP = "default-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; sandbox";
 
 /**
  * GET /media/:key: a photo of an update. The 256-bit key is the capability (newsletter pages and
@@ -21,7 +23,7 @@ const mediaRoutes: FastifyPluginAsync = async (app) => {
     return reply
       .type(row.contentType)
       .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('content-security-policy', PHOTO_CSP)
       .header('content-disposition', 'inline')
       .header('cache-control', 'private, max-age=86400')
       .send(bytes);

@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync } from 'fastify';
-import { ingestInbound } from '../../messaging/ingest-inbound';
+import { LIMITS } from '@loop/shared/constants';
+import { createInboundBatcher } from '../../messaging/inbound-batcher';
 import { recordStatus } from '../../messaging/record-status';
 import { verifiedParams } from './verify-signature';
 
@@ -11,13 +12,18 @@ const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>
  * is encapsulated): every other state-changing route stays JSON-only.
  */
 const twilioWebhooks: FastifyPluginAsync = async (app) => {
-  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(formbody, { bodyLimit: LIMITS.webhookBytes });
 
-  // Stored once per MessageSid and answered at once; the message worker does the rest.
+  // Texts that arrive while earlier INSERTs run share the next one, and its commit.
+  const inbound = createInboundBatcher(app.ctx.db, { maxInFlight: app.ctx.database.kind === 'pglite' ? 1 : 3 });
+  app.addHook('onClose', () => inbound.drain());
+
+  // Stored once per MessageSid and answered as soon as the row is committed; the message worker
+  // does the rest. A text that could not be stored is a 5xx, so Twilio sends it again.
   app.post('/messages', async (request, reply) => {
-    const { db, config, clock } = app.ctx;
+    const { config, clock } = app.ctx;
     const params = verifiedParams(request, config);
-    await ingestInbound(db, params, clock());
+    await inbound.ingest(params, clock());
     return reply.type('text/xml').send(EMPTY_TWIML);
   });
 
