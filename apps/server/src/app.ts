@@ -1,9 +1,11 @@
-import Fastify, { LogController, type FastifyError } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LIMITS } from '@loop/shared/constants';
 import type { Config } from './config';
 import { openDatabase, pingDatabase, type Database } from './db/client';
-import { AppError } from './errors';
+import { AppError, databaseUnavailable } from './errors';
 import { systemClock, type Clock } from './lib/clock';
 import type { AppContext } from './plugins/context';
+import gracefulClose from './plugins/graceful-close';
 import security from './plugins/security';
 import session from './plugins/session';
 import webApp from './plugins/web-app';
@@ -17,11 +19,15 @@ import loopRoutes from './routes/api/loops/index';
 import newsletterRoutes from './routes/api/newsletters/index';
 import newsletterPageRoutes from './routes/newsletters/index';
 
+const DATABASE_DOWN = 'The database is not reachable right now. Please try again in a moment.';
+
 export interface BuildOptions {
   /** An open database to use instead of the one the config names (tests). The app will not close it. */
   database?: Database;
   clock?: Clock;
   logger?: boolean;
+  /** The built web app's folder (tests serve a stand-in). Default: apps/web/dist. */
+  webDist?: string;
 }
 
 /** Builds the whole HTTP app. The server and every API test use it. */
@@ -29,11 +35,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
     logger: options.logger === false || config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: LIMITS.requestBytes,
+    // Slow clients cannot hold sockets: headers within 10 s, the whole request within 30 s (Node
+    // checks every 2 s), idle keep-alive sockets closed after 5 s.
     requestTimeout: 30_000,
     keepAliveTimeout: 5_000,
+    http: { headersTimeout: 10_000, connectionsCheckingInterval: 2_000 },
+    // A handler that hangs (a database that stopped answering) answers 503 instead; the newsletter
+    // model may take OPENAI_TIMEOUT_MS before the template writer stands in.
+    handlerTimeout: config.OPENAI_TIMEOUT_MS + 30_000,
+    // Our own 503 while closing (plugins/graceful-close.ts): the error shape is ours, `{ message }`.
+    return503OnClosing: false,
     // Long ids cannot be numeric ids: keep routes from matching nonsense.
     routerOptions: { maxParamLength: 200 },
+    // The router's own errors (a bad %-escape, an overlong path part) would otherwise answer in
+    // Fastify's shape, echoing the whole path back; ours is short and readable.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      // These answers skip every hook, the security headers' included.
+      reply.server.securityHeaders(request.raw, reply.raw);
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(414).send({ message: 'The address is too long.' });
+      if (error.code === 'FST_ERR_BAD_URL') return reply.code(400).send({ message: 'The address is not valid: it has a broken %-escape.' });
+      return reply.code(400).send({ message: 'The request is not valid.' });
+    },
     // One line per request is noise for a product; errors are still logged.
     logController: new LogController({ disableRequestLogging: config.NODE_ENV === 'production' }),
   });
@@ -46,9 +69,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const ctx: AppContext = { config, database, db: database.db, clock: options.clock ?? systemClock };
   app.decorate('ctx', ctx);
 
+  let databaseDownLoggedAt = 0;
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    // An error thrown before the security plugin's own hook ran still gets its headers.
+    app.securityHeaders(request.raw, reply.raw);
     if (error instanceof AppError) {
       return reply.code(error.status).send({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) });
+    }
+    if (databaseUnavailable(error)) {
+      // During an outage every request fails alike: one line every ten seconds says it.
+      if (Date.now() - databaseDownLoggedAt > 10_000) {
+        databaseDownLoggedAt = Date.now();
+        request.log.warn({ err: error }, 'database unavailable: answering 503 (logged once every 10 s)');
+      }
+      return reply.code(503).send({ message: DATABASE_DOWN });
+    }
+    if (error.code === 'FST_ERR_HANDLER_TIMEOUT') {
+      request.log.error({ err: error }, 'request timed out');
+      return reply.code(503).send({ message: 'This took too long on our side. Please try again in a moment.' });
     }
     const status = error.statusCode ?? 500;
     if (status < 500) {
@@ -58,6 +96,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });
 
+  // First, so that a closing server refuses a request before anything else runs.
+  await app.register(gracefulClose);
   await app.register(security);
   await app.register(session);
   await app.register(authRoutes, { prefix: '/api' });
@@ -70,11 +110,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(adminRoutes, { prefix: '/api/admin' });
   app.get('/api/health', async (_request, reply) => {
     const ok = await pingDatabase(ctx.db);
-    return reply.code(ok ? 200 : 503).send({ ok, database: database.kind });
+    return reply.code(ok ? 200 : 503).send({ ok, database: database.kind, ...(ok ? {} : { message: DATABASE_DOWN }) });
   });
   // Before the web app: its not-found handler would answer /newsletters/* with the SPA.
   await app.register(newsletterPageRoutes);
-  await app.register(webApp);
+  await app.register(webApp, options.webDist ? { dist: options.webDist } : {});
   return app;
 }
 

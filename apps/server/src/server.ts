@@ -7,7 +7,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
   const jobs = await startJobs(app.ctx, { log: app.log });
-  app.addHook('onClose', () => jobs.stop());
+  // The jobs stop while the requests drain; the database closes after both (app.ts's onClose
+  // hook was added first, so it runs last).
+  let jobsStopped: Promise<void> | undefined;
+  const stopJobs = () => (jobsStopped ??= jobs.stop());
+  app.addHook('onClose', stopJobs);
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -19,6 +23,8 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 10_000);
     force.unref();
+    // No new batch is claimed from here on; texts waiting for their turn go back to the outbox.
+    void stopJobs().catch((error: unknown) => app.log.error({ err: error }, 'stopping the jobs failed'));
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -5,6 +5,26 @@ export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
 
+/**
+ * Random bytes of each token a stranger could guess (ARCHITECTURE.md: at least 128 bits). The
+ * services and test/security/tokens.test.ts both call newToken(), so the test checks what runs.
+ */
+export const TOKEN_BYTES = {
+  /** The session cookie. */
+  session: 32,
+  /** An invite link's code: 22 characters keep the link short enough to text. */
+  invite: 16,
+  /** A newsletter's public address. */
+  newsletterUrlId: 32,
+  /** A photo's storage key, which is also its public path. */
+  mediaKey: 32,
+} as const;
+export type TokenKind = keyof typeof TOKEN_BYTES;
+
+export function newToken(kind: TokenKind): string {
+  return randomToken(TOKEN_BYTES[kind]);
+}
+
 /** A keyed hash of a token, so that a copy of the database does not hold usable tokens. */
 export function hashToken(token: string, secret: string): string {
   return createHmac('sha256', secret).update(token).digest('base64url');

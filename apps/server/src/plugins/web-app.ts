@@ -10,11 +10,12 @@ export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)
  * Serves the built web app, and index.html for every other GET that is not an API call, so the
  * browser's router can draw the page (including its not-found screen).
  */
-export default fp(async (app) => {
-  const hasBuild = existsSync(path.join(WEB_DIST, 'index.html'));
+export default fp(async (app, options: { dist?: string }) => {
+  const dist = options.dist ?? WEB_DIST;
+  const hasBuild = existsSync(path.join(dist, 'index.html'));
   if (hasBuild) {
     await app.register(fastifyStatic, {
-      root: WEB_DIST,
+      root: dist,
       wildcard: false,
       index: false,
       setHeaders: (reply, filePath) => {
@@ -29,7 +30,7 @@ export default fp(async (app) => {
   app.setNotFoundHandler(async (request, reply) => {
     const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && request.headers.accept?.includes('text/html');
     if (isPage && hasBuild) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', WEB_DIST);
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', dist);
     }
     if (isPage) {
       return reply
@@ -37,6 +38,9 @@ export default fp(async (app) => {
         .type('text/plain')
         .send('The web app is not built yet. Run `npm start` (it builds it) or `npm run build`.');
     }
-    return reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
+    // The path is echoed so a person sees what they asked for, but never at any length.
+    const pathname = request.url.split('?')[0] ?? '';
+    const shown = pathname.length > 100 ? `${pathname.slice(0, 100)}...` : pathname;
+    return reply.code(404).send({ message: `Not found: ${request.method} ${shown}` });
   });
 });

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { randomToken } from '../lib/tokens';
+import { newToken, randomToken } from '../lib/tokens';
 import { STORAGE_KEY, type MediaStorage } from './media-storage';
 
 /** Photos as files under `root`, spread over subfolders by the key's first two characters. */
@@ -11,7 +11,7 @@ export function localDiskStorage(root: string): MediaStorage {
   };
   return {
     async put(bytes) {
-      const key = randomToken();
+      const key = newToken('mediaKey');
       const file = fileOf(key);
       await mkdir(path.dirname(file), { recursive: true });
       // Written whole, then renamed: a reader never sees half a photo.

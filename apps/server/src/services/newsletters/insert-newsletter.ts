@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client';
 import { newsletters } from '../../db/schema';
-import { randomToken } from '../../lib/tokens';
+import { newToken } from '../../lib/tokens';
 import type { PreparedNewsletter } from './prepare-newsletter';
 
 export type NewsletterRow = typeof newsletters.$inferSelect;
@@ -18,7 +18,7 @@ export async function insertNewsletter(
       loopId: loop.id,
       kind: input.kind,
       status: input.sentAt ? 'sent' : 'draft',
-      urlId: randomToken(),
+      urlId: newToken('newsletterUrlId'),
       title: written.title,
       content: written.content,
       writer: written.writer,

@@ -31,6 +31,8 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     const input = parseInput(registerSchema, request.body);
     const { db, clock } = app.ctx;
     const user = await registerUser(db, input, { adminEmails: config.ADMIN_EMAILS, now: clock() });
+    // Like sign-in: the session this browser had before (someone else's, perhaps) ends here.
+    if (request.sessionToken) await deleteSession(db, { token: request.sessionToken, secret: config.SESSION_SECRET });
     const session = await createSession(db, { userId: user.id, secret: config.SESSION_SECRET, now: clock() });
     setSessionCookie(reply, session.token, session.expiresAt);
     return reply.code(201).send(toPublicUser(user));

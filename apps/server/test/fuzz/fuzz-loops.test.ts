@@ -1,0 +1,4 @@
+import { loopRoutes } from './routes';
+import { fuzzSuite } from './suite';
+
+fuzzSuite('/api/loops', loopRoutes);

@@ -1,0 +1,184 @@
+import fc from 'fast-check';
+import { body, idSegment, query, role as anyRole, tokenSegment, weirdString, wrongValue } from './arbitraries';
+import { rows, type Delta, type RouteFuzz } from './harness';
+import * as v from './values';
+import { PASSWORD, type Role, type World } from './world';
+
+/** The Loop's own id or another one's, for every route under /api/loops/:id. */
+const loopId = idSegment('ownLoop', 'otherLoop');
+
+/** A count that must equal a number in the answer (texts queued, for example). */
+function queued(table: 'messages', field: string, extra: Partial<Record<keyof Delta, number | number[]>> = {}) {
+  return (delta: Delta, res: { json: () => unknown }) => {
+    const count = (res.json() as Record<string, unknown>)[field];
+    return rows({ ...extra, [table]: typeof count === 'number' ? count : NaN })(delta);
+  };
+}
+
+/** Deleting a Loop takes its members, updates, photos, invites and newsletters, and nothing else. */
+function loopDeleted(delta: Delta): string | null {
+  if (delta.loops !== -1) return `loops changed by ${delta.loops}, expected -1`;
+  for (const table of ['users', 'sessions', 'messages', 'phone_opt_outs'] as const) if (delta[table] !== 0) return `${table} changed by ${delta[table]}`;
+  for (const table of ['members', 'updates', 'media', 'invites', 'newsletters'] as const) if (delta[table] > 0) return `${table} grew by ${delta[table]}`;
+  return null;
+}
+
+export function authRoutes(world: World): RouteFuzz[] {
+  return [
+    {
+      route: 'POST /api/register',
+      freshSession: true,
+      body: body({ email: v.email(world), password: fc.oneof(fc.constant(PASSWORD), fc.string({ minLength: 8, maxLength: 40 })), firstName: v.name, lastName: v.name, phoneNumber: v.phone(world), messagingPreference: v.preference }),
+      // A new session; the one the request came with (if any) is ended, as at login.
+      success: rows({ users: 1, sessions: [0, 1] }),
+    },
+    {
+      route: 'POST /api/login',
+      freshSession: true,
+      body: body({ email: v.email(world), password: fc.oneof(fc.constant(PASSWORD), fc.string({ maxLength: 40 })) }),
+      // A new session; the one the request came with (if any) is ended.
+      success: rows({ sessions: [0, 1] }),
+    },
+    { route: 'POST /api/logout', freshSession: true, body: body(), success: rows({ sessions: [0, -1] }) },
+    { route: 'GET /api/user', query: query(), success: rows() },
+    { route: 'PUT /api/user', body: body({ messagingPreference: v.preference }), success: rows() },
+  ];
+}
+
+export function loopRoutes(world: World): RouteFuzz[] {
+  const loopFields = { name: v.name, context: v.text, vibe: v.vibe, frequency: v.frequency, reminderSchedule: v.reminderSchedule, timeZone: v.timeZone };
+  const memberFields = { firstName: v.name, lastName: v.name, email: v.email(world), phoneNumber: v.phone(world), messagingPreference: v.preference, context: v.text };
+  return [
+    { route: 'GET /api/loops', query: query(), success: rows() },
+    {
+      route: 'POST /api/loops',
+      body: body({ ...loopFields, creatorId: fc.oneof(v.seeded(world, 'id'), fc.constantFrom(0, -1)) }),
+      success: rows({ loops: 1, members: 1, messages: [0, 1] }),
+    },
+    { route: 'GET /api/loops/:id', params: { id: loopId }, query: query(), success: rows() },
+    { route: 'PUT /api/loops/:id', params: { id: loopId }, body: body(loopFields), success: rows() },
+    { route: 'DELETE /api/loops/:id', params: { id: loopId }, body: body(), destructive: true, success: loopDeleted },
+    { route: 'POST /api/loops/:id/invite', params: { id: loopId }, body: body(), success: rows({ invites: 1 }) },
+    {
+      route: 'POST /api/loops/:id/members',
+      params: { id: loopId },
+      body: body(memberFields),
+      success: rows({ members: 1, users: [0, 1], messages: [0, 1] }),
+    },
+    {
+      route: 'DELETE /api/loops/:id/members/:memberId',
+      params: { id: loopId, memberId: idSegment('memberOfOwn', 'creatorOfOwn', 'memberOfOther') },
+      destructive: true,
+      success: rows({ members: -1 }),
+    },
+    {
+      route: 'DELETE /api/loops/:id/updates/:updateId',
+      params: { id: loopId, updateId: idSegment('ownerUpdate', 'memberUpdate', 'otherUpdate') },
+      destructive: true,
+      success: rows({ updates: -1, media: [0, -1] }),
+    },
+  ];
+}
+
+export function newsletterRoutes(): RouteFuzz[] {
+  const newsletterId = idSegment('draft', 'sent', 'otherDraft');
+  return [
+    { route: 'POST /api/loops/:id/newsletters/generate', roles: mostlyStaff, params: { id: loopId }, body: body(), success: rows({ newsletters: 1 }) },
+    { route: 'GET /api/loops/:id/newsletters/:newsletterId/preview', roles: mostlyStaff, params: { id: loopId, newsletterId }, success: rows() },
+    { route: 'PUT /api/loops/:id/newsletters/:newsletterId', roles: mostlyStaff, params: { id: loopId, newsletterId }, body: body({ content: v.text }), success: rows() },
+    {
+      route: 'POST /api/loops/:id/newsletters/:newsletterId/send', roles: mostlyStaff,
+      params: { id: loopId, newsletterId },
+      body: body(),
+      destructive: true,
+      success: queued('messages', 'textsQueued'),
+    },
+    {
+      route: 'POST /api/loops/:id/sneak-peek', roles: mostlyStaff,
+      params: { id: loopId },
+      body: body(),
+      success: queued('messages', 'textsQueued', { newsletters: 1 }),
+      afterSuccess: (world) => world.addUpdates(),
+    },
+  ];
+}
+
+/** Staff most of the time: everyone else stops at the first check. */
+const mostlyStaff = fc.oneof({ weight: 3, arbitrary: fc.constant<Role>('staff') }, { weight: 2, arbitrary: anyRole });
+
+const page = fc.oneof(fc.integer({ min: -2, max: 300 }).map(String), fc.constantFrom('1.5', '1e3', 'x', '100001'));
+
+/** A keyset cursor as the admin lists give out (base64url JSON of [list, page, key, id]), often subtly wrong. */
+function cursor(lists: string[]) {
+  const key = fc.oneof(
+    fc.constantFrom('2024-01-01T00:00:00.000000Z', '2024-02-30T00:00:00.000000Z', '9999-12-31T23:59:59.999999Z', '0000-01-01T00:00:00.000000Z', 'fuzz', '', 0, 5, 2 ** 31, 2 ** 53 - 1, -1),
+    v.name,
+    wrongValue,
+  );
+  const id = fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.constantFrom(0, -1, 2 ** 31, 2 ** 53 - 1, 1.5));
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...lists), fc.oneof(fc.integer({ min: 1, max: 100_001 }), wrongValue), key, id).map((parts) => Buffer.from(JSON.stringify(parts)).toString('base64url')) },
+    { weight: 1, arbitrary: fc.oneof(fc.base64String({ maxLength: 60 }), fc.string({ maxLength: 30 })) },
+  );
+}
+
+const adminLoopsQuery = fc
+  .tuple(fc.constantFrom('recent', 'name', 'members'), fc.option(cursor(['loops:recent', 'loops:name', 'loops:members', 'newsletters']), { nil: undefined }), query({ search: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('Fuzz', '%', '_', '\\', "'")), page, pageSize: page }))
+  .map(([sort, after, rest]) => `?sort=${sort}${after === undefined ? '' : `&cursor=${after}`}${rest.replace(/^\?/, '&')}`);
+
+export function adminRoutes(): RouteFuzz[] {
+  return [
+    { route: 'GET /api/admin/stats', roles: mostlyStaff, query: query(), success: rows() },
+    {
+      route: 'GET /api/admin/loops', roles: mostlyStaff,
+      query: fc.oneof(adminLoopsQuery, query({ sort: fc.constantFrom('recent', 'name', 'members', 'oldest'), page, cursor: cursor(['loops:name']) })),
+      success: rows(),
+    },
+    { route: 'GET /api/admin/newsletters', roles: mostlyStaff, query: query({ page, pageSize: page, cursor: cursor(['newsletters', 'loops:recent']) }), success: rows() },
+    { route: 'GET /api/admin/loops/:id', roles: mostlyStaff, params: { id: loopId }, success: rows() },
+    { route: 'POST /api/admin/loops/:id/toggle-pause', roles: mostlyStaff, params: { id: loopId }, body: body(), success: rows() },
+    { route: 'PUT /api/admin/loops/:id/frequency', roles: mostlyStaff, params: { id: loopId }, body: body({ frequency: v.frequency }), success: rows() },
+    { route: 'POST /api/admin/loops/:id/bulk-sms', roles: mostlyStaff, params: { id: loopId }, body: body({ message: v.text }), success: queued('messages', 'queued') },
+  ];
+}
+
+export function publicRoutes(world: World): RouteFuzz[] {
+  const code = tokenSegment('invite', 'expiredInvite', 'otherInvite');
+  const phone = fc.oneof(
+    { weight: 4, arbitrary: v.seeded(world, 'phoneNumber').map((raw) => ({ raw })) },
+    { weight: 1, arbitrary: tokenSegment('invite') },
+    { weight: 1, arbitrary: weirdString.filter((s) => s.length > 0 && s.length < 2000).map((raw) => ({ raw })) },
+  );
+  const photo = fc.record({
+    contentType: fc.constantFrom('image/jpeg', 'image/png', 'image/svg+xml', 'video/mp4'),
+    dataBase64: fc.oneof(fc.constant('/9j/4Bmb28='), fc.base64String({ maxLength: 40 }), fc.string({ maxLength: 20 }), fc.constant(`data:image/jpeg;base64,/9j/4Bmb28=`)),
+  });
+  return [
+    { route: 'GET /api/invites/:code', params: { code }, success: rows() },
+    {
+      route: 'POST /api/invites/:code/join',
+      params: { code },
+      body: body({ firstName: v.name, lastName: v.name, email: v.email(world), phoneNumber: v.phone(world), messagingPreference: v.preference }),
+      success: (delta, res) =>
+        (res.json() as { alreadyMember?: boolean }).alreadyMember ? rows()(delta) : rows({ members: 1, users: [0, 1], messages: [0, 1] })(delta),
+    },
+    { route: 'GET /media/:key', params: { key: tokenSegment('mediaKey') }, success: rows() },
+    { route: 'GET /newsletters/:urlId', params: { urlId: tokenSegment('sentUrlId', 'draftUrlId') }, htmlErrors: true, success: rows() },
+    { route: 'GET /api/config', query: query(), success: rows() },
+    { route: 'GET /api/health', query: query(), success: rows() },
+    { route: 'GET /api/simulator/phones', query: query(), success: rows() },
+    { route: 'GET /api/simulator/phones/:phone/messages', params: { phone }, success: rows() },
+    {
+      route: 'POST /api/simulator/phones/:phone/messages',
+      params: { phone },
+      body: body({ body: v.text, channel: v.preference, media: fc.array(photo, { maxLength: 3 }) }),
+      success: rows({ messages: 1 }),
+    },
+    {
+      route: 'POST /api/:anything',
+      params: { anything: tokenSegment('invite') },
+      body: body(),
+      success: () => 'an unknown path answered 2xx',
+    },
+  ];
+}

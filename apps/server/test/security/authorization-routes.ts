@@ -1,0 +1,202 @@
+import { uniquePhone } from '../helpers/app';
+import { roleIn, type Actor, type LoopKey, type Person, type World } from './authorization-world';
+
+/** One generated case: who asks, the Loop in the path, the Loop the object belongs to, which of its people. */
+export interface Case {
+  actor: Actor;
+  path: LoopKey;
+  object: LoopKey;
+  person: Person;
+}
+
+export interface RouteCase {
+  name: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: (w: World, c: Case) => string;
+  payload?: (w: World, c: Case) => Record<string, unknown>;
+  /** The status the rules of docs/decisions/0003 and issue 9 give this case. */
+  expected: (c: Case) => number;
+  /** The Loop a permitted call changes: it is rebuilt afterwards. */
+  changes?: (c: Case) => LoopKey;
+}
+
+const id = (w: World, key: LoopKey) => w.loops[key].id;
+
+/** A Loop route through loop-access: 401, 404 outside the Loop, 403 for a member where only the owner may act. */
+function loopRule(c: Case, options: { manage: boolean; usesObject: boolean; success: number }): number {
+  if (c.actor === 'signedOut') return 401;
+  const role = roleIn(c.actor, c.path);
+  if (!role) return 404;
+  if (options.manage && role === 'member') return 403;
+  if (options.usesObject && c.object !== c.path) return 404;
+  return options.success;
+}
+
+/** Staff-only routes: 401, 403 for everyone else before the Loop is even looked at, then 404 for another Loop's object. */
+function staffRule(c: Case, options: { usesObject: boolean; success: number }): number {
+  if (c.actor === 'signedOut') return 401;
+  if (c.actor !== 'staff') return 403;
+  if (options.usesObject && c.object !== c.path) return 404;
+  return options.success;
+}
+
+/** A simulator phone: playable by anyone in one of its Loops, and by staff. */
+function phoneRule(c: Case, success: number): number {
+  if (c.actor === 'signedOut') return 401;
+  return roleIn(c.actor, c.object) ? success : 404;
+}
+
+const signedIn = (c: Case) => (c.actor === 'signedOut' ? 401 : 200);
+const path = (c: Case) => c.path;
+
+export const ROUTES: RouteCase[] = [
+  // The person's own lists: nothing of a Loop they are not in.
+  { name: 'GET /api/loops', method: 'GET', url: () => '/api/loops', expected: signedIn },
+  { name: 'GET /api/simulator/phones', method: 'GET', url: () => '/api/simulator/phones', expected: signedIn },
+  {
+    name: 'POST /api/loops for another person',
+    method: 'POST',
+    url: () => '/api/loops',
+    payload: (w, c) => ({ name: 'Forged', vibe: ['fun'], creatorId: w.userId(c.object === 'A' ? 'ownerA' : 'ownerB') }),
+    expected: (c) => (c.actor === 'signedOut' ? 401 : c.actor === `owner${c.object}` ? 201 : 403),
+  },
+
+  // Loop routes (loop-access).
+  { name: 'GET loop', method: 'GET', url: (w, c) => `/api/loops/${id(w, c.path)}`, expected: (c) => loopRule(c, { manage: false, usesObject: false, success: 200 }) },
+  {
+    name: 'PUT loop',
+    method: 'PUT',
+    url: (w, c) => `/api/loops/${id(w, c.path)}`,
+    payload: () => ({ name: 'Renamed', context: 'changed', reminderSchedule: [] }),
+    expected: (c) => loopRule(c, { manage: true, usesObject: false, success: 200 }),
+    changes: path,
+  },
+  {
+    name: 'DELETE loop',
+    method: 'DELETE',
+    url: (w, c) => `/api/loops/${id(w, c.path)}`,
+    expected: (c) => loopRule(c, { manage: true, usesObject: false, success: 200 }),
+    changes: path,
+  },
+  {
+    name: 'POST invite',
+    method: 'POST',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/invite`,
+    expected: (c) => loopRule(c, { manage: true, usesObject: false, success: 201 }),
+    changes: path,
+  },
+  {
+    name: 'POST member',
+    method: 'POST',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/members`,
+    payload: () => ({ firstName: 'New', lastName: 'Person', phoneNumber: uniquePhone() }),
+    expected: (c) => loopRule(c, { manage: true, usesObject: false, success: 201 }),
+    changes: path,
+  },
+  {
+    name: 'DELETE member',
+    method: 'DELETE',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/members/${w.loops[c.object].memberIds.extra}`,
+    expected: (c) => loopRule(c, { manage: true, usesObject: true, success: 200 }),
+    changes: path,
+  },
+  {
+    name: 'DELETE update',
+    method: 'DELETE',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/updates/${w.loops[c.object].updateIds[c.person]}`,
+    expected: (c) => {
+      const rule = loopRule(c, { manage: false, usesObject: true, success: 200 });
+      // A member deletes their own updates only.
+      if (rule === 200 && roleIn(c.actor, c.path) === 'member' && c.person !== 'member') return 403;
+      return rule;
+    },
+    changes: path,
+  },
+
+  // Newsletters and sneak peeks: staff only.
+  {
+    name: 'POST generate newsletter',
+    method: 'POST',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/generate`,
+    expected: (c) => staffRule(c, { usesObject: false, success: 201 }),
+    changes: path,
+  },
+  {
+    name: 'GET newsletter preview',
+    method: 'GET',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/${w.loops[c.object].draftId}/preview`,
+    expected: (c) => staffRule(c, { usesObject: true, success: 200 }),
+  },
+  {
+    name: 'PUT newsletter draft',
+    method: 'PUT',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/${w.loops[c.object].draftId}`,
+    payload: () => ({ content: 'Edited by someone' }),
+    expected: (c) => staffRule(c, { usesObject: true, success: 200 }),
+    changes: path,
+  },
+  {
+    name: 'POST send newsletter',
+    method: 'POST',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/${w.loops[c.object].draftId}/send`,
+    expected: (c) => staffRule(c, { usesObject: true, success: 200 }),
+    changes: path,
+  },
+  {
+    name: 'POST sneak peek',
+    method: 'POST',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/sneak-peek`,
+    expected: (c) => staffRule(c, { usesObject: false, success: 201 }),
+    changes: path,
+  },
+  {
+    name: 'GET public page of a draft',
+    method: 'GET',
+    url: (w, c) => `/newsletters/${w.loops[c.object].draftUrlId}`,
+    expected: (c) => (c.actor === 'staff' ? 200 : 404),
+  },
+
+  // /api/admin/*: staff only.
+  { name: 'GET admin stats', method: 'GET', url: () => '/api/admin/stats', expected: (c) => staffRule(c, { usesObject: false, success: 200 }) },
+  { name: 'GET admin loops', method: 'GET', url: () => '/api/admin/loops?sort=name', expected: (c) => staffRule(c, { usesObject: false, success: 200 }) },
+  { name: 'GET admin newsletters', method: 'GET', url: () => '/api/admin/newsletters', expected: (c) => staffRule(c, { usesObject: false, success: 200 }) },
+  { name: 'GET admin loop', method: 'GET', url: (w, c) => `/api/admin/loops/${id(w, c.path)}`, expected: (c) => staffRule(c, { usesObject: false, success: 200 }) },
+  {
+    name: 'POST admin toggle-pause',
+    method: 'POST',
+    url: (w, c) => `/api/admin/loops/${id(w, c.path)}/toggle-pause`,
+    expected: (c) => staffRule(c, { usesObject: false, success: 200 }),
+    changes: path,
+  },
+  {
+    name: 'PUT admin frequency',
+    method: 'PUT',
+    url: (w, c) => `/api/admin/loops/${id(w, c.path)}/frequency`,
+    payload: () => ({ frequency: 'monthly' }),
+    expected: (c) => staffRule(c, { usesObject: false, success: 200 }),
+    changes: path,
+  },
+  {
+    name: 'POST admin bulk-sms',
+    method: 'POST',
+    url: (w, c) => `/api/admin/loops/${id(w, c.path)}/bulk-sms`,
+    payload: () => ({ message: 'Hello everyone' }),
+    expected: (c) => staffRule(c, { usesObject: false, success: 200 }),
+    changes: path,
+  },
+
+  // The phone simulator: the phones of another Loop's people are not yours to read or play.
+  {
+    name: "GET a simulator phone's thread",
+    method: 'GET',
+    url: (w, c) => `/api/simulator/phones/${encodeURIComponent(w.loops[c.object].phones[c.person])}/messages`,
+    expected: (c) => phoneRule(c, 200),
+  },
+  {
+    name: 'POST a text from a simulator phone',
+    method: 'POST',
+    url: (w, c) => `/api/simulator/phones/${encodeURIComponent(w.loops[c.object].phones[c.person])}/messages`,
+    payload: () => ({ body: 'Typed by someone else' }),
+    expected: (c) => phoneRule(c, 202),
+  },
+];

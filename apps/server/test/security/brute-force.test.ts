@@ -1,0 +1,102 @@
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { members, users } from '../../src/db/schema';
+import { createTestApp, newAccount, signUp, uniquePhone, type TestApp, type TestContext } from '../helpers/app';
+import { createLoopAs } from '../helpers/loops';
+
+/**
+ * Issue 9, "Brute force", the cases test/rate-limit.test.ts (login per account and per address,
+ * register per address) and test/invites.test.ts (join per phone) leave open: register per
+ * account, join and invite-code guessing per address, and that a refused attempt writes nothing.
+ * Each test builds its own app, so each starts with fresh counts.
+ */
+const PER_ACCOUNT = 3;
+const PER_IP = 5;
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const limitedApp = () => t.rebuild({ AUTH_RATE_LIMIT_PER_ACCOUNT: String(PER_ACCOUNT), AUTH_RATE_LIMIT_PER_IP: String(PER_IP) });
+const db = () => t.testDb.database.db;
+const TOO_MANY = /^Too many attempts\. Please wait \d+ minutes? and try again\.$/;
+
+async function inviteCode(app: TestApp) {
+  const owner = await signUp(await t.rebuild());
+  const loop = await createLoopAs(app, owner.cookie);
+  const res = await app.inject({ method: 'POST', url: `/api/loops/${loop.id}/invite`, headers: { cookie: owner.cookie } });
+  return { loop, code: res.json<{ code: string }>().code };
+}
+
+describe('sign-up', () => {
+  it('is limited per account: one email tried from many addresses', async () => {
+    const app = await limitedApp();
+    const account = newAccount();
+    const codes: number[] = [];
+    for (let i = 0; i <= PER_ACCOUNT; i++) {
+      const res = await app.inject({ method: 'POST', url: '/api/register', remoteAddress: `10.20.0.${i + 1}`, payload: { ...account, email: account.email.toUpperCase(), phoneNumber: uniquePhone() } });
+      codes.push(res.statusCode);
+      if (res.statusCode === 429) expect(res.json().message).toMatch(TOO_MANY);
+    }
+    expect(codes).toEqual([201, 409, 409, 429]);
+  });
+
+  it('writes nothing once refused', async () => {
+    const app = await limitedApp();
+    const ip = '10.21.0.1';
+    for (let i = 0; i < PER_IP; i++) {
+      expect((await app.inject({ method: 'POST', url: '/api/register', remoteAddress: ip, payload: newAccount() })).statusCode).toBe(201);
+    }
+    const refused = newAccount();
+    const res = await app.inject({ method: 'POST', url: '/api/register', remoteAddress: ip, payload: refused });
+    expect(res.statusCode).toBe(429);
+    expect(res.cookies).toEqual([]);
+    expect(await db().select().from(users).where(eq(users.email, refused.email))).toEqual([]);
+  });
+});
+
+describe('joining by invite', () => {
+  it('is limited per address: many phone numbers from one address, and the refused one is not added', async () => {
+    const app = await limitedApp();
+    const { loop, code } = await inviteCode(app);
+    const ip = '10.22.0.1';
+    const join = (phoneNumber: string) =>
+      app.inject({ method: 'POST', url: `/api/invites/${code}/join`, remoteAddress: ip, payload: { firstName: 'Jo', lastName: 'March', phoneNumber } });
+    for (let i = 0; i < PER_IP; i++) expect((await join(uniquePhone())).statusCode).toBe(200);
+    const before = await db().select({ n: count() }).from(members).where(eq(members.loopId, loop.id));
+    const blocked = await join(uniquePhone());
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toMatch(TOO_MANY);
+    expect(await db().select({ n: count() }).from(members).where(eq(members.loopId, loop.id))).toEqual(before);
+    // Another address still gets in.
+    const other = await app.inject({ method: 'POST', url: `/api/invites/${code}/join`, remoteAddress: '10.22.0.2', payload: { firstName: 'Amy', lastName: 'March', phoneNumber: uniquePhone() } });
+    expect(other.statusCode).toBe(200);
+  });
+
+  it('stops one address guessing invite codes', async () => {
+    const app = await limitedApp();
+    const ip = '10.23.0.1';
+    const guess = (i: number) => app.inject({ url: `/api/invites/guess${String(i).padStart(17, '0')}`, remoteAddress: ip });
+    const codes: number[] = [];
+    for (let i = 0; i <= PER_IP; i++) codes.push((await guess(i)).statusCode);
+    // A guess carries no phone number, so it counts against the address twice over: the lower limit applies.
+    const allowed = Math.min(PER_IP, PER_ACCOUNT);
+    expect(codes).toEqual([...Array<number>(allowed).fill(404), ...Array<number>(PER_IP + 1 - allowed).fill(429)]);
+    expect((await guess(99)).json().message).toMatch(TOO_MANY);
+  });
+});
+
+describe('sign-in', () => {
+  it('counts one account however its email is written', async () => {
+    const app = await limitedApp();
+    const spellings = ['target@example.com', 'TARGET@example.com', ' target@example.com ', 'Target@Example.Com'];
+    const codes: number[] = [];
+    for (const [i, email] of spellings.entries()) {
+      const res = await app.inject({ method: 'POST', url: '/api/login', remoteAddress: `10.24.0.${i + 1}`, payload: { email, password: 'wrong password' } });
+      codes.push(res.statusCode);
+    }
+    expect(codes).toEqual([401, 401, 401, 429]);
+  });
+});
