@@ -1,26 +1,15 @@
 import type { LookupFunction } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { processPending } from '../src/jobs/message-worker';
 import { fetchMedia } from '../src/messaging/fetch-media';
 import { isPrivateAddress, refuseMediaUrl } from '../src/messaging/media-policy';
-import { createTestApp, type TestContext } from './helpers/app';
-import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
-import { JPEG, createLoop, createPerson, textsTo, updatesOf } from './helpers/messaging';
+import { JPEG, createLoop, createPerson, textsTo, updatesOf, useFakeTwilioApp } from './helpers/messaging';
 import { mmsParams, postWebhook, sid } from './helpers/twilio-fixtures';
 
-let fake: FakeTwilio;
-let t: TestContext;
-beforeAll(async () => {
-  fake = await startFakeTwilio();
-  t = await createTestApp(twilioEnv(fake));
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+const env = useFakeTwilioApp();
 
-const policy = () => ({ accountSid: fake.accountSid, authToken: fake.authToken, trustedOrigin: fake.url });
-const mediaPath = () => `/2010-04-01/Accounts/${fake.accountSid}/Messages/${sid('MM')}/Media/${sid('ME')}`;
+const policy = () => ({ accountSid: env.fake.accountSid, authToken: env.fake.authToken, trustedOrigin: env.fake.url });
+const mediaPath = () => `/2010-04-01/Accounts/${env.fake.accountSid}/Messages/${sid('MM')}/Media/${sid('ME')}`;
 /** DNS that answers every name with one address. */
 const resolvesTo =
   (address: string): LookupFunction =>
@@ -54,42 +43,42 @@ describe('fetchMedia refuses', () => {
   });
 
   it('a redirect to another host', async () => {
-    const url = fake.addRedirect(mediaPath(), 'http://localhost:9/stolen.jpg');
+    const url = env.fake.addRedirect(mediaPath(), 'http://localhost:9/stolen.jpg');
     expect(await fetchMedia(url, policy())).toEqual({ ok: false, reason: 'only https:// media is fetched, not http:', retryable: false });
-    const elsewhere = fake.addRedirect(mediaPath(), 'https://evil.example.com/x.jpg');
+    const elsewhere = env.fake.addRedirect(mediaPath(), 'https://evil.example.com/x.jpg');
     expect(await fetchMedia(elsewhere, policy())).toMatchObject({ ok: false, reason: 'evil.example.com is not a Twilio media host' });
   });
 
   it('files over 5 MB and files that are not images', async () => {
-    const big = fake.addMedia(mediaPath(), Buffer.concat([JPEG, Buffer.alloc(5 * 1024 * 1024)]), 'image/jpeg');
+    const big = env.fake.addMedia(mediaPath(), Buffer.concat([JPEG, Buffer.alloc(5 * 1024 * 1024)]), 'image/jpeg');
     expect(await fetchMedia(big, policy())).toMatchObject({ ok: false, reason: 'larger than 5242880 bytes' });
-    const svg = fake.addMedia(mediaPath(), Buffer.from('<svg onload="alert(1)"/>'), 'image/jpeg');
+    const svg = env.fake.addMedia(mediaPath(), Buffer.from('<svg onload="alert(1)"/>'), 'image/jpeg');
     expect(await fetchMedia(svg, policy())).toMatchObject({ ok: false, reason: 'not a photo (JPEG, PNG, GIF, WebP or HEIC)' });
   });
 });
 
 describe('fetchMedia copies', () => {
   it('from the configured Twilio base URL on 127.0.0.1, with Basic auth, following a redirect there', async () => {
-    const target = fake.addMedia(mediaPath(), JPEG, 'image/jpeg');
-    const url = fake.addRedirect(mediaPath(), target);
+    const target = env.fake.addMedia(mediaPath(), JPEG, 'image/jpeg');
+    const url = env.fake.addRedirect(mediaPath(), target);
     const result = await fetchMedia(url, policy());
     expect(result).toMatchObject({ ok: true, contentType: 'image/jpeg' });
-    expect(fake.mediaRequests.at(-1)?.authorization).toBe(`Basic ${Buffer.from(`${fake.accountSid}:${fake.authToken}`).toString('base64')}`);
+    expect(env.fake.mediaRequests.at(-1)?.authorization).toBe(`Basic ${Buffer.from(`${env.fake.accountSid}:${env.fake.authToken}`).toString('base64')}`);
   });
 
   it('but not from 127.0.0.1 when it is not the configured base URL', async () => {
-    const url = fake.addMedia(mediaPath(), JPEG, 'image/jpeg');
+    const url = env.fake.addMedia(mediaPath(), JPEG, 'image/jpeg');
     expect(await fetchMedia(url, { accountSid: 'AC1', authToken: 'x' })).toMatchObject({ ok: false, retryable: false });
   });
 });
 
 describe('refused photos in a text', () => {
   it('are skipped, the text is kept, and the reply says a photo could not be saved', async () => {
-    const person = await createPerson(t.testDb.database.db, { firstName: 'Lin' });
-    const loop = await createLoop(t.testDb.database.db, { name: 'Safe', memberIds: [person.id] });
-    const good = fake.addMedia(mediaPath(), JPEG, 'image/jpeg');
+    const person = await createPerson(env.t.testDb.database.db, { firstName: 'Lin' });
+    const loop = await createLoop(env.t.testDb.database.db, { name: 'Safe', memberIds: [person.id] });
+    const good = env.fake.addMedia(mediaPath(), JPEG, 'image/jpeg');
     const params = mmsParams({
-      accountSid: fake.accountSid,
+      accountSid: env.fake.accountSid,
       from: person.phoneNumber,
       body: 'Two photos',
       media: [
@@ -97,11 +86,11 @@ describe('refused photos in a text', () => {
         { url: 'https://169.254.169.254/latest/meta-data/iam', contentType: 'image/jpeg' },
       ],
     });
-    await postWebhook(t.app, '/api/webhooks/twilio/messages', params, { authToken: fake.authToken });
-    await processPending(t.app.ctx);
-    const [update] = await updatesOf(t.testDb.database.db, loop.id);
+    await postWebhook(env.t.app, '/api/webhooks/twilio/messages', params, { authToken: env.fake.authToken });
+    await processPending(env.t.app.ctx);
+    const [update] = await updatesOf(env.t.testDb.database.db, loop.id);
     expect(update?.media).toHaveLength(1);
-    expect((await textsTo(t.testDb.database.db, person.phoneNumber))[0]?.body).toBe(
+    expect((await textsTo(env.t.testDb.database.db, person.phoneNumber))[0]?.body).toBe(
       "Thanks Lin! Your update and photo went to Safe. One photo couldn't be saved (only photos up to 5 MB work).",
     );
   });
@@ -110,7 +99,7 @@ describe('refused photos in a text', () => {
 describe('GET /media/:key', () => {
   it('is a 404 with a message for unknown or malformed keys', async () => {
     for (const key of ['nope', 'A'.repeat(43), '..%2F..%2Fetc%2Fpasswd']) {
-      const res = await t.app.inject({ url: `/media/${key}` });
+      const res = await env.t.app.inject({ url: `/media/${key}` });
       expect(res.statusCode).toBe(404);
       expect(res.json().message).toBe('This photo does not exist or was deleted.');
     }

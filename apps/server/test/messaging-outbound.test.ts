@@ -1,59 +1,49 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages, phoneOptOuts, users } from '../src/db/schema';
 import { processPending } from '../src/jobs/message-worker';
 import { optOutPhone } from '../src/messaging/opt-outs';
 import { enqueueLoopTexts, enqueueText, queueWelcomeText, type TextToQueue } from '../src/messaging/outbox';
 import { createPacer } from '../src/messaging/pacer';
 import { sendOutbound } from '../src/messaging/send-outbound';
-import { createTestApp, type TestApp, type TestContext } from './helpers/app';
-import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
-import { createLoop, createPerson, testClock, textsTo } from './helpers/messaging';
+import { type TestApp } from './helpers/app';
+import { createLoop, createPerson, testClock, textsTo, useFakeTwilioApp } from './helpers/messaging';
 
 const TEMPLATE = `HX${'a'.repeat(32)}`;
 const clock = testClock();
-let t: TestContext;
-let fake: FakeTwilio;
-beforeAll(async () => {
-  fake = await startFakeTwilio();
-  t = await createTestApp(twilioEnv(fake), { clock });
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+const env = useFakeTwilioApp({ clock });
+const { db } = env;
 
-const db = () => t.testDb.database.db;
 let counter = 0;
 const queue = (userId: number, extra: Partial<TextToQueue> = {}) =>
   db().transaction((tx) =>
     enqueueText(tx, { kind: 'reminder', userId, body: 'Time to share your news!', idempotencyKey: `test:${++counter}`, ...extra }),
   );
-const sentTo = (phone: string) => fake.sent.filter((s) => s.params.To === phone || s.params.To === `whatsapp:${phone}`);
-const attemptsTo = (phone: string) => fake.attempts.filter((s) => s.params.To === phone || s.params.To === `whatsapp:${phone}`);
+const sentTo = (phone: string) => env.fake.sent.filter((s) => s.params.To === phone || s.params.To === `whatsapp:${phone}`);
+const attemptsTo = (phone: string) => env.fake.attempts.filter((s) => s.params.To === phone || s.params.To === `whatsapp:${phone}`);
 
 describe('retries', () => {
   it('429 then 500 then 201: retried with exponential backoff and sent once', async () => {
     const person = await createPerson(db());
     const id = await queue(person.id);
-    fake.failNext({ status: 429, code: 20429, message: 'Too Many Requests' }, { status: 500 });
+    env.fake.failNext({ status: 429, code: 20429, message: 'Too Many Requests' }, { status: 500 });
 
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     let [row] = await textsTo(db(), person.phoneNumber);
     expect(row).toMatchObject({ id, status: 'queued', attempts: 1, error: 'Twilio error 20429: Too Many Requests (attempt 1 of 5)' });
     expect(row?.nextAttemptAt?.getTime()).toBe(clock().getTime() + 30_000);
 
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     expect(attemptsTo(person.phoneNumber)).toHaveLength(1);
 
     clock.advance(30_000);
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     [row] = await textsTo(db(), person.phoneNumber);
     expect(row).toMatchObject({ status: 'queued', attempts: 2 });
     expect(row?.nextAttemptAt?.getTime()).toBe(clock().getTime() + 60_000);
 
     clock.advance(60_000);
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     [row] = await textsTo(db(), person.phoneNumber);
     expect(row).toMatchObject({ status: 'sent', attempts: 3, error: null, channel: 'sms', fromAddress: '+15005550006' });
     expect(row?.providerMessageId).toMatch(/^SM[0-9a-f]{32}$/);
@@ -67,10 +57,10 @@ describe('retries', () => {
   });
 
   it('is failed with the provider’s error after the last attempt', async () => {
-    const app = await t.rebuild({ SEND_MAX_ATTEMPTS: '2', SEND_RETRY_BASE_SECONDS: '0' });
+    const app = await env.t.rebuild({ SEND_MAX_ATTEMPTS: '2', SEND_RETRY_BASE_SECONDS: '0' });
     const person = await createPerson(db());
     await queue(person.id);
-    fake.failNext({ status: 503, code: 20503, message: 'Service Unavailable' }, { status: 503, code: 20503, message: 'Service Unavailable' });
+    env.fake.failNext({ status: 503, code: 20503, message: 'Service Unavailable' }, { status: 503, code: 20503, message: 'Service Unavailable' });
     await processPending(app.ctx);
     const [row] = await textsTo(db(), person.phoneNumber);
     expect(row).toMatchObject({ status: 'failed', attempts: 2, error: 'Twilio error 20503: Service Unavailable' });
@@ -78,7 +68,7 @@ describe('retries', () => {
   });
 
   it('retries network errors too', async () => {
-    const app = await t.rebuild({ TWILIO_API_BASE_URL: 'http://127.0.0.1:9', SEND_MAX_ATTEMPTS: '2', SEND_RETRY_BASE_SECONDS: '0' });
+    const app = await env.t.rebuild({ TWILIO_API_BASE_URL: 'http://127.0.0.1:9', SEND_MAX_ATTEMPTS: '2', SEND_RETRY_BASE_SECONDS: '0' });
     const person = await createPerson(db());
     await queue(person.id);
     await processPending(app.ctx);
@@ -93,8 +83,8 @@ describe('errors that cannot succeed fail at once and mark the member', () => {
   it('21610: the phone is opted out', async () => {
     const person = await createPerson(db());
     await queue(person.id);
-    fake.failNext({ status: 400, code: 21610, message: 'Attempt to send to unsubscribed recipient' });
-    await processPending(t.app.ctx);
+    env.fake.failNext({ status: 400, code: 21610, message: 'Attempt to send to unsubscribed recipient' });
+    await processPending(env.t.app.ctx);
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'failed', attempts: 1 });
     const [optOut] = await db().select().from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, person.phoneNumber));
     expect(optOut?.reason).toBe('twilio:21610');
@@ -104,8 +94,8 @@ describe('errors that cannot succeed fail at once and mark the member', () => {
   it('21211: the number is invalid and is not texted again', async () => {
     const person = await createPerson(db());
     await queue(person.id);
-    fake.failNext({ status: 400, code: 21211, message: "The 'To' number is not a valid phone number." });
-    await processPending(t.app.ctx);
+    env.fake.failNext({ status: 400, code: 21211, message: "The 'To' number is not a valid phone number." });
+    await processPending(env.t.app.ctx);
     expect((await textsTo(db(), person.phoneNumber))[0]?.error).toBe("Twilio error 21211: The 'To' number is not a valid phone number.");
     const [optOut] = await db().select().from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, person.phoneNumber));
     expect(optOut?.reason).toBe('twilio:21211 invalid number');
@@ -115,8 +105,8 @@ describe('errors that cannot succeed fail at once and mark the member', () => {
     const person = await createPerson(db(), { messagingPreference: 'whatsapp' });
     await db().update(users).set({ lastInboundAt: clock() }).where(eq(users.id, person.id));
     await queue(person.id);
-    fake.failNext({ status: 400, code: 63016, message: 'Failed to send freeform message because you are outside the allowed window.' });
-    await processPending(t.app.ctx);
+    env.fake.failNext({ status: 400, code: 63016, message: 'Failed to send freeform message because you are outside the allowed window.' });
+    await processPending(env.t.app.ctx);
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'failed', attempts: 1 });
     const [user] = await db().select().from(users).where(eq(users.id, person.id));
     expect(user?.lastInboundAt).toBeNull();
@@ -125,8 +115,8 @@ describe('errors that cannot succeed fail at once and mark the member', () => {
   it('any other 4xx fails at once without marking anyone', async () => {
     const person = await createPerson(db());
     await queue(person.id);
-    fake.failNext({ status: 400, code: 21408, message: 'Permission to send an SMS has not been enabled for the region' });
-    await processPending(t.app.ctx);
+    env.fake.failNext({ status: 400, code: 21408, message: 'Permission to send an SMS has not been enabled for the region' });
+    await processPending(env.t.app.ctx);
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'failed', attempts: 1 });
     expect(await db().select().from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, person.phoneNumber))).toEqual([]);
   });
@@ -138,7 +128,7 @@ describe('opted-out members', () => {
     await queue(person.id);
     await optOutPhone(db(), person.phoneNumber, 'STOP', clock());
     expect(await queue(person.id)).toBeNull();
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     const rows = await textsTo(db(), person.phoneNumber);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'failed', error: 'Not sent: this phone opted out of texts (STOP).' });
@@ -151,12 +141,12 @@ describe('WhatsApp', () => {
     const person = await createPerson(db(), { messagingPreference: 'whatsapp' });
     await db().update(users).set({ lastInboundAt: new Date(clock().getTime() - 23 * 3600_000) }).where(eq(users.id, person.id));
     await queue(person.id);
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     expect(sentTo(person.phoneNumber)[0]?.params).toMatchObject({ To: `whatsapp:${person.phoneNumber}`, From: 'whatsapp:+14155238886', Body: 'Time to share your news!' });
   });
 
   it('outside the window with a template for the kind: the template, with its variables', async () => {
-    const app = await t.rebuild({ TWILIO_WHATSAPP_TEMPLATES: `reminder=${TEMPLATE}, welcome=HX${'b'.repeat(32)}` });
+    const app = await env.t.rebuild({ TWILIO_WHATSAPP_TEMPLATES: `reminder=${TEMPLATE}, welcome=HX${'b'.repeat(32)}` });
     const person = await createPerson(db(), { messagingPreference: 'whatsapp' });
     const loop = await createLoop(db(), { name: 'Garden', memberIds: [person.id] });
     await queue(person.id);
@@ -171,7 +161,7 @@ describe('WhatsApp', () => {
   it('outside the window without a template: SMS instead', async () => {
     const person = await createPerson(db(), { messagingPreference: 'whatsapp' });
     await queue(person.id, { kind: 'newsletter' });
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     expect(sentTo(person.phoneNumber)[0]?.params).toMatchObject({ To: person.phoneNumber, From: '+15005550006' });
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ channel: 'sms', status: 'sent' });
   });
@@ -202,7 +192,7 @@ describe('the outbox', () => {
     const person = await createPerson(db());
     const loop = await createLoop(db(), { name: 'Neighbours', memberIds: [person.id] });
     for (let i = 0; i < 2; i++) await db().transaction((tx) => queueWelcomeText(tx, { userId: person.id, loopId: loop.id, loopName: loop.name }));
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     const rows = await textsTo(db(), person.phoneNumber);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ kind: 'welcome', status: 'sent', loopId: loop.id, idempotencyKey: `welcome:${loop.id}:${person.id}` });
@@ -218,7 +208,7 @@ describe('the outbox', () => {
     expect(await db().transaction((tx) => enqueueLoopTexts(tx, input))).toBe(0);
     const [forC] = await textsTo(db(), c!.phoneNumber);
     expect(forC).toMatchObject({ channel: 'whatsapp', kind: 'newsletter', status: 'queued', userId: c!.id, loopId: loop.id, mediaUrls: ['/media/abc'], idempotencyKey: `newsletter:${loop.id}:1:${c!.id}` });
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     expect(sentTo(a!.phoneNumber)[0]?.params.MediaUrl).toBe('https://loop.example.com/media/abc');
     expect(await textsTo(db(), b!.phoneNumber)).toEqual([]);
   });
@@ -226,11 +216,11 @@ describe('the outbox', () => {
   it('a send does nothing when the row was already sent', async () => {
     const person = await createPerson(db());
     const id = await queue(person.id);
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     const [row] = await db().select().from(messages).where(eq(messages.id, id ?? 0));
     if (!row) throw new Error('no row');
-    await sendOutbound(t.app.ctx, row, createPacer(0));
-    await sendOutbound(t.app.ctx, { ...row, status: 'sending' }, createPacer(0));
+    await sendOutbound(env.t.app.ctx, row, createPacer(0));
+    await sendOutbound(env.t.app.ctx, { ...row, status: 'sending' }, createPacer(0));
     expect(sentTo(person.phoneNumber)).toHaveLength(1);
   });
 });
@@ -238,15 +228,15 @@ describe('the outbox', () => {
 describe('simulator mode', () => {
   let simulatorApp: TestApp;
   beforeAll(async () => {
-    simulatorApp = await t.rebuild({ TWILIO_ACCOUNT_SID: '', TWILIO_AUTH_TOKEN: '', TWILIO_FROM_NUMBER: '', TWILIO_API_BASE_URL: '' });
+    simulatorApp = await env.t.rebuild({ TWILIO_ACCOUNT_SID: '', TWILIO_AUTH_TOKEN: '', TWILIO_FROM_NUMBER: '', TWILIO_API_BASE_URL: '' });
   });
 
   it('marks texts sent without anything leaving the machine', async () => {
     const person = await createPerson(db());
     await queue(person.id);
-    const before = fake.attempts.length;
+    const before = env.fake.attempts.length;
     await processPending(simulatorApp.ctx);
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'sent', fromAddress: 'loop-simulator' });
-    expect(fake.attempts.length).toBe(before);
+    expect(env.fake.attempts.length).toBe(before);
   });
 });

@@ -1,32 +1,22 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages, phoneOptOuts } from '../src/db/schema';
 import { processPending } from '../src/jobs/message-worker';
 import { enqueueText } from '../src/messaging/outbox';
-import { createTestApp, uniquePhone, type TestContext } from './helpers/app';
-import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
-import { createLoop, createPerson, testClock, textsTo, updatesOf } from './helpers/messaging';
+import { uniquePhone } from './helpers/app';
+import { createLoop, createPerson, testClock, textsTo, updatesOf, useFakeTwilioApp } from './helpers/messaging';
 import { postWebhook, smsParams } from './helpers/twilio-fixtures';
 
 const clock = testClock();
-let t: TestContext;
-let fake: FakeTwilio;
-beforeAll(async () => {
-  fake = await startFakeTwilio();
-  t = await createTestApp(twilioEnv(fake), { clock });
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+const env = useFakeTwilioApp({ clock });
+const { db } = env;
 
-const db = () => t.testDb.database.db;
 
 /** Texts `body` from `phone` through the webhook and the worker; returns the replies. */
 async function text(phone: string, body: string, extra: Record<string, string> = {}) {
-  const res = await postWebhook(t.app, '/api/webhooks/twilio/messages', { ...smsParams({ accountSid: fake.accountSid, from: phone, body }), ...extra }, { authToken: fake.authToken });
+  const res = await postWebhook(env.t.app, '/api/webhooks/twilio/messages', { ...smsParams({ accountSid: env.fake.accountSid, from: phone, body }), ...extra }, { authToken: env.fake.authToken });
   expect(res.statusCode).toBe(200);
-  await processPending(t.app.ctx);
+  await processPending(env.t.app.ctx);
   return (await textsTo(db(), phone)).map((m) => m.body);
 }
 

@@ -1,29 +1,18 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { members, messages, users } from '../src/db/schema';
 import { processPending, sweepOutbound } from '../src/jobs/message-worker';
 import { claimOutbound } from '../src/messaging/claim-messages';
 import { enqueueLoopTexts, enqueueText } from '../src/messaging/outbox';
 import { createPacer } from '../src/messaging/pacer';
 import { sendDueTexts } from '../src/messaging/send-outbound';
-import { createTestApp, type TestContext } from './helpers/app';
-import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
-import { createLoop, createPerson, testClock, textsTo } from './helpers/messaging';
+import { createLoop, createPerson, testClock, textsTo, useFakeTwilioApp } from './helpers/messaging';
 
 // Sending in batches: one claim per batch, texts side by side, `sent` recorded a group at a time.
 const clock = testClock();
-let t: TestContext;
-let fake: FakeTwilio;
-beforeAll(async () => {
-  fake = await startFakeTwilio();
-  t = await createTestApp(twilioEnv(fake), { clock });
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+const env = useFakeTwilioApp({ clock });
+const { db } = env;
 
-const db = () => t.testDb.database.db;
 let counter = 0;
 const queue = (userId: number, body: string) =>
   db().transaction((tx) => enqueueText(tx, { kind: 'bulk', userId, body, idempotencyKey: `batch-test:${++counter}` }));
@@ -53,11 +42,11 @@ describe('sending in batches', () => {
       enqueueLoopTexts(tx, { loopId: loop.id, kind: 'reminder', body: 'Time to share your news!', keyPrefix: `burst:${loop.id}` }),
     );
     expect(queued).toBe(600);
-    const before = fake.sent.length;
-    await processPending(t.app.ctx);
+    const before = env.fake.sent.length;
+    await processPending(env.t.app.ctx);
 
     const phones = new Set(people.map((p) => p.phoneNumber));
-    const sent = fake.sent.slice(before).filter((s) => phones.has(String(s.params.To)));
+    const sent = env.fake.sent.slice(before).filter((s) => phones.has(String(s.params.To)));
     expect(sent).toHaveLength(600);
     expect(new Set(sent.map((s) => s.params.To)).size).toBe(600);
     const rows = await db().select().from(messages).where(eq(messages.loopId, loop.id));
@@ -74,8 +63,8 @@ describe('sending in batches', () => {
       await queue(ada.id, `ada ${i}`);
       for (const other of others.slice((i - 1) * 16, i * 16)) await queue(other.id, `other ${i}`);
     }
-    await processPending(t.app.ctx);
-    expect(fake.sent.filter((s) => s.params.To === ada.phoneNumber).map((s) => s.params.Body)).toEqual(['ada 1', 'ada 2', 'ada 3', 'ada 4', 'ada 5']);
+    await processPending(env.t.app.ctx);
+    expect(env.fake.sent.filter((s) => s.params.To === ada.phoneNumber).map((s) => s.params.Body)).toEqual(['ada 1', 'ada 2', 'ada 3', 'ada 4', 'ada 5']);
     expect((await textsTo(db(), ada.phoneNumber)).map((r) => r.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
   });
 
@@ -86,12 +75,12 @@ describe('sending in batches', () => {
     const [stale] = await claimOutbound(db(), { now: clock(), leaseUntil: new Date(clock().getTime() - 1), limit: 1000 });
     expect(stale?.id).toBe(id);
     // ...another process claims it again and sends it.
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     const [afterOther] = await textsTo(db(), person.phoneNumber);
     expect(afterOther).toMatchObject({ status: 'sent', attempts: 2 });
     // The stalled process finally sends its copy (at least once): the other's record stands.
     const claims = [stale ? [stale] : [], []];
-    await sendDueTexts(t.app.ctx, { claim: async () => claims.shift() ?? [], batch: 10, pacer: createPacer(0) });
+    await sendDueTexts(env.t.app.ctx, { claim: async () => claims.shift() ?? [], batch: 10, pacer: createPacer(0) });
     const [row] = await textsTo(db(), person.phoneNumber);
     expect(row).toMatchObject({ status: 'sent', attempts: 2, providerMessageId: afterOther?.providerMessageId });
   });
@@ -102,10 +91,10 @@ describe('sending in batches', () => {
     const rows = await claimOutbound(db(), { now: clock(), leaseUntil: new Date(clock().getTime() + 10_000), limit: 1000 });
     expect(rows.map((r) => r.id)).toEqual([id]);
     const claims = [rows, []];
-    await sendDueTexts(t.app.ctx, { claim: async () => claims.shift() ?? [], batch: 1000, pacer: createPacer(0) });
-    expect(fake.attempts.filter((s) => s.params.To === person.phoneNumber)).toEqual([]);
+    await sendDueTexts(env.t.app.ctx, { claim: async () => claims.shift() ?? [], batch: 1000, pacer: createPacer(0) });
+    expect(env.fake.attempts.filter((s) => s.params.To === person.phoneNumber)).toEqual([]);
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'queued', attempts: 0, nextAttemptAt: null });
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'sent', attempts: 1 });
   });
 
@@ -113,7 +102,7 @@ describe('sending in batches', () => {
     const people = await Promise.all(Array.from({ length: 12 }, () => createPerson(db())));
     const ids = [];
     for (const person of people) ids.push(await queue(person.id, 'paced'));
-    const paced = { ...t.app.ctx, config: { ...t.app.ctx.config, SEND_RATE_PER_SECOND: 10 } };
+    const paced = { ...env.t.app.ctx, config: { ...env.t.app.ctx.config, SEND_RATE_PER_SECOND: 10 } };
     const stopping = new AbortController();
     const sweep = sweepOutbound(paced, createPacer(10), stopping.signal);
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -129,9 +118,9 @@ describe('sending in batches', () => {
     expect(back.length).toBeGreaterThan(0);
     expect(sent.length + back.length).toBe(12);
     expect(back.every((r) => r.attempts === 0 && r.nextAttemptAt === null)).toBe(true);
-    const phonesSent = new Set(fake.sent.map((s) => s.params.To));
+    const phonesSent = new Set(env.fake.sent.map((s) => s.params.To));
     expect(sent.every((r) => phonesSent.has(r.toAddress))).toBe(true);
     expect(back.some((r) => phonesSent.has(r.toAddress))).toBe(false);
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
   });
 });

@@ -1,32 +1,24 @@
 import { inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
 import type { Database, Db } from '../src/db/client';
 import { messages } from '../src/db/schema';
 import { createInboundBatcher } from '../src/messaging/inbound-batcher';
 import { inboundRow, type InboundParams } from '../src/messaging/ingest-inbound';
-import { createTestApp, testConfig, uniquePhone, type TestContext } from './helpers/app';
-import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
+import { testConfig, uniquePhone } from './helpers/app';
+import { twilioEnv } from './helpers/fake-twilio';
+import { useFakeTwilioApp } from './helpers/messaging';
 import { postWebhook, smsParams } from './helpers/twilio-fixtures';
 
 // The webhook stores texts that arrive together in one statement (group commit). These tests
 // hold it to the same promises as one INSERT per request: one row per MessageSid, a 200 only
 // for a stored row, and a 5xx (so Twilio tries again) for a text that could not be stored.
 
-let t: TestContext;
-let fake: FakeTwilio;
-beforeAll(async () => {
-  fake = await startFakeTwilio();
-  t = await createTestApp(twilioEnv(fake));
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+const env = useFakeTwilioApp();
+const { db } = env;
 
-const db = () => t.testDb.database.db;
 const rowsFor = (sids: string[]) => db().select().from(messages).where(inArray(messages.providerMessageId, sids));
-const text = (body: string) => smsParams({ accountSid: fake.accountSid, from: uniquePhone(), body });
+const text = (body: string) => smsParams({ accountSid: env.fake.accountSid, from: uniquePhone(), body });
 
 /** A db whose statements are counted, and can be made to fail or wait. */
 function instrumented(real: Db) {
@@ -55,7 +47,7 @@ describe('webhook group commit', () => {
     // Each answer is checked for its row the moment it arrives.
     const seenStored = await Promise.all(
       requests.map(async (params) => {
-        const res = await postWebhook(t.app, '/api/webhooks/twilio/messages', params, { authToken: fake.authToken });
+        const res = await postWebhook(env.t.app, '/api/webhooks/twilio/messages', params, { authToken: env.fake.authToken });
         const rows = await rowsFor([params.MessageSid ?? '']);
         return { status: res.statusCode, body: res.body, rows: rows.length };
       }),
@@ -137,12 +129,12 @@ describe('webhook group commit', () => {
 
   it('when the database cannot store a batch, every request of it is a 5xx and nothing is acknowledged; the retries are stored once', async () => {
     const { db: flaky, state } = instrumented(db());
-    const database = { ...t.testDb.database, db: flaky } as Database;
-    const app = await buildApp(testConfig(t.dataDir, twilioEnv(fake)), { database });
+    const database = { ...env.t.testDb.database, db: flaky } as Database;
+    const app = await buildApp(testConfig(env.t.dataDir, twilioEnv(env.fake)), { database });
     try {
       state.fail = Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
       const params = Array.from({ length: 12 }, (_, i) => text(`during the outage ${i}`));
-      const post = (p: InboundParams) => postWebhook(app, '/api/webhooks/twilio/messages', p, { authToken: fake.authToken });
+      const post = (p: InboundParams) => postWebhook(app, '/api/webhooks/twilio/messages', p, { authToken: env.fake.authToken });
       const during = await Promise.all(params.map(post));
       expect(during.every((r) => r.statusCode >= 500)).toBe(true);
       expect(during.some((r) => r.body.includes('Response'))).toBe(false);
@@ -161,8 +153,8 @@ describe('webhook group commit', () => {
   it('still refuses a missing or wrong signature with 403 before anything is queued', async () => {
     const params = text('unsigned');
     const res = await Promise.all([
-      postWebhook(t.app, '/api/webhooks/twilio/messages', params, { authToken: fake.authToken, signature: null }),
-      postWebhook(t.app, '/api/webhooks/twilio/messages', params, { authToken: 'not-the-token' }),
+      postWebhook(env.t.app, '/api/webhooks/twilio/messages', params, { authToken: env.fake.authToken, signature: null }),
+      postWebhook(env.t.app, '/api/webhooks/twilio/messages', params, { authToken: 'not-the-token' }),
     ]);
     expect(res.map((r) => r.statusCode)).toEqual([403, 403]);
     expect(await rowsFor([params.MessageSid ?? ''])).toHaveLength(0);
@@ -172,7 +164,7 @@ describe('webhook group commit', () => {
     const params = text('no sid');
     delete params.MessageSid;
     delete params.SmsMessageSid;
-    const res = await postWebhook(t.app, '/api/webhooks/twilio/messages', params, { authToken: fake.authToken });
+    const res = await postWebhook(env.t.app, '/api/webhooks/twilio/messages', params, { authToken: env.fake.authToken });
     expect(res.statusCode).toBe(400);
     expect(() => inboundRow({ From: '+14155550100' }, new Date())).toThrow(/MessageSid/);
   });

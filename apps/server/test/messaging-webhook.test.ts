@@ -1,28 +1,18 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { processPending } from '../src/jobs/message-worker';
 import { PHOTO_CSP } from '../src/routes/media/index';
 import { messages, phoneOptOuts, users } from '../src/db/schema';
-import { createTestApp, uniquePhone, type TestContext } from './helpers/app';
-import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
-import { JPEG, PNG, createLoop, createPerson, testClock, textsTo, updatesOf } from './helpers/messaging';
+import { uniquePhone } from './helpers/app';
+import { JPEG, PNG, createLoop, createPerson, testClock, textsTo, updatesOf, useFakeTwilioApp } from './helpers/messaging';
 import { mmsParams, postWebhook, sid, smsParams, statusParams, whatsappParams } from './helpers/twilio-fixtures';
 
 const clock = testClock();
-let t: TestContext;
-let fake: FakeTwilio;
-beforeAll(async () => {
-  fake = await startFakeTwilio();
-  t = await createTestApp(twilioEnv(fake), { clock });
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+const env = useFakeTwilioApp({ clock });
+const { db } = env;
 
-const db = () => t.testDb.database.db;
 const post = (params: Record<string, string>, options: { signature?: string | null; path?: string } = {}) =>
-  postWebhook(t.app, options.path ?? '/api/webhooks/twilio/messages', params, { authToken: fake.authToken, ...options });
+  postWebhook(env.t.app, options.path ?? '/api/webhooks/twilio/messages', params, { authToken: env.fake.authToken, ...options });
 const inboundBySid = (messageSid: string) => db().select().from(messages).where(eq(messages.providerMessageId, messageSid));
 
 async function memberInOneLoop(name = 'Smith Family', preference: 'sms' | 'whatsapp' = 'sms') {
@@ -33,7 +23,7 @@ async function memberInOneLoop(name = 'Smith Family', preference: 'sms' | 'whats
 
 describe('POST /api/webhooks/twilio/messages: signature', () => {
   it('refuses a request without a signature with 403 and stores nothing', async () => {
-    const params = smsParams({ accountSid: fake.accountSid, from: uniquePhone(), body: 'hello' });
+    const params = smsParams({ accountSid: env.fake.accountSid, from: uniquePhone(), body: 'hello' });
     const res = await post(params, { signature: null });
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toMatch(/X-Twilio-Signature/);
@@ -41,23 +31,23 @@ describe('POST /api/webhooks/twilio/messages: signature', () => {
   });
 
   it('refuses a wrong signature, or one for other parameters, with 403 and stores nothing', async () => {
-    const params = smsParams({ accountSid: fake.accountSid, from: uniquePhone(), body: 'hello' });
+    const params = smsParams({ accountSid: env.fake.accountSid, from: uniquePhone(), body: 'hello' });
     expect((await post(params, { signature: 'bm90IGEgc2lnbmF0dXJl' })).statusCode).toBe(403);
-    const forged = await postWebhook(t.app, '/api/webhooks/twilio/messages', params, { authToken: 'someone-elses-token' });
+    const forged = await postWebhook(env.t.app, '/api/webhooks/twilio/messages', params, { authToken: 'someone-elses-token' });
     expect(forged.statusCode).toBe(403);
     expect(await inboundBySid(params.MessageSid ?? '')).toHaveLength(0);
   });
 
   it('refuses every webhook when Twilio is not configured', async () => {
-    const simulatorApp = await t.rebuild({ TWILIO_ACCOUNT_SID: '', TWILIO_AUTH_TOKEN: '', TWILIO_FROM_NUMBER: '', TWILIO_API_BASE_URL: '' });
-    const params = smsParams({ accountSid: fake.accountSid, from: uniquePhone(), body: 'hello' });
-    const res = await postWebhook(simulatorApp, '/api/webhooks/twilio/messages', params, { authToken: fake.authToken });
+    const simulatorApp = await env.t.rebuild({ TWILIO_ACCOUNT_SID: '', TWILIO_AUTH_TOKEN: '', TWILIO_FROM_NUMBER: '', TWILIO_API_BASE_URL: '' });
+    const params = smsParams({ accountSid: env.fake.accountSid, from: uniquePhone(), body: 'hello' });
+    const res = await postWebhook(simulatorApp, '/api/webhooks/twilio/messages', params, { authToken: env.fake.authToken });
     expect(res.statusCode).toBe(403);
     expect(await inboundBySid(params.MessageSid ?? '')).toHaveLength(0);
   });
 
   it('answers a signed text at once with empty TwiML and stores it for the worker', async () => {
-    const params = smsParams({ accountSid: fake.accountSid, from: uniquePhone(), body: 'hello' });
+    const params = smsParams({ accountSid: env.fake.accountSid, from: uniquePhone(), body: 'hello' });
     const res = await post(params);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/xml/);
@@ -70,25 +60,25 @@ describe('POST /api/webhooks/twilio/messages: signature', () => {
 describe('webhook fixtures', () => {
   it('SMS: becomes an update in the Loop and a confirmation naming it', async () => {
     const { person, loop } = await memberInOneLoop('Smith Family');
-    await post(smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'We got a puppy!' }));
-    await processPending(t.app.ctx);
+    await post(smsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'We got a puppy!' }));
+    await processPending(env.t.app.ctx);
     const [update] = await updatesOf(db(), loop.id);
     expect(update).toMatchObject({ content: 'We got a puppy!', userId: person.id });
     const [reply] = await textsTo(db(), person.phoneNumber);
     expect(reply).toMatchObject({ kind: 'reply', status: 'sent', channel: 'sms' });
     expect(reply?.body).toBe('Thanks Ada! Your update went to Smith Family.');
-    expect(fake.sent.at(-1)?.params).toMatchObject({ To: person.phoneNumber, From: '+15005550006', Body: reply?.body });
+    expect(env.fake.sent.at(-1)?.params).toMatchObject({ To: person.phoneNumber, From: '+15005550006', Body: reply?.body });
     const [user] = await db().select().from(users).where(eq(users.id, person.id));
     expect(user?.lastInboundAt?.toISOString()).toBe(clock().toISOString());
   });
 
   it('MMS with two photos: both copied with Basic auth, served from /media/{key}', async () => {
     const { person, loop } = await memberInOneLoop('Photo Club');
-    const first = fake.addMedia(`/2010-04-01/Accounts/${fake.accountSid}/Messages/MM1/Media/${sid('ME')}`, JPEG, 'image/jpeg');
-    const second = fake.addMedia(`/2010-04-01/Accounts/${fake.accountSid}/Messages/MM1/Media/${sid('ME')}`, PNG, 'image/png');
+    const first = env.fake.addMedia(`/2010-04-01/Accounts/${env.fake.accountSid}/Messages/MM1/Media/${sid('ME')}`, JPEG, 'image/jpeg');
+    const second = env.fake.addMedia(`/2010-04-01/Accounts/${env.fake.accountSid}/Messages/MM1/Media/${sid('ME')}`, PNG, 'image/png');
     await post(
       mmsParams({
-        accountSid: fake.accountSid,
+        accountSid: env.fake.accountSid,
         from: person.phoneNumber,
         body: 'Beach day',
         media: [
@@ -97,12 +87,12 @@ describe('webhook fixtures', () => {
         ],
       }),
     );
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     const [update] = await updatesOf(db(), loop.id);
     expect(update?.content).toBe('Beach day');
     expect(update?.media.map((m) => m.contentType)).toEqual(['image/jpeg', 'image/png']);
-    expect(fake.mediaRequests.slice(-2).every((r) => r.authorization?.startsWith('Basic '))).toBe(true);
-    const served = await t.app.inject({ url: `/media/${update?.media[1]?.storageKey}` });
+    expect(env.fake.mediaRequests.slice(-2).every((r) => r.authorization?.startsWith('Basic '))).toBe(true);
+    const served = await env.t.app.inject({ url: `/media/${update?.media[1]?.storageKey}` });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
@@ -114,40 +104,40 @@ describe('webhook fixtures', () => {
 
   it('WhatsApp: the sender is found without the whatsapp: prefix and answered on WhatsApp', async () => {
     const { person, loop } = await memberInOneLoop('Book Club', 'whatsapp');
-    await post(whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Finished chapter 3' }));
-    await processPending(t.app.ctx);
+    await post(whatsappParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'Finished chapter 3' }));
+    await processPending(env.t.app.ctx);
     expect((await updatesOf(db(), loop.id))[0]?.content).toBe('Finished chapter 3');
     const [reply] = await textsTo(db(), person.phoneNumber);
     expect(reply).toMatchObject({ channel: 'whatsapp', status: 'sent', fromAddress: 'whatsapp:+14155238886' });
-    expect(fake.sent.at(-1)?.params).toMatchObject({ To: `whatsapp:${person.phoneNumber}`, From: 'whatsapp:+14155238886' });
+    expect(env.fake.sent.at(-1)?.params).toMatchObject({ To: `whatsapp:${person.phoneNumber}`, From: 'whatsapp:+14155238886' });
   });
 
   it('a video: the text is kept, the reply says videos come later, the video is not fetched', async () => {
     const { person, loop } = await memberInOneLoop('Cousins');
-    const video = fake.addMedia(`/2010-04-01/Accounts/${fake.accountSid}/Messages/MM2/Media/${sid('ME')}`, Buffer.from('mp4'), 'video/mp4');
-    const before = fake.mediaRequests.length;
-    await post(mmsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Look at him go', media: [{ url: video, contentType: 'video/mp4' }] }));
-    await processPending(t.app.ctx);
+    const video = env.fake.addMedia(`/2010-04-01/Accounts/${env.fake.accountSid}/Messages/MM2/Media/${sid('ME')}`, Buffer.from('mp4'), 'video/mp4');
+    const before = env.fake.mediaRequests.length;
+    await post(mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'Look at him go', media: [{ url: video, contentType: 'video/mp4' }] }));
+    await processPending(env.t.app.ctx);
     const [update] = await updatesOf(db(), loop.id);
     expect(update).toMatchObject({ content: 'Look at him go', media: [] });
-    expect(fake.mediaRequests.length).toBe(before);
+    expect(env.fake.mediaRequests.length).toBe(before);
     const [reply] = await textsTo(db(), person.phoneNumber);
     expect(reply?.body).toContain('Videos and voice memos are coming to Loop later');
   });
 
   it('a video alone: nothing stored, the coming-later reply', async () => {
     const { person, loop } = await memberInOneLoop('Voice Fans');
-    const memo = fake.addMedia(`/2010-04-01/Accounts/${fake.accountSid}/Messages/MM3/Media/${sid('ME')}`, Buffer.from('amr'), 'audio/amr');
-    await post(mmsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: '', media: [{ url: memo, contentType: 'audio/amr' }] }));
-    await processPending(t.app.ctx);
+    const memo = env.fake.addMedia(`/2010-04-01/Accounts/${env.fake.accountSid}/Messages/MM3/Media/${sid('ME')}`, Buffer.from('amr'), 'audio/amr');
+    await post(mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: '', media: [{ url: memo, contentType: 'audio/amr' }] }));
+    await processPending(env.t.app.ctx);
     expect(await updatesOf(db(), loop.id)).toEqual([]);
     expect((await textsTo(db(), person.phoneNumber))[0]?.body).toMatch(/^Videos and voice memos are coming/);
   });
 
   it('STOP with OptOutType: the phone is opted out, no update, no reply of ours', async () => {
     const { person, loop } = await memberInOneLoop('Quiet Ones');
-    await post({ ...smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Stop' }), OptOutType: 'STOP' });
-    await processPending(t.app.ctx);
+    await post({ ...smsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'Stop' }), OptOutType: 'STOP' });
+    await processPending(env.t.app.ctx);
     expect(await updatesOf(db(), loop.id)).toEqual([]);
     expect(await textsTo(db(), person.phoneNumber)).toEqual([]);
     const [optOut] = await db().select().from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, person.phoneNumber));
@@ -158,13 +148,13 @@ describe('webhook fixtures', () => {
 describe('Twilio retries', () => {
   it('one MessageSid posted five times at once makes one row, one update and one reply', async () => {
     const { person, loop } = await memberInOneLoop('Retry Family');
-    const params = smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Only once please' });
+    const params = smsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'Only once please' });
     const answers = await Promise.all(Array.from({ length: 5 }, () => post(params)));
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
     expect(await inboundBySid(params.MessageSid ?? '')).toHaveLength(1);
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     await post(params);
-    await processPending(t.app.ctx);
+    await processPending(env.t.app.ctx);
     expect(await updatesOf(db(), loop.id)).toHaveLength(1);
     expect(await textsTo(db(), person.phoneNumber)).toHaveLength(1);
   });
@@ -173,14 +163,14 @@ describe('Twilio retries', () => {
 describe('POST /api/webhooks/twilio/status', () => {
   async function sentText() {
     const { person } = await memberInOneLoop('Status Loop');
-    await post(smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'hi' }));
-    await processPending(t.app.ctx);
+    await post(smsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'hi' }));
+    await processPending(env.t.app.ctx);
     const [reply] = await textsTo(db(), person.phoneNumber);
     if (!reply?.providerMessageId) throw new Error('no reply was sent');
     return { person, reply, messageSid: reply.providerMessageId };
   }
   const status = (messageSid: string, to: string, value: string, errorCode?: string) =>
-    post(statusParams({ accountSid: fake.accountSid, messageSid, status: value, to, ...(errorCode ? { errorCode } : {}) }), {
+    post(statusParams({ accountSid: env.fake.accountSid, messageSid, status: value, to, ...(errorCode ? { errorCode } : {}) }), {
       path: '/api/webhooks/twilio/status',
     });
 
@@ -207,7 +197,7 @@ describe('POST /api/webhooks/twilio/status', () => {
 
   it('is signed like the messages webhook', async () => {
     const { person, messageSid } = await sentText();
-    const res = await post(statusParams({ accountSid: fake.accountSid, messageSid, status: 'delivered', to: person.phoneNumber }), {
+    const res = await post(statusParams({ accountSid: env.fake.accountSid, messageSid, status: 'delivered', to: person.phoneNumber }), {
       path: '/api/webhooks/twilio/status',
       signature: 'wrong',
     });
@@ -218,7 +208,7 @@ describe('POST /api/webhooks/twilio/status', () => {
 
 describe('form bodies', () => {
   it('stay refused on the JSON API', async () => {
-    const res = await t.app.inject({
+    const res = await env.t.app.inject({
       method: 'POST',
       url: '/api/login',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

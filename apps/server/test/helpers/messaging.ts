@@ -1,7 +1,10 @@
 import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll } from 'vitest';
 import type { Db } from '../../src/db/client';
 import { loops, media, members, messages, updates, users } from '../../src/db/schema';
-import { uniquePhone } from './app';
+import type { Clock } from '../../src/lib/clock';
+import { createTestApp, uniquePhone, type TestContext } from './app';
+import { startFakeTwilio, twilioEnv, type FakeTwilio } from './fake-twilio';
 
 /** A person who only texts (no password), straight into the database. */
 export async function createPerson(
@@ -61,3 +64,40 @@ export function testClock(start = new Date('2026-03-02T10:00:00Z')) {
 /** Tiny but real image bytes: what the type sniffer accepts. */
 export const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('fake jpeg body')]);
 export const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('fake png body')]);
+
+/** The app and fake Twilio of one test file: set in beforeAll, closed in afterAll. */
+export interface FakeTwilioApp {
+  readonly t: TestContext;
+  readonly fake: FakeTwilio;
+  db(): Db;
+}
+
+/**
+ * Starts a fake Twilio and an app that sends through it before the file's tests, and stops both
+ * after them. Read `t`, `fake` and `db()` inside tests and hooks, not at module level.
+ */
+export function useFakeTwilioApp(options: { clock?: Clock } = {}): FakeTwilioApp {
+  let t: TestContext | undefined;
+  let fake: FakeTwilio | undefined;
+  beforeAll(async () => {
+    fake = await startFakeTwilio();
+    t = await createTestApp(twilioEnv(fake), options);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('useFakeTwilioApp: read t and fake inside tests, after beforeAll');
+    return value;
+  };
+  return {
+    get t() {
+      return started(t);
+    },
+    get fake() {
+      return started(fake);
+    },
+    db: () => started(t).testDb.database.db,
+  };
+}
