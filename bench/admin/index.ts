@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../../apps/server/src/db/client';
-import { startServer } from '../webhook-ingest/server-process';
+import { startServer } from '../../apps/server/test/helpers/server-process';
 import { seedLarge } from './seed-large';
 
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-bench-'));
   const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 2 });
+  if (database.kind !== 'postgres') throw new Error('bench/admin runs on PostgreSQL only');
   try {
     let t = performance.now();
     if (!reuse) {
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
     // CPU per request of the server process and of PostgreSQL's backends for this database:
     // steadier than latency on a shared machine, where other work takes turns on the same cores.
     const databaseName = url.pathname.slice(1);
-    const cpu = async () => ({ server: cpuMs(server.pid), postgres: await postgresCpuMs(admin, databaseName) });
+    const cpu = async () => ({ server: cpuMs(server.child.pid ?? 0), postgres: await postgresCpuMs(admin, databaseName) });
     console.log(`  ${''.padEnd(34)} ${'p50'.padStart(9)}    ${'p95'.padStart(9)}    ${'req/s'.padStart(5)}   CPU ms/request: server  PostgreSQL`);
     for (const [label, pathname] of cases) {
       const before = await cpu();

@@ -14,7 +14,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startFakeTwilio } from '../../apps/server/test/helpers/fake-twilio';
-import { freePort, startServer } from '../webhook-ingest/server-process';
+import { freePort, startServer } from '../../apps/server/test/helpers/server-process';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 

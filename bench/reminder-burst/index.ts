@@ -33,6 +33,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-bench-'));
   const fake = await startFakeTwilio();
   const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
+  if (database.kind !== 'postgres') throw new Error('bench/reminder-burst runs on PostgreSQL only');
   try {
     const env = { ...twilioEnv(fake), DATABASE_URL: url.toString(), DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' };
     let seeded = performance.now();
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
     const unpacedRate = delivered / deliverSeconds;
     const pacedRate = pacedSent / pacedSeconds;
     const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
-    const rows = [
+    const rows: [string, string][] = [
       ['reminder texts queued', `${tick.reminderTexts.toLocaleString('en-US')} (target 100,000)`],
       ['time to queue them all', `${queueSeconds.toFixed(2)} s (target < 60 s) ${verdict(queueSeconds < 60)}`],
       [

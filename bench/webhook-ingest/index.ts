@@ -10,12 +10,14 @@ import pg from 'pg';
 import twilio from 'twilio';
 import { openDatabase } from '../../apps/server/src/db/client';
 import { startFakeTwilio, type FakeTwilio } from '../../apps/server/test/helpers/fake-twilio';
-import { startServer } from './server-process';
+import { startServer } from '../../apps/server/test/helpers/server-process';
 
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const WEBHOOK = '/api/webhooks/twilio/messages';
+// BENCH_SERVER_NODE_ARGS: extra flags for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
 /** Requests signed ahead of the run, per second of it (more than this machine serves). */
 const PRESIGNED_PER_SECOND = 8000;
 // BENCH_DATABASES=postgres or pglite runs one of the two (profiling); both by default.
@@ -161,7 +163,8 @@ async function measure(
     TWILIO_AUTH_TOKEN: fake.authToken,
     TWILIO_FROM_NUMBER: '+15005550006',
     TWILIO_API_BASE_URL: fake.url,
-  });
+  }, { nodeArgs: SERVER_NODE_ARGS });
+  const pid = server.child.pid ?? 0;
   const prefix = `SM${randomBytes(6).toString('hex')}`;
   const acked: string[] = [];
   let health: Awaited<ReturnType<typeof run>>;
@@ -169,7 +172,7 @@ async function measure(
   try {
     await autocannon({ url: `${server.url}/api/health`, connections: CONNECTIONS, duration: 2 });
     console.log(`${database}: GET /api/health for ${DURATION_S} s...`);
-    health = await run({ url: `${server.url}/api/health`, connections: CONNECTIONS, duration: DURATION_S }, server.pid, backends);
+    health = await run({ url: `${server.url}/api/health`, connections: CONNECTIONS, duration: DURATION_S }, pid, backends);
     const request = signedWebhook(server.url, fake, prefix, acked);
     console.log(`${database}: POST ${WEBHOOK} for ${DURATION_S} s...`);
     webhook = await run(
@@ -180,7 +183,7 @@ async function measure(
         timeout: 10,
         requests: [request],
       },
-      server.pid,
+      pid,
       backends,
     );
   } finally {

@@ -4,7 +4,7 @@ import { messages, users } from '../../src/db/schema';
 import { newAccount, uniquePhone } from '../helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
 import { faultDatabase, INBOUND_PATH, signedInbound, type FaultDatabase } from './helpers/fault-database';
-import { startServer, stopAllServers } from './helpers/server-process';
+import { startServer, stopAllServers } from '../helpers/server-process';
 import { sleep, until } from './helpers/wait';
 
 /**

@@ -9,7 +9,7 @@ import { newAccount, uniquePhone } from '../helpers/app';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/database';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
 import { INBOUND_PATH, signedInbound } from './helpers/fault-database';
-import { startServer, stopAllServers, type ServerProcess } from './helpers/server-process';
+import { startServer, stopAllServers, type ServerProcess } from '../helpers/server-process';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy';
 import { sleep, until } from './helpers/wait';
 

@@ -8,7 +8,7 @@ import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twi
 import { createPerson } from '../helpers/messaging';
 import { faultDatabase, INBOUND_PATH, signedInbound, type FaultDatabase } from './helpers/fault-database';
 import { rawConnection, requestText } from './helpers/raw-http';
-import { startServer, stopAllServers } from './helpers/server-process';
+import { startServer, stopAllServers } from '../helpers/server-process';
 import { settled, sleep, until } from './helpers/wait';
 
 /**

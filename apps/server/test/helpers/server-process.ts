@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** A free port on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -25,6 +25,13 @@ export async function stopAllServers(): Promise<void> {
   await Promise.all([...running].map((server) => server.stop(2000)));
 }
 
+export interface StartOptions {
+  /** false: return as soon as it is spawned, without waiting for /api/health. */
+  waitForHealth?: boolean;
+  /** Flags for the server's node, e.g. ['--cpu-prof'] (benchmarks). */
+  nodeArgs?: string[];
+}
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -40,7 +47,7 @@ export interface ServerProcess {
  * Starts the real server (`src/server.ts`, as `npm start` runs it) on 127.0.0.1 and waits until
  * /api/health answers 200. `waitForHealth: false` returns as soon as it is spawned.
  */
-export async function startServer(env: Record<string, string>, options: { waitForHealth?: boolean } = {}): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, options: StartOptions = {}): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await startOnce(env, options);
@@ -51,10 +58,10 @@ export async function startServer(env: Record<string, string>, options: { waitFo
   }
 }
 
-async function startOnce(env: Record<string, string>, options: { waitForHealth?: boolean }): Promise<ServerProcess> {
+async function startOnce(env: Record<string, string>, options: StartOptions): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/server.ts'], {
     cwd: serverDir,
     env: {
       ...process.env,
