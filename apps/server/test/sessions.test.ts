@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { sessions } from '../src/db/schema';
 import { DAY_MS } from '../src/lib/clock';
+import { deleteExpiredSessions } from '../src/services/sessions/delete-session';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
 
 let now = new Date('2026-03-01T12:00:00Z');
@@ -34,6 +37,19 @@ describe('session expiry', () => {
     }
     advance(DAY_MS);
     expect((await me(cookie)).statusCode).toBe(401);
+  });
+});
+
+describe('housekeeping', () => {
+  it('deletes a session once it is past its absolute expiry, not before', async () => {
+    const { user } = await signUp(t.app);
+    const rows = () => t.testDb.database.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    const [session] = await rows();
+    expect(session).toBeDefined();
+    await deleteExpiredSessions(t.testDb.database.db, new Date(session!.expiresAt.getTime() - 1));
+    expect(await rows()).toHaveLength(1);
+    await deleteExpiredSessions(t.testDb.database.db, session!.expiresAt);
+    expect(await rows()).toHaveLength(0);
   });
 });
 

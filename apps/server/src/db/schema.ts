@@ -147,6 +147,21 @@ export const phoneOptOuts = pgTable('phone_opt_outs', {
   reason: text('reason').notNull(),
 });
 
+/**
+ * Sign-in, sign-up and join attempts per client address and per account, shared by every server
+ * process (decision 0002). `key` is an HMAC of "form:kind:value", so the table names no email,
+ * phone or address. A window starts at the first attempt; expired rows are deleted every minute.
+ */
+export const attemptCounts = pgTable(
+  'attempt_counts',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('attempt_counts_window_ends_at_idx').on(t.windowEndsAt)],
+);
+
 export const invites = pgTable(
   'invites',
   {

@@ -2,6 +2,8 @@ import type { PgBoss } from 'pg-boss';
 import { createNewsletterWriter } from '../newsletters/create-writer';
 import type { AppContext } from '../plugins/context';
 import { runSchedulerTick } from '../scheduling/run-scheduler-tick';
+import { deleteExpiredAttempts } from '../services/attempts/count-attempts';
+import { deleteExpiredSessions } from '../services/sessions/delete-session';
 
 export const SCHEDULER_QUEUE = 'scheduler-tick';
 
@@ -12,7 +14,7 @@ interface Log {
 }
 
 /**
- * Reminders and automatic newsletters: pg-boss fires one tick a minute for the whole cluster
+ * Reminders, automatic newsletters and housekeeping: pg-boss fires one tick a minute for the whole cluster
  * (its cron is shared through the database, and the singleton policy keeps one tick running at
  * a time), and the tick claims due Loops with SKIP LOCKED, so any number of processes is safe.
  * One tick also runs at start, to catch up on what came due while the server was down.
@@ -20,8 +22,12 @@ interface Log {
 export async function startScheduler(ctx: AppContext, boss: PgBoss, log: Log): Promise<() => Promise<void>> {
   const writer = createNewsletterWriter(ctx.config, log);
   const tick = async () => {
-    const result = await runSchedulerTick(ctx, { now: ctx.clock(), writer });
+    const now = ctx.clock();
+    const result = await runSchedulerTick(ctx, { now, writer });
     if (result.reminderLoops || result.newsletters) log.info(result, 'scheduler tick');
+    // Housekeeping: attempt counts whose window ended, sessions past their absolute expiry.
+    await deleteExpiredAttempts(ctx.db, now);
+    await deleteExpiredSessions(ctx.db, now);
   };
   await boss.createQueue(SCHEDULER_QUEUE, { policy: 'singleton' });
   await boss.schedule(SCHEDULER_QUEUE, '* * * * *');

@@ -1,8 +1,9 @@
-import rateLimit from '@fastify/rate-limit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors';
+import { hashToken } from '../lib/tokens';
+import { countAttempts } from '../services/attempts/count-attempts';
 import { securityHeaders } from './security-headers';
 
 export interface AttemptLimiterOptions {
@@ -34,27 +35,20 @@ export default fp(async (app) => {
   const setHeaders = securityHeaders({ https: app.ctx.config.secureCookies });
   app.decorate('securityHeaders', setHeaders);
   app.addHook('onRequest', async (request, reply) => setHeaders(request.raw, reply.raw));
-  await app.register(rateLimit, { global: false });
   app.decorate('attemptLimiter', (options: AttemptLimiterOptions) => {
-    const limiters = [
-      app.createRateLimit({ max: options.perIp, timeWindow: options.windowMs, keyGenerator: (r) => `${options.name}:ip:${r.ip}` }),
-      app.createRateLimit({
-        max: options.perAccount,
-        timeWindow: options.windowMs,
-        keyGenerator: (r) => `${options.name}:account:${options.account(r)}`,
-      }),
-    ];
+    const { db, clock, config } = app.ctx;
+    // Keyed hashes: the counts table names no address, email or phone.
+    const key = (kind: string, value: string) => hashToken(`${options.name}:${kind}:${value}`, config.SESSION_SECRET);
     return async (request: FastifyRequest) => {
-      for (const limiter of limiters) {
-        const result = await limiter(request);
-        if (!result.isAllowed && result.isExceeded) {
-          const minutes = Math.max(1, Math.ceil(result.ttl / 60_000));
-          throw new AppError(
-            'too_many_requests',
-            `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
-          );
-        }
-      }
+      const [byIp, byAccount] = await countAttempts(db, [key('ip', request.ip), key('account', options.account(request))], clock(), options.windowMs);
+      const over = [
+        byIp && byIp.count > options.perIp ? byIp : undefined,
+        byAccount && byAccount.count > options.perAccount ? byAccount : undefined,
+      ].filter((count) => count !== undefined);
+      if (over.length === 0) return;
+      const until = Math.max(...over.map((count) => count.windowEndsAt.getTime()));
+      const minutes = Math.max(1, Math.ceil((until - clock().getTime()) / 60_000));
+      throw new AppError('too_many_requests', `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`);
     };
   });
 

@@ -8,7 +8,8 @@ import { createLoopAs } from '../helpers/loops';
  * Issue 9, "Brute force", the cases test/rate-limit.test.ts (login per account and per address,
  * register per address) and test/invites.test.ts (join per phone) leave open: register per
  * account, join and invite-code guessing per address, and that a refused attempt writes nothing.
- * Each test builds its own app, so each starts with fresh counts.
+ * Counts live in the database, shared by every app on it: each test tries addresses and accounts
+ * of its own, so each starts with fresh counts.
  */
 const PER_ACCOUNT = 3;
 const PER_IP = 5;
