@@ -11,13 +11,12 @@ import twilio from 'twilio';
 import { openDatabase } from '../../apps/server/src/db/client';
 import { startFakeTwilio, type FakeTwilio } from '../../apps/server/test/helpers/fake-twilio';
 import { startServer } from '../../apps/server/test/helpers/server-process';
+import { SERVER_NODE_ARGS } from '../server-node-args';
 
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const WEBHOOK = '/api/webhooks/twilio/messages';
-// BENCH_SERVER_NODE_ARGS: extra flags for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
 /** Requests signed ahead of the run, per second of it (more than this machine serves). */
 const PRESIGNED_PER_SECOND = 8000;
 // BENCH_DATABASES=postgres or pglite runs one of the two (profiling); both by default.

@@ -102,7 +102,9 @@ export const loops = pgTable(
     // Every list order ends with the id: these serve the sorts and their keyset cursors.
     index('loops_created_at_id_idx').on(t.createdAt, t.id),
     index('loops_member_count_idx').on(t.memberCount, t.id),
-    index('loops_name_lower_idx').on(sql`lower(${t.name})`, t.id),
+    // `name` as a last key (it changes no order: ids are unique) lets a deep `page=` by name be an
+    // index-only scan: an expression index alone needs the table for every row it skips.
+    index('loops_name_lower_id_name_idx').on(sql`lower(${t.name})`, t.id, t.name),
     index('loops_search_text_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     index('loops_next_reminder_at_idx').on(t.nextReminderAt),
     index('loops_next_newsletter_at_idx').on(t.nextNewsletterAt),

@@ -1,9 +1,22 @@
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { ADMIN_DETAIL_MEMBER_LIMIT, type AdminLoopDetail, type AdminLoopNewsletter, type DeliveryCounts } from '@loop/shared/admin';
 import type { Db } from '../../db/client';
 import { messages, newsletters } from '../../db/schema';
 import { DAY_MS } from '../../lib/clock';
-import { getLoopDetail } from '../loops/get-loop-detail';
+import { getLoopDetailWith, parseJson } from '../loops/get-loop-detail';
+
+/** A newsletter as the statement below builds it (PostgreSQL's JSON). */
+interface NewsletterJson {
+  id: number;
+  loop_id: number;
+  kind: AdminLoopNewsletter['kind'];
+  status: AdminLoopNewsletter['status'];
+  sent_at: string | null;
+  created_at: string;
+  url_id: string;
+  /** Texts by status, counted in the same statement for newsletters not yet settled; else null. */
+  fresh_counts: Record<string, number> | null;
+}
 
 /**
  * Decision 0007: the texts of a newsletter sent this long ago have their final status (sending,
@@ -18,36 +31,55 @@ const settledCounts = new WeakMap<Db, Map<number, { delivery: DeliveryCounts; un
 /**
  * A Loop as staff see it: its first members (all of them when asked), newest updates, and every
  * newsletter with its delivery counts (a 404 when there is no such Loop). Delivery counts are
- * counted from messages (index messages_newsletter_id_status_idx): exactly for recent newsletters,
- * and at most five minutes old for newsletters sent more than two days ago.
+ * counted from messages (index messages_newsletter_id_status_idx): exactly for recent newsletters
+ * (in the same statement), and at most five minutes old for newsletters sent more than two days ago.
  */
 export async function getAdminLoopDetail(
   db: Db,
   loopId: number,
   options: { now: Date; allMembers?: boolean },
 ): Promise<AdminLoopDetail> {
-  const [detail, rows] = await Promise.all([
-    getLoopDetail(db, loopId, 'staff', options.allMembers ? {} : { memberLimit: ADMIN_DETAIL_MEMBER_LIMIT }),
-    db
-      .select({
-        id: newsletters.id,
-        loopId: newsletters.loopId,
-        kind: newsletters.kind,
-        status: newsletters.status,
-        sentAt: newsletters.sentAt,
-        createdAt: newsletters.createdAt,
-        urlId: newsletters.urlId,
-      })
-      .from(newsletters)
-      .where(eq(newsletters.loopId, loopId))
-      .orderBy(desc(newsletters.createdAt), desc(newsletters.id)),
-  ]);
-
   const now = options.now.getTime();
+  const settledBefore = new Date(now - SETTLED_AFTER_MS).toISOString();
+  // The Loop, its newsletters and the delivery counts of the recent ones in one statement (each
+  // statement is a round trip).
+  const { detail, extra } = await getLoopDetailWith(db, loopId, 'staff', {
+    ...(options.allMembers ? {} : { memberLimit: ADMIN_DETAIL_MEMBER_LIMIT }),
+    extra: {
+      newsletters: sql`(
+        select coalesce(json_agg(n order by n.created_at desc, n.id desc), '[]'::json) from (
+          select ${newsletters.id} as id, ${newsletters.loopId} as loop_id, ${newsletters.kind} as kind, ${newsletters.status} as status,
+            ${newsletters.sentAt} as sent_at, ${newsletters.createdAt} as created_at, ${newsletters.urlId} as url_id,
+            case when ${newsletters.sentAt} is null or ${newsletters.sentAt} > ${settledBefore}::timestamptz then (
+              select coalesce(json_object_agg(s.status, s.count), '{}'::json) from (
+                select ${messages.status} as status, count(*) as count from ${messages} where ${messages.newsletterId} = ${newsletters.id} group by ${messages.status}
+              ) s
+            ) end as fresh_counts
+          from ${newsletters} where ${newsletters.loopId} = ${loopId}
+        ) n)`,
+    },
+  });
+  const rows = parseJson(extra.newsletters as NewsletterJson[] | string).map((n) => ({
+    id: Number(n.id),
+    loopId: Number(n.loop_id),
+    kind: n.kind,
+    status: n.status,
+    sentAt: n.sent_at === null ? null : new Date(n.sent_at),
+    createdAt: new Date(n.created_at),
+    urlId: n.url_id,
+    freshCounts: n.fresh_counts,
+  }));
+
   let cache = settledCounts.get(db);
   if (!cache) settledCounts.set(db, (cache = new Map()));
   const counts = new Map<number, DeliveryCounts>();
   for (const n of rows) {
+    if (n.freshCounts) {
+      const delivery = emptyCounts();
+      for (const [status, count] of Object.entries(n.freshCounts)) addCount(delivery, status, Number(count));
+      counts.set(n.id, delivery);
+      continue;
+    }
     const kept = cache.get(n.id);
     if (kept && kept.until > now) counts.set(n.id, kept.delivery);
   }

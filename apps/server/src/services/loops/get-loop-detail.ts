@@ -1,14 +1,16 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { LoopDetail, LoopMember, LoopRole, LoopUpdate } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
-import { media, members, updates, users } from '../../db/schema';
+import { loops, media, members, updates, users } from '../../db/schema';
+import { AppError } from '../../errors';
 import { mediaUrl } from '../../storage/media-storage';
-import { getLoopSummary } from './get-loop-summary';
+import { summaryFields, toLoopSummary } from './loop-summary';
 
-interface MemberRow {
-  id: number | string;
+/** A member as the statement below builds it (PostgreSQL's JSON: ids are numbers, names snake_case). */
+interface MemberJson {
+  id: number;
   context: string | null;
-  user_id: number | string;
+  user_id: number;
   first_name: string;
   last_name: string;
   phone_number: string;
@@ -16,49 +18,84 @@ interface MemberRow {
   messaging_preference: LoopMember['user']['messagingPreference'];
 }
 
+interface UpdateJson {
+  id: number;
+  user_id: number;
+  content: string;
+  /** timestamptz as PostgreSQL writes it in JSON. */
+  created_at: string;
+  first_name: string;
+  last_name: string;
+  storage_keys: string[];
+}
+
 /** How many updates the Loop page shows, newest first. */
 export const DETAIL_UPDATE_LIMIT = 200;
 
 /**
  * A Loop with its members (oldest first; the first `memberLimit` of them when given) and its
- * newest updates with their photos: three queries at once.
+ * newest updates with their photos, in one statement: each query is a round trip to the database,
+ * and on a busy server the round trips, not the rows, were most of this call's cost. The
+ * subqueries name the Loop by the parameter, not by `loops.id`, so that PostgreSQL plans them for
+ * this Loop's size (a Loop of 10,000 updates reads its newest 200 from the index, not all of them).
  */
 export async function getLoopDetail(db: Db, loopId: number, role: LoopRole, options: { memberLimit?: number } = {}): Promise<LoopDetail> {
-  const [summary, memberRows, updateRows] = await Promise.all([
-    getLoopSummary(db, loopId),
-    // A Loop may have a thousand members: plain rows (no per-field mapping by the query builder),
-    // and each member's person by primary key. LATERAL with LIMIT keeps that a nested loop;
-    // joined plainly, the planner's estimate picks a hash join over every user for a large Loop.
-    db.execute(sql`
-      select ${members.id} as id, ${members.context} as context, p.id as user_id, p.first_name, p.last_name, p.phone_number, p.email, p.messaging_preference
-      from ${members}
-      cross join lateral (
-        select ${users.id}, ${users.firstName}, ${users.lastName}, ${users.phoneNumber}, ${users.email}, ${users.messagingPreference}
-        from ${users} where ${users.id} = ${members.userId} limit 1
-      ) p
-      where ${members.loopId} = ${loopId}
-      order by ${members.createdAt}, ${members.id}
-      ${options.memberLimit === undefined ? sql`` : sql`limit ${options.memberLimit}`}`),
-    db
-      .select({
-        id: updates.id,
-        userId: updates.userId,
-        content: updates.content,
-        createdAt: updates.createdAt,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        // Each update's photos in order, in the same query (index media_update_id_idx).
-        storageKeys: sql<string[]>`array(select ${media.storageKey} from ${media} where ${media.updateId} = ${updates.id} order by ${media.position}, ${media.id})`,
-      })
-      .from(updates)
-      .innerJoin(users, eq(users.id, updates.userId))
-      .where(eq(updates.loopId, loopId))
-      .orderBy(desc(updates.createdAt), desc(updates.id))
-      .limit(DETAIL_UPDATE_LIMIT),
-  ]);
+  return (await getLoopDetailWith(db, loopId, role, options)).detail;
+}
 
-  // node-postgres and PGlite both answer with { rows }; PGlite may give a bigint as a string.
-  const memberList: LoopMember[] = (memberRows as unknown as { rows: MemberRow[] }).rows.map((m) => ({
+/**
+ * getLoopDetail, with more columns of the caller's (subqueries of the Loop `loops.id`) read in the
+ * same statement; their values come back as the driver gives them.
+ */
+export async function getLoopDetailWith<K extends string>(
+  db: Db,
+  loopId: number,
+  role: LoopRole,
+  options: { memberLimit?: number; extra?: Record<K, SQL> } = {},
+): Promise<{ detail: LoopDetail; extra: Record<K, unknown> }> {
+  const limit = options.memberLimit === undefined ? sql`` : sql`limit ${options.memberLimit}`;
+  const [row] = await db
+    .select({
+      ...summaryFields,
+      // A Loop may have a thousand members: each member's person by primary key. LATERAL with
+      // LIMIT keeps that a nested loop; joined plainly, the planner's estimate picks a hash join
+      // over every user for a large Loop.
+      members: sql<MemberJson[]>`(
+        select coalesce(json_agg(m order by m.created_at, m.id), '[]'::json) from (
+          select ${members.id} as id, ${members.context} as context, ${members.createdAt} as created_at,
+            p.id as user_id, p.first_name, p.last_name, p.phone_number, p.email, p.messaging_preference
+          from ${members}
+          cross join lateral (
+            select ${users.id}, ${users.firstName}, ${users.lastName}, ${users.phoneNumber}, ${users.email}, ${users.messagingPreference}
+            from ${users} where ${users.id} = ${members.userId} limit 1
+          ) p
+          where ${members.loopId} = ${loopId}
+          order by ${members.createdAt}, ${members.id}
+          ${limit}
+        ) m)`,
+      // The newest updates first, then their authors and photos (index media_update_id_idx).
+      updates: sql<UpdateJson[]>`(
+        select coalesce(json_agg(u order by u.created_at desc, u.id desc), '[]'::json) from (
+          select newest.id, newest.user_id, newest.content, newest.created_at, author.first_name, author.last_name,
+            array(select ${media.storageKey} from ${media} where ${media.updateId} = newest.id order by ${media.position}, ${media.id}) as storage_keys
+          from (
+            select ${updates.id} as id, ${updates.userId} as user_id, ${updates.content} as content, ${updates.createdAt} as created_at
+            from ${updates}
+            where ${updates.loopId} = ${loopId}
+            order by ${updates.createdAt} desc, ${updates.id} desc
+            limit ${DETAIL_UPDATE_LIMIT}
+          ) newest
+          cross join lateral (select ${users.firstName}, ${users.lastName} from ${users} where ${users.id} = newest.user_id limit 1) author
+        ) u)`,
+      extra: (options.extra ?? {}) as Record<K, SQL>,
+    })
+    .from(loops)
+    .innerJoin(users, eq(users.id, loops.creatorId))
+    .where(eq(loops.id, loopId));
+  if (!row) throw new AppError('not_found', 'Loop not found.');
+
+  const summary = toLoopSummary(row);
+  const memberList: LoopMember[] = parseJson(row.members).map((m) => ({
     id: Number(m.id),
     userId: Number(m.user_id),
     context: m.context,
@@ -71,13 +108,18 @@ export async function getLoopDetail(db: Db, loopId: number, role: LoopRole, opti
       messagingPreference: m.messaging_preference,
     },
   }));
-  const updateList: LoopUpdate[] = updateRows.map((u) => ({
-    id: u.id,
-    userId: u.userId,
+  const updateList: LoopUpdate[] = parseJson(row.updates).map((u) => ({
+    id: Number(u.id),
+    userId: Number(u.user_id),
     content: u.content,
-    createdAt: u.createdAt.toISOString(),
-    mediaUrls: u.storageKeys.map(mediaUrl),
-    user: { firstName: u.firstName, lastName: u.lastName },
+    createdAt: new Date(u.created_at).toISOString(),
+    mediaUrls: u.storage_keys.map(mediaUrl),
+    user: { firstName: u.first_name, lastName: u.last_name },
   }));
-  return { ...summary, role, members: memberList, updates: updateList };
+  return { detail: { ...summary, role, members: memberList, updates: updateList }, extra: row.extra as Record<K, unknown> };
+}
+
+/** node-postgres parses json columns; PGlite may hand them over as text. */
+export function parseJson<T>(value: T[] | string): T[] {
+  return typeof value === 'string' ? (JSON.parse(value) as T[]) : value;
 }
