@@ -78,6 +78,14 @@ for (const [name, files] of pages) {
 }
 const signUpTotal = [...signUp].reduce((sum, f) => sum + sizeOf(f), 0);
 console.log(`     after switching to Sign Up (loaded on demand): ${kb(signUpTotal)}`);
+
+// What the server actually sends a browser that accepts brotli: the .br files the build wrote.
+const servedSize = (file: string) => {
+  const br = path.join(assets, `${file}.br`);
+  return existsSync(br) ? readFileSync(br).length : readFileSync(path.join(assets, file)).length;
+};
+console.log('\nAs served to a browser that accepts brotli (the build\'s .br files):');
+for (const [name, files] of pages) console.log(`     ${name}: ${kb([...files].reduce((sum, f) => sum + servedSize(f), 0))}`);
 const lazy = readdirSync(assets).filter((f) => f.endsWith('.js') && !shell.has(f));
 const lazyTotal = lazy.reduce((sum, f) => sum + sizeOf(f), 0);
 console.log(`\nLoaded later, on their pages: ${lazy.length} chunks, ${kb(lazyTotal)} (admin: ${lazy.filter((f) => f.startsWith('admin')).join(', ') || 'none'})`);

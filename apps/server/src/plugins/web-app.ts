@@ -18,6 +18,9 @@ export default fp(async (app, options: { dist?: string }) => {
       root: dist,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each script and stylesheet (apps/web/vite.config.ts):
+      // browsers that accept them get those, at no CPU cost per request.
+      preCompressed: true,
       setHeaders: (reply, filePath) => {
         // Vite puts a content hash in every asset name: those can be cached for good.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
