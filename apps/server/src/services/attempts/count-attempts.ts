@@ -12,7 +12,7 @@ export interface AttemptCount {
  * Counts one attempt against each key, in one statement, and returns each key's count in its
  * window. A key's window starts at its first attempt and lasts `windowMs`; the first attempt after
  * it ends starts a new one. Every server process counts in the same rows, so N processes allow
- * what one does. Keys are taken in sorted order, so two requests never wait on each other's rows.
+ * what one does. Keys are locked in sorted order, so two requests on the same keys never deadlock.
  */
 export async function countAttempts(db: DbOrTx, keys: readonly string[], now: Date, windowMs: number): Promise<AttemptCount[]> {
   const unique = [...new Set(keys)].sort();

@@ -44,8 +44,9 @@ export async function getLoopDetail(db: Db, loopId: number, role: LoopRole, opti
 }
 
 /**
- * getLoopDetail, with more columns of the caller's (subqueries of the Loop `loops.id`) read in the
- * same statement; their values come back as the driver gives them.
+ * getLoopDetail, with more columns of the caller's (subqueries about the Loop, which should name
+ * it by the `loopId` parameter, as the ones here do) read in the same statement; their values
+ * come back as the driver gives them.
  */
 export async function getLoopDetailWith<K extends string>(
   db: Db,
