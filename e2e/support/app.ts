@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { runningServers } from './server';
 
 export interface Person {
   firstName: string;
@@ -9,12 +10,30 @@ export interface Person {
   password?: string;
 }
 
-/** Signs a new account up through the API; the page's context keeps the session cookie. */
+/** The 6-digit code in a text. */
+export function codeIn(text: string | null | undefined): string {
+  const code = /\b(\d{6})\b/.exec(text ?? '')?.[1];
+  if (!code) throw new Error(`no code in ${JSON.stringify(text)}`);
+  return code;
+}
+
+/**
+ * Signs a new account up through the API, code step included (the simulator's text, as the card
+ * shows it); the page's context keeps the session cookie. A person whose email the server was
+ * started with in ADMIN_EMAILS is then made staff through the admin CLI (see startServer).
+ */
 export async function registerAccount(page: Page, baseUrl: string, person: Person): Promise<{ id: number }> {
   const response = await page.request.post(`${baseUrl}/api/register`, {
     data: { password: 'a long enough password', messagingPreference: 'sms', ...person },
   });
   if (!response.ok()) throw new Error(`register failed: ${response.status()} ${await response.text()}`);
+  const started = (await response.json()) as { phoneNumber: string; simulatedText: string | null };
+  const verified = await page.request.post(`${baseUrl}/api/register/verify`, {
+    data: { phoneNumber: started.phoneNumber, code: codeIn(started.simulatedText) },
+  });
+  if (!verified.ok()) throw new Error(`register code failed: ${verified.status()} ${await verified.text()}`);
+  const server = runningServers.get(baseUrl);
+  if (server?.staffEmails.includes(person.email.toLowerCase())) await server.grantStaff(person.email);
   const me = await page.request.get(`${baseUrl}/api/user`);
   return (await me.json()) as { id: number };
 }

@@ -27,35 +27,86 @@ async function freePort(): Promise<number> {
   });
 }
 
+export interface StaffGrants {
+  /** Emails that registerAccount() makes staff right after sign-up, through the admin CLI. */
+  staffEmails: string[];
+  /** Stops the server, runs `npm run admin -- grant EMAIL` (what an operator runs), starts it again. */
+  grantStaff: (email: string) => Promise<void>;
+}
+
+/** The servers this file started, by URL, so registerAccount() can find a server's staff emails. */
+export const runningServers = new Map<string, RunningServer & StaffGrants>();
+
 /**
  * Starts the real server (the same entry `npm start` runs, against the built web app) on a free
  * port with an empty embedded database. Stop it in afterAll: it removes its data too.
+ *
+ * `ADMIN_EMAILS` is no longer a setting (issue 14: staff are granted, never claimed). Tests that
+ * pass it get the operator's way instead: registerAccount() signs the person up, then the server
+ * stops, the admin CLI grants, and the server starts again on the same port and data (sessions
+ * live in the database, so every browser stays signed in).
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer & StaffGrants> {
+  const { ADMIN_EMAILS, ...rest } = env;
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-e2e-'));
   const url = `http://127.0.0.1:${port}`;
+  const childEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    ...rest,
+  };
+  let log = '';
+  let current = await launch(childEnv, url, (text) => (log += text));
+
+  const server = {
+    url,
+    port,
+    dataDir,
+    output: () => log,
+    staffEmails: (ADMIN_EMAILS ?? '').split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== ''),
+    grantStaff: async (email: string) => {
+      await current.stop();
+      const cli = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/admin.ts', 'grant', email], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+      cli.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      cli.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => cli.once('exit', resolve));
+      if (code !== 0) throw new Error(`admin grant failed:\n${log}`);
+      current = await launch(childEnv, url, (text) => (log += text));
+    },
+    stop: async () => {
+      runningServers.delete(url);
+      await current.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  runningServers.set(url, server);
+  return server;
+}
+
+/** Spawns the server and waits until /api/health answers. */
+async function launch(env: NodeJS.ProcessEnv, url: string, onOutput: (text: string) => void): Promise<{ stop: () => Promise<void> }> {
   let log = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: url,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      ...env,
-    },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const record = (chunk: Buffer) => {
+    log += chunk.toString();
+    onOutput(chunk.toString());
+  };
+  child.stdout?.on('data', record);
+  child.stderr?.on('data', record);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited during start:\n${log}`);
     try {
@@ -66,16 +117,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server did not start within 60 s:\n${log}`);
+      throw new Error(`server did not start within 150 s:\n${log}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
 
   return {
-    url,
-    port,
-    dataDir,
-    output: () => log,
     stop: async () => {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
@@ -83,7 +130,6 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         await exited;
         clearTimeout(timer);
       }
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

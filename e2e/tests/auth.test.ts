@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot } from '../support/browser';
+import { codeIn, registerAccount, waitToast, waitVisible } from '../support/app';
 import { startServer, type RunningServer } from '../support/server';
 
 let server: RunningServer;
@@ -41,6 +42,23 @@ describe('signing up, out and in', () => {
     await screenshot(page, 'auth-sign-up-375');
     await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
 
+    // The code step: no account yet; the simulator's text is on the card, clearly marked.
+    await waitVisible(page.getByText('We texted a code to'));
+    const note = page.getByRole('note', { name: 'Simulated text' });
+    await waitVisible(note);
+    expect(await page.getByText('+44 20 7946 0958').isVisible()).toBe(true);
+    // Resend waits, visibly.
+    const resend = page.getByRole('button', { name: /^Resend code in \d+ s$/ });
+    expect(await resend.isDisabled()).toBe(true);
+    expect((await page.evaluate(async () => (await fetch('/api/user')).status))).toBe(401);
+    await screenshot(page, 'auth-sign-up-code-375');
+    const code = codeIn(await note.textContent());
+    await page.getByLabel('Code', { exact: true }).fill(code === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Verify and Sign Up' }).click();
+    await waitToast(page, 'That code is not right. Check the text and try again.');
+    await page.getByLabel('Code', { exact: true }).fill(`${code.slice(0, 3)} ${code.slice(3)}`);
+    await page.getByRole('button', { name: 'Verify and Sign Up' }).click();
+
     await expect.poll(() => page.getByRole('heading', { name: 'My Loops' }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/');
     const me = await page.evaluate(async () => (await fetch('/api/user')).json());
@@ -58,13 +76,54 @@ describe('signing up, out and in', () => {
 
     await page.getByLabel('Password').fill('a long enough password');
     await page.getByRole('button', { name: 'Login', exact: true }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'My Loops' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'My Loops' }).isVisible(), { timeout: 15_000 }).toBe(true);
 
     await page.reload();
-    await expect.poll(() => page.getByRole('heading', { name: 'My Loops' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'My Loops' }).isVisible(), { timeout: 15_000 }).toBe(true);
     await screenshot(page, 'dashboard-375');
     await context.close();
-    expect(errors).toEqual([]);
+    // The one 400 is the wrong code typed on purpose.
+    expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+  });
+
+  it('Forgot password: a code by text, a new password, signed in, on a phone and a desktop', async () => {
+    for (const [index, viewport] of [PHONE, DESKTOP].entries()) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      const errors = collectPageErrors(page);
+      const person = { firstName: 'Ida', lastName: 'Wells', email: `ida${index}@example.com`, phoneNumber: `+1415555019${index}` };
+      await registerAccount(page, server.url, person);
+      await context.clearCookies();
+
+      await page.goto(`${server.url}/auth`);
+      await page.getByRole('button', { name: 'Forgot password?' }).click();
+      await waitVisible(page.getByRole('heading', { name: 'Set a new password' }));
+      await page.getByLabel('Phone number or email').fill(person.email.toUpperCase());
+      await screenshot(page, `auth-forgot-password-${viewport.width}`);
+      await page.getByRole('button', { name: 'Text Me a Code' }).click();
+      await waitVisible(page.getByText('If an account has this phone number or email, we texted a code to its phone.', { exact: false }));
+      const note = page.getByRole('note', { name: 'Simulated text' });
+      await waitVisible(note);
+      await page.getByLabel('Code', { exact: true }).fill(codeIn(await note.textContent()));
+      await page.getByLabel('New Password').fill('12345678');
+      await screenshot(page, `auth-reset-code-${viewport.width}`);
+      await page.getByRole('button', { name: 'Set New Password' }).click();
+      await waitToast(page, 'This password is one of the most common passwords, which attackers try first. Please choose another.');
+      await page.getByLabel('New Password').fill('a fresh new passphrase');
+      await page.getByRole('button', { name: 'Set New Password' }).click();
+      await expect.poll(() => page.getByRole('heading', { name: 'My Loops' }).isVisible(), { timeout: 15_000 }).toBe(true);
+
+      const login = (password: string) =>
+        page.evaluate(
+          async (body) => (await fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status,
+          JSON.stringify({ email: person.email, password }),
+        );
+      expect(await login('a long enough password')).toBe(401);
+      expect(await login('a fresh new passphrase')).toBe(200);
+      await context.close();
+      // The one 400 is the common password typed on purpose.
+      expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    }
   });
 
   it('shows the not-found screen for unknown pages, on a phone and a desktop', async () => {

@@ -41,11 +41,25 @@ describe('loadConfig', () => {
     );
   });
 
-  it('uses secure cookies under https and reads ADMIN_EMAILS as a lower-cased list', () => {
-    const config = loadConfig({ ...base, PUBLIC_URL: 'https://loop.example.com/', ADMIN_EMAILS: ' A@x.com ,b@Y.com,, ' });
+  it('uses secure cookies under https', () => {
+    const config = loadConfig({ ...base, PUBLIC_URL: 'https://loop.example.com/' });
     expect(config.PUBLIC_URL).toBe('https://loop.example.com');
     expect(config.secureCookies).toBe(true);
-    expect(config.ADMIN_EMAILS).toEqual(['a@x.com', 'b@y.com']);
+  });
+});
+
+describe('staff settings (issue 14: staff are granted, never claimed)', () => {
+  const twilio = { TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM_NUMBER: '+14155550000' };
+
+  it('refuses ADMIN_EMAILS and says what replaced it', () => {
+    expect(() => loadConfig({ ...base, ADMIN_EMAILS: 'boss@corp.example' })).toThrow(/ADMIN_EMAILS is no longer read.*npm run admin -- grant EMAIL/);
+  });
+
+  it('reads ADMIN_PHONES as E.164 numbers, with Twilio only', () => {
+    const config = loadConfig({ ...base, ...twilio, ADMIN_PHONES: ' +1 (415) 555-0101 ,+44 20 7946 0958,, ' });
+    expect(config.ADMIN_PHONES).toEqual(['+14155550101', '+442079460958']);
+    expect(() => loadConfig({ ...base, ADMIN_PHONES: '+14155550101' })).toThrow(/ADMIN_PHONES needs Twilio/);
+    expect(() => loadConfig({ ...base, ...twilio, ADMIN_PHONES: 'boss@corp.example' })).toThrow(/"boss@corp.example" is not an international phone number/);
   });
 });
 

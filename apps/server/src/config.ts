@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { toE164 } from '@loop/shared/phone';
 
 const optionalText = z
   .string()
@@ -59,15 +60,11 @@ const envSchema = z
     SESSION_SECRET: optionalText.pipe(
       z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
     ),
-    ADMIN_EMAILS: z
+    /** Phones whose holder becomes staff once they prove the phone with a texted code (Twilio only). */
+    ADMIN_PHONES: z
       .string()
       .default('')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((e) => e.trim().toLowerCase())
-          .filter((e) => e !== ''),
-      ),
+      .transform((v, ctx) => parsePhones(v, ctx)),
     TWILIO_ACCOUNT_SID: optionalText,
     TWILIO_AUTH_TOKEN: optionalText,
     TWILIO_FROM_NUMBER: optionalText,
@@ -94,7 +91,10 @@ const envSchema = z
       .min(0, 'SEND_RATE_PER_SECOND must be 0 (no pacing) or more')
       .default(1),
     AUTH_RATE_LIMIT_PER_IP: positiveInt('AUTH_RATE_LIMIT_PER_IP', 50),
+    /** Failed sign-ins per account from one address (decision 0013). */
     AUTH_RATE_LIMIT_PER_ACCOUNT: positiveInt('AUTH_RATE_LIMIT_PER_ACCOUNT', 10),
+    /** Failed sign-ins per account from all addresses together: the ceiling for many addresses. */
+    AUTH_FAILURES_PER_ACCOUNT: positiveInt('AUTH_FAILURES_PER_ACCOUNT', 100),
     /** Behind a load balancer: trust X-Forwarded-For for client addresses (rate limits). */
     TRUST_PROXY: z
       .enum(['true', 'false'], { error: 'TRUST_PROXY must be "true" or "false"' })
@@ -121,6 +121,17 @@ const envSchema = z
   });
 
 export type Env = z.output<typeof envSchema>;
+
+/** "+1 415 555 0100, +44..." into E.164 numbers; a bad entry is reported like any other bad variable. */
+function parsePhones(value: string, ctx: z.RefinementCtx): string[] {
+  const phones: string[] = [];
+  for (const entry of value.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+    const phone = toE164(entry);
+    if (phone) phones.push(phone);
+    else ctx.addIssue({ code: 'custom', message: `"${entry}" is not an international phone number, like +1 415 555 0100` });
+  }
+  return phones;
+}
 
 /** "kind=HX...,kind=HX..." into a map; a bad entry is reported like any other bad variable. */
 function parseTemplates(value: string, ctx: z.RefinementCtx): Record<string, string> {
@@ -158,7 +169,7 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  const crossField = twilioProblems(env);
+  const crossField = [...twilioProblems(env), ...staffProblems(env)];
   if (!parsed.success || crossField.length > 0) {
     const issues = parsed.success ? [] : parsed.error.issues;
     const problems = issues.map((issue) => {
@@ -194,6 +205,26 @@ function twilioProblems(env: NodeJS.ProcessEnv): string[] {
   }
   if (!set('TWILIO_FROM_NUMBER') && !set('TWILIO_MESSAGING_SERVICE_SID')) {
     problems.push('TWILIO_FROM_NUMBER: TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID is required when Twilio is configured');
+  }
+  return problems;
+}
+
+/**
+ * Staff are granted, never claimed (decision 0013). ADMIN_EMAILS made whoever registered an
+ * address staff: it is refused, not ignored, so an operator who relied on it learns what replaced
+ * it. ADMIN_PHONES needs real texts: with the simulator anyone could receive its code.
+ */
+function staffProblems(env: NodeJS.ProcessEnv): string[] {
+  const problems: string[] = [];
+  if ((env.ADMIN_EMAILS ?? '').trim() !== '') {
+    problems.push(
+      'ADMIN_EMAILS: ADMIN_EMAILS is no longer read: an email address alone never makes anyone staff. Grant staff with `npm run admin -- grant EMAIL`, or set ADMIN_PHONES (with Twilio) and sign up with that phone.',
+    );
+  }
+  if ((env.ADMIN_PHONES ?? '').trim() !== '' && (env.TWILIO_ACCOUNT_SID ?? '').trim() === '') {
+    problems.push(
+      'ADMIN_PHONES: ADMIN_PHONES needs Twilio: with the Phone Simulator anyone can read the code for any phone. Use `npm run admin -- grant EMAIL` instead.',
+    );
   }
   return problems;
 }

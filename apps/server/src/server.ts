@@ -39,8 +39,16 @@ async function main(): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
   const where = app.ctx.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   console.log(`\n  Loop is running at ${config.PUBLIC_URL}  (${where}, ${config.messagingProvider} texts)\n`);
+  if (config.messagingProvider === 'simulator') console.log(`${SIMULATOR_WARNING}\n`);
   console.log(`${await firstStepsMessage(app.ctx.db, config).catch(() => '')}\n`);
 }
+
+/** Said at every start in simulator mode: codes are shown on screen, so they prove nothing. */
+const SIMULATOR_WARNING = [
+  '  Texts go to the Phone Simulator, not to real phones. Simulator mode proves nothing about who',
+  '  holds a phone: sign-up and password-reset codes are shown on the screen to whoever asks. It is',
+  '  for trying Loop; real groups need Twilio (see README, "Text messages with Twilio").',
+].join('\n');
 
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, newAccount, sessionCookie, signUp, type TestContext } from './helpers/app';
+import { createTestApp, lastCodeTo, newAccount, sessionCookie, signUp, type TestContext } from './helpers/app';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -7,10 +7,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('POST /api/register', () => {
-  it('creates the account, signs it in, and never returns a password', async () => {
+describe('POST /api/register and /api/register/verify', () => {
+  it('texts a code first, and only the code creates the account, signs it in, and never returns a password', async () => {
     const account = newAccount({ email: '  Grace.Hopper@Example.COM ', phoneNumber: '(415) 555-0142' });
-    const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: account });
+    const started = await t.app.inject({ method: 'POST', url: '/api/register', payload: account });
+    expect(started.statusCode).toBe(202);
+    expect(started.json()).toMatchObject({ phoneNumber: '+14155550142', expiresInSeconds: 600, resendAfterSeconds: 30 });
+    expect(started.cookies.find((c) => c.name === 'loop_session')).toBeUndefined();
+    // No account yet: the email cannot sign in.
+    const early = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'grace.hopper@example.com', password: account.password } });
+    expect(early.statusCode).toBe(401);
+
+    const code = await lastCodeTo(t.app, '+14155550142');
+    const res = await t.app.inject({ method: 'POST', url: '/api/register/verify', payload: { phoneNumber: '415 555 0142', code } });
     expect(res.statusCode).toBe(201);
     const user = res.json();
     expect(user).toMatchObject({
@@ -33,26 +42,38 @@ describe('POST /api/register', () => {
     expect(me.body).not.toMatch(/password|hash/i);
   });
 
-  it('refuses a duplicate email, whatever its case, with 409', async () => {
-    const { account } = await signUp(t.app);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/register',
-      payload: newAccount({ email: account.email.toUpperCase() }),
-    });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe('An account with this email already exists. Log in instead.');
+  it('answers a known email or phone exactly as a new one (no lookups)', async () => {
+    const { account } = await signUp(t.app, { phoneNumber: '+1 415 555 0177' });
+    const fresh = newAccount();
+    const answers = [];
+    for (const payload of [newAccount({ email: account.email.toUpperCase() }), newAccount({ phoneNumber: '415.555.0177' }), fresh]) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/register', payload });
+      expect(res.statusCode).toBe(202);
+      answers.push(Object.keys(res.json()).sort().join());
+    }
+    expect(new Set(answers).size).toBe(1);
   });
 
-  it('refuses a duplicate phone number, whatever its format, with 409', async () => {
-    await signUp(t.app, { phoneNumber: '+1 415 555 0177' });
-    const res = await t.app.inject({
+  it('tells the proven holder of a phone that already has an account, and the email of another account, with 409', async () => {
+    const { account } = await signUp(t.app, { phoneNumber: '+1 415 555 0178' });
+    await t.app.inject({ method: 'POST', url: '/api/register', payload: newAccount({ phoneNumber: '415.555.0178' }) });
+    const samePhone = await t.app.inject({
       method: 'POST',
-      url: '/api/register',
-      payload: newAccount({ phoneNumber: '415.555.0177' }),
+      url: '/api/register/verify',
+      payload: { phoneNumber: '+14155550178', code: await lastCodeTo(t.app, '+14155550178') },
     });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe('An account with this phone number already exists.');
+    expect(samePhone.statusCode).toBe(409);
+    expect(samePhone.json().message).toBe('This phone number already has an account. Log in, or use "Forgot password?" to set a new password.');
+
+    const other = newAccount({ email: account.email.toUpperCase() });
+    await t.app.inject({ method: 'POST', url: '/api/register', payload: other });
+    const sameEmail = await t.app.inject({
+      method: 'POST',
+      url: '/api/register/verify',
+      payload: { phoneNumber: other.phoneNumber, code: await lastCodeTo(t.app, other.phoneNumber) },
+    });
+    expect(sameEmail.statusCode).toBe(409);
+    expect(sameEmail.json().message).toBe('This email is already used by another account. Go back and use another email, or log in with it.');
   });
 
   it.each([
@@ -60,6 +81,8 @@ describe('POST /api/register', () => {
     ['missing email', { email: undefined }, 'Email is required'],
     ['phone', { phoneNumber: '12345' }, 'Phone number must be a valid international number, like +1 415 555 0100'],
     ['short password', { password: 'short' }, 'Password must be at least 8 characters'],
+    ['common password', { password: '12345678' }, 'This password is one of the most common passwords, which attackers try first. Please choose another.'],
+    ['common password in capitals', { password: 'PASSWORD1' }, 'This password is one of the most common passwords, which attackers try first. Please choose another.'],
     ['first name', { firstName: '   ' }, 'First name is required'],
     ['preference', { messagingPreference: 'pigeon' }, 'Messaging preference must be "sms" or "whatsapp"'],
   ])('refuses a bad %s with a 400 naming the field', async (_name, change, message) => {

@@ -1,10 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerSchema } from '@loop/shared/auth';
 import { attemptCounts } from '../src/db/schema';
 import { countAttempts, deleteExpiredAttempts } from '../src/services/attempts/count-attempts';
-import { registerUser } from '../src/services/users/register-user';
-import { createTestApp, newAccount, type TestContext } from './helpers/app';
+import { createTestApp, newAccount, signUp, type TestContext } from './helpers/app';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -15,19 +13,42 @@ afterAll(() => t.close());
 const login = (email: string, remoteAddress: string) =>
   t.app.inject({ method: 'POST', url: '/api/login', remoteAddress, payload: { email, password: 'wrong password' } });
 
-describe('sign-in rate limits', () => {
-  it('stop guessing one account, from any address, with a readable 429', async () => {
-    // Made straight in the database: a sign-up through the API would count as an attempt.
-    const account = newAccount();
-    await registerUser(t.testDb.database.db, registerSchema.parse(account), { adminEmails: [], now: new Date() });
-    for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3']) {
-      expect((await login(account.email, ip)).statusCode).toBe(401);
-    }
-    const blocked = await login(account.email.toUpperCase(), '10.0.0.4');
+describe('sign-in rate limits (decision 0013: failures per account and address, and a ceiling per account)', () => {
+  it('stop one address guessing an account with a readable 429, while the holder still signs in from their own', async () => {
+    const { account } = await signUp(t.app, {}, { remoteAddress: '10.0.1.1' });
+    for (let i = 0; i < 3; i++) expect((await login(account.email, '10.0.0.1')).statusCode).toBe(401);
+    const blocked = await login(account.email.toUpperCase(), '10.0.0.1');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/^Too many attempts\. Please wait \d+ minutes? and try again\.$/);
+    // Blocked even with the right password: the guesser cannot test it either.
+    const right = { email: account.email, password: account.password };
+    expect((await t.app.inject({ method: 'POST', url: '/api/login', remoteAddress: '10.0.0.1', payload: right })).statusCode).toBe(429);
+    // The holder, from their own address, signs in; the stranger's failures did not lock them out.
+    expect((await t.app.inject({ method: 'POST', url: '/api/login', remoteAddress: '10.0.1.1', payload: right })).statusCode).toBe(200);
     // Another account is not affected.
     expect((await login('someone-else@example.com', '10.0.0.5')).statusCode).toBe(401);
+  });
+
+  it('count failures, not successes: signing in often never blocks, and a success clears the address', async () => {
+    const { account } = await signUp(t.app);
+    const ip = '10.0.2.1';
+    const right = () => t.app.inject({ method: 'POST', url: '/api/login', remoteAddress: ip, payload: { email: account.email, password: account.password } });
+    // (This app allows 8 attempts per address in all, successes included.)
+    for (let i = 0; i < 2; i++) expect((await right()).statusCode).toBe(200);
+    // Two typos, a success, two typos, a success: the third failure never comes.
+    for (let round = 0; round < 2; round++) {
+      expect((await login(account.email, ip)).statusCode).toBe(401);
+      expect((await login(account.email, ip)).statusCode).toBe(401);
+      expect((await right()).statusCode).toBe(200);
+    }
+  });
+
+  it('stop many addresses guessing one account at the per-account ceiling', async () => {
+    const app = await t.rebuild({ AUTH_FAILURES_PER_ACCOUNT: '5' });
+    const { account } = await signUp(app);
+    const codes: number[] = [];
+    for (let i = 0; i < 6; i++) codes.push((await app.inject({ method: 'POST', url: '/api/login', remoteAddress: `10.0.3.${i}`, payload: { email: account.email, password: 'wrong password' } })).statusCode);
+    expect(codes).toEqual([401, 401, 401, 401, 401, 429]);
   });
 
   it('stop one address trying many accounts', async () => {
@@ -45,7 +66,7 @@ describe('sign-in rate limits', () => {
       const res = await t.app.inject({ method: 'POST', url: '/api/register', remoteAddress: ip, payload: newAccount() });
       codes.push(res.statusCode);
     }
-    expect(codes.slice(0, 8)).toEqual(Array(8).fill(201));
+    expect(codes.slice(0, 8)).toEqual(Array(8).fill(202));
     expect(codes[8]).toBe(429);
   });
 });
@@ -56,7 +77,7 @@ describe('attempt counts', () => {
     const email = 'shared-count@example.com';
     const codes: number[] = [];
     for (const app of [one, two, one, two]) {
-      const res = await app.inject({ method: 'POST', url: '/api/login', remoteAddress: `10.3.3.${codes.length + 1}`, payload: { email, password: 'wrong password' } });
+      const res = await app.inject({ method: 'POST', url: '/api/login', remoteAddress: '10.3.3.1', payload: { email, password: 'wrong password' } });
       codes.push(res.statusCode);
     }
     expect(codes).toEqual([401, 401, 401, 429]);

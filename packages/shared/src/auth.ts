@@ -57,6 +57,69 @@ export const registerSchema = z.object({
 });
 export type RegisterInput = z.input<typeof registerSchema>;
 
+/** A texted code as a person types it: 6 digits, spaces and dashes allowed. */
+export const phoneCodeSchema = z
+  .string({ error: 'Code is required' })
+  .max(20, 'The code is the 6 digits in the text')
+  .transform((v) => v.replace(/[\s-]/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, 'The code is the 6 digits in the text'));
+
+/** The code step of sign-up: the phone the code went to and the code. */
+export const verifySignUpSchema = z.object({
+  phoneNumber: phoneNumberSchema,
+  code: phoneCodeSchema,
+});
+export type VerifySignUpInput = z.input<typeof verifySignUpSchema>;
+
+export const resendSignUpCodeSchema = z.object({
+  phoneNumber: phoneNumberSchema,
+});
+
+/** "Forgot password?": the phone number or the email of an account. */
+export const loginIdSchema = z
+  .string({ error: 'Enter your phone number or email' })
+  .trim()
+  .min(1, 'Enter your phone number or email')
+  .max(LIMITS.email, 'Enter your phone number or email')
+  .transform((value, ctx) => {
+    if (value.includes('@')) {
+      const email = emailSchema.safeParse(value);
+      if (email.success) return { email: email.data };
+      ctx.addIssue({ code: 'custom', message: 'Email must be a valid email address' });
+      return z.NEVER;
+    }
+    const phone = toE164(value);
+    if (phone) return { phoneNumber: phone };
+    ctx.addIssue({ code: 'custom', message: 'Phone number must be a valid international number, like +1 415 555 0100' });
+    return z.NEVER;
+  });
+
+export const requestPasswordResetSchema = z.object({ login: loginIdSchema });
+export type RequestPasswordResetInput = z.input<typeof requestPasswordResetSchema>;
+
+export const resetPasswordSchema = z.object({
+  login: loginIdSchema,
+  code: phoneCodeSchema,
+  password: passwordSchema,
+});
+export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
+
+/** What POST /api/register answers: the same whether or not the phone or email is known. */
+export interface SignUpStarted {
+  phoneNumber: string;
+  expiresInSeconds: number;
+  resendAfterSeconds: number;
+  /** With the Phone Simulator as provider: the text it "sent", shown on the card. Else null. */
+  simulatedText: string | null;
+}
+
+/** What POST /api/password-reset answers, whether or not an account exists. */
+export interface PasswordResetStarted {
+  message: string;
+  resendAfterSeconds: number;
+  simulatedText: string | null;
+}
+
 export const loginSchema = z.object({
   email: emailSchema,
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(LIMITS.passwordMax),

@@ -296,3 +296,35 @@ export const newsletters = pgTable(
       .where(sql`${t.status} = 'sent' and ${t.kind} = 'newsletter'`),
   ],
 );
+
+export const phoneCodePurpose = pgEnum('phone_code_purpose', ['sign_up', 'reset_password']);
+
+/**
+ * One-time codes texted to a phone (services/phone-codes). One live code per phone and purpose:
+ * a new code replaces the old one. Only an HMAC of the code is kept; the row is deleted when the
+ * code is used, and expired rows are deleted by the scheduler.
+ */
+export const phoneCodes = pgTable(
+  'phone_codes',
+  {
+    id: id(),
+    /** E.164. */
+    phoneNumber: text('phone_number').notNull(),
+    purpose: phoneCodePurpose('purpose').notNull(),
+    /** HMAC-SHA256 of "purpose:phone:code" under SESSION_SECRET. */
+    codeHash: text('code_hash').notNull(),
+    /** Wrong codes tried against this one; at the limit it no longer checks out. */
+    tries: integer('tries').notNull().default(0),
+    /**
+     * What the code will complete: a sign-up's form (password as its argon2id hash), or the
+     * account a reset is for. Never shown to anyone.
+     */
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('phone_codes_phone_number_purpose_key').on(t.phoneNumber, t.purpose),
+    index('phone_codes_expires_at_idx').on(t.expiresAt),
+  ],
+);

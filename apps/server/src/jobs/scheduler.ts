@@ -3,6 +3,7 @@ import { createNewsletterWriter } from '../newsletters/create-writer';
 import type { AppContext } from '../plugins/context';
 import { runSchedulerTick } from '../scheduling/run-scheduler-tick';
 import { deleteExpiredAttempts } from '../services/attempts/count-attempts';
+import { deleteExpiredPhoneCodes } from '../services/phone-codes/issue-phone-code';
 import { deleteExpiredSessions } from '../services/sessions/delete-session';
 
 export const SCHEDULER_QUEUE = 'scheduler-tick';
@@ -25,8 +26,9 @@ export async function startScheduler(ctx: AppContext, boss: PgBoss, log: Log): P
     const now = ctx.clock();
     const result = await runSchedulerTick(ctx, { now, writer });
     if (result.reminderLoops || result.newsletters) log.info(result, 'scheduler tick');
-    // Housekeeping: attempt counts whose window ended, sessions past their absolute expiry.
+    // Housekeeping: attempt counts whose window ended, expired codes, sessions past their absolute expiry.
     await deleteExpiredAttempts(ctx.db, now);
+    await deleteExpiredPhoneCodes(ctx.db, now);
     await deleteExpiredSessions(ctx.db, now);
   };
   await boss.createQueue(SCHEDULER_QUEUE, { policy: 'singleton' });

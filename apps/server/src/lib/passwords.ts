@@ -1,4 +1,5 @@
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import { AppError } from '../errors';
 
 // OWASP's argon2id minimum: 19 MiB of memory, 2 passes, 1 lane.
 const OPTIONS = {
@@ -25,4 +26,27 @@ export async function verifyPassword(storedHash: string | null | undefined, pass
     return false;
   }
   return verify(storedHash, password).catch(() => false);
+}
+
+let common: Set<string> | undefined;
+
+/**
+ * Whether a password is among the ~49,000 most common ones (zxcvbn-ts's list, built from leaked
+ * password sets and shipped in the package: nothing is downloaded). Compared case-insensitively.
+ */
+export async function isCommonPassword(password: string): Promise<boolean> {
+  if (!common) {
+    const { dictionary } = await import('@zxcvbn-ts/language-common');
+    common = new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+  }
+  return common.has(password.toLowerCase());
+}
+
+/** Refuses a new password that is on the common list (length is checked by the shared schema). */
+export async function checkNewPassword(password: string): Promise<void> {
+  if (await isCommonPassword(password)) {
+    throw new AppError('bad_request', 'This password is one of the most common passwords, which attackers try first. Please choose another.', [
+      { path: 'password', message: 'This password is too common' },
+    ]);
+  }
 }

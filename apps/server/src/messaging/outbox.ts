@@ -6,7 +6,7 @@ import { replies } from './replies';
 import { wakeMessageWorker } from './worker-signal';
 
 /** What an outbound text is for; WhatsApp templates are configured per kind. */
-export type TextKind = 'reply' | 'welcome' | 'reminder' | 'newsletter' | 'sneak_peek' | 'bulk';
+export type TextKind = 'reply' | 'welcome' | 'reminder' | 'newsletter' | 'sneak_peek' | 'bulk' | 'code';
 
 export interface TextToQueue {
   kind: TextKind;

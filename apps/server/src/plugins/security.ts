@@ -10,10 +10,10 @@ export interface AttemptLimiterOptions {
   /** Keeps the counts of different forms apart: "auth", "join"... */
   name: string;
   perIp: number;
-  perAccount: number;
   windowMs: number;
-  /** Which account a request tries: an email, a phone number, an invite code. */
-  account: (request: FastifyRequest) => string;
+  /** Which account a request tries (an email, a phone number, an invite code); without it, addresses only. */
+  account?: (request: FastifyRequest) => string;
+  perAccount?: number;
 }
 
 declare module 'fastify' {
@@ -23,6 +23,12 @@ declare module 'fastify' {
     /** Sets the security headers on an answer that did not go through the hooks (errors). */
     securityHeaders: (request: IncomingMessage, response: ServerResponse) => void;
   }
+}
+
+/** The one 429 of attempt limits: says how long to wait. */
+export function tooManyAttempts(waitMs: number): AppError {
+  const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+  return new AppError('too_many_requests', `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`);
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -40,15 +46,15 @@ export default fp(async (app) => {
     // Keyed hashes: the counts table names no address, email or phone.
     const key = (kind: string, value: string) => hashToken(`${options.name}:${kind}:${value}`, config.SESSION_SECRET);
     return async (request: FastifyRequest) => {
-      const [byIp, byAccount] = await countAttempts(db, [key('ip', request.ip), key('account', options.account(request))], clock(), options.windowMs);
+      const keys = [key('ip', request.ip), ...(options.account ? [key('account', options.account(request))] : [])];
+      const [byIp, byAccount] = await countAttempts(db, keys, clock(), options.windowMs);
       const over = [
         byIp && byIp.count > options.perIp ? byIp : undefined,
-        byAccount && byAccount.count > options.perAccount ? byAccount : undefined,
+        byAccount && byAccount.count > (options.perAccount ?? Infinity) ? byAccount : undefined,
       ].filter((count) => count !== undefined);
       if (over.length === 0) return;
       const until = Math.max(...over.map((count) => count.windowEndsAt.getTime()));
-      const minutes = Math.max(1, Math.ceil((until - clock().getTime()) / 60_000));
-      throw new AppError('too_many_requests', `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`);
+      throw tooManyAttempts(until - clock().getTime());
     };
   });
 

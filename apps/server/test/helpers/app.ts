@@ -1,8 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { and, desc, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app';
+import { messages } from '../../src/db/schema';
+import { setPrivileged } from '../../src/services/users/set-privileged';
 import { loadConfig } from '../../src/config';
 import type { Clock } from '../../src/lib/clock';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -18,6 +21,20 @@ export interface TestContext {
   close: () => Promise<void>;
 }
 
+/**
+ * Emails that signUp() makes staff, per app. ADMIN_EMAILS is no longer a setting (issue 14: staff
+ * are granted, never claimed); tests still pass it to createTestApp, and the helper grants
+ * staff the way an operator does (setPrivileged, what `npm run admin -- grant` runs) after the
+ * code step, so no test depends on an address making anyone staff.
+ */
+const staffEmails = new WeakMap<TestApp, string[]>();
+
+function withoutAdminEmails(env: Record<string, string>): { env: Record<string, string>; staff: string[] } {
+  const { ADMIN_EMAILS, ...rest } = env;
+  const staff = (ADMIN_EMAILS ?? '').split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
+  return { env: rest, staff };
+}
+
 export function testConfig(dataDir: string, env: Record<string, string> = {}) {
   return loadConfig({
     NODE_ENV: 'test',
@@ -26,7 +43,7 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_ACCOUNT: '100000',
-    ...env,
+    ...withoutAdminEmails(env).env,
   });
 }
 
@@ -36,7 +53,9 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-test-'));
   const apps: TestApp[] = [];
   const rebuild = async (extra: Record<string, string> = {}) => {
-    const app = await buildApp(testConfig(dataDir, { ...env, ...extra }), { database: testDb.database, ...options });
+    const merged = { ...env, ...extra };
+    const app = await buildApp(testConfig(dataDir, merged), { database: testDb.database, ...options });
+    staffEmails.set(app, withoutAdminEmails(merged).staff);
     apps.push(app);
     return app;
   };
@@ -82,10 +101,38 @@ export function sessionCookie(res: LightMyRequestResponse): string {
   return `loop_session=${cookie.value}`;
 }
 
-/** Registers an account and returns it with its cookie. */
-export async function signUp(app: TestApp, overrides: Record<string, unknown> = {}) {
+/**
+ * The code in the last code text queued to a phone, read from the outbox row the provider (the
+ * simulator, or Twilio) sends: what the phone's holder reads on their phone.
+ */
+export async function lastCodeTo(app: TestApp, phoneNumber: string): Promise<string> {
+  const [text] = await app.ctx.db
+    .select({ body: messages.body })
+    .from(messages)
+    .where(and(eq(messages.toAddress, phoneNumber), eq(messages.kind, 'code')))
+    .orderBy(desc(messages.id))
+    .limit(1);
+  const code = /\b(\d{6})\b/.exec(text?.body ?? '')?.[1];
+  if (!code) throw new Error(`no code was texted to ${phoneNumber}`);
+  return code;
+}
+
+/**
+ * Signs an account up the whole way (form, then the code texted to the phone) and returns it
+ * with its cookie. `headers`/`remoteAddress` go on both requests.
+ */
+export async function signUp(app: TestApp, overrides: Record<string, unknown> = {}, request: { remoteAddress?: string; headers?: Record<string, string> } = {}) {
   const account = newAccount(overrides);
-  const res = await app.inject({ method: 'POST', url: '/api/register', payload: account });
-  if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
-  return { account, user: res.json<{ id: number; isPrivileged: boolean }>(), cookie: sessionCookie(res) };
+  const started = await app.inject({ method: 'POST', url: '/api/register', payload: account, ...request });
+  if (started.statusCode !== 202) throw new Error(`sign-up failed: ${started.statusCode} ${started.body}`);
+  const { phoneNumber } = started.json<{ phoneNumber: string }>();
+  const code = await lastCodeTo(app, phoneNumber);
+  const res = await app.inject({ method: 'POST', url: '/api/register/verify', payload: { phoneNumber, code }, ...request });
+  if (res.statusCode !== 201) throw new Error(`sign-up code failed: ${res.statusCode} ${res.body}`);
+  let user = res.json<{ id: number; isPrivileged: boolean; email: string; phoneNumber: string }>();
+  if (staffEmails.get(app)?.includes(String(account.email).toLowerCase())) {
+    await setPrivileged(app.ctx.db, String(account.email), true);
+    user = { ...user, isPrivileged: true };
+  }
+  return { account, user, cookie: sessionCookie(res), response: res };
 }

@@ -6,13 +6,9 @@ import { verifyPassword } from '../../lib/passwords';
 
 /**
  * The user with this email and password. One message for every failure, so a stranger cannot
- * learn which emails have accounts. Staff listed in ADMIN_EMAILS are made privileged here.
+ * learn which emails have accounts. Signing in never makes anyone staff (issue 14 item 5).
  */
-export async function authenticateUser(
-  db: Db,
-  input: { email: string; password: string },
-  options: { adminEmails: readonly string[] },
-): Promise<typeof users.$inferSelect> {
+export async function authenticateUser(db: Db, input: { email: string; password: string }): Promise<typeof users.$inferSelect> {
   const [user] = await db
     .select()
     .from(users)
@@ -20,9 +16,5 @@ export async function authenticateUser(
     .limit(1);
   const ok = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !ok) throw new AppError('unauthorized', 'Invalid email or password');
-  if (!user.isPrivileged && user.email && options.adminEmails.includes(user.email)) {
-    const [promoted] = await db.update(users).set({ isPrivileged: true }).where(eq(users.id, user.id)).returning();
-    return promoted ?? user;
-  }
   return user;
 }

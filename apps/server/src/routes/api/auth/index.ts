@@ -1,58 +1,97 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { loginSchema, registerSchema, updateUserSchema } from '@loop/shared/auth';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  loginSchema,
+  registerSchema,
+  requestPasswordResetSchema,
+  resendSignUpCodeSchema,
+  resetPasswordSchema,
+  updateUserSchema,
+  verifySignUpSchema,
+} from '@loop/shared/auth';
 import { parseInput } from '../../../errors';
+import { tooManyAttempts } from '../../../plugins/security';
 import { clearSessionCookie, requireUser, setSessionCookie } from '../../../plugins/session';
+import { forgetSignInFailures, recordSignInFailure, signInKeys, signInWait } from '../../../services/attempts/sign-in-failures';
 import { createSession } from '../../../services/sessions/create-session';
 import { deleteSession } from '../../../services/sessions/delete-session';
 import { authenticateUser } from '../../../services/users/authenticate-user';
-import { registerUser } from '../../../services/users/register-user';
+import { completeSignUp } from '../../../services/users/complete-sign-up';
+import { requestPasswordReset, resetPassword } from '../../../services/users/reset-password';
+import { resendSignUpCode, startSignUp } from '../../../services/users/start-sign-up';
 import { toPublicUser } from '../../../services/users/to-public-user';
 import { updateUser } from '../../../services/users/update-user';
 
 const WINDOW_MS = 15 * 60_000;
 
-function bodyField(request: FastifyRequest, field: string): string {
-  const value = (request.body as Record<string, unknown> | undefined)?.[field];
-  return typeof value === 'string' ? value.trim().toLowerCase() : '';
-}
-
-/** POST /api/register, /api/login, /api/logout; GET and PUT /api/user. */
+/**
+ * POST /api/register (texts a code), /api/register/verify (the code: the account and a session),
+ * /api/register/resend, /api/password-reset and /api/password-reset/confirm, /api/login,
+ * /api/logout; GET and PUT /api/user.
+ */
 const authRoutes: FastifyPluginAsync = async (app) => {
   const { config } = app.ctx;
-  const limitAttempts = app.attemptLimiter({
-    name: 'auth',
-    perIp: config.AUTH_RATE_LIMIT_PER_IP,
-    perAccount: config.AUTH_RATE_LIMIT_PER_ACCOUNT,
-    windowMs: WINDOW_MS,
-    account: (request) => bodyField(request, 'email') || bodyField(request, 'phoneNumber'),
+  const secret = config.SESSION_SECRET;
+  const simulator = config.messagingProvider === 'simulator';
+  // Codes are limited per phone inside the services; here every form is limited per address.
+  const limitAddress = app.attemptLimiter({ name: 'auth', perIp: config.AUTH_RATE_LIMIT_PER_IP, windowMs: WINDOW_MS });
+  const signInLimits = { perPair: config.AUTH_RATE_LIMIT_PER_ACCOUNT, perAccount: config.AUTH_FAILURES_PER_ACCOUNT, windowMs: WINDOW_MS };
+
+  /** Ends the session this browser had (someone else's, perhaps) and starts one for this user. */
+  async function startSession(request: FastifyRequest, reply: FastifyReply, userId: number) {
+    const { db, clock } = app.ctx;
+    if (request.sessionToken) await deleteSession(db, { token: request.sessionToken, secret });
+    const session = await createSession(db, { userId, secret, now: clock() });
+    setSessionCookie(reply, session.token, session.expiresAt);
+  }
+
+  app.post('/register', { preHandler: limitAddress }, async (request, reply) => {
+    const input = parseInput(registerSchema, request.body);
+    const started = await startSignUp(app.ctx.db, input, { now: app.ctx.clock(), secret, simulator });
+    return reply.code(202).send(started);
   });
 
-  app.post('/register', { preHandler: limitAttempts }, async (request, reply) => {
-    const input = parseInput(registerSchema, request.body);
-    const { db, clock } = app.ctx;
-    const user = await registerUser(db, input, { adminEmails: config.ADMIN_EMAILS, now: clock() });
-    // Like sign-in: the session this browser had before (someone else's, perhaps) ends here.
-    if (request.sessionToken) await deleteSession(db, { token: request.sessionToken, secret: config.SESSION_SECRET });
-    const session = await createSession(db, { userId: user.id, secret: config.SESSION_SECRET, now: clock() });
-    setSessionCookie(reply, session.token, session.expiresAt);
+  app.post('/register/resend', { preHandler: limitAddress }, async (request, reply) => {
+    const input = parseInput(resendSignUpCodeSchema, request.body);
+    return reply.code(202).send(await resendSignUpCode(app.ctx.db, input, { now: app.ctx.clock(), secret, simulator }));
+  });
+
+  app.post('/register/verify', { preHandler: limitAddress }, async (request, reply) => {
+    const input = parseInput(verifySignUpSchema, request.body);
+    const { user } = await completeSignUp(app.ctx.db, input, { now: app.ctx.clock(), secret, staffPhones: config.ADMIN_PHONES });
+    await startSession(request, reply, user.id);
     return reply.code(201).send(toPublicUser(user));
   });
 
-  app.post('/login', { preHandler: limitAttempts }, async (request, reply) => {
+  app.post('/password-reset', { preHandler: limitAddress }, async (request, reply) => {
+    const input = parseInput(requestPasswordResetSchema, request.body);
+    return reply.code(202).send(await requestPasswordReset(app.ctx.db, input.login, { now: app.ctx.clock(), secret, simulator }));
+  });
+
+  app.post('/password-reset/confirm', { preHandler: limitAddress }, async (request, reply) => {
+    const input = parseInput(resetPasswordSchema, request.body);
+    const { userId } = await resetPassword(app.ctx.db, input, { now: app.ctx.clock(), secret, staffPhones: config.ADMIN_PHONES });
+    await startSession(request, reply, userId);
+    return { ok: true };
+  });
+
+  app.post('/login', { preHandler: limitAddress }, async (request, reply) => {
     const input = parseInput(loginSchema, request.body);
     const { db, clock } = app.ctx;
-    const user = await authenticateUser(db, input, { adminEmails: config.ADMIN_EMAILS });
+    const keys = signInKeys(input.email, request.ip, secret);
+    const wait = await signInWait(db, keys, signInLimits, clock());
+    if (wait > 0) throw tooManyAttempts(wait);
+    const user = await authenticateUser(db, input).catch(async (error: unknown) => {
+      await recordSignInFailure(db, keys, signInLimits, clock());
+      throw error;
+    });
+    await forgetSignInFailures(db, keys);
     // A fresh token at every sign-in: a token planted before login is worthless after it.
-    if (request.sessionToken) await deleteSession(db, { token: request.sessionToken, secret: config.SESSION_SECRET });
-    const session = await createSession(db, { userId: user.id, secret: config.SESSION_SECRET, now: clock() });
-    setSessionCookie(reply, session.token, session.expiresAt);
+    await startSession(request, reply, user.id);
     return toPublicUser(user);
   });
 
   app.post('/logout', async (request, reply) => {
-    if (request.sessionToken) {
-      await deleteSession(app.ctx.db, { token: request.sessionToken, secret: config.SESSION_SECRET });
-    }
+    if (request.sessionToken) await deleteSession(app.ctx.db, { token: request.sessionToken, secret });
     clearSessionCookie(reply);
     return { ok: true };
   });

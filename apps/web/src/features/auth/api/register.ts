@@ -1,17 +1,27 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RegisterInput } from '@loop/shared/auth';
+import type { RegisterInput, SignUpStarted, VerifySignUpInput } from '@loop/shared/auth';
 import { api, type AuthResult } from '@/lib/api-client';
 import { refreshCurrentUser } from '@/lib/current-user';
 
-/** POST /api/register: creates the account and signs it in. */
-export function register(input: RegisterInput): Promise<AuthResult> {
-  return api.auth('/api/register', input);
+/** POST /api/register: texts a code to the phone; no account exists yet. */
+export function startSignUp(input: RegisterInput): Promise<SignUpStarted> {
+  return api.post<SignUpStarted>('/api/register', input);
 }
 
-export function useRegister() {
+/** POST /api/register/resend: a new code for the sign-up waiting on this phone. */
+export function resendSignUpCode(phoneNumber: string): Promise<SignUpStarted> {
+  return api.post<SignUpStarted>('/api/register/resend', { phoneNumber });
+}
+
+/** POST /api/register/verify: the code creates the account and signs it in. */
+export function verifySignUp(input: VerifySignUpInput): Promise<AuthResult> {
+  return api.auth('/api/register/verify', input);
+}
+
+export function useVerifySignUp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: register,
+    mutationFn: verifySignUp,
     onSuccess: async (result) => {
       if (result.ok) await refreshCurrentUser(queryClient);
     },

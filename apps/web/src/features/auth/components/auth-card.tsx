@@ -6,8 +6,9 @@ import { Spinner } from '@/components/ui/spinner';
 
 // Sign Up brings the phone picker and its country data: loaded when asked for, so Login stays light.
 const SignUpForm = lazy(async () => ({ default: (await import('./sign-up-form')).SignUpForm }));
+const ForgotPasswordForm = lazy(async () => ({ default: (await import('./forgot-password-form')).ForgotPasswordForm }));
 
-export type AuthMode = 'login' | 'signup';
+export type AuthMode = 'login' | 'signup' | 'reset';
 
 const COPY = {
   login: {
@@ -19,6 +20,11 @@ const COPY = {
     title: 'Create your account',
     description: 'Start collecting updates from your group. It’s free.',
     toggle: 'Already have an account? Login',
+  },
+  reset: {
+    title: 'Set a new password',
+    description: 'We text a code to the phone of your account.',
+    toggle: 'Back to Login',
   },
 } as const;
 
@@ -34,7 +40,7 @@ export function AuthCard({ initialMode = 'login', onSuccess }: { initialMode?: A
       </CardHeader>
       <CardContent className="grid gap-4">
         {mode === 'login' ? (
-          <LoginForm onSuccess={onSuccess} />
+          <LoginForm onSuccess={onSuccess} onForgotPassword={() => setMode('reset')} />
         ) : (
           <Suspense
             fallback={
@@ -43,7 +49,7 @@ export function AuthCard({ initialMode = 'login', onSuccess }: { initialMode?: A
               </div>
             }
           >
-            <SignUpForm onSuccess={onSuccess} />
+            {mode === 'signup' ? <SignUpForm onSuccess={onSuccess} /> : <ForgotPasswordForm onSuccess={onSuccess} />}
           </Suspense>
         )}
         <Button

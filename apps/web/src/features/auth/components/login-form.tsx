@@ -17,7 +17,7 @@ function check(field: Field, value: string): string | undefined {
   return EMAIL.test(email) ? undefined : 'Email must be a valid email address';
 }
 
-export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
+export function LoginForm({ onSuccess, onForgotPassword }: { onSuccess: () => void; onForgotPassword: () => void }) {
   const login = useLogin();
   const [values, setValues] = useState({ email: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -56,6 +56,9 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
       <FormField id="login-password" label="Password" error={errors.password}>
         {(aria) => <Input {...aria} type="password" autoComplete="current-password" {...control('password')} />}
       </FormField>
+      <Button type="button" variant="link" className="-mt-2 h-auto justify-self-end p-0 text-sm" onClick={onForgotPassword}>
+        Forgot password?
+      </Button>
       <Button type="submit" size="lg" className="mt-2 w-full" busy={busy}>
         Login
       </Button>

@@ -1,16 +1,21 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import { registerSchema } from '@loop/shared/auth';
+import { registerSchema, type SignUpStarted } from '@loop/shared/auth';
 import { LIMITS } from '@loop/shared/constants';
+import { formatPhoneNumber } from '@/lib/phone-format';
 import { PersonFields } from '@/components/person-fields';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toastError } from '@/components/ui/use-toast';
-import { useRegister } from '../api/register';
+import { errorText } from '@/lib/api-client';
+import { resendSignUpCode, startSignUp, useVerifySignUp } from '../api/register';
+import { CodeField, codeError, NO_TEXT_HINT, ResendButton, resendTime, SimulatedText } from './code-step';
 
+/** Sign Up (SPEC §2 /auth), then the code texted to the phone: no account exists before it checks out. */
 export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
-  const registerAccount = useRegister();
+  const [started, setStarted] = useState<{ answer: SignUpStarted; resendAt: number } | null>(null);
   const form = useForm({
     resolver: zodResolver(registerSchema),
     mode: 'onBlur',
@@ -24,13 +29,19 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
     },
   });
   const { errors, isSubmitting } = form.formState;
+  const begin = (answer: SignUpStarted) => setStarted({ answer, resendAt: resendTime(answer.resendAfterSeconds) });
 
   const onSubmit = form.handleSubmit(async (values) => {
-    const result = await registerAccount.mutateAsync(values);
-    if (result.ok) onSuccess();
-    else toastError(result.message, 'Something went wrong');
+    try {
+      begin(await startSignUp(values));
+    } catch (error) {
+      toastError(errorText(error), 'Something went wrong');
+    }
   });
 
+  if (started) {
+    return <SignUpCodeStep started={started.answer} resendAt={started.resendAt} onResent={begin} onChangeNumber={() => setStarted(null)} onSuccess={onSuccess} />;
+  }
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
       <PersonFields
@@ -50,6 +61,70 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
       <Button type="submit" size="lg" className="mt-2 w-full" busy={isSubmitting}>
         Sign Up
       </Button>
+    </form>
+  );
+}
+
+function SignUpCodeStep({
+  started,
+  resendAt,
+  onResent,
+  onChangeNumber,
+  onSuccess,
+}: {
+  started: SignUpStarted;
+  resendAt: number;
+  onResent: (answer: SignUpStarted) => void;
+  onChangeNumber: () => void;
+  onSuccess: () => void;
+}) {
+  const verify = useVerifySignUp();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  const [resending, setResending] = useState(false);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const problem = codeError(code);
+    setError(problem);
+    if (problem) {
+      document.getElementById('signup-code')?.focus();
+      return;
+    }
+    const result = await verify.mutateAsync({ phoneNumber: started.phoneNumber, code });
+    if (result.ok) onSuccess();
+    else toastError(result.message, 'Something went wrong');
+  };
+  const onResend = async () => {
+    setResending(true);
+    try {
+      onResent(await resendSignUpCode(started.phoneNumber));
+      setCode('');
+    } catch (resendError) {
+      toastError(errorText(resendError), 'Something went wrong');
+    } finally {
+      setResending(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate className="grid gap-4">
+      <p className="text-center text-sm" role="status">
+        We texted a code to <strong className="whitespace-nowrap">{formatPhoneNumber(started.phoneNumber)}</strong>
+      </p>
+      <SimulatedText text={started.simulatedText} />
+      <CodeField id="signup-code" value={code} error={error} onChange={(value) => {
+        setCode(value);
+        if (error) setError(codeError(value));
+      }} />
+      <Button type="submit" size="lg" className="w-full" busy={verify.isPending}>
+        Verify and Sign Up
+      </Button>
+      <ResendButton until={resendAt} busy={resending} onResend={() => void onResend()} />
+      <Button type="button" variant="link" className="h-auto justify-self-center py-1" onClick={onChangeNumber}>
+        Change number
+      </Button>
+      <p className="text-xs text-muted-foreground">{NO_TEXT_HINT}</p>
     </form>
   );
 }

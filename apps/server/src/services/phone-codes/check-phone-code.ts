@@ -1,0 +1,50 @@
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
+import { phoneCodes } from '../../db/schema';
+import { AppError } from '../../errors';
+import { hashPhoneCode, PHONE_CODE, sameHash, type PhoneCodePurpose } from './phone-code-policy';
+
+export type CodeProblem = 'wrong' | 'expired' | 'too_many';
+
+export interface CheckedCode {
+  id: number;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Checks a code typed for a phone and purpose. Every try counts (in its own statement, so a
+ * wrong code counts even though the request then fails), at most PHONE_CODE.maxTries per code.
+ * A code that checks out is not used up yet: the caller's transaction calls consumePhoneCode.
+ */
+export async function checkPhoneCode(
+  db: Db,
+  input: { phoneNumber: string; purpose: PhoneCodePurpose; code: string; now: Date; secret: string },
+): Promise<CheckedCode | CodeProblem> {
+  const { phoneNumber, purpose, now } = input;
+  const where = and(eq(phoneCodes.phoneNumber, phoneNumber), eq(phoneCodes.purpose, purpose), gt(phoneCodes.expiresAt, now));
+  const [row] = await db
+    .update(phoneCodes)
+    .set({ tries: sql`${phoneCodes.tries} + 1` })
+    .where(and(where, lt(phoneCodes.tries, PHONE_CODE.maxTries)))
+    .returning();
+  if (!row) {
+    const [spent] = await db.select({ id: phoneCodes.id }).from(phoneCodes).where(where).limit(1);
+    return spent ? 'too_many' : 'expired';
+  }
+  const typed = hashPhoneCode({ phoneNumber, purpose, code: input.code }, input.secret);
+  if (!sameHash(typed, row.codeHash)) return 'wrong';
+  return { id: row.id, payload: row.payload };
+}
+
+/** Uses a checked code up, in the caller's transaction; a code used meanwhile is refused. */
+export async function consumePhoneCode(tx: DbOrTx, id: number): Promise<void> {
+  const [row] = await tx.delete(phoneCodes).where(eq(phoneCodes.id, id)).returning({ id: phoneCodes.id });
+  if (!row) throw new AppError('bad_request', 'This code was already used. Ask for a new code.');
+}
+
+/** The answer to a code that did not check out, for screens where it may say what went wrong. */
+export function codeProblemError(problem: CodeProblem): AppError {
+  if (problem === 'wrong') return new AppError('bad_request', 'That code is not right. Check the text and try again.');
+  if (problem === 'too_many') return new AppError('too_many_requests', 'Too many wrong codes. Ask for a new code.');
+  return new AppError('bad_request', 'This code has expired or was already used. Ask for a new code.');
+}

@@ -1,0 +1,76 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
+import { users } from '../../db/schema';
+import { AppError, uniqueViolation } from '../../errors';
+import { checkPhoneCode, codeProblemError, consumePhoneCode } from '../phone-codes/check-phone-code';
+import type { SignUpPayload } from './start-sign-up';
+
+type UserRow = typeof users.$inferSelect;
+
+/**
+ * The one place where a phone's proven holder becomes an account (issue 14): the code texted to
+ * the phone checks out, then, in one transaction, either a new account is created or the
+ * text-only member who has this phone (added by an owner or an invite) becomes the account: same
+ * person, same memberships and updates, with the name, email and password typed now. Issue 15's
+ * "confirm this phone's pending memberships" belongs here too.
+ */
+export async function completeSignUp(
+  db: Db,
+  input: { phoneNumber: string; code: string },
+  options: { now: Date; secret: string; staffPhones: readonly string[] },
+): Promise<{ user: UserRow; claimed: boolean }> {
+  const { phoneNumber } = input;
+  const checked = await checkPhoneCode(db, { phoneNumber, purpose: 'sign_up', code: input.code, now: options.now, secret: options.secret });
+  if (typeof checked === 'string') throw codeProblemError(checked);
+  const form = checked.payload as unknown as SignUpPayload;
+  try {
+    return await db.transaction(async (tx) => {
+      await consumePhoneCode(tx, checked.id);
+      const [holder] = await tx.select().from(users).where(eq(users.phoneNumber, phoneNumber)).for('update');
+      if (holder?.passwordHash) {
+        throw new AppError('conflict', 'This phone number already has an account. Log in, or use "Forgot password?" to set a new password.');
+      }
+      await freeEmail(tx, form.email, holder?.id);
+      const values = {
+        email: form.email,
+        passwordHash: form.passwordHash,
+        firstName: form.firstName,
+        lastName: form.lastName,
+        messagingPreference: form.messagingPreference,
+        ...(options.staffPhones.includes(phoneNumber) ? { isPrivileged: true } : {}),
+      };
+      if (holder) {
+        const [claimed] = await tx.update(users).set(values).where(eq(users.id, holder.id)).returning();
+        if (!claimed) throw new Error('update returned no row');
+        return { user: claimed, claimed: true };
+      }
+      const [created] = await tx.insert(users).values({ ...values, phoneNumber, createdAt: options.now }).returning();
+      if (!created) throw new Error('insert returned no row');
+      return { user: created, claimed: false };
+    });
+  } catch (error) {
+    if (uniqueViolation(error) !== null) {
+      throw new AppError('conflict', 'This phone number or email was just taken by another sign-up. Please start again.');
+    }
+    throw error;
+  }
+}
+
+/**
+ * An email an owner typed for a text-only member was never proven by anyone: it gives way to the
+ * sign-up (the member keeps everything else). An account's own email does not: the proven phone
+ * holder is told to use another email (decision 0013: one answer to a proven phone holder).
+ */
+async function freeEmail(tx: DbOrTx, email: string, holderId: number | undefined): Promise<void> {
+  const sameEmail = eq(sql`lower(${users.email})`, email);
+  const [other] = await tx
+    .select({ id: users.id, passwordHash: users.passwordHash })
+    .from(users)
+    .where(holderId === undefined ? sameEmail : and(sameEmail, ne(users.id, holderId)))
+    .for('update');
+  if (!other) return;
+  if (other.passwordHash) {
+    throw new AppError('conflict', 'This email is already used by another account. Go back and use another email, or log in with it.');
+  }
+  await tx.update(users).set({ email: null }).where(eq(users.id, other.id));
+}
