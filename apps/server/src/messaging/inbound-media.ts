@@ -6,6 +6,8 @@ import type { InboundParams } from './ingest-inbound';
 
 /** Media a simulated phone attached: already in our storage, under this key. */
 export const SIMULATOR_MEDIA_PREFIX = 'loop-media:';
+/** A simulated phone's video, voice memo, contact or PDF: no bytes, only its content type. */
+export const SIMULATED_ATTACHMENT_PREFIX = 'loop-simulated:';
 const MAX_MEDIA = 10;
 
 /** Media Loop does not share, by kind: each gets its own accurate reply. */
@@ -46,7 +48,6 @@ export async function collectInboundMedia(
       if (type.startsWith('audio/') || type.startsWith('video/')) result.unsupported.audioVideo += 1;
       else if (type === 'text/vcard' || type === 'text/x-vcard' || type === 'text/directory') result.unsupported.contacts += 1;
       else result.unsupported.files.push(type);
-      if (url.startsWith(SIMULATOR_MEDIA_PREFIX) && options.fromSimulator) result.uploads.push(url.slice(SIMULATOR_MEDIA_PREFIX.length));
       continue;
     }
     if (url.startsWith(SIMULATOR_MEDIA_PREFIX)) {

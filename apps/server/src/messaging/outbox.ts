@@ -131,6 +131,8 @@ export interface OutboundRow {
   newsletterId?: number | null;
   mediaUrls: string[];
   raw?: Record<string, string> | null;
+  /** Default: now. A reply may carry the time of the text it answers (the once-a-day notices count by it). */
+  createdAt?: Date;
 }
 
 /** Inserts one queued outbound row unless its key exists. The caller has checked opt-outs. */

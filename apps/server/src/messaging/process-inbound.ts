@@ -62,7 +62,7 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
   // STOP is absolute: a text from a phone that opted out is shared with no one (decision 0013).
   if (await isOptedOut(db, phone)) {
     return db.transaction(async (tx) => {
-      const hint = row.channel === 'whatsapp' && !(await toldRecently(tx, phone, ctx.clock()));
+      const hint = row.channel === 'whatsapp' && !(await toldRecently(tx, phone, row.createdAt));
       await finish(tx, 'ignored', hint ? replies.rejoinHint() : undefined, { kind: 'opt_out_notice', error: 'Not shared: this phone opted out (STOP).' });
     });
   }
@@ -192,6 +192,7 @@ async function finishInbound(
     fromAddress: row.toAddress,
     kind,
     body: outcome.reply,
+    createdAt: row.createdAt,
     idempotencyKey: `reply:${row.id}`,
     userId: outcome.userId,
     loopId: outcome.loopId,

@@ -18,8 +18,10 @@ const FROM_TWILIO: Record<string, OutboundStatus> = {
   sent: 'sent',
   delivered: 'delivered',
   read: 'delivered',
+  partially_delivered: 'delivered',
   undelivered: 'undelivered',
   failed: 'failed',
+  canceled: 'failed',
 };
 const RANK: Record<OutboundStatus, number> = { queued: 0, sending: 1, sent: 2, delivered: 3, undelivered: 3, failed: 3 };
 
