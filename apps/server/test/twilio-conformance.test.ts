@@ -161,7 +161,7 @@ describe('inbound texts', () => {
 
   // [webhook] WhatsApp senders may be identified by a business-scoped user id instead of a number.
   it('a WhatsApp sender without a phone number is kept with the reason, for staff, and not answered', async () => {
-    const params = { ...whatsappParams({ accountSid: fake.accountSid, from: '+15550000000', body: 'hello' }), From: 'whatsapp:IN.1234567890abcdef' };
+    const params: Record<string, string> = { ...whatsappParams({ accountSid: fake.accountSid, from: '+15550000000', body: 'hello' }), From: 'whatsapp:IN.1234567890abcdef' };
     await post(params);
     await run();
     const [row] = await db().select().from(messages).where(eq(messages.providerMessageId, params.MessageSid ?? ''));
