@@ -81,6 +81,15 @@ const envSchema = z
       .string()
       .default('')
       .transform((v, ctx) => parseTemplates(v, ctx)),
+    /**
+     * Who answers STOP, START and HELP on SMS. `twilio` (Twilio's default keyword handling, or
+     * Advanced Opt-Out with its replies on): Twilio answers and Loop only applies the word.
+     * `loop`: Advanced Opt-Out's START and HELP replies are turned off, and Loop answers them.
+     * STOP's confirmation on SMS always comes from Twilio. On WhatsApp Loop answers all three.
+     */
+    TWILIO_KEYWORD_REPLIES: z
+      .enum(['twilio', 'loop'], { error: 'TWILIO_KEYWORD_REPLIES must be "twilio" or "loop"' })
+      .default('twilio'),
     SEND_MAX_ATTEMPTS: positiveInt('SEND_MAX_ATTEMPTS', 5),
     SEND_RETRY_BASE_SECONDS: z.coerce
       .number({ error: 'SEND_RETRY_BASE_SECONDS must be a number' })

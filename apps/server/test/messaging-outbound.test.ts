@@ -101,15 +101,16 @@ describe('errors that cannot succeed fail at once and mark the member', () => {
     expect(optOut?.reason).toBe('twilio:21211 invalid number');
   });
 
-  it('63016: the WhatsApp window is taken as closed for the next texts', async () => {
+  it('63016: the window is taken as closed, and the text goes again at once (by SMS here: no template)', async () => {
     const person = await createPerson(db(), { messagingPreference: 'whatsapp' });
-    await db().update(users).set({ lastInboundAt: clock() }).where(eq(users.id, person.id));
+    await db().update(users).set({ lastWhatsappInboundAt: clock() }).where(eq(users.id, person.id));
     await queue(person.id);
     env.fake.failNext({ status: 400, code: 63016, message: 'Failed to send freeform message because you are outside the allowed window.' });
     await processPending(env.t.app.ctx);
-    expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'failed', attempts: 1 });
+    expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'sent', attempts: 1, channel: 'sms' });
+    expect(sentTo(person.phoneNumber).map((s) => s.params.From)).toEqual(['+15005550006']);
     const [user] = await db().select().from(users).where(eq(users.id, person.id));
-    expect(user?.lastInboundAt).toBeNull();
+    expect(user?.lastWhatsappInboundAt).toBeNull();
   });
 
   it('any other 4xx fails at once without marking anyone', async () => {
@@ -139,7 +140,7 @@ describe('opted-out members', () => {
 describe('WhatsApp', () => {
   it('inside 24 hours of the member’s last text: free-form WhatsApp', async () => {
     const person = await createPerson(db(), { messagingPreference: 'whatsapp' });
-    await db().update(users).set({ lastInboundAt: new Date(clock().getTime() - 23 * 3600_000) }).where(eq(users.id, person.id));
+    await db().update(users).set({ lastWhatsappInboundAt: new Date(clock().getTime() - 23 * 3600_000) }).where(eq(users.id, person.id));
     await queue(person.id);
     await processPending(env.t.app.ctx);
     expect(sentTo(person.phoneNumber)[0]?.params).toMatchObject({ To: `whatsapp:${person.phoneNumber}`, From: 'whatsapp:+14155238886', Body: 'Time to share your news!' });
@@ -207,7 +208,7 @@ describe('the outbox', () => {
     expect(await db().transaction((tx) => enqueueLoopTexts(tx, input))).toBe(2);
     expect(await db().transaction((tx) => enqueueLoopTexts(tx, input))).toBe(0);
     const [forC] = await textsTo(db(), c!.phoneNumber);
-    expect(forC).toMatchObject({ channel: 'whatsapp', kind: 'newsletter', status: 'queued', userId: c!.id, loopId: loop.id, mediaUrls: ['/media/abc'], idempotencyKey: `newsletter:${loop.id}:1:${c!.id}` });
+    expect(forC).toMatchObject({ channel: 'whatsapp', kind: 'newsletter', status: 'queued', userId: c!.id, loopId: loop.id, mediaUrls: ['/media/abc'], idempotencyKey: expect.stringMatching(new RegExp(`^newsletter:${loop.id}:1:\\d+$`)) });
     await processPending(env.t.app.ctx);
     expect(sentTo(a!.phoneNumber)[0]?.params.MediaUrl).toBe('https://loop.example.com/media/abc');
     expect(await textsTo(db(), b!.phoneNumber)).toEqual([]);

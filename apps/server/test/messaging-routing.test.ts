@@ -103,12 +103,14 @@ describe('keywords', () => {
     expect(await updatesOf(db(), loops[0]!.id)).toEqual([]);
   });
 
-  it.each(['START', 'unstop', 'Yes'])('%s opts the phone back in and says so', async (word) => {
+  // On SMS Twilio's own keyword handling answers START and HELP (TWILIO_KEYWORD_REPLIES=twilio,
+  // the default): Loop applies the word and stays quiet, so nobody gets two answers.
+  it.each(['START', 'unstop', 'Yes'])('%s opts the phone back in; Twilio answers it on SMS, Loop does not', async (word) => {
     const { person, loops } = await personIn('Keyword Loop');
     await text(person.phoneNumber, 'STOP');
     const replies = await text(person.phoneNumber, word);
     expect(await optedOut(person.phoneNumber)).toBe(false);
-    expect(replies).toEqual([expect.stringContaining("You're back in!")]);
+    expect(replies).toEqual([]);
     expect(await updatesOf(db(), loops[0]!.id)).toEqual([]);
   });
 
@@ -119,9 +121,9 @@ describe('keywords', () => {
     expect(await optedOut(person.phoneNumber)).toBe(false);
   });
 
-  it.each(['HELP', 'info'])('%s answers with help', async (word) => {
+  it.each(['HELP', 'info'])('%s is answered by Twilio on SMS, not by Loop too', async (word) => {
     const { person, loops } = await personIn('Keyword Loop');
-    expect(await text(person.phoneNumber, word)).toEqual([expect.stringContaining('Reply LOOPS to list your Loops')]);
+    expect(await text(person.phoneNumber, word)).toEqual([]);
     expect(await updatesOf(db(), loops[0]!.id)).toEqual([]);
   });
 
@@ -131,11 +133,11 @@ describe('keywords', () => {
     for (const loop of loops) expect(await updatesOf(db(), loop.id)).toEqual([]);
   });
 
-  it('an opted-out member still shares updates but gets no reply, nor any other text', async () => {
+  it('an opted-out member shares nothing (decision 0013) and gets no text on SMS, where Twilio blocks them', async () => {
     const { person, loops } = await personIn('Quiet');
     await text(person.phoneNumber, 'STOP');
     expect(await text(person.phoneNumber, 'News anyway')).toEqual([]);
-    expect((await updatesOf(db(), loops[0]!.id)).map((u) => u.content)).toEqual(['News anyway']);
+    expect(await updatesOf(db(), loops[0]!.id)).toEqual([]);
     const queued = await db().transaction((tx) =>
       enqueueText(tx, { kind: 'reminder', userId: person.id, body: 'Time to share', idempotencyKey: `reminder:test:${person.id}` }),
     );

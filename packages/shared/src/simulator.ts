@@ -14,6 +14,19 @@ export const SIMULATOR_LIMITS = {
   body: LIMITS.message,
 } as const;
 
+/**
+ * What else a simulated phone can send, as the content type Twilio would report for it: Loop
+ * never keeps these (only photos), so the simulator sends no bytes, just what they are.
+ */
+export const SIMULATOR_ATTACHMENT_TYPES = {
+  video: 'video/mp4',
+  voice_memo: 'audio/ogg',
+  contact: 'text/vcard',
+  pdf: 'application/pdf',
+} as const;
+export type SimulatorAttachment = keyof typeof SIMULATOR_ATTACHMENT_TYPES;
+export const SIMULATOR_ATTACHMENTS = Object.keys(SIMULATOR_ATTACHMENT_TYPES) as SimulatorAttachment[];
+
 export const simulatorPhoneParamsSchema = z.object({ phone: phoneNumberSchema });
 
 const base64 = z
@@ -40,8 +53,27 @@ export const simulatorSendSchema = z
       )
       .max(SIMULATOR_LIMITS.photos, `At most ${SIMULATOR_LIMITS.photos} photos per text`)
       .default([]),
+    /** Videos, voice memos, contact cards, PDFs: what they are, without bytes. */
+    attachments: z
+      .array(z.enum(SIMULATOR_ATTACHMENTS as [SimulatorAttachment, ...SimulatorAttachment[]], { error: 'Attachments are video, voice_memo, contact or pdf' }))
+      .max(SIMULATOR_LIMITS.photos, `At most ${SIMULATOR_LIMITS.photos} attachments per text`)
+      .default([]),
+    /** A WhatsApp location pin. */
+    location: z
+      .object({
+        latitude: z.number({ error: 'latitude must be a number' }).min(-90, 'latitude must be from -90 to 90').max(90, 'latitude must be from -90 to 90'),
+        longitude: z.number({ error: 'longitude must be a number' }).min(-180, 'longitude must be from -180 to 180').max(180, 'longitude must be from -180 to 180'),
+      })
+      .optional(),
   })
-  .refine((v) => v.body.trim() !== '' || v.media.length > 0, { message: 'Type a message or attach a photo', path: ['body'] });
+  .refine((v) => v.body.trim() !== '' || v.media.length > 0 || v.attachments.length > 0 || v.location !== undefined, {
+    message: 'Type a message or attach a photo',
+    path: ['body'],
+  })
+  .refine((v) => v.media.length + v.attachments.length <= SIMULATOR_LIMITS.photos, {
+    message: `At most ${SIMULATOR_LIMITS.photos} photos and attachments per text`,
+    path: ['attachments'],
+  });
 export type SimulatorSendInput = z.input<typeof simulatorSendSchema>;
 
 export interface SimulatorPhone {

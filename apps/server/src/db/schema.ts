@@ -40,8 +40,11 @@ export const users = pgTable(
     phoneNumber: text('phone_number').notNull(),
     messagingPreference: messagingPreference('messaging_preference').notNull().default('sms'),
     isPrivileged: boolean('is_privileged').notNull().default(false),
-    /** The last text we received from this person: opens WhatsApp's 24-hour window. */
-    lastInboundAt: timestamp('last_inbound_at', { withTimezone: true }),
+    /**
+     * The last WhatsApp text we received from this person: opens WhatsApp's 24-hour window for
+     * free-form texts. SMS never opens it (the window is per channel); a 63016 closes it.
+     */
+    lastWhatsappInboundAt: timestamp('last_whatsapp_inbound_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -219,6 +222,23 @@ export const messages = pgTable(
     // A phone's thread (simulator, staff) reads its inbound texts by sender.
     index('messages_from_address_created_at_idx').on(t.fromAddress, t.createdAt),
   ],
+);
+
+/**
+ * Status callbacks for a MessageSid we have not recorded yet: Twilio may answer the callback
+ * before our `sent` write commits (sends are recorded in groups). Applied as soon as the sid is
+ * recorded (recordSent) or by the next sweep; rows that never match are deleted after a day.
+ */
+export const earlyStatuses = pgTable(
+  'early_statuses',
+  {
+    id: id(),
+    providerMessageId: text('provider_message_id').notNull(),
+    status: text('status').notNull(),
+    errorCode: text('error_code'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('early_statuses_provider_message_id_idx').on(t.providerMessageId), index('early_statuses_received_at_idx').on(t.receivedAt)],
 );
 
 export const updates = pgTable(

@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { messages, phoneOptOuts, users } from '../db/schema';
+import { messages, users } from '../db/schema';
 import type { MessageRow } from './context';
 
 interface ClaimInput {
@@ -19,27 +19,22 @@ export async function claimMessages(db: Db, input: ClaimInput & { direction: 'in
   return rows.sort((a, b) => a.id - b.id);
 }
 
-/** A claimed outbound text, with what sending it needs to know about its phone and member. */
+/** A claimed outbound text, with what planning it needs to know about its member. */
 export type ClaimedText = MessageRow & {
-  /** The phone opted out (STOP, or Twilio refused it for good) after the text was queued. */
-  optedOut: boolean;
-  /** WhatsApp texts only: the member's last inbound text, for the 24-hour window. */
-  lastInboundAt: Date | null;
+  /** WhatsApp texts only: the member's last WhatsApp text, for the 24-hour window. */
+  lastWhatsappInboundAt: Date | null;
 };
 
 /**
- * Claims due outbound texts like `claimMessages`, and reads in the same statement whether each
- * phone opted out and, for WhatsApp, when the member last texted: sending a claimed text then
- * needs no other query, and the claim itself is the fresh read that tells us the row is ours.
+ * Claims due outbound texts like `claimMessages`, and reads in the same statement, for WhatsApp,
+ * when the member last texted there: planning a claimed text then needs no other query. Whether
+ * it may still go out is checked at the moment of sending (sendableTexts), not here.
  */
 export async function claimOutbound(db: Db, input: ClaimInput): Promise<ClaimedText[]> {
   const rows = await claim(db, 'outbound', input).returning({
     ...getTableColumns(messages),
-    optedOut: sql<boolean>`exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = ${messages.toAddress})`.mapWith(
-      (value: unknown) => value === true || value === 't',
-    ),
-    lastInboundAt: sql<Date | null>`case when ${messages.channel} = 'whatsapp' then (select ${users.lastInboundAt} from ${users} where ${users.id} = ${messages.userId}) end`.mapWith(
-      users.lastInboundAt,
+    lastWhatsappInboundAt: sql<Date | null>`case when ${messages.channel} = 'whatsapp' then (select ${users.lastWhatsappInboundAt} from ${users} where ${users.id} = ${messages.userId}) end`.mapWith(
+      users.lastWhatsappInboundAt,
     ),
   });
   return rows.sort((a, b) => a.id - b.id);

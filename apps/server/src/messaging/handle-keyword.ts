@@ -3,39 +3,62 @@ import type { DbOrTx } from '../db/client';
 import { loops, members } from '../db/schema';
 import type { Keyword } from './keywords';
 import { optInPhone, optOutPhone } from './opt-outs';
+import type { TextKind } from './outbox';
 import { replies } from './replies';
 
+export interface KeywordInput {
+  keyword: Keyword;
+  phone: string | null;
+  userId: number | null;
+  word: string;
+  /** Set when Twilio's Advanced Opt-Out handled the word (and answered it). */
+  optOutType: string | undefined;
+  channel: 'sms' | 'whatsapp';
+  /** The Phone Simulator plays Twilio: it sends the answers Twilio would send on SMS. */
+  simulated: boolean;
+  /** TWILIO_KEYWORD_REPLIES: who answers START and HELP on SMS. */
+  keywordReplies: 'twilio' | 'loop';
+  now: Date;
+}
+
 /**
- * Applies STOP / START / HELP / LOOPS and returns the reply to send, if any. After STOP nothing is
- * sent. When Twilio's Advanced Opt-Out handled the word (OptOutType is set) it has already
- * answered, so we do not answer twice.
+ * Applies STOP / START / HELP / LOOPS and returns the reply to send, if any, so that a person
+ * gets one answer, never two (https://help.twilio.com/articles/223134027):
+ *
+ * - SMS: Twilio answers STOP always, and START and HELP too unless TWILIO_KEYWORD_REPLIES=loop
+ *   (or Advanced Opt-Out sent OptOutType: it answered). Loop stays quiet for those; the Phone
+ *   Simulator sends Twilio's answers in its place.
+ * - WhatsApp: Twilio does not handle keywords, so Loop answers all of them, STOP included.
  */
-export async function handleKeyword(
-  tx: DbOrTx,
-  input: { keyword: Keyword; phone: string | null; userId: number | null; word: string; optOutType: string | undefined; now: Date },
-): Promise<string | null> {
-  const twilioAnswered = input.optOutType !== undefined && input.optOutType !== '';
+export async function handleKeyword(tx: DbOrTx, input: KeywordInput): Promise<{ body: string; kind: TextKind } | null> {
+  const sms = input.channel === 'sms';
+  const twilioAnswers = (input.optOutType !== undefined && input.optOutType !== '') || (sms && input.keywordReplies === 'twilio');
+  /** What Twilio would answer, sent by the simulator in Twilio's place. */
+  const asTwilio = (body: string) => (input.simulated ? { body, kind: 'opt_out_notice' as const } : null);
   switch (input.keyword) {
     case 'opt_out':
       if (input.phone) {
-        const reason = twilioAnswered ? `OptOutType=${input.optOutType}` : input.word.trim().toUpperCase();
+        const reason = input.optOutType ? `OptOutType=${input.optOutType}` : input.word.trim().toUpperCase();
         await optOutPhone(tx, input.phone, reason, input.now);
       }
-      return null;
+      // Twilio confirms STOP on SMS itself; on WhatsApp nobody would, so Loop does.
+      return sms ? asTwilio(replies.optedOut()) : { body: replies.optedOut(), kind: 'opt_out_notice' };
     case 'opt_in':
       if (input.phone) await optInPhone(tx, input.phone);
-      return twilioAnswered ? null : replies.optedIn();
+      if (sms && twilioAnswers) return asTwilio(replies.twilioOptedIn());
+      return { body: replies.optedIn(), kind: 'reply' };
     case 'help':
-      return twilioAnswered ? null : replies.help();
+      if (sms && twilioAnswers) return asTwilio(replies.twilioHelp());
+      return { body: replies.help(), kind: 'reply' };
     case 'loops': {
-      if (input.userId === null) return replies.joinHelp();
+      if (input.userId === null) return { body: replies.joinHelp(), kind: 'reply' };
       const names = await tx
         .select({ name: loops.name })
         .from(members)
         .innerJoin(loops, eq(loops.id, members.loopId))
         .where(eq(members.userId, input.userId))
         .orderBy(asc(loops.name));
-      return names.length > 0 ? replies.yourLoops(names.map((n) => n.name)) : replies.joinHelp();
+      return { body: names.length > 0 ? replies.yourLoops(names.map((n) => n.name)) : replies.joinHelp(), kind: 'reply' };
     }
   }
 }

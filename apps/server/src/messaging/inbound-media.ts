@@ -6,12 +6,23 @@ import type { InboundParams } from './ingest-inbound';
 
 /** Media a simulated phone attached: already in our storage, under this key. */
 export const SIMULATOR_MEDIA_PREFIX = 'loop-media:';
+/** A simulated phone's video, voice memo, contact or PDF: no bytes, only its content type. */
+export const SIMULATED_ATTACHMENT_PREFIX = 'loop-simulated:';
 const MAX_MEDIA = 10;
+
+/** Media Loop does not share, by kind: each gets its own accurate reply. */
+export interface UnsupportedMedia {
+  /** Videos and voice memos: announced as coming later (SPEC). */
+  audioVideo: number;
+  /** vCards (text/vcard, text/x-vcard): a shared contact. */
+  contacts: number;
+  /** Any other file (application/pdf...), by its declared type. */
+  files: string[];
+}
 
 export interface InboundMedia {
   photos: { bytes: Buffer; contentType: ImageType }[];
-  /** Videos and voice memos: announced as coming later. */
-  unsupported: number;
+  unsupported: UnsupportedMedia;
   /** Photos that could not be copied (refused, too large, not an image). */
   skipped: number;
   /** A temporary failure worth trying the whole message again for. */
@@ -25,7 +36,7 @@ export async function collectInboundMedia(
   params: InboundParams,
   options: { config: Config; storage: MediaStorage; fromSimulator: boolean; fetchOptions?: FetchMediaOptions },
 ): Promise<InboundMedia> {
-  const result: InboundMedia = { photos: [], unsupported: 0, skipped: 0, retryable: false, uploads: [] };
+  const result: InboundMedia = { photos: [], unsupported: { audioVideo: 0, contacts: 0, files: [] }, skipped: 0, retryable: false, uploads: [] };
   const count = Math.min(Number.parseInt(params.NumMedia ?? '0', 10) || 0, MAX_MEDIA);
   const { config } = options;
   for (let i = 0; i < count; i++) {
@@ -33,7 +44,10 @@ export async function collectInboundMedia(
     const declared = (params[`MediaContentType${i}`] ?? '').toLowerCase();
     if (!url) continue;
     if (!declared.startsWith('image/') && declared !== '') {
-      result.unsupported += 1;
+      const type = declared.split(';')[0]?.trim() ?? '';
+      if (type.startsWith('audio/') || type.startsWith('video/')) result.unsupported.audioVideo += 1;
+      else if (type === 'text/vcard' || type === 'text/x-vcard' || type === 'text/directory') result.unsupported.contacts += 1;
+      else result.unsupported.files.push(type);
       continue;
     }
     if (url.startsWith(SIMULATOR_MEDIA_PREFIX)) {

@@ -1,12 +1,21 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { members, messages, phoneOptOuts, users } from '../db/schema';
-import { isOptedOut } from './opt-outs';
+import { messages, users } from '../db/schema';
+import { findRecipients, phoneMayBeTexted } from './recipients';
+import { clip, templateVariable, TEXT_MAX_CHARS } from './text-limits';
 import { replies } from './replies';
 import { wakeMessageWorker } from './worker-signal';
 
 /** What an outbound text is for; WhatsApp templates are configured per kind. */
-export type TextKind = 'reply' | 'welcome' | 'reminder' | 'newsletter' | 'sneak_peek' | 'bulk' | 'code';
+export type TextKind =
+  | 'reply'
+  | 'welcome'
+  | 'reminder'
+  | 'newsletter'
+  | 'sneak_peek'
+  | 'bulk'
+  | 'code'
+  | 'opt_out_notice';
 
 export interface TextToQueue {
   kind: TextKind;
@@ -32,8 +41,8 @@ export async function enqueueText(tx: DbOrTx, text: TextToQueue): Promise<number
   const [user] = await tx
     .select({ phoneNumber: users.phoneNumber, preference: users.messagingPreference })
     .from(users)
-    .where(eq(users.id, text.userId));
-  if (!user || (await isOptedOut(tx, user.phoneNumber))) return null;
+    .where(and(eq(users.id, text.userId), phoneMayBeTexted(users.phoneNumber)));
+  if (!user) return null;
   return insertOutbound(tx, {
     channel: user.preference,
     toAddress: user.phoneNumber,
@@ -57,33 +66,64 @@ export function queueWelcomeText(tx: DbOrTx, input: { userId: number; loopId: nu
     loopId: input.loopId,
     body: replies.welcome(input.loopName),
     idempotencyKey: `welcome:${input.loopId}:${input.userId}`,
-    templateVariables: { '1': input.loopName },
+    templateVariables: { '1': templateVariable(input.loopName) },
   });
 }
 
 /**
- * Queues one text to every member of a Loop in one statement (reminders, newsletter links, group
- * texts), skipping opted-out phones. Keys are `{keyPrefix}:{userId}`, so running it twice for one
- * slot queues nothing new. Returns how many texts were queued.
+ * Queues one text to every member of a Loop who may be texted (findRecipients: the one rule),
+ * set-wise: reminders' counterpart for newsletter links, sneak peeks and group texts. Keys are
+ * `{keyPrefix}:{memberId}`, so running it twice for one purpose queues nothing new. Returns how
+ * many texts were queued.
  */
 export async function enqueueLoopTexts(
   tx: DbOrTx,
-  input: { loopId: number; kind: TextKind; body: string; keyPrefix: string; newsletterId?: number; mediaUrls?: string[] },
+  input: {
+    loopId: number;
+    kind: TextKind;
+    body: string;
+    keyPrefix: string;
+    newsletterId?: number;
+    mediaUrls?: string[];
+    templateVariables?: Record<string, string>;
+  },
 ): Promise<number> {
-  const result = await tx.execute(sql`
-    insert into ${messages} (direction, channel, kind, to_address, from_address, body, media_urls, status, idempotency_key, loop_id, user_id, newsletter_id)
-    select 'outbound', ${users.messagingPreference}::text::message_channel, ${input.kind}, ${users.phoneNumber}, '', ${input.body},
-           ${JSON.stringify(input.mediaUrls ?? [])}::jsonb, 'queued', ${`${input.keyPrefix}:`} || ${users.id}::text,
-           ${members.loopId}, ${users.id}, ${input.newsletterId ?? null}::bigint
-    from ${members} join ${users} on ${users.id} = ${members.userId}
-    where ${members.loopId} = ${input.loopId}
-      and not exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = ${users.phoneNumber})
-    on conflict (idempotency_key) do nothing
-    returning id`);
-  // node-postgres and PGlite both answer with { rows }.
-  const rows = (result as unknown as { rows: unknown[] }).rows;
-  if (rows.length > 0) wakeMessageWorker('outbound');
-  return rows.length;
+  const recipients = await findRecipients(tx, [input.loopId]);
+  const raw = input.templateVariables ? { contentVariables: JSON.stringify(input.templateVariables) } : null;
+  return insertOutboundRows(
+    tx,
+    recipients.map((r) => ({
+      channel: r.channel,
+      toAddress: r.phoneNumber,
+      fromAddress: '',
+      kind: input.kind,
+      body: input.body,
+      idempotencyKey: `${input.keyPrefix}:${r.memberId}`,
+      userId: r.userId,
+      loopId: r.loopId,
+      newsletterId: input.newsletterId ?? null,
+      mediaUrls: input.mediaUrls ?? [],
+      raw,
+    })),
+  );
+}
+
+/** Rows per INSERT: far below PostgreSQL's parameter limit. */
+const ROWS_PER_INSERT = 1000;
+
+/** Inserts queued outbound rows set-wise, skipping keys that exist; returns how many were new. */
+export async function insertOutboundRows(tx: DbOrTx, rows: readonly OutboundRow[]): Promise<number> {
+  let queued = 0;
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const inserted = await tx
+      .insert(messages)
+      .values(rows.slice(i, i + ROWS_PER_INSERT).map((row) => ({ direction: 'outbound' as const, status: 'queued', ...row, body: clip(row.body, TEXT_MAX_CHARS) })))
+      .onConflictDoNothing({ target: messages.idempotencyKey })
+      .returning({ id: messages.id });
+    queued += inserted.length;
+  }
+  if (queued > 0) wakeMessageWorker('outbound');
+  return queued;
 }
 
 export interface OutboundRow {
@@ -99,13 +139,15 @@ export interface OutboundRow {
   newsletterId?: number | null;
   mediaUrls: string[];
   raw?: Record<string, string> | null;
+  /** Default: now. A reply may carry the time of the text it answers (the once-a-day notices count by it). */
+  createdAt?: Date;
 }
 
 /** Inserts one queued outbound row unless its key exists. The caller has checked opt-outs. */
 export async function insertOutbound(tx: DbOrTx, row: OutboundRow): Promise<number | null> {
   const [inserted] = await tx
     .insert(messages)
-    .values({ direction: 'outbound', status: 'queued', ...row })
+    .values({ direction: 'outbound', status: 'queued', ...row, body: clip(row.body, TEXT_MAX_CHARS) })
     .onConflictDoNothing({ target: messages.idempotencyKey })
     .returning({ id: messages.id });
   if (inserted) wakeMessageWorker('outbound');

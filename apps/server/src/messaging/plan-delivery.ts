@@ -3,6 +3,7 @@ import { users } from '../db/schema';
 import { DAY_MS } from '../lib/clock';
 import type { MessageRow, MessagingContext } from './context';
 import { isSimulatorAddress, SIMULATOR_ADDRESS } from './simulator';
+import { templateVariables } from './text-limits';
 
 export interface DeliveryPlan {
   channel: 'sms' | 'whatsapp';
@@ -14,9 +15,10 @@ export interface DeliveryPlan {
 /**
  * How a queued text goes out, decided when it is sent: WhatsApp free-form inside the 24 hours
  * after the member's last text, else the template configured for its kind, else SMS.
- * `lastInboundAt` is the member's last text when the caller read it already (see claimOutbound).
+ * `lastWhatsappInboundAt` is the member's last WhatsApp text when the caller read it already (see
+ * claimOutbound and sendableTexts). Only a WhatsApp text opens the window: an SMS does not.
  */
-export async function planDelivery(ctx: MessagingContext, row: MessageRow, lastInboundAt?: Date | null): Promise<DeliveryPlan> {
+export async function planDelivery(ctx: MessagingContext, row: MessageRow, lastWhatsappInboundAt?: Date | null): Promise<DeliveryPlan> {
   const { config } = ctx;
   const simulated = config.messagingProvider === 'simulator' || isSimulatorAddress(row.fromAddress);
   const sms = () => {
@@ -30,10 +32,10 @@ export async function planDelivery(ctx: MessagingContext, row: MessageRow, lastI
   const from = simulated ? `whatsapp:${SIMULATOR_ADDRESS}` : row.fromAddress.startsWith('whatsapp:') ? row.fromAddress : configured;
   if (!from) return sms();
   const whatsapp = { channel: 'whatsapp' as const, from, to: withPrefix(row.toAddress) };
-  // A reply answers a text that just arrived: always inside the window.
-  if (row.kind === 'reply' || (await insideWindow(ctx, row.userId, lastInboundAt))) return whatsapp;
+  // A reply answers a text that just arrived on this channel: inside the window.
+  if (row.kind === 'reply' || row.kind === 'opt_out_notice' || (await insideWindow(ctx, row.userId, lastWhatsappInboundAt))) return whatsapp;
   const contentSid = config.TWILIO_WHATSAPP_TEMPLATES[row.kind];
-  if (contentSid) return { ...whatsapp, template: { contentSid, variables: templateVariables(row) } };
+  if (contentSid) return { ...whatsapp, template: { contentSid, variables: templateVariablesOf(row) } };
   return sms();
 }
 
@@ -41,19 +43,24 @@ async function insideWindow(ctx: MessagingContext, userId: number | null, known:
   if (userId === null) return false;
   let last = known;
   if (last === undefined) {
-    const [user] = await ctx.db.select({ lastInboundAt: users.lastInboundAt }).from(users).where(eq(users.id, userId));
-    last = user?.lastInboundAt;
+    const [user] = await ctx.db.select({ lastWhatsappInboundAt: users.lastWhatsappInboundAt }).from(users).where(eq(users.id, userId));
+    last = user?.lastWhatsappInboundAt;
   }
   return last != null && ctx.clock().getTime() - last.getTime() < DAY_MS;
 }
 
-function templateVariables(row: MessageRow): Record<string, string> {
+/**
+ * The template's variables: those queued with the text, else {{1}} the start of its body; either
+ * way each is one short line (Twilio refuses newlines and long runs of spaces, and advises short
+ * values): the full content goes by the link in the template, or after the member replies.
+ */
+function templateVariablesOf(row: MessageRow): Record<string, string> {
   const stored = row.raw?.contentVariables;
   if (stored) {
     const parsed: unknown = JSON.parse(stored);
-    if (parsed && typeof parsed === 'object') return parsed as Record<string, string>;
+    if (parsed && typeof parsed === 'object') return templateVariables(parsed as Record<string, string>);
   }
-  return { '1': row.body };
+  return templateVariables({ '1': row.body });
 }
 
 function withPrefix(address: string): string {

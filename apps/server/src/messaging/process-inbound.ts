@@ -1,14 +1,15 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { toE164 } from '@loop/shared/phone';
 import type { DbOrTx } from '../db/client';
 import { loops, members, messages, users } from '../db/schema';
 import { mediaStorageFor } from '../storage/create-storage';
 import type { FetchMediaOptions } from './fetch-media';
 import type { MessageRow, MessagingContext } from './context';
-import { collectInboundMedia } from './inbound-media';
+import { DAY_MS } from '../lib/clock';
+import { collectInboundMedia, type UnsupportedMedia } from './inbound-media';
 import { parseKeyword } from './keywords';
 import { isOptedOut } from './opt-outs';
-import { insertOutbound } from './outbox';
+import { insertOutbound, type TextKind } from './outbox';
 import { replies } from './replies';
 import { routeText } from './route-text';
 import { isSimulatorAddress } from './simulator';
@@ -30,17 +31,43 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
   const phone = toE164(row.fromAddress);
   const [user] = phone ? await db.select().from(users).where(eq(users.phoneNumber, phone)) : [];
 
-  const finish = (tx: DbOrTx, status: 'processed' | 'ignored', reply?: string, loopId?: number) =>
-    finishInbound(tx, row, { status, userId: user?.id ?? null, loopId: loopId ?? null, reply, phone });
+  const finish = (tx: DbOrTx, status: 'processed' | 'ignored', reply?: string, extra: { kind?: TextKind; error?: string } = {}) =>
+    finishInbound(tx, row, { status, userId: user?.id ?? null, loopId: null, reply, phone, ...extra });
 
+  // A WhatsApp user known by a username only (whatsapp:XX.…, no phone number): Loop cannot match
+  // or answer it. Kept, with why, so staff can see it.
+  if (!phone) {
+    return db.transaction((tx) => finish(tx, 'ignored', undefined, { error: `Not handled: the sender ${row.fromAddress} has no phone number.` }));
+  }
+
+  const simulated = isSimulatorAddress(row.toAddress);
   const keyword = parseKeyword(body, params.OptOutType);
   if (keyword) {
     await db.transaction(async (tx) => {
-      const reply = await handleKeyword(tx, { keyword, phone, userId: user?.id ?? null, word: body, optOutType: params.OptOutType, now: ctx.clock() });
-      await finish(tx, 'processed', reply ?? undefined);
+      const reply = await handleKeyword(tx, {
+        keyword,
+        phone,
+        userId: user?.id ?? null,
+        word: body,
+        optOutType: params.OptOutType,
+        channel: row.channel,
+        simulated,
+        keywordReplies: config.TWILIO_KEYWORD_REPLIES,
+        now: ctx.clock(),
+      });
+      await finish(tx, 'processed', reply?.body, reply ? { kind: reply.kind } : {});
     });
     return;
   }
+  // STOP is absolute: a text from a phone that opted out is shared with no one (decision 0013).
+  if (await isOptedOut(db, phone)) {
+    return db.transaction(async (tx) => {
+      const hint = row.channel === 'whatsapp' && !(await toldRecently(tx, phone, row.createdAt));
+      await finish(tx, 'ignored', hint ? replies.rejoinHint() : undefined, { kind: 'opt_out_notice', error: 'Not shared: this phone opted out (STOP).' });
+    });
+  }
+  // A tap on a template's quick-reply button answers our text: it opens the window, shares nothing.
+  if (params.MessageType === 'button') return db.transaction((tx) => finish(tx, 'processed'));
   if (!user) return db.transaction((tx) => finish(tx, 'ignored', replies.joinHelp()));
 
   const userLoops = await db
@@ -60,18 +87,18 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
   const media = await collectInboundMedia(params, {
     config,
     storage,
-    fromSimulator: isSimulatorAddress(row.toAddress),
+    fromSimulator: simulated,
     ...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}),
   });
   if (media.retryable && row.attempts < config.SEND_MAX_ATTEMPTS) throw new RetryLater('a photo could not be fetched yet');
 
+  const location = params.MessageType === 'location' || (params.Latitude !== undefined && params.Longitude !== undefined);
+  const unsupported = unsupportedReplies(media.unsupported, location);
   if (routing.content === '' && media.photos.length === 0) {
-    const reply = media.unsupported > 0 ? replies.videoLater() : replies.nothingToShare();
-    return db.transaction((tx) => finish(tx, 'ignored', reply));
+    return db.transaction((tx) => finish(tx, 'ignored', unsupported.length > 0 ? unsupported.join(' ') : replies.nothingToShare()));
   }
 
-  const notes = [replies.shared(user.firstName, routing.loops.map((l) => l.name), media.photos.length)];
-  if (media.unsupported > 0) notes.push(replies.videoLater());
+  const notes = [replies.shared(user.firstName, routing.loops.map((l) => l.name), media.photos.length), ...unsupported];
   if (media.skipped > 0) notes.push(replies.photosSkipped(media.skipped));
   await storeUpdates(ctx, {
     row,
@@ -93,11 +120,47 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
   for (const key of media.uploads) await storage.delete(key);
 }
 
-/** Marks the row handled, notes the sender's last text (WhatsApp's window) and queues the reply. */
+/** The replies for what a text carried that Loop cannot share, one per kind of thing. */
+function unsupportedReplies(unsupported: UnsupportedMedia, location: boolean): string[] {
+  const notes: string[] = [];
+  if (unsupported.audioVideo > 0) notes.push(replies.videoLater());
+  if (unsupported.contacts > 0) notes.push(replies.cannotShare(unsupported.contacts === 1 ? 'a contact card' : 'contact cards'));
+  if (unsupported.files.length > 0) notes.push(replies.cannotShare(describeFiles(unsupported.files)));
+  if (location) notes.push(replies.location());
+  return notes;
+}
+
+function describeFiles(types: string[]): string {
+  const pdfs = types.filter((t) => t === 'application/pdf').length;
+  if (pdfs === types.length) return pdfs === 1 ? 'a PDF' : 'PDFs';
+  return types.length === 1 ? 'that kind of file' : 'those kinds of files';
+}
+
+/** Whether this phone was told it opted out (the confirmation or the rejoin hint) in the last day. */
+async function toldRecently(tx: DbOrTx, phone: string, now: Date): Promise<boolean> {
+  const [told] = await tx
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.toAddress, phone), eq(messages.kind, 'opt_out_notice'), gt(messages.createdAt, new Date(now.getTime() - DAY_MS))))
+    .limit(1);
+  return told !== undefined;
+}
+
+/** Marks the row handled, notes the sender's last WhatsApp text (the window) and queues the reply. */
 async function finishInbound(
   tx: DbOrTx,
   row: MessageRow,
-  outcome: { status: 'processed' | 'ignored'; userId: number | null; loopId: number | null; reply: string | undefined; phone: string | null; mediaUrls?: string[] },
+  outcome: {
+    status: 'processed' | 'ignored';
+    userId: number | null;
+    loopId: number | null;
+    reply: string | undefined;
+    phone: string | null;
+    mediaUrls?: string[];
+    kind?: TextKind;
+    /** Why the text was not handled as usual, for staff. */
+    error?: string;
+  },
 ): Promise<void> {
   await tx
     .update(messages)
@@ -105,26 +168,31 @@ async function finishInbound(
       status: outcome.status,
       userId: outcome.userId,
       loopId: outcome.loopId,
-      error: null,
+      error: outcome.error ?? null,
       nextAttemptAt: null,
       ...(outcome.mediaUrls ? { mediaUrls: outcome.mediaUrls } : {}),
       updatedAt: sql`now()`,
     })
     .where(eq(messages.id, row.id));
-  if (outcome.userId !== null) {
+  // Only a WhatsApp text opens WhatsApp's 24-hour window: the window is per channel.
+  if (outcome.userId !== null && row.channel === 'whatsapp') {
     await tx
       .update(users)
-      .set({ lastInboundAt: sql`greatest(${users.lastInboundAt}, ${row.createdAt.toISOString()}::timestamptz)` })
+      .set({ lastWhatsappInboundAt: sql`greatest(${users.lastWhatsappInboundAt}, ${row.createdAt.toISOString()}::timestamptz)` })
       .where(eq(users.id, outcome.userId));
   }
-  if (!outcome.reply || !outcome.phone || (await isOptedOut(tx, outcome.phone))) return;
+  const kind = outcome.kind ?? 'reply';
+  if (!outcome.reply || !outcome.phone) return;
+  // Only the STOP confirmation and the rejoin hint reach a phone that opted out.
+  if (kind !== 'opt_out_notice' && (await isOptedOut(tx, outcome.phone))) return;
   await insertOutbound(tx, {
     channel: row.channel,
     toAddress: outcome.phone,
     // From the number they texted, so the reply lands in the same conversation.
     fromAddress: row.toAddress,
-    kind: 'reply',
+    kind,
     body: outcome.reply,
+    createdAt: row.createdAt,
     idempotencyKey: `reply:${row.id}`,
     userId: outcome.userId,
     loopId: outcome.loopId,

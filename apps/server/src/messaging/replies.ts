@@ -1,7 +1,10 @@
-/** Every text Loop sends on its own, in one place, so the wording stays consistent. */
+import { LIMITS } from '@loop/shared/constants';
+import { clip, listNames } from './text-limits';
 
-const listNames = (names: string[]) =>
-  names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+/**
+ * Every text Loop sends on its own, in one place, so the wording stays consistent. Each fits
+ * Twilio's 1,600 characters whatever the names in it (lists shortened, typed names clipped).
+ */
 
 export const replies = {
   joinHelp: () =>
@@ -13,7 +16,7 @@ export const replies = {
   },
 
   unknownLoop: (name: string, loopNames: string[]) =>
-    `You're not in a Loop called "${name}", so nothing was shared. Your Loops: ${listNames(loopNames)}. ` +
+    `You're not in a Loop called "${clip(name, LIMITS.loopName)}", so nothing was shared. Your Loops: ${listNames(loopNames)}. ` +
     'Start your text with a Loop\'s name and a colon (like "' +
     `${loopNames[0] ?? 'Family'}: ...") or add #name, or leave the name out to share with all of them.`,
 
@@ -27,6 +30,26 @@ export const replies = {
   optedIn: () => "You're back in! Loop texts will reach you again. Reply STOP anytime to stop them.",
 
   videoLater: () => 'Videos and voice memos are coming to Loop later. For now only your text and photos are shared.',
+
+  /** What was sent that Loop cannot share (contact cards, PDFs and other files), by name. */
+  cannotShare: (what: string) => `Loop can't share ${what}: only your text and photos go to your Loop.`,
+
+  location: () => "Loop can't share a location pin. Text where you are in words instead (like \"At the lake!\") and it goes to your Loop.",
+
+  /**
+   * The STOP confirmation where Twilio sends none (WhatsApp, and the Phone Simulator playing
+   * Twilio on SMS): Twilio's own default wording.
+   * https://help.twilio.com/articles/223134027
+   */
+  optedOut: () =>
+    'You have successfully been unsubscribed. You will not receive any more messages from this number. Reply START to resubscribe.',
+
+  /** Twilio's default answers to START and HELP on SMS, played by the Phone Simulator. */
+  twilioOptedIn: () => 'You have successfully been re-subscribed to messages from this number. Reply HELP for help. Reply STOP to unsubscribe. Msg&Data Rates May Apply.',
+  twilioHelp: () => 'Reply STOP to unsubscribe. Msg&Data Rates May Apply.',
+
+  /** At most once a day, to a phone that opted out and texts anyway: nothing was shared. */
+  rejoinHint: () => "You've stopped Loop texts, so this wasn't shared with anyone. Reply START to rejoin and share again.",
 
   photosSkipped: (count: number) =>
     count === 1 ? "One photo couldn't be saved (only photos up to 5 MB work)." : `${count} photos couldn't be saved (only photos up to 5 MB work).`,

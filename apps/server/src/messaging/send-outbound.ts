@@ -1,13 +1,14 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { messages, users } from '../db/schema';
+import { earlyStatuses, messages } from '../db/schema';
 import type { ClaimedText } from './claim-messages';
 import type { MessageRow, MessagingContext } from './context';
 import { providerFor } from './create-provider';
-import { isOptedOut, optOutPhone } from './opt-outs';
 import type { Pacer } from './pacer';
-import { planDelivery } from './plan-delivery';
+import { planDelivery, type DeliveryPlan } from './plan-delivery';
+import { applyEarlyStatuses, closeWhatsappWindow, markPhone } from './record-status';
+import { sendableTexts, type Sendable } from './recipients';
 import { releaseMessages } from './release-messages';
 import { PERMANENT_ERROR_CODES, SEND_CONCURRENCY, SEND_TIMEOUT_MS, SendError } from './provider';
 
@@ -18,6 +19,7 @@ const LEASE_MARGIN_MS = 5_000;
 /** Rows per `sent` update: a few hundred keeps each statement far below the parameter limit. */
 const SENT_PER_UPDATE = 500;
 const OPTED_OUT_ERROR = 'Not sent: this phone opted out of texts (STOP).';
+const NOT_ALLOWED_ERROR = 'Not sent: the member left the Loop, or the Loop was paused, after the text was queued.';
 
 /**
  * Sends one claimed outbound row (status `sending`). Re-reads it first and does nothing if it
@@ -28,18 +30,18 @@ export async function sendOutbound(ctx: MessagingContext, claimed: MessageRow, p
   const { db } = ctx;
   const [row] = await db.select().from(messages).where(eq(messages.id, claimed.id));
   if (!row || row.status !== 'sending') return;
-  if (await isOptedOut(db, row.toAddress)) return failOptedOut(db, [row.id]);
-  const outcome = await deliver(ctx, row, pacer, signal);
+  const outcome = await deliver(ctx, row, pacer, new SendCheck(db), signal);
   // The process is stopping: leave the text for the next one rather than hold the shutdown.
   if (outcome === 'stopped') return releaseMessages(db, 'outbound', [row.id]);
   if (outcome === 'late') return giveBack(db, [row]);
-  if (outcome !== 'failed') await recordSent(db, [outcome]);
+  if (outcome !== 'failed') await recordSent(ctx, [outcome]);
 }
 
 /**
- * Sends due outbound texts, claimed `batch` at a time by `claim` (claimOutbound). The claim is
- * the fresh read: the rows are `sending` under this process's lease, with opt-outs read in the
- * same statement, so no text costs a query before it goes out.
+ * Sends due outbound texts, claimed `batch` at a time by `claim` (claimOutbound): the rows are
+ * `sending` under this process's lease. Whether each may still go out (opt-out, membership, pause)
+ * is checked again at the moment it is sent, after its wait for the pace (SendCheck: one query for
+ * all texts ready at once).
  *
  * - Texts to different phones go side by side, SEND_CONCURRENCY at a time (the pacer hands out
  *   each sender's time slots in order, so concurrency never breaks the pace); texts to one phone
@@ -71,7 +73,8 @@ export async function sendDueTexts(
   const queue: ClaimedText[][] = [];
   /** Each phone's group while it is queued or being sent: a later claim's texts join it. */
   const groupOf = new Map<string, ClaimedText[]>();
-  const sentLog = new SentLog(ctx.db);
+  const sentLog = new SentLog(ctx);
+  const check = new SendCheck(ctx.db);
   const unsent: number[] = [];
   const late: ClaimedText[] = [];
   const tasks: Promise<void>[] = [];
@@ -84,10 +87,7 @@ export async function sendDueTexts(
   const take = async (rows: ClaimedText[], limit: number) => {
     claimed += rows.length;
     if (rows.length < limit) exhausted = true;
-    const optedOut = rows.filter((row) => row.optedOut).map((row) => row.id);
-    if (optedOut.length > 0) await failOptedOut(ctx.db, optedOut);
     for (const row of rows) {
-      if (row.optedOut) continue;
       notStarted++;
       const group = groupOf.get(row.toAddress);
       if (group) {
@@ -124,7 +124,7 @@ export async function sendDueTexts(
           const row = group[index] as ClaimedText;
           notStarted--;
           if (notStarted < input.batch / 2) claimMore();
-          const outcome = signal?.aborted ? 'stopped' : await deliver(ctx, row, pacer, signal, row.lastInboundAt);
+          const outcome = signal?.aborted ? 'stopped' : await deliver(ctx, row, pacer, check, signal, row.lastWhatsappInboundAt);
           if (outcome === 'stopped' || outcome === 'late') {
             // The rest of this phone's texts go back too: they must not overtake this one.
             const rest = group.slice(index);
@@ -166,8 +166,45 @@ interface SentRecord {
 }
 
 /**
- * Plans, paces and sends one claimed row. A failure is recorded here (retry with backoff, or
- * failed); a text the provider took is returned for the caller to record. Not sent: 'stopped',
+ * Asks, for many texts at once, whether each may still go out (recipients.ts: the one rule) and
+ * reads the member's WhatsApp window as it is now. A text asks once it is ready to go (after its
+ * wait for the pace): it waits for the next query to start, never for one already under way, so
+ * a STOP committed before it asked always counts. At full speed one query answers dozens of texts.
+ */
+class SendCheck {
+  private waiting: { id: number; resolve: (value: Sendable) => void; reject: (error: unknown) => void }[] = [];
+  private running = false;
+
+  constructor(private readonly db: Db) {}
+
+  check(id: number): Promise<Sendable> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ id, resolve, reject });
+      if (!this.running) void this.run();
+    });
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0);
+        try {
+          const found = await sendableTexts(this.db, batch.map((w) => w.id));
+          for (const w of batch) w.resolve(found.get(w.id) ?? { allowed: false, optedOut: false, lastWhatsappInboundAt: null });
+        } catch (error) {
+          for (const w of batch) w.reject(error);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
+/**
+ * Plans, paces, checks and sends one claimed row. A failure is recorded here (retry with backoff,
+ * or failed); a text the provider took is returned for the caller to record. Not sent: 'stopped',
  * the process is stopping; 'late', too little of the lease is left to be sure of the provider's
  * answer before another process may take the row (a slow provider, a long wait for the pace).
  */
@@ -175,32 +212,68 @@ async function deliver(
   ctx: MessagingContext,
   row: MessageRow,
   pacer: Pacer,
+  check: SendCheck,
   signal: AbortSignal | undefined,
-  lastInboundAt?: Date | null,
+  lastWhatsappInboundAt?: Date | null,
 ): Promise<SentRecord | 'stopped' | 'late' | 'failed'> {
-  const { config } = ctx;
-  const plan = await planDelivery(ctx, row, lastInboundAt);
-  const mediaUrls = row.mediaUrls.map((url) => (url.startsWith('/') ? `${config.PUBLIC_URL}${url}` : url));
+  let plan = await planDelivery(ctx, row, lastWhatsappInboundAt);
   await pacer.wait(plan.from, signal);
   if (signal?.aborted) return 'stopped';
+  // The moment of sending: a STOP, a removal or a pause since the claim stops the text here.
+  const now = await check.check(row.id);
+  if (!now.allowed) {
+    await finish(ctx, row, { status: 'failed', error: now.optedOut ? OPTED_OUT_ERROR : NOT_ALLOWED_ERROR });
+    return 'failed';
+  }
+  if (row.channel === 'whatsapp') {
+    // The window as it is now: a 63016 since the claim closed it.
+    const fresh = await planDelivery(ctx, row, now.lastWhatsappInboundAt);
+    if (fresh.from !== plan.from) await pacer.wait(fresh.from, signal);
+    plan = fresh;
+  }
   const leaseLeft = (row.nextAttemptAt?.getTime() ?? Infinity) - ctx.clock().getTime();
   if (leaseLeft < SEND_TIMEOUT_MS + LEASE_MARGIN_MS) return 'late';
   let providerMessageId: string;
   try {
-    ({ providerMessageId } = await providerFor(config, plan.from).send({
-      to: plan.to,
-      from: plan.from,
-      body: row.body,
-      mediaUrls,
-      ...(plan.template ? { template: plan.template } : {}),
-      ...(config.PUBLIC_URL.startsWith('https://') ? { statusCallback: `${config.PUBLIC_URL}/api/webhooks/twilio/status` } : {}),
-    }));
+    providerMessageId = await send(ctx, row, plan);
   } catch (error) {
-    const failure = error instanceof SendError ? error : new SendError(error instanceof Error ? error.message : String(error), true);
+    let failure = error instanceof SendError ? error : new SendError(error instanceof Error ? error.message : String(error), true);
+    if (failure.code === PERMANENT_ERROR_CODES.outsideWhatsAppWindow && !plan.template) {
+      // Twilio's advice for 63016: the window is closed, so send it again as the approved
+      // template (or by SMS when none is configured). https://www.twilio.com/docs/api/errors/63016
+      await closeWhatsappWindow(ctx.db, row.toAddress);
+      const again = await planDelivery(ctx, row, null);
+      if (!again.template && again.channel === 'whatsapp') {
+        await recordFailure(ctx, row, failure);
+        return 'failed';
+      }
+      plan = again;
+      await pacer.wait(plan.from, signal);
+      try {
+        providerMessageId = await send(ctx, row, plan);
+        return { id: row.id, attempts: row.attempts, providerMessageId, channel: plan.channel, fromAddress: plan.from, sentAt: ctx.clock() };
+      } catch (retryError) {
+        failure = retryError instanceof SendError ? retryError : new SendError(String(retryError), true);
+      }
+    }
     await recordFailure(ctx, row, failure);
     return 'failed';
   }
   return { id: row.id, attempts: row.attempts, providerMessageId, channel: plan.channel, fromAddress: plan.from, sentAt: ctx.clock() };
+}
+
+async function send(ctx: MessagingContext, row: MessageRow, plan: DeliveryPlan): Promise<string> {
+  const { config } = ctx;
+  const mediaUrls = row.mediaUrls.map((url) => (url.startsWith('/') ? `${config.PUBLIC_URL}${url}` : url));
+  const sent = await providerFor(config, plan.from).send({
+    to: plan.to,
+    from: plan.from,
+    body: row.body,
+    mediaUrls,
+    ...(plan.template ? { template: plan.template } : {}),
+    ...(config.PUBLIC_URL.startsWith('https://') ? { statusCallback: `${config.PUBLIC_URL}/api/webhooks/twilio/status` } : {}),
+  });
+  return sent.providerMessageId;
 }
 
 /**
@@ -214,7 +287,7 @@ class SentLog {
   private writing: Promise<void> | undefined;
   private failure: unknown;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly ctx: MessagingContext) {}
 
   add(record: SentRecord): void {
     this.pending.push(record);
@@ -233,7 +306,7 @@ class SentLog {
         const batch = this.pending.splice(0, SENT_PER_UPDATE);
         // A failed write leaves its texts `sending`: they are sent again when the lease runs out
         // (at least once, as for a process that dies after Twilio took a text).
-        await recordSent(this.db, batch).catch((error: unknown) => {
+        await recordSent(this.ctx, batch).catch((error: unknown) => {
           this.failure ??= error;
         });
       }
@@ -243,8 +316,12 @@ class SentLog {
   }
 }
 
-/** Marks texts `sent` in one statement, each with its own Twilio id, channel and sender. */
-async function recordSent(db: Db, records: SentRecord[]): Promise<void> {
+/**
+ * Marks texts `sent` in one statement, each with its own Twilio id, channel and sender, and
+ * applies any status callback that came before this write (kept in early_statuses).
+ */
+async function recordSent(ctx: MessagingContext, records: SentRecord[]): Promise<void> {
+  const { db } = ctx;
   if (records.length === 0) return;
   const values = sql.join(
     records.map(
@@ -253,12 +330,19 @@ async function recordSent(db: Db, records: SentRecord[]): Promise<void> {
     ),
     sql`, `,
   );
-  await db.execute(sql`
-    update ${messages}
-    set status = 'sent', provider_message_id = v.provider_message_id, channel = v.channel, from_address = v.from_address,
-        sent_at = v.sent_at, error = null, next_attempt_at = null, updated_at = now()
-    from (values ${values}) as v (id, attempts, provider_message_id, channel, from_address, sent_at)
-    where ${messages.id} = v.id and ${messages.status} = 'sending' and ${messages.attempts} = v.attempts`);
+  // One statement: the update, and whether any callback for these sids is waiting (rarely).
+  const result = await db.execute(sql`
+    with sent as (
+      update ${messages}
+      set status = 'sent', provider_message_id = v.provider_message_id, channel = v.channel, from_address = v.from_address,
+          sent_at = v.sent_at, error = null, next_attempt_at = null, updated_at = now()
+      from (values ${values}) as v (id, attempts, provider_message_id, channel, from_address, sent_at)
+      where ${messages.id} = v.id and ${messages.status} = 'sending' and ${messages.attempts} = v.attempts
+      returning v.provider_message_id
+    )
+    select distinct e.provider_message_id from ${earlyStatuses} e join sent on sent.provider_message_id = e.provider_message_id`);
+  const early = (result as unknown as { rows: { provider_message_id: string }[] }).rows.map((r) => r.provider_message_id);
+  if (early.length > 0) await applyEarlyStatuses(db, { maxAttempts: ctx.config.SEND_MAX_ATTEMPTS, now: ctx.clock(), sids: early });
 }
 
 /**
@@ -276,18 +360,10 @@ async function giveBack(db: Db, rows: MessageRow[]): Promise<void> {
     where ${messages.status} = 'sending' and (${messages.id}, ${messages.attempts}) in (values ${held})`);
 }
 
-/** Fails texts to phones that opted out after the texts were queued: they are never sent. */
-async function failOptedOut(db: Db, ids: number[]): Promise<void> {
-  await db
-    .update(messages)
-    .set({ status: 'failed', error: OPTED_OUT_ERROR, nextAttemptAt: null, updatedAt: sql`now()` })
-    .where(and(inArray(messages.id, ids), eq(messages.status, 'sending')));
-}
-
 async function recordFailure(ctx: MessagingContext, row: MessageRow, failure: SendError): Promise<void> {
   const { config } = ctx;
   const permanent = Object.values(PERMANENT_ERROR_CODES).some((code) => code === failure.code);
-  if (permanent) await markMember(ctx, row, failure.code ?? 0);
+  if (permanent) await markPhone(ctx.db, row.toAddress, failure.code ?? 0, ctx.clock());
   if (failure.retryable && !permanent && row.attempts < config.SEND_MAX_ATTEMPTS) {
     const delayMs = config.SEND_RETRY_BASE_SECONDS * 1000 * 2 ** (row.attempts - 1);
     return finish(ctx, row, {
@@ -297,17 +373,6 @@ async function recordFailure(ctx: MessagingContext, row: MessageRow, failure: Se
     });
   }
   return finish(ctx, row, { status: 'failed', error: failure.message });
-}
-
-/** What a permanent error says about the member, kept so we stop trying. */
-async function markMember(ctx: MessagingContext, row: MessageRow, code: number): Promise<void> {
-  const now = ctx.clock();
-  if (code === PERMANENT_ERROR_CODES.optedOut) await optOutPhone(ctx.db, row.toAddress, `twilio:${code}`, now);
-  if (code === PERMANENT_ERROR_CODES.invalidNumber) await optOutPhone(ctx.db, row.toAddress, `twilio:${code} invalid number`, now);
-  // Twilio says the WhatsApp window is closed: forget the last text, so the next ones use a template or SMS.
-  if (code === PERMANENT_ERROR_CODES.outsideWhatsAppWindow) {
-    await ctx.db.update(users).set({ lastInboundAt: null }).where(eq(users.phoneNumber, row.toAddress));
-  }
 }
 
 /** Updates a row this process still holds (claimed by this attempt, not taken over since). */

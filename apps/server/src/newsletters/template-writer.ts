@@ -77,7 +77,7 @@ export function describeUpdates(updates: WriterUpdate[], escape: (text: string) 
   const photoCount = updates.reduce((sum, u) => sum + u.photoUrls.length, 0);
   const summary = photoCount > 0 ? `${plural(updates.length, 'update')} and ${plural(photoCount, 'photo')}` : plural(updates.length, 'update');
   const names = byAuthor(updates).map((list) => escape(list[0]?.author.firstName ?? ''));
-  return { summary, people: names.length ? listNames(names) : 'nobody yet' };
+  return { summary, people: names.length ? listNames(names) : 'nobody yet', authors: names };
 }
 
 function byAuthor(updates: WriterUpdate[]): WriterUpdate[][] {

@@ -1,3 +1,4 @@
+import { applyEarlyStatuses } from '../messaging/record-status';
 import type { AppContext } from '../plugins/context';
 import type { NewsletterWriter } from '../newsletters/writer';
 import { sweepOneNewsletter, type AutoNewsletters } from './sweep-newsletters';
@@ -28,6 +29,8 @@ export async function runSchedulerTick(
     result.reminderTexts += swept.texts;
     if (swept.loops < REMINDER_BATCH) break;
   }
+  // Status callbacks that came before their send was recorded, and were not applied since.
+  await applyEarlyStatuses(ctx.db, { maxAttempts: ctx.config.SEND_MAX_ATTEMPTS, now: options.now });
   const mode = options.mode ?? ctx.config.AUTO_NEWSLETTERS;
   for (let i = 0; i < NEWSLETTERS_PER_TICK; i++) {
     const swept = await sweepOneNewsletter(ctx.db, options.now, {

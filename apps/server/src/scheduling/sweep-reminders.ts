@@ -1,10 +1,11 @@
-import { and, asc, eq, inArray, lte, notExists, sql } from 'drizzle-orm';
+import { asc, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { loops, members, messages, phoneOptOuts, users } from '../db/schema';
+import { loops } from '../db/schema';
 import { HOUR_MS } from '../lib/clock';
-import { wakeMessageWorker } from '../messaging/worker-signal';
+import { insertOutboundRows } from '../messaging/outbox';
+import { findRecipients, type Recipient } from '../messaging/recipients';
 import { nextReminderSlot } from './next-reminder';
-import { reminderText } from './reminder-text';
+import { reminderTemplateVariables, reminderText } from './reminder-text';
 
 /** A reminder more than this late (the server was down) is skipped rather than sent at night. */
 export const REMINDER_LATE_LIMIT_MS = 3 * HOUR_MS;
@@ -54,30 +55,13 @@ export async function sweepReminders(db: Db, now: Date, batch: number, hooks: Sw
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 async function queueReminderTexts(tx: Tx, due: { id: number; name: string; dueAt: Date | null }[]): Promise<number> {
-  const recipients = await tx
-    .select({
-      userId: users.id,
-      firstName: users.firstName,
-      phoneNumber: users.phoneNumber,
-      channel: users.messagingPreference,
-      loopId: members.loopId,
-    })
-    .from(members)
-    .innerJoin(users, eq(users.id, members.userId))
-    .where(
-      and(
-        inArray(
-          members.loopId,
-          due.map((l) => l.id),
-        ),
-        notExists(tx.select({ one: sql`1` }).from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, users.phoneNumber))),
-      ),
-    )
-    .orderBy(asc(users.id), asc(members.loopId));
-
+  const recipients = await findRecipients(
+    tx,
+    due.map((l) => l.id),
+  );
   const loopById = new Map(due.map((l) => [l.id, l]));
   // One text per person per due minute, naming each of their Loops due then.
-  const texts = new Map<string, { recipient: (typeof recipients)[number]; minute: string; loops: { id: number; name: string }[] }>();
+  const texts = new Map<string, { recipient: Recipient; minute: string; loops: { id: number; name: string }[] }>();
   for (const r of recipients) {
     const loop = loopById.get(r.loopId);
     if (!loop?.dueAt) continue;
@@ -88,27 +72,22 @@ async function queueReminderTexts(tx: Tx, due: { id: number; name: string; dueAt
     texts.set(key, text);
   }
 
-  const rows = [...texts.values()].map(({ recipient, minute, loops: theirs }) => ({
-    direction: 'outbound' as const,
-    channel: recipient.channel,
-    kind: 'reminder',
-    toAddress: recipient.phoneNumber,
-    fromAddress: '',
-    body: reminderText(recipient.firstName, theirs.map((l) => l.name)),
-    status: 'queued',
-    idempotencyKey: `reminder:${minute}:${recipient.userId}:${theirs.map((l) => l.id).join('-')}`,
-    loopId: theirs[0]?.id ?? null,
-    userId: recipient.userId,
-  }));
-  let queued = 0;
-  for (let i = 0; i < rows.length; i += 1000) {
-    const inserted = await tx
-      .insert(messages)
-      .values(rows.slice(i, i + 1000))
-      .onConflictDoNothing({ target: messages.idempotencyKey })
-      .returning({ id: messages.id });
-    queued += inserted.length;
-  }
-  if (queued > 0) wakeMessageWorker('outbound');
-  return queued;
+  return insertOutboundRows(
+    tx,
+    [...texts.values()].map(({ recipient, minute, loops: theirs }) => {
+      const names = theirs.map((l) => l.name);
+      return {
+        channel: recipient.channel,
+        kind: 'reminder' as const,
+        toAddress: recipient.phoneNumber,
+        fromAddress: '',
+        body: reminderText(recipient.firstName, names),
+        idempotencyKey: `reminder:${minute}:${recipient.userId}:${theirs.map((l) => l.id).join('-')}`,
+        loopId: theirs[0]?.id ?? null,
+        userId: recipient.userId,
+        mediaUrls: [],
+        raw: { contentVariables: JSON.stringify(reminderTemplateVariables(recipient.firstName, names)) },
+      };
+    }),
+  );
 }

@@ -27,6 +27,11 @@ export interface FakeTwilio {
   failNext: (...failures: { status: number; code?: number; message?: string }[]) => void;
   /** Serves `body` at `path` (Basic auth required), like api.twilio.com's media URLs. */
   addMedia: (path: string, body: Buffer, contentType: string) => string;
+  /**
+   * Runs after a create is accepted and before it is answered: Twilio may post a status callback
+   * for a MessageSid before its API answer reaches us.
+   */
+  beforeAnswer: ((sid: string, params: Record<string, string | string[]>) => Promise<void>) | undefined;
   /** Answers `path` with a redirect to `location`. */
   addRedirect: (path: string, location: string) => string;
   close: () => Promise<void>;
@@ -76,6 +81,8 @@ export async function startFakeTwilio(options: { responseDelayMs?: number } = {}
         response.statusCode = 201;
         const sid = `SM${randomBytes(16).toString('hex')}`;
         const answer = JSON.stringify({ sid, account_sid: accountSid, status: 'queued', to: params.To, from: params.From ?? null, body: params.Body ?? '' });
+        const hook = fake.beforeAnswer;
+        if (hook) return void hook(sid, params).then(() => response.end(answer), () => response.end(answer));
         // A slow Twilio: the text is accepted at once, the answer comes later.
         if (options.responseDelayMs) return void setTimeout(() => response.end(answer), options.responseDelayMs);
         return response.end(answer);
@@ -97,7 +104,8 @@ export async function startFakeTwilio(options: { responseDelayMs?: number } = {}
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  return {
+  const fake: FakeTwilio = {
+    beforeAnswer: undefined,
     url,
     accountSid,
     authToken,
@@ -119,6 +127,7 @@ export async function startFakeTwilio(options: { responseDelayMs?: number } = {}
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+  return fake;
 }
 
 /** The settings that point the app at a fake Twilio. */

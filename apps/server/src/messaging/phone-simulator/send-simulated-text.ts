@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { SIMULATOR_LIMITS, type simulatorSendSchema } from '@loop/shared/simulator';
+import { SIMULATOR_ATTACHMENT_TYPES, SIMULATOR_LIMITS, type simulatorSendSchema } from '@loop/shared/simulator';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { randomToken } from '../../lib/tokens';
 import { sniffImageType } from '../../storage/image-type';
 import type { MediaStorage } from '../../storage/media-storage';
-import { SIMULATOR_MEDIA_PREFIX } from '../inbound-media';
+import { SIMULATED_ATTACHMENT_PREFIX, SIMULATOR_MEDIA_PREFIX } from '../inbound-media';
 import { ingestInbound, type InboundParams } from '../ingest-inbound';
 import { SIMULATOR_ADDRESS } from '../simulator';
 
@@ -30,6 +30,10 @@ export async function sendSimulatedText(
   const total = photos.reduce((sum, p) => sum + p.bytes.length, 0);
   if (total > SIMULATOR_LIMITS.totalBytes) throw new AppError('payload_too_large', 'The photos together must be at most 20 MB.');
 
+  const { location, attachments } = input.text;
+  // As on a real phone: a location pin is a WhatsApp message; SMS has none.
+  if (location && input.channel !== 'whatsapp') throw new AppError('bad_request', 'A location can only be sent on WhatsApp.');
+
   const prefix = input.channel === 'whatsapp' ? 'whatsapp:' : '';
   const params: InboundParams = {
     MessageSid: `SM${randomToken(16)}`,
@@ -37,8 +41,16 @@ export async function sendSimulatedText(
     From: `${prefix}${input.phoneNumber}`,
     To: `${prefix}${SIMULATOR_ADDRESS}`,
     Body: input.text.body,
-    NumMedia: String(photos.length),
+    NumMedia: String(photos.length + attachments.length),
+    // Twilio's WhatsApp parameters (https://www.twilio.com/docs/messaging/guides/webhook-request).
+    ...(input.channel === 'whatsapp' ? { MessageType: location ? 'location' : photos.length + attachments.length > 0 ? 'image' : 'text' } : {}),
+    ...(location ? { Latitude: String(location.latitude), Longitude: String(location.longitude) } : {}),
   };
+  // Not stored anywhere: Loop only reads what they are (their content type).
+  attachments.forEach((kind, i) => {
+    params[`MediaUrl${photos.length + i}`] = `${SIMULATED_ATTACHMENT_PREFIX}${kind}`;
+    params[`MediaContentType${photos.length + i}`] = SIMULATOR_ATTACHMENT_TYPES[kind];
+  });
   const keys: string[] = [];
   for (const [i, photo] of photos.entries()) {
     const key = await input.storage.put(photo.bytes);

@@ -1,5 +1,5 @@
 import formbody from '@fastify/formbody';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, RouteHandlerMethod } from 'fastify';
 import { LIMITS } from '@loop/shared/constants';
 import { createInboundBatcher } from '../../messaging/inbound-batcher';
 import { recordStatus } from '../../messaging/record-status';
@@ -20,23 +20,29 @@ const twilioWebhooks: FastifyPluginAsync = async (app) => {
 
   // Stored once per MessageSid and answered as soon as the row is committed; the message worker
   // does the rest. A text that could not be stored is a 5xx, so Twilio sends it again.
-  app.post('/messages', async (request, reply) => {
+  // A webhook URL entered in the console with a trailing slash works too (Twilio signs the URL it
+  // called, slash included, so the signature check is unchanged).
+  const messagesHandler: RouteHandlerMethod = async (request, reply) => {
     const { config, clock } = app.ctx;
     const params = verifiedParams(request, config);
     await inbound.ingest(params, clock());
     return reply.type('text/xml').send(EMPTY_TWIML);
-  });
+  };
+  app.post('/messages', messagesHandler);
+  app.post('/messages/', messagesHandler);
 
-  app.post('/status', async (request, reply) => {
+  const statusHandler: RouteHandlerMethod = async (request, reply) => {
     const { db, config, clock } = app.ctx;
     const params = verifiedParams(request, config);
     const sid = params.MessageSid ?? params.SmsSid;
     const status = params.MessageStatus ?? params.SmsStatus;
     if (sid && status) {
-      await recordStatus(db, { providerMessageId: sid, status, ...(params.ErrorCode ? { errorCode: params.ErrorCode } : {}), now: clock() });
+      await recordStatus(db, { providerMessageId: sid, status, errorCode: params.ErrorCode, now: clock(), maxAttempts: config.SEND_MAX_ATTEMPTS });
     }
     return reply.code(204).send();
-  });
+  };
+  app.post('/status', statusHandler);
+  app.post('/status/', statusHandler);
 };
 
 export default twilioWebhooks;

@@ -25,7 +25,7 @@ export async function publishNewsletter(
   if (!input.send) return { status: 'draft', newsletter: await insertNewsletter(db, prepared, { kind: 'newsletter', sentAt: null }) };
   return db.transaction(async (tx) => {
     const newsletter = await insertNewsletter(tx, prepared, { kind: 'newsletter', sentAt: input.now });
-    const body = newsletterTexts.newsletter(prepared.loop.name, newsletterUrl(input.publicUrl, newsletter.urlId));
-    return { status: 'sent', newsletter, textsQueued: await queueNewsletterTexts(tx, newsletter, body) };
+    const text = newsletterTexts.newsletter(prepared.loop.name, newsletterUrl(input.publicUrl, newsletter.urlId));
+    return { status: 'sent', newsletter, textsQueued: await queueNewsletterTexts(tx, newsletter, text) };
   });
 }

@@ -1,32 +1,25 @@
-import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { members } from '../../db/schema';
-import { enqueueText } from '../../messaging/outbox';
+import { enqueueLoopTexts } from '../../messaging/outbox';
 import type { NewsletterRow } from './insert-newsletter';
 
 /**
- * Queues one text per member, in the caller's transaction, keyed `{kind}:{newsletterId}:{memberId}`:
- * queueing again (a retry, a second click) texts no one twice. Opted-out phones get nothing; each
- * member gets it on their own channel. Returns how many texts were queued.
+ * Queues one text per member who may be texted, in the caller's transaction, keyed
+ * `{kind}:{newsletterId}:{memberId}`: queueing again (a retry, a second click) texts no one twice.
+ * Each member gets it on their own channel; outside WhatsApp's window the template carries
+ * `templateVariables` (short, one line) and the link. Returns how many texts were queued.
  */
-export async function queueNewsletterTexts(tx: DbOrTx, newsletter: NewsletterRow, body: string): Promise<number> {
+export async function queueNewsletterTexts(
+  tx: DbOrTx,
+  newsletter: NewsletterRow,
+  text: { body: string; templateVariables: Record<string, string> },
+): Promise<number> {
   const kind = newsletter.kind === 'sneak_peek' ? 'sneak_peek' : 'newsletter';
-  const rows = await tx
-    .select({ id: members.id, userId: members.userId })
-    .from(members)
-    .where(eq(members.loopId, newsletter.loopId))
-    .orderBy(asc(members.id));
-  let queued = 0;
-  for (const member of rows) {
-    const id = await enqueueText(tx, {
-      kind,
-      userId: member.userId,
-      loopId: newsletter.loopId,
-      newsletterId: newsletter.id,
-      body,
-      idempotencyKey: `${kind}:${newsletter.id}:${member.id}`,
-    });
-    if (id !== null) queued += 1;
-  }
-  return queued;
+  return enqueueLoopTexts(tx, {
+    loopId: newsletter.loopId,
+    kind,
+    newsletterId: newsletter.id,
+    body: text.body,
+    keyPrefix: `${kind}:${newsletter.id}`,
+    templateVariables: text.templateVariables,
+  });
 }

@@ -35,7 +35,7 @@ export async function sendNewsletter(
       .returning();
     if (!sent) throw alreadySent(await getLoopNewsletter(tx, input.loopId, input.newsletterId));
     const [loop] = await tx.select({ name: loops.name }).from(loops).where(eq(loops.id, input.loopId));
-    const body = newsletterTexts.newsletter(loop?.name ?? 'Loop', newsletterUrl(input.publicUrl, sent.urlId));
-    return { newsletter: sent, textsQueued: await queueNewsletterTexts(tx, sent, body) };
+    const text = newsletterTexts.newsletter(loop?.name ?? 'Loop', newsletterUrl(input.publicUrl, sent.urlId));
+    return { newsletter: sent, textsQueued: await queueNewsletterTexts(tx, sent, text) };
   });
 }

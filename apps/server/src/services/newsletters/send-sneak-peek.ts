@@ -33,9 +33,9 @@ export async function sendSneakPeek(
       throw new AppError('conflict', 'Members already got a sneak peek of these updates. Send another once new updates come in.');
     }
     const row = await insertNewsletter(tx, prepared, { kind: 'sneak_peek', sentAt: input.now });
-    const { summary, people } = describeUpdates(prepared.input.updates);
-    const body = newsletterTexts.sneakPeek(loop.name, `${summary} from ${people}`, newsletterUrl(input.publicUrl, row.urlId));
-    return { newsletter: row, textsQueued: await queueNewsletterTexts(tx, row, body) };
+    const { summary, authors } = describeUpdates(prepared.input.updates);
+    const text = newsletterTexts.sneakPeek(loop.name, summary, authors, newsletterUrl(input.publicUrl, row.urlId));
+    return { newsletter: row, textsQueued: await queueNewsletterTexts(tx, row, text) };
   });
 }
 

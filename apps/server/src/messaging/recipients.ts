@@ -1,0 +1,124 @@
+import { and, asc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { loops, members, messages, phoneOptOuts, users } from '../db/schema';
+
+/**
+ * The one rule for who may be texted, used when texts are queued (reminders, newsletters, sneak
+ * peeks, group texts: `findRecipients`) and again at the moment of sending (`sendableTexts`):
+ *
+ * - the phone has not opted out (STOP, or Twilio refused it for good), and
+ * - for a text to a Loop's members: the person is still a member and the Loop is not paused.
+ *
+ * A further condition on the membership (for example "the holder said YES") goes in
+ * `memberMayBeTexted` and applies everywhere at once.
+ */
+
+/** Texts that go to a Loop's members: they need the membership (and an unpaused Loop) when sent. */
+export const LOOP_WIDE_KINDS = ['reminder', 'newsletter', 'sneak_peek', 'bulk'] as const;
+
+/**
+ * Texts that answer a phone that opted out, as Twilio does: the STOP confirmation (where Twilio
+ * does not send one itself) and the once-a-day "reply START to rejoin". No other text reaches
+ * an opted-out phone.
+ */
+export const OPTED_OUT_KINDS = ['opt_out_notice'] as const;
+
+/** SQL: this phone (E.164) has not opted out. */
+export function phoneMayBeTexted(phone: SQLWrapper): SQL {
+  return sql`not exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = ${phone})`;
+}
+
+/** SQL: `userId` is a member of Loop `loopId`, and that Loop is not paused. */
+export function memberMayBeTexted(userId: SQLWrapper, loopId: SQLWrapper): SQL {
+  // Aliased: the caller's query may itself read members and loops.
+  return sql`exists (select 1 from ${members} as rm join ${loops} as rl on rl.id = rm.loop_id
+    where rm.loop_id = ${loopId} and rm.user_id = ${userId} and not rl.paused)`;
+}
+
+/** SQL: the whole rule for a member of a Loop. */
+export function mayBeTexted(input: { phone: SQLWrapper; userId: SQLWrapper; loopId: SQLWrapper }): SQL {
+  return sql`(${phoneMayBeTexted(input.phone)} and ${memberMayBeTexted(input.userId, input.loopId)})`;
+}
+
+const quoted = (kinds: readonly string[]) => sql.join(kinds.map((k) => sql`${k}`), sql`, `);
+
+/**
+ * SQL over a `messages` row: whether it may still go out now. A Loop-wide text without a Loop
+ * (queued directly to a person, as a script might) is checked on its phone alone.
+ */
+export function messageMayBeSent(): SQL {
+  return sql`(
+    (${messages.kind} in (${quoted(OPTED_OUT_KINDS)}) or ${phoneMayBeTexted(messages.toAddress)})
+    and (${messages.kind} not in (${quoted(LOOP_WIDE_KINDS)}) or ${messages.loopId} is null
+         or ${memberMayBeTexted(messages.userId, messages.loopId)})
+  )`;
+}
+
+export interface Recipient {
+  memberId: number;
+  loopId: number;
+  userId: number;
+  firstName: string;
+  phoneNumber: string;
+  channel: 'sms' | 'whatsapp';
+}
+
+/**
+ * Every member of these Loops who may be texted now, in one statement, ordered by person then
+ * Loop. The only way Loop-wide texts find their recipients.
+ */
+export async function findRecipients(tx: DbOrTx, loopIds: readonly number[]): Promise<Recipient[]> {
+  if (loopIds.length === 0) return [];
+  return tx
+    .select({
+      memberId: members.id,
+      loopId: members.loopId,
+      userId: users.id,
+      firstName: users.firstName,
+      phoneNumber: users.phoneNumber,
+      channel: users.messagingPreference,
+    })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(
+      and(
+        loopIds.length === 1 ? eq(members.loopId, loopIds[0] as number) : inArray(members.loopId, [...loopIds]),
+        mayBeTexted({ phone: users.phoneNumber, userId: members.userId, loopId: members.loopId }),
+      ),
+    )
+    .orderBy(asc(users.id), asc(members.loopId));
+}
+
+// node-postgres answers booleans as booleans, PGlite's raw rows sometimes as 't'.
+const isTrue = (value: unknown) => value === true || value === 't';
+
+/** What the send-time check knows about a claimed text. */
+export interface Sendable {
+  /** False: the phone opted out, the member left, or the Loop was paused since it was queued. */
+  allowed: boolean;
+  /** Of those: the phone opted out. */
+  optedOut: boolean;
+  /** The member's last WhatsApp text, read now (a 63016 may have closed the window meanwhile). */
+  lastWhatsappInboundAt: Date | null;
+}
+
+/**
+ * The send-time re-check of many texts in one statement: whether each may still go out, and the
+ * member's WhatsApp window as it is now.
+ */
+export async function sendableTexts(db: DbOrTx, ids: readonly number[]): Promise<Map<number, Sendable>> {
+  const result = new Map<number, Sendable>();
+  if (ids.length === 0) return result;
+  const rows = await db
+    .select({
+      id: messages.id,
+      allowed: sql<boolean>`${messageMayBeSent()}`.mapWith(isTrue),
+      optedOut: sql<boolean>`not ${phoneMayBeTexted(messages.toAddress)}`.mapWith(isTrue),
+      lastWhatsappInboundAt: users.lastWhatsappInboundAt,
+    })
+    .from(messages)
+    .leftJoin(users, eq(users.id, messages.userId))
+    .where(inArray(messages.id, [...ids]));
+  for (const row of rows) result.set(row.id, { allowed: row.allowed, optedOut: row.optedOut, lastWhatsappInboundAt: row.lastWhatsappInboundAt });
+  return result;
+}
