@@ -84,14 +84,14 @@ describe('invites', () => {
     expect(await t.testDb.database.db.select().from(members).where(eq(members.loopId, loop.id))).toHaveLength(1);
   });
 
-  it('refuses an email that belongs to another account, and writes nothing', async () => {
+  it('does not tell that an email belongs to another account (issue 14): the joiner gets in, the email is not stored on them', async () => {
     const { loop, invite } = await newInvite();
     const other = await signUp(t.app);
     const res = await join(invite.code, person({ phoneNumber: '+14155550190', email: other.account.email }));
-    expect(res.statusCode).toBe(409);
+    expect(res.statusCode).toBe(200);
     const db = t.testDb.database.db;
-    expect(await db.select().from(users).where(eq(users.phoneNumber, '+14155550190'))).toHaveLength(0);
-    expect(await db.select().from(members).where(eq(members.loopId, loop.id))).toHaveLength(1);
+    expect(await db.select({ email: users.email }).from(users).where(eq(users.phoneNumber, '+14155550190'))).toEqual([{ email: null }]);
+    expect(await db.select().from(members).where(eq(members.loopId, loop.id))).toHaveLength(2);
   });
 });
 

@@ -336,3 +336,24 @@ describe('the real server', () => {
     }
   }, 180_000);
 });
+
+describe('Add Member looks nothing up (issue 14 item 7)', () => {
+  it('answers a known phone and a known email exactly as new ones, with the name and email the owner typed', async () => {
+    const owner = await signUp(t.app);
+    const loop = await createLoopAs(t.app, owner.cookie);
+    const known = await signUp(t.app, { firstName: 'Secret', lastName: 'Name', email: 'secret@example.com' });
+    const add = (payload: Record<string, unknown>) => post(`/api/loops/${loop.id}/members`, payload, owner.cookie);
+
+    const typed = { firstName: 'Typed', lastName: 'Name', email: 'typed@example.com' };
+    const byKnownPhone = await add({ ...typed, phoneNumber: known.account.phoneNumber });
+    const byKnownEmail = await add({ ...typed, email: 'secret@example.com', phoneNumber: uniquePhone() });
+    const fresh = await add({ ...typed, email: 'fresh@example.com', phoneNumber: uniquePhone() });
+    for (const [res, email] of [[byKnownPhone, 'typed@example.com'], [byKnownEmail, 'secret@example.com'], [fresh, 'fresh@example.com']] as const) {
+      expect(res.statusCode).toBe(201);
+      expect(res.json().user).toMatchObject({ firstName: 'Typed', lastName: 'Name', email });
+      expect(res.body).not.toContain('Secret');
+    }
+    // The account keeps its own name and email; nobody else's email was stored on the new member.
+    expect((await t.app.inject({ url: '/api/user', headers: { cookie: known.cookie } })).json()).toMatchObject({ firstName: 'Secret', email: 'secret@example.com' });
+  });
+});

@@ -1,36 +1,56 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../src/cli/admin';
-import { createTestApp, sessionCookie, signUp, type TestContext } from './helpers/app';
+import { loadConfig } from '../src/config';
+import { processPending } from '../src/jobs/message-worker';
+import { createTestApp, newAccount, sessionCookie, signUp, type TestContext } from './helpers/app';
+import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
 
 let t: TestContext;
+let fake: FakeTwilio;
+const BOSS_PHONE = '+14155550199';
 beforeAll(async () => {
-  t = await createTestApp({ ADMIN_EMAILS: 'boss@example.com, Chief@Example.com' });
+  fake = await startFakeTwilio();
+  // The docs' own example address: listing it once made its first registrant staff.
+  t = await createTestApp(twilioEnv(fake, { ADMIN_PHONES: '+1 (415) 555-0199' }));
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
 
-describe('ADMIN_EMAILS', () => {
-  it('makes a listed email staff at sign-up, whatever its case', async () => {
-    const { user } = await signUp(t.app, { email: 'CHIEF@example.com' });
-    expect(user.isPrivileged).toBe(true);
+/** The code in the last text the fake Twilio was asked to send to a phone (the real SDK's request). */
+async function codeFromTwilio(phoneNumber: string): Promise<string> {
+  await processPending(t.app.ctx);
+  const sent = fake.sent.filter((m) => m.params.To === phoneNumber).at(-1);
+  const code = /\b(\d{6})\b/.exec(String(sent?.params.Body ?? ''))?.[1];
+  if (!code) throw new Error(`Twilio sent no code to ${phoneNumber}`);
+  return code;
+}
+
+describe('staff are granted, never claimed (issue 14 item 5, decision 0013)', () => {
+  it('an address can no longer be claimed: ADMIN_EMAILS stops the server at start', () => {
+    expect(() => loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), ADMIN_EMAILS: 'boss@corp.example' })).toThrow(/ADMIN_EMAILS is no longer read/);
+  });
+
+  it('ADMIN_PHONES makes the holder staff once the texted code checks out, and nobody who only typed the phone', async () => {
+    const squatter = newAccount({ phoneNumber: BOSS_PHONE, email: 'BOSS@corp.example' });
+    expect((await t.app.inject({ method: 'POST', url: '/api/register', payload: squatter })).statusCode).toBe(202);
+    // Without the code nothing exists, staff or not.
+    const guess = await t.app.inject({ method: 'POST', url: '/api/register/verify', payload: { phoneNumber: BOSS_PHONE, code: '000000' } });
+    expect(guess.statusCode === 400 || guess.statusCode === 201).toBe(true);
+    if (guess.statusCode === 201) throw new Error('a guessed code happened to be right: run again');
+    expect((await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'boss@corp.example', password: squatter.password } })).statusCode).toBe(401);
+
+    // The holder reads the code Twilio delivered.
+    const res = await t.app.inject({ method: 'POST', url: '/api/register/verify', payload: { phoneNumber: BOSS_PHONE, code: await codeFromTwilio(BOSS_PHONE) } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ phoneNumber: BOSS_PHONE, isPrivileged: true });
+    expect((await t.app.inject({ url: '/api/admin/stats', headers: { cookie: sessionCookie(res) } })).statusCode).toBe(200);
   });
 
   it('leaves everyone else without staff rights', async () => {
-    const { user } = await signUp(t.app);
+    const { user } = await signUp(t.app, { email: 'boss@example.com' });
     expect(user.isPrivileged).toBe(false);
-  });
-
-  it('makes an existing account staff when it signs in after being listed', async () => {
-    const { account, user } = await signUp(t.app, { email: 'later@example.com' });
-    expect(user.isPrivileged).toBe(false);
-    const listed = await t.rebuild({ ADMIN_EMAILS: 'later@example.com' });
-    const res = await listed.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { email: account.email, password: account.password },
-    });
-    expect(res.json().isPrivileged).toBe(true);
-    const me = await listed.inject({ url: '/api/user', headers: { cookie: sessionCookie(res) } });
-    expect(me.json().isPrivileged).toBe(true);
   });
 });
 

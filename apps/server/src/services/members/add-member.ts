@@ -28,7 +28,10 @@ export async function insertMembership(
   return { member, user };
 }
 
-/** The Loop owner (or staff) adds a member. A phone already in the Loop is a 409. */
+/**
+ * The Loop owner (or staff) adds a member. A phone already in the Loop is a 409. The answer shows
+ * what the owner typed, never the name or email of an account that has the phone (issue 14 item 7).
+ */
 export async function addMember(
   db: Db,
   options: { loopId: number; loopName: string; creatorId: number; input: z.output<typeof addMemberSchema>; now: Date },
@@ -50,11 +53,11 @@ export async function addMember(
       context: member.context,
       isCreator: user.id === options.creatorId,
       user: {
-        firstName: user.firstName,
-        lastName: user.lastName,
-        phoneNumber: user.phoneNumber,
-        email: user.email,
-        messagingPreference: user.messagingPreference,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        phoneNumber: input.phoneNumber,
+        email: input.email,
+        messagingPreference: input.messagingPreference,
       },
     };
   });

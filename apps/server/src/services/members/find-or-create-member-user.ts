@@ -15,6 +15,8 @@ export interface PersonInput {
 /**
  * The user with this phone number; a new text-only user (no password) when the phone is new.
  * An existing person keeps their own name, email and preference: nobody else can change them.
+ * Nothing here tells the caller whether the phone or the email was known (issue 14 item 7): an
+ * email that another person already has is simply not stored on the new text-only user.
  */
 export async function findOrCreateMemberUser(
   tx: DbOrTx,
@@ -24,26 +26,25 @@ export async function findOrCreateMemberUser(
   const [existing] = await tx.select().from(users).where(eq(users.phoneNumber, person.phoneNumber)).limit(1);
   if (existing) return { user: existing, created: false };
 
-  if (person.email) {
+  let email = person.email;
+  if (email) {
     const [emailOwner] = await tx
       .select({ id: users.id })
       .from(users)
-      .where(eq(sql`lower(${users.email})`, person.email))
+      .where(eq(sql`lower(${users.email})`, email))
       .limit(1);
-    if (emailOwner) {
-      throw new AppError('conflict', 'This email belongs to an account with another phone number. Leave the email empty or use that phone number.');
-    }
+    if (emailOwner) email = null;
   }
   try {
     const [user] = await tx
       .insert(users)
-      .values({ ...person, passwordHash: null, createdAt: now })
+      .values({ ...person, email, passwordHash: null, createdAt: now })
       .returning();
     if (!user) throw new Error('insert returned no row');
     return { user, created: true };
   } catch (error) {
     if (uniqueViolation(error) !== null) {
-      throw new AppError('conflict', 'Someone else just added this phone number or email. Please try again.');
+      throw new AppError('conflict', 'This member could not be added just now. Please try again.');
     }
     throw error;
   }
