@@ -72,7 +72,7 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
 
   const notes = [replies.shared(user.firstName, routing.loops.map((l) => l.name), media.photos.length)];
   if (media.unsupported > 0) notes.push(replies.videoLater());
-  if (media.skipped > 0) notes.push(replies.photosSkipped(media.skipped));
+  if (media.refused.length > 0) notes.push(replies.photosSkipped(media.refused));
   await storeUpdates(ctx, {
     row,
     userId: user.id,

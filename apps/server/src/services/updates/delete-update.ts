@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { media, updates } from '../../db/schema';
 import { AppError } from '../../errors';
+import { storedKeysOf } from '../../media/stored-photo';
 import { canDeleteUpdate, type LoopAccess } from '../loop-access';
 
 /** Deletes one update of a Loop and returns the storage keys of its photos. */
@@ -16,8 +17,8 @@ export async function deleteUpdate(db: Db, access: LoopAccess, updateId: number)
     if (!canDeleteUpdate(access, update.userId)) {
       throw new AppError('forbidden', "You can delete your own updates; only the Loop's creator can delete others'.");
     }
-    const keys = await tx.select({ storageKey: media.storageKey }).from(media).where(eq(media.updateId, update.id));
+    const keys = await tx.select({ storageKey: media.storageKey, variants: media.variants }).from(media).where(eq(media.updateId, update.id));
     await tx.delete(updates).where(eq(updates.id, update.id));
-    return keys.map((k) => k.storageKey);
+    return keys.flatMap(storedKeysOf);
   });
 }
