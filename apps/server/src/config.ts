@@ -122,6 +122,19 @@ const envSchema = z
     EXAMPLE_NEWSLETTER_URL: linkUrl('EXAMPLE_NEWSLETTER_URL'),
     DEMO_VIDEO_URL: linkUrl('DEMO_VIDEO_URL'),
     GUIDE_URL: linkUrl('GUIDE_URL'),
+    /** Photos in an S3-compatible bucket instead of DATA_DIR/media (several server machines). */
+    S3_BUCKET: optionalText,
+    /** For S3-compatible stores (MinIO, R2, Spaces...); unset means AWS itself. */
+    S3_ENDPOINT: optionalText.pipe(httpUrl('S3_ENDPOINT').optional()),
+    S3_REGION: z.string().trim().min(1, 'S3_REGION must not be empty').default('us-east-1'),
+    /** Unset: the SDK's own chain (instance role, AWS_* variables, ~/.aws). */
+    S3_ACCESS_KEY_ID: optionalText,
+    S3_SECRET_ACCESS_KEY: optionalText,
+    /** bucket in the path (http://host/bucket/key), as most self-hosted stores need. */
+    S3_FORCE_PATH_STYLE: z
+      .enum(['true', 'false'], { error: 'S3_FORCE_PATH_STYLE must be "true" or "false"' })
+      .default('false')
+      .transform((v) => v === 'true'),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
         error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
@@ -178,7 +191,7 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  const crossField = [...twilioProblems(env), ...staffProblems(env)];
+  const crossField = [...twilioProblems(env), ...staffProblems(env), ...s3Problems(env)];
   if (!parsed.success || crossField.length > 0) {
     const issues = parsed.success ? [] : parsed.error.issues;
     const problems = issues.map((issue) => {
@@ -201,6 +214,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secureCookies: publicUrl.startsWith('https://'),
     messagingProvider: e.TWILIO_ACCOUNT_SID ? 'twilio' : 'simulator',
   };
+}
+
+/** S3 keys come in pairs; S3 settings without a bucket would silently keep photos on local disk. */
+function s3Problems(env: NodeJS.ProcessEnv): string[] {
+  const set = (name: string) => (env[name] ?? '').trim() !== '';
+  const problems: string[] = [];
+  if (set('S3_ACCESS_KEY_ID') !== set('S3_SECRET_ACCESS_KEY')) {
+    problems.push('S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the SDK\'s own credentials');
+  }
+  if (!set('S3_BUCKET') && ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'].some(set)) {
+    problems.push('S3_BUCKET: S3_BUCKET is required when other S3_ settings are given');
+  }
+  return problems;
 }
 
 /** Twilio needs its settings together: checked on the raw environment, so they list beside the rest. */

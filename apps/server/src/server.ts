@@ -1,7 +1,9 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { startJobs } from './jobs/boss';
+import { convertExistingPhotos } from './media/convert-existing';
 import { firstStepsMessage } from './services/demo/first-steps-message';
+import { mediaStorageFor } from './storage/create-storage';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -41,6 +43,11 @@ async function main(): Promise<void> {
   console.log(`\n  Loop is running at ${config.PUBLIC_URL}  (${where}, ${config.messagingProvider} texts)\n`);
   if (config.messagingProvider === 'simulator') console.log(`${SIMULATOR_WARNING}\n`);
   console.log(`${await firstStepsMessage(app.ctx.db, config).catch(() => '')}\n`);
+  // Photos stored before the pipeline are converted in the background; a stop resumes next start.
+  convertExistingPhotos(app.ctx.db, mediaStorageFor(config), app.log).then(
+    (report) => report.converted + report.removed > 0 && app.log.info(report, 'Stored photos converted'),
+    (error: unknown) => app.log.warn({ err: error }, 'Converting stored photos stopped; it goes on at the next start'),
+  );
 }
 
 /** Said at every start in simulator mode: codes are shown on screen, so they prove nothing. */

@@ -58,8 +58,8 @@ describe('npm run demo on an empty database', () => {
     const [photo] = await db.select().from(media).limit(1);
     const res = await t.app.inject({ url: `/media/${photo?.storageKey}` });
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('image/png');
-    expect(res.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+    expect(res.headers['content-type']).toBe('image/webp');
+    expect(res.rawPayload.subarray(8, 12).toString()).toBe('WEBP');
   });
 
   it('has sent a newsletter, and the landing page links to it', async () => {

@@ -79,9 +79,13 @@ describe('a phone’s thread', () => {
       expect.objectContaining({ direction: 'inbound', channel: 'whatsapp', body: 'First tomatoes!', status: 'processed', mediaUrls: [`/media/${update?.media[0]?.storageKey}`] }),
       expect.objectContaining({ direction: 'outbound', channel: 'whatsapp', kind: 'reply', status: 'sent', body: 'Thanks Theo! Your update and photo went to Garden Club.' }),
     ]);
+    expect(thread.messages[0].photos).toEqual([{ url: `/media/${update?.media[0]?.storageKey}`, width: 8, height: 8, widths: [8] }]);
     const photo = await t.app.inject({ url: thread.messages[0].mediaUrls[0] });
     expect(photo.statusCode).toBe(200);
-    expect(photo.rawPayload.equals(PNG)).toBe(true);
+    // The converted photo, never the bytes as sent.
+    expect(photo.headers['content-type']).toBe('image/webp');
+    expect(photo.rawPayload.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    expect(photo.rawPayload.equals(PNG)).toBe(false);
   });
 
   it('keywords work from the simulator too, and the channel can be chosen', async () => {

@@ -1,3 +1,4 @@
+import type { Photo } from './photos';
 import { z } from 'zod';
 import { emailSchema, messagingPreferenceSchema, personNameSchema, phoneNumberSchema } from './auth';
 import {
@@ -158,7 +159,9 @@ export interface LoopUpdate {
   userId: number;
   content: string;
   createdAt: string;
+  /** The photos' /media/ paths (the largest size), as `photos[].url`. */
   mediaUrls: string[];
+  photos: Photo[];
   user: { firstName: string; lastName: string };
 }
 

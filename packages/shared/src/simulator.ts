@@ -1,3 +1,4 @@
+import type { Photo } from './photos';
 import { z } from 'zod';
 import { LIMITS, MESSAGING_PREFERENCES } from './constants';
 import { phoneNumberSchema } from './auth';
@@ -95,6 +96,8 @@ export interface SimulatorMessage {
   body: string;
   /** Paths (/media/...) or absolute URLs of photos. */
   mediaUrls: string[];
+  /** Those of its photos that still exist, with their sizes. */
+  photos: Photo[];
   /** Inbound: received, processing, processed, ignored, failed. Outbound: queued, sending, sent, delivered, undelivered, failed. */
   status: string;
   error: string | null;

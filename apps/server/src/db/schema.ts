@@ -263,6 +263,14 @@ export const updates = pgTable(
   ],
 );
 
+/** One stored size of a photo. */
+export interface MediaVariant {
+  width: number;
+  height: number;
+  key: string;
+  bytes: number;
+}
+
 export const media = pgTable(
   'media',
   {
@@ -275,11 +283,21 @@ export const media = pgTable(
     contentType: text('content_type').notNull(),
     bytes: integer('bytes').notNull(),
     position: integer('position').notNull().default(0),
+    /** The converted photo's size (its largest stored width); 0 until converted. */
+    width: integer('width').notNull().default(0),
+    height: integer('height').notNull().default(0),
+    /**
+     * The stored sizes (WebP, smallest first), each under its own storage key. Empty for a photo
+     * stored before the pipeline: the conversion at start fills it and deletes the original.
+     */
+    variants: jsonb('variants').$type<MediaVariant[]>().notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('media_storage_key_key').on(t.storageKey),
     index('media_update_id_idx').on(t.updateId),
+    // The photos still to convert, found without reading the rest.
+    index('media_unconverted_idx').on(t.id).where(sql`${t.variants} = '[]'::jsonb`),
     check('media_bytes_positive', sql`${t.bytes} >= 0`),
   ],
 );

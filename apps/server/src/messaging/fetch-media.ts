@@ -2,11 +2,12 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { MAX_IMAGE_BYTES, sniffImageType, type ImageType } from '../storage/image-type';
+import { PHOTO_REFUSALS } from '../media/photo';
+import { MAX_IMAGE_BYTES } from '../storage/image-type';
 import { isPrivateAddress, isTrustedOrigin, refuseMediaUrl, sendsCredentials, type MediaPolicy } from './media-policy';
 
 export type FetchedMedia =
-  | { ok: true; bytes: Buffer; contentType: ImageType }
+  | { ok: true; bytes: Buffer }
   | { ok: false; reason: string; retryable: boolean };
 
 export interface FetchMediaOptions {
@@ -21,7 +22,7 @@ const MAX_REDIRECTS = 3;
 /**
  * Copies one photo from Twilio: https and Twilio's hosts only (each redirect checked again),
  * never a private or link-local address (checked on the address actually connected to, so DNS
- * cannot swap it afterwards), at most 5 MB, and only bytes that really are an image.
+ * cannot swap it afterwards), at most 5 MB. Whether the bytes are a photo the pipeline decides.
  */
 export async function fetchMedia(rawUrl: string, policy: MediaPolicy, options: FetchMediaOptions = {}): Promise<FetchedMedia> {
   let url: URL;
@@ -90,7 +91,7 @@ function readImage(response: IncomingMessage, maxBytes: number): Promise<Fetched
   const declared = Number(response.headers['content-length'] ?? '0');
   if (declared > maxBytes) {
     response.destroy();
-    return Promise.resolve({ ok: false, reason: `larger than ${maxBytes} bytes`, retryable: false });
+    return Promise.resolve({ ok: false, reason: PHOTO_REFUSALS.tooLarge, retryable: false });
   }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -99,17 +100,15 @@ function readImage(response: IncomingMessage, maxBytes: number): Promise<Fetched
       size += chunk.length;
       if (size > maxBytes) {
         response.destroy();
-        resolve({ ok: false, reason: `larger than ${maxBytes} bytes`, retryable: false });
+        resolve({ ok: false, reason: PHOTO_REFUSALS.tooLarge, retryable: false });
         return;
       }
       chunks.push(chunk);
     });
     response.on('error', (error) => resolve({ ok: false, reason: error.message, retryable: true }));
     response.on('end', () => {
-      const bytes = Buffer.concat(chunks);
-      const contentType = sniffImageType(bytes);
-      if (!contentType) resolve({ ok: false, reason: 'not a photo (JPEG, PNG, GIF, WebP or HEIC)', retryable: false });
-      else resolve({ ok: true, bytes, contentType });
+      // What the bytes are is for the photo pipeline to find out (media/photo.ts), never the sender's header.
+      resolve({ ok: true, bytes: Buffer.concat(chunks) });
     });
   });
 }

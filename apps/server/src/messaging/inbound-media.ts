@@ -1,6 +1,6 @@
 import type { Config } from '../config';
+import { convertPhoto, PHOTO_REFUSALS, type ConvertedPhoto } from '../media/photo';
 import type { MediaStorage } from '../storage/media-storage';
-import { MAX_IMAGE_BYTES, sniffImageType, type ImageType } from '../storage/image-type';
 import { fetchMedia, type FetchMediaOptions } from './fetch-media';
 import type { InboundParams } from './ingest-inbound';
 
@@ -9,6 +9,9 @@ export const SIMULATOR_MEDIA_PREFIX = 'loop-media:';
 /** A simulated phone's video, voice memo, contact or PDF: no bytes, only its content type. */
 export const SIMULATED_ATTACHMENT_PREFIX = 'loop-simulated:';
 const MAX_MEDIA = 10;
+const KNOWN_REFUSALS: readonly string[] = Object.values(PHOTO_REFUSALS);
+/** A fetch refused for a reason that is no use to the sender (a host, an address). */
+const NOT_DOWNLOADED = 'it could not be downloaded';
 
 /** Media Loop does not share, by kind: each gets its own accurate reply. */
 export interface UnsupportedMedia {
@@ -21,10 +24,11 @@ export interface UnsupportedMedia {
 }
 
 export interface InboundMedia {
-  photos: { bytes: Buffer; contentType: ImageType }[];
+  /** Converted by the photo pipeline: upright, no metadata, WebP sizes. */
+  photos: ConvertedPhoto[];
   unsupported: UnsupportedMedia;
-  /** Photos that could not be copied (refused, too large, not an image). */
-  skipped: number;
+  /** Why each photo that could not be kept was refused (too large, not a photo, damaged...), for the reply. */
+  refused: string[];
   /** A temporary failure worth trying the whole message again for. */
   retryable: boolean;
   /** Simulator uploads to remove once the photos are copied into updates. */
@@ -36,7 +40,7 @@ export async function collectInboundMedia(
   params: InboundParams,
   options: { config: Config; storage: MediaStorage; fromSimulator: boolean; fetchOptions?: FetchMediaOptions },
 ): Promise<InboundMedia> {
-  const result: InboundMedia = { photos: [], unsupported: { audioVideo: 0, contacts: 0, files: [] }, skipped: 0, retryable: false, uploads: [] };
+  const result: InboundMedia = { photos: [], unsupported: { audioVideo: 0, contacts: 0, files: [] }, refused: [], retryable: false, uploads: [] };
   const count = Math.min(Number.parseInt(params.NumMedia ?? '0', 10) || 0, MAX_MEDIA);
   const { config } = options;
   for (let i = 0; i < count; i++) {
@@ -53,9 +57,8 @@ export async function collectInboundMedia(
     if (url.startsWith(SIMULATOR_MEDIA_PREFIX)) {
       const key = url.slice(SIMULATOR_MEDIA_PREFIX.length);
       const bytes = options.fromSimulator ? await options.storage.get(key) : null;
-      const contentType = bytes && bytes.length <= MAX_IMAGE_BYTES ? sniffImageType(bytes) : null;
-      if (bytes && contentType) result.photos.push({ bytes, contentType });
-      else result.skipped += 1;
+      if (bytes) await addPhoto(result, bytes);
+      else result.refused.push(NOT_DOWNLOADED);
       if (options.fromSimulator) result.uploads.push(key);
       continue;
     }
@@ -69,11 +72,17 @@ export async function collectInboundMedia(
       options.fetchOptions,
     );
     if (fetched.ok) {
-      result.photos.push({ bytes: fetched.bytes, contentType: fetched.contentType });
+      await addPhoto(result, fetched.bytes);
     } else {
-      result.skipped += 1;
+      result.refused.push(KNOWN_REFUSALS.includes(fetched.reason) ? fetched.reason : NOT_DOWNLOADED);
       result.retryable ||= fetched.retryable;
     }
   }
   return result;
+}
+
+async function addPhoto(result: InboundMedia, bytes: Buffer): Promise<void> {
+  const converted = await convertPhoto(bytes);
+  if (converted.ok) result.photos.push(converted.photo);
+  else result.refused.push(converted.reason);
 }

@@ -99,7 +99,7 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
   }
 
   const notes = [replies.shared(user.firstName, routing.loops.map((l) => l.name), media.photos.length), ...unsupported];
-  if (media.skipped > 0) notes.push(replies.photosSkipped(media.skipped));
+  if (media.refused.length > 0) notes.push(replies.photosSkipped(media.refused));
   await storeUpdates(ctx, {
     row,
     userId: user.id,

@@ -51,8 +51,12 @@ export const replies = {
   /** At most once a day, to a phone that opted out and texts anyway: nothing was shared. */
   rejoinHint: () => "You've stopped Loop texts, so this wasn't shared with anyone. Reply START to rejoin and share again.",
 
-  photosSkipped: (count: number) =>
-    count === 1 ? "One photo couldn't be saved (only photos up to 5 MB work)." : `${count} photos couldn't be saved (only photos up to 5 MB work).`,
+  /** `reasons`: one per photo, like "it is damaged or cut off". */
+  photosSkipped: (reasons: string[]) => {
+    const why = [...new Set(reasons)];
+    if (reasons.length === 1) return `One photo couldn't be saved: ${why[0]}.`;
+    return `${reasons.length} photos couldn't be saved: ${why.length === 1 ? `each ${why[0]?.replace(/^it /, '')}` : why.join('; ')}.`;
+  },
 
   nothingToShare: () => 'Your text was empty, so nothing was shared. Text your news (and photos) anytime.',
 

@@ -1,6 +1,7 @@
 import { media, updates } from '../db/schema';
 import type { DbOrTx } from '../db/client';
-import type { ImageType } from '../storage/image-type';
+import type { ConvertedPhoto } from '../media/photo';
+import { deleteStoredKeys, putPhoto, storedKeysOf, type StoredPhoto } from '../media/stored-photo';
 import { mediaUrl, type MediaStorage } from '../storage/media-storage';
 import type { LoopRef } from './route-text';
 import type { MessageRow, MessagingContext } from './context';
@@ -17,14 +18,23 @@ export async function storeUpdates(
     userId: number;
     loops: LoopRef[];
     content: string;
-    photos: { bytes: Buffer; contentType: ImageType }[];
+    photos: ConvertedPhoto[];
     storage: MediaStorage;
     finish: (tx: DbOrTx, mediaUrls: string[]) => Promise<void>;
   },
 ): Promise<void> {
   const { storage } = input;
-  const copies: string[][] = [];
-  for (const _loop of input.loops) copies.push(await Promise.all(input.photos.map((p) => storage.put(p.bytes))));
+  const copies: StoredPhoto[][] = [];
+  try {
+    for (const _loop of input.loops) {
+      const copy: StoredPhoto[] = [];
+      copies.push(copy);
+      for (const photo of input.photos) copy.push(await putPhoto(storage, photo));
+    }
+  } catch (error) {
+    await deleteStoredKeys(storage, copies.flat().flatMap(storedKeysOf));
+    throw error;
+  }
   // Only the files of a committed transaction are kept.
   let attached = new Set<string>();
   try {
@@ -37,20 +47,11 @@ export async function storeUpdates(
           .values({ loopId: loop.id, userId: input.userId, content: input.content, messageId: input.row.id, createdAt: input.row.createdAt })
           .onConflictDoNothing({ target: [updates.messageId, updates.loopId] })
           .returning({ id: updates.id });
-        const keys = copies[index] ?? [];
-        if (!update || keys.length === 0) continue;
-        await tx.insert(media).values(
-          input.photos.map((photo, position) => ({
-            updateId: update.id,
-            storageKey: keys[position] ?? '',
-            contentType: photo.contentType,
-            bytes: photo.bytes.length,
-            position,
-            createdAt: input.row.createdAt,
-          })),
-        );
-        for (const key of keys) attached.add(key);
-        shown ??= keys.map(mediaUrl);
+        const stored = copies[index] ?? [];
+        if (!update || stored.length === 0) continue;
+        await tx.insert(media).values(stored.map((photo, position) => ({ ...photo, updateId: update.id, position, createdAt: input.row.createdAt })));
+        for (const photo of stored) attached.add(photo.storageKey);
+        shown ??= stored.map((photo) => mediaUrl(photo.storageKey));
       }
       await input.finish(tx, shown ?? []);
     });
@@ -58,6 +59,6 @@ export async function storeUpdates(
     attached = new Set();
     throw error;
   } finally {
-    for (const key of copies.flat()) if (!attached.has(key)) await storage.delete(key);
+    for (const photo of copies.flat()) if (!attached.has(photo.storageKey)) await deleteStoredKeys(storage, storedKeysOf(photo));
   }
 }

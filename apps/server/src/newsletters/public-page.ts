@@ -1,7 +1,7 @@
 import { escapeHtml } from './html';
 import { pageAssets } from './page-assets';
 import { formatPeriod } from './period-label';
-import { findPhotoUrls, markdownToPlainText, renderMarkdown } from './render-markdown';
+import { findPhotoUrls, markdownToPlainText, renderMarkdown, type PhotoSizes } from './render-markdown';
 
 export interface NewsletterPageInput {
   newsletter: {
@@ -17,6 +17,8 @@ export interface NewsletterPageInput {
   /** The page's own absolute address, and PUBLIC_URL for absolute photo links. */
   pageUrl: string;
   publicUrl: string;
+  /** The newsletter's photos that exist, with their sizes: a deleted one is left out of the page. */
+  photos: PhotoSizes;
 }
 
 const DESCRIPTION_LENGTH = 200;
@@ -26,7 +28,7 @@ export function renderNewsletterPage(input: NewsletterPageInput): string {
   const { newsletter, loop } = input;
   const period = formatPeriod(newsletter.periodStart ?? newsletter.periodEnd, newsletter.periodEnd, loop.timeZone);
   const kicker = newsletter.kind === 'sneak_peek' ? 'Sneak peek' : 'Newsletter';
-  const photos = findPhotoUrls(newsletter.content);
+  const photos = findPhotoUrls(newsletter.content).filter((url) => !url.startsWith('/media/') || input.photos.has(url));
   const firstPhoto = photos[0];
   const image = firstPhoto ? (firstPhoto.startsWith('/') ? `${input.publicUrl}${firstPhoto}` : firstPhoto) : null;
   const title = newsletter.title || `${loop.name}: ${period}`;
@@ -53,7 +55,7 @@ ${draft ? '<p class="draft-banner" role="status"><strong>Draft preview.</strong>
     <p class="period">${escapeHtml(period)}</p>
   </header>
   <main class="content">
-${renderMarkdown(newsletter.content)}
+${renderMarkdown(newsletter.content, input.photos)}
   </main>
   <footer class="page-footer">
     <p>${newsletter.sentAt ? `Sent ${escapeHtml(formatDate(newsletter.sentAt, loop.timeZone))} with Loop.` : 'Written with Loop.'} Loop turns a group's text messages into newsletters.</p>

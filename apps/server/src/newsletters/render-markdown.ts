@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import type { Token } from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
+import { photoSrcset, type Photo } from '@loop/shared/photos';
 
 /** The only URLs a newsletter may point at: the web, and our own photos. */
 const MEDIA_PATH = /^\/media\/[A-Za-z0-9_-]+$/;
@@ -13,23 +14,55 @@ export function isAllowedUrl(url: string): boolean {
 // html: false makes any HTML in the Markdown plain text; the sanitizer below is the second layer.
 const md = new MarkdownIt('default', { html: false, linkify: false, typographer: false, breaks: true });
 
+/** The newsletter's stored photos by /media/ path: what srcset, width and height are made of. */
+export type PhotoSizes = ReadonlyMap<string, Photo>;
+
+interface RenderEnv {
+  /** When given, a /media/ photo not in it (deleted, or never ours) is left out. */
+  photos?: PhotoSizes;
+}
+
+/**
+ * How wide a photo is drawn on the public page (newsletter.css): the column is 100vw less 2.5rem
+ * on a phone and 38rem (608 px) from 48rem up; a gallery tile is half a phone's column, a third of
+ * the wide one. The browser picks the smallest stored width that fills it at its pixel density.
+ */
+export const PHOTO_SIZES = {
+  single: '(min-width: 48rem) 38rem, calc(100vw - 2.5rem)',
+  tile: '(min-width: 48rem) 12.5rem, calc(50vw - 1.5rem)',
+};
+
 const renderImage = md.renderer.rules.image;
 /** A photo is a link to itself: it opens large without JavaScript, and the lightbox script enhances it. */
 md.renderer.rules.image = (tokens, idx, options, env, self) => {
+  const photos = (env as RenderEnv | undefined)?.photos;
   const token = tokens[idx];
   const src = String(token?.attrGet('src') ?? '');
   const allowed = token !== undefined && isAllowedUrl(src);
+  const size = MEDIA_PATH.test(src) ? photos?.get(src) : undefined;
+  if (MEDIA_PATH.test(src) && photos && !size) return '';
   if (allowed) token.attrSet('loading', 'lazy');
+  if (token && size) {
+    token.attrSet('width', String(size.width));
+    token.attrSet('height', String(size.height));
+    token.attrSet('srcset', photoSrcset(size));
+    token.attrSet('sizes', (token.meta as { tile?: boolean } | null)?.tile ? PHOTO_SIZES.tile : PHOTO_SIZES.single);
+    token.attrSet('decoding', 'async');
+  }
   const img = renderImage ? renderImage(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
   return allowed ? `<a class="photo" href="${md.utils.escapeHtml(src)}">${img}</a>` : img;
 };
 
-/** A paragraph of nothing but photos becomes a gallery. */
+/** A paragraph of nothing but photos becomes a gallery; with two or more, each photo is a tile. */
 md.core.ruler.push('photo_gallery', (state) => {
   state.tokens.forEach((token, i) => {
     const inline = state.tokens[i + 1];
     if (token.type !== 'paragraph_open' || inline?.type !== 'inline') return;
-    if (isOnlyPhotos(inline.children ?? [])) token.attrJoin('class', 'gallery');
+    const children = inline.children ?? [];
+    if (!isOnlyPhotos(children)) return;
+    token.attrJoin('class', 'gallery');
+    const images = children.filter((c) => c.type === 'image');
+    if (images.length > 1) for (const image of images) image.meta = { tile: true };
   });
 });
 
@@ -43,7 +76,12 @@ const SANITIZE: sanitizeHtml.IOptions = {
     'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'strong', 'em', 's', 'del', 'blockquote',
     'ul', 'ol', 'li', 'a', 'img', 'code', 'pre', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
   ],
-  allowedAttributes: { a: ['href', 'class', 'rel'], img: ['src', 'alt', 'title', 'loading'], p: ['class'], ol: ['start'] },
+  allowedAttributes: {
+    a: ['href', 'class', 'rel'],
+    img: ['src', 'srcset', 'sizes', 'width', 'height', 'alt', 'title', 'loading', 'decoding'],
+    p: ['class'],
+    ol: ['start'],
+  },
   allowedClasses: { a: ['photo'], p: ['gallery'] },
   allowedSchemes: ['http', 'https'],
   allowedSchemesByTag: {},
@@ -56,8 +94,11 @@ const SANITIZE: sanitizeHtml.IOptions = {
       return { tagName, attribs: { ...rest, ...safe, rel: 'nofollow ugc noopener noreferrer' } };
     },
     img: (tagName, attribs) => {
-      const { src, ...rest } = attribs;
-      return { tagName, attribs: src !== undefined && isAllowedUrl(src) ? { ...rest, src } : rest };
+      const { src, srcset, ...rest } = attribs;
+      if (src === undefined || !isAllowedUrl(src)) return { tagName, attribs: rest };
+      // Only the srcset this renderer wrote: every candidate one of this photo's own sizes.
+      const ownSizes = srcset !== undefined && MEDIA_PATH.test(src) && srcset.split(', ').every((c) => new RegExp(`^${src}/[1-9][0-9]{0,4} [1-9][0-9]{0,4}w$`).test(c));
+      return { tagName, attribs: ownSizes ? { ...rest, src, srcset } : { ...rest, src } };
     },
   },
   // An image whose address was refused is dropped, not left as a broken box.
@@ -68,8 +109,9 @@ const SANITIZE: sanitizeHtml.IOptions = {
  * Newsletter Markdown as safe HTML: markdown-it without HTML, then sanitize-html with an allow-list.
  * Nothing a member or an editor writes can become script, an event handler or a javascript: link.
  */
-export function renderMarkdown(markdown: string): string {
-  return sanitizeHtml(md.render(markdown), SANITIZE);
+export function renderMarkdown(markdown: string, photos?: PhotoSizes): string {
+  const env: RenderEnv = photos ? { photos } : {};
+  return sanitizeHtml(md.render(markdown, env as Record<string, unknown>), SANITIZE);
 }
 
 /** The photos a newsletter shows, in order (for the Open Graph image). */

@@ -121,7 +121,7 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
     if (!row) throw new Error('no update');
     if (photo) {
       const key = await storage.put(JPEG);
-      await db.insert(media).values({ updateId: row.id, storageKey: key, contentType: 'image/jpeg', bytes: JPEG.length });
+      await db.insert(media).values({ updateId: row.id, storageKey: key, contentType: 'image/jpeg', bytes: JPEG.length, width: 8, height: 8, variants: [{ width: 8, height: 8, key, bytes: JPEG.length }] });
       refs.mediaKey = key;
     }
     return row.id;

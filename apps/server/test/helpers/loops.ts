@@ -33,7 +33,19 @@ export async function insertUpdate(db: Db, loopId: number, userId: number, conte
   const [update] = await db.insert(updates).values({ loopId, userId, content, ...(createdAt ? { createdAt } : {}) }).returning();
   if (!update) throw new Error('no update');
   if (photoKeys.length) {
-    await db.insert(media).values(photoKeys.map((storageKey, position) => ({ updateId: update.id, storageKey, contentType: 'image/jpeg', bytes: 10, position })));
+    // As the pipeline stores them: one converted size each, here under the photo's own key.
+    await db.insert(media).values(
+      photoKeys.map((storageKey, position) => ({
+        updateId: update.id,
+        storageKey,
+        contentType: 'image/jpeg',
+        bytes: 10,
+        position,
+        width: 8,
+        height: 8,
+        variants: [{ width: 8, height: 8, key: storageKey, bytes: 10 }],
+      })),
+    );
   }
   return update;
 }

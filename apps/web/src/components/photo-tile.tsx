@@ -1,5 +1,6 @@
 import { ImageOff } from 'lucide-react';
 import { useState } from 'react';
+import { photoSrcset, type Photo } from '@loop/shared/photos';
 import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { cn } from '@/lib/cn';
 
@@ -10,8 +11,12 @@ const SHAPES = {
   fill: { box: 'size-full rounded-xl', icon: 'size-6' },
 };
 
-/** A member's photo; a click opens it large. A photo that fails to load shows an icon instead. */
-export function PhotoTile({ src, label, shape = 'square' }: { src: string; label: string; shape?: keyof typeof SHAPES }) {
+/**
+ * A member's photo; a click opens it large. The browser picks the smallest stored size that fills
+ * `sizes` (how wide the tile is drawn); width and height keep the layout still while it loads. A
+ * photo that fails to load shows an icon instead.
+ */
+export function PhotoTile({ photo, label, sizes, shape = 'square' }: { photo: Photo; label: string; sizes: string; shape?: keyof typeof SHAPES }) {
   const [broken, setBroken] = useState(false);
   const { box, icon } = SHAPES[shape];
   if (broken) {
@@ -34,9 +39,14 @@ export function PhotoTile({ src, label, shape = 'square' }: { src: string; label
         )}
       >
         <img
-          src={src}
+          src={photo.url}
+          srcSet={photoSrcset(photo)}
+          sizes={sizes}
+          width={photo.width}
+          height={photo.height}
           alt={label}
           loading="lazy"
+          decoding="async"
           onError={() => setBroken(true)}
           className="size-full object-cover transition-transform group-hover:scale-[1.03]"
         />
@@ -44,7 +54,15 @@ export function PhotoTile({ src, label, shape = 'square' }: { src: string; label
       <DialogContent className="max-w-4xl gap-3 p-3 sm:p-4">
         <DialogTitle className="pr-12 text-base">{label}</DialogTitle>
         <DialogDescription className="sr-only">The photo at full size.</DialogDescription>
-        <img src={src} alt={label} className="max-h-[calc(100dvh-8rem)] w-full rounded-lg object-contain" />
+        <img
+          src={photo.url}
+          srcSet={photoSrcset(photo)}
+          sizes="(min-width: 56rem) 54rem, 100vw"
+          width={photo.width}
+          height={photo.height}
+          alt={label}
+          className="max-h-[calc(100dvh-8rem)] w-full rounded-lg object-contain"
+        />
       </DialogContent>
     </Dialog>
   );

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, or } from 'drizzle-orm';
 import type { SimulatorMessage } from '@loop/shared/simulator';
 import type { Db } from '../../db/client';
 import { messages } from '../../db/schema';
+import { findPhotos } from '../../media/photo-sizes';
 
 const MAX_MESSAGES = 200;
 
@@ -19,6 +20,8 @@ export async function readPhoneThread(db: Db, phoneNumber: string): Promise<Simu
     )
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(MAX_MESSAGES);
+  // A photo shows while its update exists: a deleted update's photos leave the thread too.
+  const photos = await findPhotos(db, rows.flatMap((row) => row.mediaUrls));
   return rows.reverse().map((row) => ({
     id: row.id,
     direction: row.direction,
@@ -26,6 +29,7 @@ export async function readPhoneThread(db: Db, phoneNumber: string): Promise<Simu
     kind: row.kind,
     body: row.body,
     mediaUrls: row.mediaUrls,
+    photos: row.mediaUrls.flatMap((url) => photos.get(url) ?? []),
     status: row.status,
     error: row.error,
     createdAt: row.createdAt.toISOString(),

@@ -17,7 +17,15 @@
     index = (i + photos.length) % photos.length;
     const link = photos[index];
     const thumb = link.querySelector('img');
+    // The same stored sizes as the page, chosen for the whole screen; width and height keep the box still while it loads.
+    image.removeAttribute('srcset');
     image.src = link.href;
+    if (thumb && thumb.srcset) {
+      image.sizes = '96vw';
+      image.srcset = thumb.srcset;
+      image.width = Number(thumb.getAttribute('width')) || 0;
+      image.height = Number(thumb.getAttribute('height')) || 0;
+    }
     image.alt = thumb ? thumb.alt : '';
     count.textContent = photos.length > 1 ? `${index + 1} of ${photos.length}` : '';
   };
@@ -43,6 +51,7 @@
     if (event.key === 'ArrowRight') show(index + 1);
   });
   dialog.addEventListener('close', () => {
+    image.removeAttribute('srcset');
     image.removeAttribute('src');
     if (opener) opener.focus();
   });

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { media } from '../../db/schema';
 import { AppError } from '../../errors';
 import { mediaStorageFor } from '../../storage/create-storage';
@@ -10,15 +10,17 @@ const NOT_FOUND = 'This photo does not exist or was deleted.';
 export const PHOTO_CSP = "default-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; sandbox";
 
 /**
- * GET /media/:key: a photo of an update. The 256-bit key is the capability (newsletter pages and
- * Twilio fetch photos without a session); a deleted update's photos stop being served at once.
+ * GET /media/:key (the largest size) and /media/:key/:width (one stored width): a photo of an
+ * update. The 256-bit key is the capability (newsletter pages and Twilio fetch photos without a
+ * session); a deleted update's photos stop being served at once. Only converted sizes are ever
+ * served, never an original as it was sent (decision 0022).
  */
 const mediaRoutes: FastifyPluginAsync = async (app) => {
-  app.get<{ Params: { key: string } }>('/media/:key', async (request, reply) => {
-    const { key } = request.params;
-    if (!STORAGE_KEY.test(key)) throw new AppError('not_found', NOT_FOUND);
-    const [row] = await app.ctx.db.select({ contentType: media.contentType }).from(media).where(eq(media.storageKey, key));
-    const bytes = row ? await mediaStorageFor(app.ctx.config).get(key) : null;
+  const servePhoto = async (reply: FastifyReply, key: string, width: string | undefined) => {
+    if (!STORAGE_KEY.test(key) || (width !== undefined && !/^[1-9][0-9]{0,4}$/.test(width))) throw new AppError('not_found', NOT_FOUND);
+    const [row] = await app.ctx.db.select({ contentType: media.contentType, variants: media.variants }).from(media).where(eq(media.storageKey, key));
+    const variant = row && (width === undefined ? row.variants.at(-1) : row.variants.find((v) => v.width === Number(width)));
+    const bytes = variant ? await mediaStorageFor(app.ctx.config).get(variant.key) : null;
     if (!row || !bytes) throw new AppError('not_found', NOT_FOUND);
     return reply
       .type(row.contentType)
@@ -27,7 +29,9 @@ const mediaRoutes: FastifyPluginAsync = async (app) => {
       .header('content-disposition', 'inline')
       .header('cache-control', 'private, max-age=86400')
       .send(bytes);
-  });
+  };
+  app.get<{ Params: { key: string } }>('/media/:key', (request, reply) => servePhoto(reply, request.params.key, undefined));
+  app.get<{ Params: { key: string; width: string } }>('/media/:key/:width', (request, reply) => servePhoto(reply, request.params.key, request.params.width));
 };
 
 export default mediaRoutes;

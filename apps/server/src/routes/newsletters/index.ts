@@ -1,7 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { findPhotos } from '../../media/photo-sizes';
 import { newsletterUrl } from '../../newsletters/newsletter-texts';
 import { ASSET_PREFIX, pageAssets } from '../../newsletters/page-assets';
 import { renderNewsletterPage, renderNotFoundPage } from '../../newsletters/public-page';
+import { findPhotoUrls } from '../../newsletters/render-markdown';
 import { findPublicNewsletter } from '../../services/newsletters/find-public-newsletter';
 
 /** A urlId is randomToken(): base64url. Anything else is unknown without asking the database. */
@@ -25,6 +27,7 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
       loop: found.loop,
       pageUrl: newsletterUrl(config.PUBLIC_URL, urlId),
       publicUrl: config.PUBLIC_URL,
+      photos: await findPhotos(db, findPhotoUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
     });
     // A draft changes with every save and is staff-only: never kept by a browser or a proxy.
     return sendHtml(reply, html, found.newsletter.status === 'draft' ? 'no-store' : 'no-cache');

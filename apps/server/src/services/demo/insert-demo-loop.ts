@@ -1,3 +1,4 @@
+import type { StoredPhoto } from '../../media/stored-photo';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { createLoopSchema } from '@loop/shared/loops';
 import type { DbOrTx } from '../../db/client';
@@ -29,7 +30,7 @@ export interface InsertedDemoLoop {
  */
 export async function insertDemoLoop(
   tx: DbOrTx,
-  input: { loop: DemoLoop; staffId: number; now: Date; publicUrl: string; photos: (update: number) => { key: string; bytes: number }[] },
+  input: { loop: DemoLoop; staffId: number; now: Date; publicUrl: string; photos: (update: number) => StoredPhoto[] },
 ): Promise<InsertedDemoLoop> {
   const { loop, now } = input;
   const ago = (days: number) => new Date(now.getTime() - days * DAY);
@@ -73,7 +74,7 @@ export async function insertDemoLoop(
     if (userId === undefined) throw new Error(`update ${index} of ${parsed.name} has no author`);
     const at = ago(update.daysAgo);
     const photos = input.photos(index);
-    const keys = photos.map((p) => p.key);
+    const keys = photos.map((p) => p.storageKey);
     const [author] = await tx.select({ phone: users.phoneNumber, channel: users.messagingPreference }).from(users).where(eq(users.id, userId));
     if (!author) throw new Error('the author was not stored');
     const whatsapp = author.channel === 'whatsapp' ? 'whatsapp:' : '';
@@ -99,7 +100,7 @@ export async function insertDemoLoop(
     if (photos.length > 0) {
       await tx
         .insert(media)
-        .values(photos.map((p, position) => ({ updateId: stored.id, storageKey: p.key, contentType: 'image/png', bytes: p.bytes, position, createdAt: at })));
+        .values(photos.map((p, position) => ({ ...p, updateId: stored.id, position, createdAt: at })));
     }
   }
 

@@ -3,6 +3,8 @@ import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { hashPassword } from '../../lib/passwords';
 import { randomToken } from '../../lib/tokens';
+import { convertPhoto, type ConvertedPhoto } from '../../media/photo';
+import { deleteStoredKeys, putPhoto, storedKeysOf, type StoredPhoto } from '../../media/stored-photo';
 import type { MediaStorage } from '../../storage/media-storage';
 import { DEMO_EMAIL, DEMO_LOOPS, DEMO_STAFF, demoScene, type SceneName } from './demo-content';
 import { drawDemoPhoto } from './draw-demo-photo';
@@ -34,16 +36,20 @@ export async function seedDemo(db: Db, options: { storage: MediaStorage; now: Da
 
   const password = `loop-${randomToken(9)}`;
   const passwordHash = await hashPassword(password);
-  const drawn = new Map<SceneName, Buffer>();
+  const drawn = new Map<SceneName, ConvertedPhoto>();
   const stored: string[] = [];
   const store = async (scene: SceneName) => {
-    let bytes = drawn.get(scene);
-    if (!bytes) drawn.set(scene, (bytes = drawDemoPhoto(demoScene(scene))));
-    const key = await options.storage.put(bytes);
-    stored.push(key);
-    return { key, bytes: bytes.length };
+    let photo = drawn.get(scene);
+    if (!photo) {
+      const converted = await convertPhoto(drawDemoPhoto(demoScene(scene)));
+      if (!converted.ok) throw new Error(`the demo photo ${scene} was refused: ${converted.reason}`);
+      drawn.set(scene, (photo = converted.photo));
+    }
+    const put = await putPhoto(options.storage, photo);
+    stored.push(...storedKeysOf(put));
+    return put;
   };
-  const photosByLoop: { key: string; bytes: number }[][][] = [];
+  const photosByLoop: StoredPhoto[][][] = [];
   for (const loop of DEMO_LOOPS) {
     const perUpdate = [];
     for (const update of loop.updates) perUpdate.push(await Promise.all((update.photos ?? []).map(store)));
@@ -76,7 +82,7 @@ export async function seedDemo(db: Db, options: { storage: MediaStorage; now: Da
     });
     return { status: 'created', email: DEMO_EMAIL, password, loops };
   } catch (error) {
-    for (const key of stored) await options.storage.delete(key);
+    await deleteStoredKeys(options.storage, stored);
     if (error instanceof HasUsers) return { status: 'refused', userCount: error.userCount };
     throw error;
   }

@@ -1,6 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { loops, media, updates } from '../../db/schema';
+import { storedKeysOf } from '../../media/stored-photo';
 
 /**
  * Deletes a Loop with its members, updates, media rows, invites and newsletters in one
@@ -10,10 +11,10 @@ import { loops, media, updates } from '../../db/schema';
 export async function deleteLoop(db: Db, loopId: number): Promise<string[]> {
   return db.transaction(async (tx) => {
     const keys = await tx
-      .select({ storageKey: media.storageKey })
+      .select({ storageKey: media.storageKey, variants: media.variants })
       .from(media)
       .where(inArray(media.updateId, tx.select({ id: updates.id }).from(updates).where(eq(updates.loopId, loopId))));
     await tx.delete(loops).where(eq(loops.id, loopId));
-    return keys.map((k) => k.storageKey);
+    return keys.flatMap(storedKeysOf);
   });
 }

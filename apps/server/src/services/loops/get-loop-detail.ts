@@ -26,7 +26,7 @@ interface UpdateJson {
   created_at: string;
   first_name: string;
   last_name: string;
-  storage_keys: string[];
+  photos: { key: string; width: number; height: number; widths: number[] }[] | null;
 }
 
 /** How many updates the Loop page shows, newest first. */
@@ -78,7 +78,9 @@ export async function getLoopDetailWith<K extends string>(
       updates: sql<UpdateJson[]>`(
         select coalesce(json_agg(u order by u.created_at desc, u.id desc), '[]'::json) from (
           select newest.id, newest.user_id, newest.content, newest.created_at, author.first_name, author.last_name,
-            array(select ${media.storageKey} from ${media} where ${media.updateId} = newest.id order by ${media.position}, ${media.id}) as storage_keys
+            (select json_agg(json_build_object('key', ${media.storageKey}, 'width', ${media.width}, 'height', ${media.height},
+                'widths', (select json_agg((v->>'width')::int) from jsonb_array_elements(${media.variants}) v)) order by ${media.position}, ${media.id})
+              from ${media} where ${media.updateId} = newest.id and ${media.variants} <> '[]'::jsonb) as photos
           from (
             select ${updates.id} as id, ${updates.userId} as user_id, ${updates.content} as content, ${updates.createdAt} as created_at
             from ${updates}
@@ -114,7 +116,8 @@ export async function getLoopDetailWith<K extends string>(
     userId: Number(u.user_id),
     content: u.content,
     createdAt: new Date(u.created_at).toISOString(),
-    mediaUrls: u.storage_keys.map(mediaUrl),
+    mediaUrls: (u.photos ?? []).map((p) => mediaUrl(p.key)),
+    photos: (u.photos ?? []).map((p) => ({ url: mediaUrl(p.key), width: p.width, height: p.height, widths: p.widths })),
     user: { firstName: u.first_name, lastName: u.last_name },
   }));
   return { detail: { ...summary, role, members: memberList, updates: updateList }, extra: row.extra as Record<K, unknown> };

@@ -1,5 +1,6 @@
 import { ExternalLink } from 'lucide-react';
 import type { LoopUpdate } from '@loop/shared/loops';
+import { photoSrcset } from '@loop/shared/photos';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatDateTime } from '@/lib/format-date';
 
@@ -30,16 +31,27 @@ export function AdminUpdateList({ updates, total }: { updates: LoopUpdate[]; tot
                   </time>
                 </div>
                 {update.content && <p className="whitespace-pre-wrap break-words">{update.content}</p>}
-                {update.mediaUrls.length > 0 && (
-                  <ul className="flex flex-wrap gap-x-4 gap-y-1">
-                    {update.mediaUrls.map((url, index) => (
-                      <li key={url}>
+                {update.photos.length > 0 && (
+                  <ul className="flex flex-wrap gap-x-4 gap-y-2">
+                    {update.photos.map((photo, index) => (
+                      <li key={photo.url}>
                         <a
-                          href={url}
+                          href={photo.url}
                           target="_blank"
                           rel="noopener noreferrer"
-                          className="inline-flex items-center gap-1 text-sm font-medium text-primary underline-offset-4 hover:underline"
+                          className="inline-flex items-center gap-2 text-sm font-medium text-primary underline-offset-4 hover:underline"
                         >
+                          <img
+                            src={photo.url}
+                            srcSet={photoSrcset(photo)}
+                            sizes="3rem"
+                            width={photo.width}
+                            height={photo.height}
+                            alt=""
+                            loading="lazy"
+                            decoding="async"
+                            className="size-12 rounded-md bg-muted object-cover"
+                          />
                           View Media {index + 1}
                           <ExternalLink aria-hidden="true" className="size-3.5" />
                         </a>

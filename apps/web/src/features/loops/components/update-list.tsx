@@ -12,6 +12,9 @@ import { formatDateTime } from '@/lib/format-date';
 import { useDeleteUpdate } from '../api/delete-update';
 import { PhotoTile } from '@/components/photo-tile';
 
+/** How wide a grid tile is drawn: half a phone's width, a third from sm, a quarter from lg. */
+const GRID_SIZES = '(min-width: 64rem) 15rem, (min-width: 40rem) 30vw, 50vw';
+
 /** The Updates tab: what members texted in, newest first. */
 export function UpdateList({ loop }: { loop: LoopDetail }) {
   const user = useSignedInUser();
@@ -96,11 +99,11 @@ function UpdateItem({ loopId, update, canDelete }: { loopId: number; update: Loo
         )}
       </div>
       {update.content && <p className="whitespace-pre-wrap break-words">{update.content}</p>}
-      {update.mediaUrls.length > 0 && (
+      {update.photos.length > 0 && (
         <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-4">
-          {update.mediaUrls.map((url, index) => (
-            <li key={url}>
-              <PhotoTile src={url} label={`Photo ${index + 1} from ${author}`} />
+          {update.photos.map((photo, index) => (
+            <li key={photo.url}>
+              <PhotoTile photo={photo} sizes={GRID_SIZES} label={`Photo ${index + 1} from ${author}`} />
             </li>
           ))}
         </ul>

@@ -33,11 +33,12 @@ export function MessageBubble({ message, firstName }: { message: SimulatorMessag
     <li className={cn('flex max-w-[85%] flex-col gap-1', mine ? 'items-end self-end' : 'items-start self-start')}>
       <span className="sr-only">{mine ? `${firstName} texted:` : 'Loop texted:'}</span>
       {kind && <span className="px-1 text-[11px] font-semibold tracking-wide text-muted-foreground uppercase">{kind}</span>}
-      {message.mediaUrls.length > 0 && (
-        <ul className={cn('grid gap-1', message.mediaUrls.length === 1 ? 'w-48 grid-cols-1' : 'w-56 grid-cols-2')}>
-          {message.mediaUrls.map((url, index) => (
-            <li key={url} className={message.mediaUrls.length === 1 ? 'aspect-[4/3]' : 'aspect-square'}>
-              <PhotoTile shape="fill" src={url} label={`Photo ${index + 1} from ${sender}`} />
+      {message.photos.length > 0 && (
+        <ul className={cn('grid gap-1', message.photos.length === 1 ? 'w-48 grid-cols-1' : 'w-56 grid-cols-2')}>
+          {message.photos.map((photo, index) => (
+            <li key={photo.url} className={message.photos.length === 1 ? 'aspect-[4/3]' : 'aspect-square'}>
+              {/* One photo fills a 12rem bubble; several share a 14rem one, two to a row. */}
+              <PhotoTile shape="fill" photo={photo} sizes={message.photos.length === 1 ? '12rem' : '7rem'} label={`Photo ${index + 1} from ${sender}`} />
             </li>
           ))}
         </ul>

@@ -1,0 +1,45 @@
+import type { MediaVariant } from '../db/schema';
+import { newToken } from '../lib/tokens';
+import type { MediaStorage } from '../storage/media-storage';
+import { PHOTO_CONTENT_TYPE, type ConvertedPhoto } from './photo';
+
+/** What a `media` row records of a converted photo. */
+export interface StoredPhoto {
+  /** The photo's capability in `/media/{key}`; each size lives under a key of its own. */
+  storageKey: string;
+  contentType: string;
+  bytes: number;
+  width: number;
+  height: number;
+  variants: MediaVariant[];
+}
+
+/** Writes every size of a photo. On a failure the sizes already written are removed again. */
+export async function putPhoto(storage: MediaStorage, photo: ConvertedPhoto): Promise<StoredPhoto> {
+  const variants: MediaVariant[] = [];
+  try {
+    for (const variant of photo.variants) {
+      variants.push({ width: variant.width, height: variant.height, bytes: variant.bytes.length, key: await storage.put(variant.bytes) });
+    }
+  } catch (error) {
+    await deleteStoredKeys(storage, variants.map((v) => v.key));
+    throw error;
+  }
+  return {
+    storageKey: newToken('mediaKey'),
+    contentType: PHOTO_CONTENT_TYPE,
+    bytes: variants.reduce((sum, v) => sum + v.bytes, 0),
+    width: photo.width,
+    height: photo.height,
+    variants,
+  };
+}
+
+/** Every storage key a media row holds: its sizes and, before conversion, the original under its own key. */
+export function storedKeysOf(row: { storageKey: string; variants: MediaVariant[] }): string[] {
+  return [row.storageKey, ...row.variants.map((v) => v.key)];
+}
+
+export async function deleteStoredKeys(storage: MediaStorage, keys: string[]): Promise<void> {
+  for (const key of keys) await storage.delete(key);
+}

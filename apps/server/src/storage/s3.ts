@@ -1,0 +1,52 @@
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { newToken } from '../lib/tokens';
+import { STORAGE_KEY, type MediaStorage } from './media-storage';
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  forcePathStyle: boolean;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** A folder inside the bucket, so one bucket can hold more than Loop's photos. */
+  prefix?: string;
+}
+
+/**
+ * Photos as objects in an S3-compatible bucket, with the official SDK. The bucket stays private:
+ * photos are served through Loop's own /media route (decision 0022), never by bucket URLs.
+ */
+export function s3Storage(options: S3StorageOptions): MediaStorage {
+  const client = new S3Client({
+    region: options.region,
+    forcePathStyle: options.forcePathStyle,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+  });
+  const prefix = options.prefix ?? 'media/';
+  const objectKey = (key: string) => `${prefix}${key}`;
+  return {
+    async put(bytes) {
+      const key = newToken('mediaKey');
+      // A PUT is atomic: a reader sees the whole object or none.
+      await client.send(new PutObjectCommand({ Bucket: options.bucket, Key: objectKey(key), Body: bytes, ContentType: 'application/octet-stream' }));
+      return key;
+    },
+    async get(key) {
+      if (!STORAGE_KEY.test(key)) return null;
+      try {
+        const answer = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key: objectKey(key) }));
+        if (!answer.Body) return null;
+        return Buffer.from(await answer.Body.transformToByteArray());
+      } catch (error) {
+        if (error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)) return null;
+        throw error;
+      }
+    },
+    async delete(key) {
+      if (!STORAGE_KEY.test(key)) return;
+      // Deleting a missing object succeeds on S3: delete is idempotent, like rm -f.
+      await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: objectKey(key) }));
+    },
+  };
+}
