@@ -1,5 +1,5 @@
 // `npm run bench -- photos`: the photo pipeline on real-size phone photos. Makes 100 different
-// 4032 x 3024 JPEGs with camera EXIF and GPS (and 10 HEICs when Debian's heif-enc is installed:
+// 4032 x 3024 JPEGs with camera EXIF and GPS (and 3 HEICs, slow to encode, when Debian's heif-enc is installed:
 // apt-get install libheif-examples; no npm package can encode HEVC), then lets 10 texts of 10
 // photos each arrive at once, as the inbound pipeline handles them: each text's photos one after
 // another, the texts side by side, every conversion under the shared heavy-work limit (one per
@@ -14,7 +14,7 @@ import { PHONE_HEIGHT as HEIGHT, PHONE_WIDTH as WIDTH, phonePhoto } from './phon
 
 const PHOTOS = 100;
 const TEXTS = 10;
-const HEICS = 10;
+const HEICS = 3;
 const here = fileURLToPath(import.meta.url);
 
 async function makePhotos(dir: string): Promise<void> {

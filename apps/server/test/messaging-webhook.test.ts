@@ -91,14 +91,15 @@ describe('webhook fixtures', () => {
     await processPending(env.t.app.ctx);
     const [update] = await updatesOf(db(), loop.id);
     expect(update?.content).toBe('Beach day');
-    expect(update?.media.map((m) => m.contentType)).toEqual(['image/jpeg', 'image/png']);
+    // Both converted by the photo pipeline: what is stored and served is WebP, never the bytes sent.
+    expect(update?.media.map((m) => m.contentType)).toEqual(['image/webp', 'image/webp']);
     expect(env.fake.mediaRequests.slice(-2).every((r) => r.authorization?.startsWith('Basic '))).toBe(true);
     const served = await env.t.app.inject({ url: `/media/${update?.media[1]?.storageKey}` });
     expect(served.statusCode).toBe(200);
-    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.headers['content-type']).toBe('image/webp');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
     expect(served.headers['content-security-policy']).toBe(PHOTO_CSP);
-    expect(served.rawPayload.equals(PNG)).toBe(true);
+    expect(served.rawPayload.subarray(8, 12).toString('latin1')).toBe('WEBP');
     const [reply] = await textsTo(db(), person.phoneNumber);
     expect(reply?.body).toBe('Thanks Ada! Your update and 2 photos went to Photo Club.');
   });
