@@ -57,8 +57,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       if (error.code === 'FST_ERR_BAD_URL') return reply.code(400).send({ message: 'The address is not valid: it has a broken %-escape.' });
       return reply.code(400).send({ message: 'The request is not valid.' });
     },
-    // One line per request is noise for a product; errors are still logged.
-    logController: new LogController({ disableRequestLogging: config.NODE_ENV === 'production' }),
+    // A line per request (LOG_REQUESTS): on in development, off in production unless asked for;
+    // errors are logged either way.
+    logController: new LogController({ disableRequestLogging: !config.logRequests }),
   });
 
   const database =
