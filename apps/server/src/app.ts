@@ -6,6 +6,7 @@ import { AppError, databaseUnavailable } from './errors';
 import { systemClock, type Clock } from './lib/clock';
 import type { AppContext } from './plugins/context';
 import gracefulClose from './plugins/graceful-close';
+import metrics from './plugins/metrics';
 import security from './plugins/security';
 import session from './plugins/session';
 import webApp from './plugins/web-app';
@@ -100,6 +101,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   // First, so that a closing server refuses a request before anything else runs.
   await app.register(gracefulClose);
   await app.register(security);
+  // Early, so its latency hook sees every route.
+  await app.register(metrics);
   await app.register(session);
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(simulatorRoutes, { prefix: '/api' });

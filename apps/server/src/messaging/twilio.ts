@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import twilio from 'twilio';
 import type { Config } from '../config';
+import { sendErrors } from '../metrics/process-metrics';
 import { SEND_CONCURRENCY, SEND_TIMEOUT_MS, SendError, type MessagingProvider, type OutgoingText, type SentText } from './provider';
 
 type RequestOptions<TData> = Parameters<twilio.RequestClient['request']>[0] & { data?: TData };
@@ -130,6 +131,7 @@ export function createTwilioProvider(config: Config): MessagingProvider {
 }
 
 function toSendError(error: unknown): SendError {
+  sendErrors.inc({ code: error instanceof twilio.RestException ? String(error.code ?? `http_${error.status}`) : 'network' });
   if (error instanceof twilio.RestException) {
     const retryable = error.status === 429 || error.status >= 500;
     const label = error.code ? `Twilio error ${error.code}` : `Twilio answered ${error.status}`;
