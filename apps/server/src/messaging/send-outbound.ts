@@ -61,9 +61,11 @@ export async function sendDueTexts(
     firstBatch?: number;
     pacer: Pacer;
     signal?: AbortSignal | undefined;
+    /** Aborts the sends already handed to the provider (a few seconds into a stop): their texts are released too. */
+    abortSends?: AbortSignal | undefined;
   },
 ): Promise<number> {
-  const { pacer, signal } = input;
+  const { pacer, signal, abortSends } = input;
   // Every text waiting for its slot listens for the abort: as many as are in flight.
   if (signal && getMaxListeners(signal) < SEND_CONCURRENCY + 10) setMaxListeners(SEND_CONCURRENCY + 10, signal);
   const started = performance.now();
@@ -124,7 +126,7 @@ export async function sendDueTexts(
           const row = group[index] as ClaimedText;
           notStarted--;
           if (notStarted < input.batch / 2) claimMore();
-          const outcome = signal?.aborted ? 'stopped' : await deliver(ctx, row, pacer, signal, row.lastInboundAt);
+          const outcome = signal?.aborted ? 'stopped' : await deliver(ctx, row, pacer, signal, row.lastInboundAt, abortSends);
           if (outcome === 'stopped' || outcome === 'late') {
             // The rest of this phone's texts go back too: they must not overtake this one.
             const rest = group.slice(index);
@@ -177,6 +179,7 @@ async function deliver(
   pacer: Pacer,
   signal: AbortSignal | undefined,
   lastInboundAt?: Date | null,
+  abortSends?: AbortSignal,
 ): Promise<SentRecord | 'stopped' | 'late' | 'failed'> {
   const { config } = ctx;
   const plan = await planDelivery(ctx, row, lastInboundAt);
@@ -194,8 +197,10 @@ async function deliver(
       mediaUrls,
       ...(plan.template ? { template: plan.template } : {}),
       ...(config.PUBLIC_URL.startsWith('https://') ? { statusCallback: `${config.PUBLIC_URL}/api/webhooks/twilio/status` } : {}),
-    }));
+    }, abortSends));
   } catch (error) {
+    // Aborted as the process stops: the text goes back to the outbox, its attempt not counted.
+    if (abortSends?.aborted) return 'stopped';
     const failure = error instanceof SendError ? error : new SendError(error instanceof Error ? error.message : String(error), true);
     await recordFailure(ctx, row, failure);
     return 'failed';
