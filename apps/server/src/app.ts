@@ -4,6 +4,7 @@ import type { Config } from './config';
 import { openDatabase, pingDatabase, type Database } from './db/client';
 import { AppError, databaseUnavailable } from './errors';
 import { systemClock, type Clock } from './lib/clock';
+import { logSafeUrl } from './lib/log-safe-url';
 import type { AppContext } from './plugins/context';
 import gracefulClose from './plugins/graceful-close';
 import metrics from './plugins/metrics';
@@ -34,7 +35,21 @@ export interface BuildOptions {
 /** Builds the whole HTTP app. The server and every API test use it. */
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
-    logger: options.logger === false || config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    logger:
+      options.logger === false || config.LOG_LEVEL === 'silent'
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            // Fastify's own fields, with the URL's tokens hidden (request logs: LOG_REQUESTS).
+            serializers: {
+              req: (request: FastifyRequest) => ({
+                method: request.method,
+                url: logSafeUrl(request.url),
+                host: request.host,
+                remoteAddress: request.ip,
+              }),
+            },
+          },
     trustProxy: config.TRUST_PROXY,
     bodyLimit: LIMITS.requestBytes,
     // Slow clients cannot hold sockets: headers within 10 s, the whole request within 30 s (Node
