@@ -1,5 +1,8 @@
 // `npm run dev`: the API server restarting on change (port 3000) and Vite with hot reload (port 5173).
 import { spawn } from 'node:child_process';
+import { checkNode } from './check-node.mjs';
+
+checkNode();
 
 const children = [
   spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'apps/server/src/server.ts'], { stdio: 'inherit' }),

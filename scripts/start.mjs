@@ -1,6 +1,9 @@
 // `npm start`: builds the web app if needed, then runs the whole product in this one process.
-import { register } from 'tsx/esm/api';
-import { buildWebIfStale } from './web-build.mjs';
+import { checkNode } from './check-node.mjs';
+
+checkNode();
+const { register } = await import('tsx/esm/api');
+const { buildWebIfStale } = await import('./web-build.mjs');
 
 process.env.NODE_ENV ??= 'production';
 buildWebIfStale();

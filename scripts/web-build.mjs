@@ -1,6 +1,7 @@
 // Builds the web app when its build is missing or older than any of its sources.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,8 +24,30 @@ export function webBuildIsStale() {
   return sources.some((s) => newestMtime(path.join(root, s)) > builtAt);
 }
 
+/** Vite is a development tool: a production install (`npm ci --omit=dev`) has none. */
+export function canBuildWeb() {
+  try {
+    createRequire(path.join(root, 'apps/web/package.json')).resolve('vite/package.json');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function buildWebIfStale() {
   if (!webBuildIsStale()) return;
+  if (!canBuildWeb()) {
+    // A production install serves the build it was given, as it is.
+    if (existsSync(built)) return;
+    console.error(
+      [
+        'The web app is not built, and this install cannot build it: Vite, a development dependency, is not installed',
+        '(`npm ci --omit=dev`). Build it first with the development dependencies, then install for production:',
+        '  npm ci && npm run build && npm ci --omit=dev && npm start',
+      ].join('\n'),
+    );
+    process.exit(1);
+  }
   console.log('Building the web app (first start, or its sources changed)...');
   const result = spawnSync('npm', ['run', 'build', '-w', '@loop/web'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {

@@ -4,8 +4,10 @@ import type { Config } from './config';
 import { openDatabase, pingDatabase, type Database } from './db/client';
 import { AppError, databaseUnavailable } from './errors';
 import { systemClock, type Clock } from './lib/clock';
+import { logSafeUrl } from './lib/log-safe-url';
 import type { AppContext } from './plugins/context';
 import gracefulClose from './plugins/graceful-close';
+import metrics from './plugins/metrics';
 import security from './plugins/security';
 import session from './plugins/session';
 import webApp from './plugins/web-app';
@@ -33,7 +35,21 @@ export interface BuildOptions {
 /** Builds the whole HTTP app. The server and every API test use it. */
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
-    logger: options.logger === false || config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    logger:
+      options.logger === false || config.LOG_LEVEL === 'silent'
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            // Fastify's own fields, with the URL's tokens hidden (request logs: LOG_REQUESTS).
+            serializers: {
+              req: (request: FastifyRequest) => ({
+                method: request.method,
+                url: logSafeUrl(request.url),
+                host: request.host,
+                remoteAddress: request.ip,
+              }),
+            },
+          },
     trustProxy: config.TRUST_PROXY,
     bodyLimit: LIMITS.requestBytes,
     // Slow clients cannot hold sockets: headers within 10 s, the whole request within 30 s (Node
@@ -57,8 +73,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       if (error.code === 'FST_ERR_BAD_URL') return reply.code(400).send({ message: 'The address is not valid: it has a broken %-escape.' });
       return reply.code(400).send({ message: 'The request is not valid.' });
     },
-    // One line per request is noise for a product; errors are still logged.
-    logController: new LogController({ disableRequestLogging: config.NODE_ENV === 'production' }),
+    // A line per request (LOG_REQUESTS): on in development, off in production unless asked for;
+    // errors are logged either way.
+    logController: new LogController({ disableRequestLogging: !config.logRequests }),
   });
 
   const database =
@@ -99,6 +116,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   // First, so that a closing server refuses a request before anything else runs.
   await app.register(gracefulClose);
   await app.register(security);
+  // Early, so its latency hook sees every route.
+  await app.register(metrics);
   await app.register(session);
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(simulatorRoutes, { prefix: '/api' });

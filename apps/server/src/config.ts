@@ -140,7 +140,31 @@ const envSchema = z
         error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
       })
       .default('info'),
+    /** One log line per request; unset: on, except with NODE_ENV=production. */
+    LOG_REQUESTS: optionalText.pipe(
+      z
+        .enum(['true', 'false'], { error: 'LOG_REQUESTS must be "true" or "false"' })
+        .transform((v) => v === 'true')
+        .optional(),
+    ),
+    /** The Bearer token Prometheus sends to GET /metrics; setting it turns metrics on. */
+    METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional()),
+    /** true asks for metrics (then METRICS_TOKEN is required), false turns them off; unset: on when METRICS_TOKEN is set. */
+    METRICS: optionalText.pipe(
+      z
+        .enum(['true', 'false'], { error: 'METRICS must be "true" or "false"' })
+        .transform((v) => v === 'true')
+        .optional(),
+    ),
   });
+
+/** Every variable Loop reads, in the order `.env.example` lists them. */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
+
+/** What each variable is when it is not set (undefined: none). */
+export function configDefaults(): Partial<Env> {
+  return envSchema.parse({});
+}
 
 export type Env = z.output<typeof envSchema>;
 
@@ -176,6 +200,10 @@ export interface Config extends Omit<Env, 'PUBLIC_URL' | 'SESSION_SECRET'> {
   dataDir: string;
   secureCookies: boolean;
   messagingProvider: 'twilio' | 'simulator';
+  /** LOG_REQUESTS, or its default for NODE_ENV. */
+  logRequests: boolean;
+  /** GET /metrics answers (METRICS_TOKEN is set, and METRICS is not false). */
+  metricsOn: boolean;
 }
 
 export class ConfigError extends Error {
@@ -191,7 +219,7 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  const crossField = [...twilioProblems(env), ...staffProblems(env), ...s3Problems(env)];
+  const crossField = [...twilioProblems(env), ...staffProblems(env), ...s3Problems(env), ...metricsProblems(env)];
   if (!parsed.success || crossField.length > 0) {
     const issues = parsed.success ? [] : parsed.error.issues;
     const problems = issues.map((issue) => {
@@ -213,6 +241,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     secureCookies: publicUrl.startsWith('https://'),
     messagingProvider: e.TWILIO_ACCOUNT_SID ? 'twilio' : 'simulator',
+    logRequests: e.LOG_REQUESTS ?? e.NODE_ENV !== 'production',
+    metricsOn: e.METRICS_TOKEN !== undefined && e.METRICS !== false,
   };
 }
 
@@ -225,6 +255,55 @@ function s3Problems(env: NodeJS.ProcessEnv): string[] {
   }
   if (!set('S3_BUCKET') && ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'].some(set)) {
     problems.push('S3_BUCKET: S3_BUCKET is required when other S3_ settings are given');
+  }
+  return problems;
+}
+
+/** Metrics asked for without the token that guards them. */
+function metricsProblems(env: NodeJS.ProcessEnv): string[] {
+  if ((env.METRICS ?? '').trim() !== 'true' || (env.METRICS_TOKEN ?? '').trim() !== '') return [];
+  return ['METRICS_TOKEN: METRICS=true needs METRICS_TOKEN, the Bearer token (16+ characters) Prometheus sends to GET /metrics'];
+}
+
+/**
+ * Reads `.env` from the working directory into process.env, if the file is there, with Node's own
+ * parser (process.loadEnvFile); variables already set in the environment win. Node skips a line
+ * it cannot read without a word: here such a line stops the start with its line number, so a
+ * typo does not silently leave a setting at its default. Values are never shown (they may be secrets).
+ */
+export function loadEnvFile(dir: string = process.env.INIT_CWD ?? process.cwd()): string | undefined {
+  const file = path.join(dir, '.env');
+  if (!existsSync(file)) return undefined;
+  const problems = envFileProblems(readFileSync(file, 'utf8'));
+  if (problems.length > 0) throw new ConfigError(problems.map((p) => `${file} ${p}`));
+  process.loadEnvFile(file);
+  return file;
+}
+
+/** Lines of a .env file that are not blank, a # comment, or NAME=value (quoted values may span lines). */
+export function envFileProblems(text: string): string[] {
+  const problems: string[] = [];
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  for (let index = 0; index < lines.length; index++) {
+    const line = (lines[index] ?? '').trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
+    if (!match) {
+      const name = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\b/.exec(line)?.[1];
+      problems.push(
+        `line ${index + 1}: not NAME=value${name ? ` (${name} has no "=")` : ''}; write it as NAME=value, or start it with # to keep it as a comment`,
+      );
+      continue;
+    }
+    // A quoted value that does not close on its own line goes on until the line where it does.
+    const value = match[2] ?? '';
+    const quote = value[0];
+    if (quote === '"' || quote === "'" || quote === '`') {
+      if (value.indexOf(quote, 1) !== -1) continue;
+      const opened = index;
+      while (++index < lines.length && !(lines[index] ?? '').includes(quote));
+      if (index >= lines.length) problems.push(`line ${opened + 1}: the value's opening ${quote} is never closed`);
+    }
   }
   return problems;
 }

@@ -1,11 +1,12 @@
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, loadEnvFile } from './config';
 import { startJobs } from './jobs/boss';
 import { convertExistingPhotos } from './media/convert-existing';
 import { firstStepsMessage } from './services/demo/first-steps-message';
 import { mediaStorageFor } from './storage/create-storage';
 
 async function main(): Promise<void> {
+  const envFile = loadEnvFile();
   const config = loadConfig();
   const app = await buildApp(config);
   const jobs = await startJobs(app.ctx, { log: app.log });
@@ -40,7 +41,8 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const where = app.ctx.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
-  console.log(`\n  Loop is running at ${config.PUBLIC_URL}  (${where}, ${config.messagingProvider} texts)\n`);
+  const settings = envFile ? `, settings from ${envFile}` : '';
+  console.log(`\n  Loop is running at ${config.PUBLIC_URL}  (${where}, ${config.messagingProvider} texts${settings})\n`);
   if (config.messagingProvider === 'simulator') console.log(`${SIMULATOR_WARNING}\n`);
   console.log(`${await firstStepsMessage(app.ctx.db, config).catch(() => '')}\n`);
   // Photos stored before the pipeline are converted in the background; a stop resumes next start.

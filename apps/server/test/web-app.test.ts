@@ -59,3 +59,31 @@ describe('the web app’s scripts', () => {
     }
   });
 });
+
+describe('the app’s pages', () => {
+  it('are served whatever the Accept header, so a load balancer’s health check of / passes', async () => {
+    for (const url of ['/', '/loops/12', '/guide', '/join/AbC-123', '/admin/loops?page=2']) {
+      for (const accept of [undefined, '*/*', 'application/json', 'text/html,application/xhtml+xml']) {
+        const res = await app.inject({ url, headers: accept === undefined ? {} : { accept } });
+        expect(res.statusCode, `${url} with Accept ${accept}`).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        expect(res.body).toContain('<!doctype html>');
+      }
+    }
+    const head = await app.inject({ method: 'HEAD', url: '/' });
+    expect(head.statusCode).toBe(200);
+  });
+
+  it('are not what API paths, media and missing files answer: those stay JSON', async () => {
+    for (const url of ['/api/nope', '/api', '/media/missing-key', '/assets/old-1.js', '/favicon.ico']) {
+      for (const accept of [undefined, 'text/html']) {
+        const res = await app.inject({ url, headers: accept === undefined ? {} : { accept } });
+        expect(res.statusCode, `${url} with Accept ${accept}`).toBeGreaterThanOrEqual(400);
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+        expect(typeof res.json<{ message: unknown }>().message).toBe('string');
+      }
+    }
+    const post = await app.inject({ method: 'POST', url: '/loops/12', headers: { accept: 'text/html' } });
+    expect(post.statusCode).toBe(404);
+  });
+});

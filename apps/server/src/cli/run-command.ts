@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from '../config';
+import { loadConfig, loadEnvFile, type Config } from '../config';
 import { openDatabase, type Db } from '../db/client';
 
 export interface CommandResult {
@@ -17,6 +17,7 @@ export function runAsCommand(
   const started = process.argv[1];
   if (!started || !moduleUrl.endsWith(started.replace(/\\/g, '/'))) return;
   const main = async () => {
+    loadEnvFile();
     const config = loadConfig();
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
     try {

@@ -46,9 +46,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       // A server that vanished without closing the socket is noticed by TCP keepalive.
       keepAlive: true,
     });
-    // A client that loses its server (restart, network) must not crash the process: the pool
-    // drops it and opens a new one for the next query.
+    // A client that loses its server (restart, network, pg_terminate_backend: 57P01) must not
+    // crash the process: the pool drops it and opens a new one for the next query. pg-pool
+    // listens on the clients it holds idle, but takes its listener off a client while it is
+    // checked out: one idle inside a transaction, between two statements, would emit 'error'
+    // with nobody listening (an uncaught exception). Every client gets a listener of its own for
+    // its whole life; its next query then fails (a 503, app.ts) and the pool discards it.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const client = await pool.connect();
     try {
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);

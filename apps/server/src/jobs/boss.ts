@@ -29,9 +29,10 @@ export async function startJobs(
   const stopScheduler = ctx.config.SCHEDULER ? await startScheduler(ctx, boss, options.log) : async () => {};
   return {
     boss,
+    // The message worker (at most SEND_ABORT_AFTER_STOP_MS and a database write) and pg-boss
+    // (after the scheduler's own worker, at most 8 s) stop side by side, within server.ts's 10 s.
     stop: async () => {
-      await Promise.all([stopScheduler(), messageWorker.stop()]);
-      await boss.stop({ graceful: true, timeout: 8000 });
+      await Promise.all([stopScheduler().then(() => boss.stop({ graceful: true, timeout: 8000 })), messageWorker.stop()]);
     },
   };
 }

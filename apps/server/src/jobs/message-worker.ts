@@ -5,6 +5,7 @@ import type { MessageRow, MessagingContext } from '../messaging/context';
 import type { FetchMediaOptions } from '../messaging/fetch-media';
 import { createPacer, type Pacer } from '../messaging/pacer';
 import { processInbound } from '../messaging/process-inbound';
+import { SEND_ABORT_AFTER_STOP_MS } from '../messaging/provider';
 import { releaseMessages } from '../messaging/release-messages';
 import { sendDueTexts } from '../messaging/send-outbound';
 import { onWake, textsArriving } from '../messaging/worker-signal';
@@ -42,7 +43,7 @@ export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions
  * Sends due outbound texts (sendDueTexts: claimed a batch at a time with each phone's opt-out,
  * side by side per phone and in order for one phone, paced). Returns how many it claimed.
  */
-export async function sweepOutbound(ctx: MessagingContext, pacer: Pacer, signal?: AbortSignal): Promise<number> {
+export async function sweepOutbound(ctx: MessagingContext, pacer: Pacer, signal?: AbortSignal, abortSends?: AbortSignal): Promise<number> {
   const { SEND_RATE_PER_SECOND: rate } = ctx.config;
   // A paced batch spans about five seconds. Unpaced, a larger batch means fewer claims.
   const batch = rate > 0 ? Math.max(OUTBOUND_BATCH, Math.ceil(rate * 5)) : UNPACED_BATCH;
@@ -54,7 +55,7 @@ export async function sweepOutbound(ctx: MessagingContext, pacer: Pacer, signal?
   };
   // Paced, the first claim is a second's worth: the pace starts sooner, the rest follows at once.
   const firstBatch = rate > 0 ? Math.max(10, Math.ceil(rate)) : batch;
-  return sendDueTexts(ctx, { claim, batch, firstBatch, pacer, signal });
+  return sendDueTexts(ctx, { claim, batch, firstBatch, pacer, signal, abortSends });
 }
 
 /**
@@ -105,11 +106,14 @@ export function startMessageWorker(
   const pollMs = options.pollMs ?? 1000;
   const pacer = options.pacer ?? createPacer(ctx.config.SEND_RATE_PER_SECOND);
   let stopped = false;
-  // Aborted at stop: texts still waiting for their turn are released, sends under way finish.
+  // Aborted at stop: texts still waiting for their turn are released, sends under way finish...
   const stopping = new AbortController();
+  // ...unless the provider has not answered SEND_ABORT_AFTER_STOP_MS later: then they are aborted
+  // and released too (a slow Twilio would otherwise hold the stop for its 30 s timeout).
+  const abortSends = new AbortController();
   const loops = [
     loop(() => yieldingWhileBusy(() => sweepInbound(ctx, options, stopping.signal)), INBOUND_BATCH),
-    loop(() => sweepOutbound(ctx, pacer, stopping.signal), OUTBOUND_BATCH),
+    loop(() => sweepOutbound(ctx, pacer, stopping.signal, abortSends.signal), OUTBOUND_BATCH),
   ];
   // A wake-up usually comes from inside a transaction: give it a moment to commit. One timer
   // at a time, however many texts arrive meanwhile.
@@ -176,9 +180,11 @@ export function startMessageWorker(
     stop: async () => {
       stopped = true;
       stopping.abort();
+      const abortTimer = setTimeout(() => abortSends.abort(), SEND_ABORT_AFTER_STOP_MS);
       clearTimeout(wakeTimer);
       unsubscribe();
       await Promise.all(loops.map((l) => l.stop()));
+      clearTimeout(abortTimer);
     },
   };
 }

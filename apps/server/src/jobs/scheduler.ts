@@ -1,4 +1,5 @@
 import type { PgBoss } from 'pg-boss';
+import { schedulerTicks } from '../metrics/process-metrics';
 import { createNewsletterWriter } from '../newsletters/create-writer';
 import type { AppContext } from '../plugins/context';
 import { runSchedulerTick } from '../scheduling/run-scheduler-tick';
@@ -23,6 +24,15 @@ interface Log {
 export async function startScheduler(ctx: AppContext, boss: PgBoss, log: Log): Promise<() => Promise<void>> {
   const writer = createNewsletterWriter(ctx.config, log);
   const tick = async () => {
+    try {
+      await runTick();
+      schedulerTicks.inc({ outcome: 'ok' });
+    } catch (error) {
+      schedulerTicks.inc({ outcome: 'failed' });
+      throw error;
+    }
+  };
+  const runTick = async () => {
     const now = ctx.clock();
     const result = await runSchedulerTick(ctx, { now, writer });
     if (result.reminderLoops || result.newsletters) log.info(result, 'scheduler tick');

@@ -18,7 +18,8 @@ export interface SentText {
 /** Sends texts. Inbound texts do not go through it: they arrive by webhook or from the simulator. */
 export interface MessagingProvider {
   readonly name: 'twilio' | 'simulator';
-  send(text: OutgoingText): Promise<SentText>;
+  /** `signal` aborts the request under way (the process is stopping); the text was then not taken, as far as we know. */
+  send(text: OutgoingText, signal?: AbortSignal): Promise<SentText>;
 }
 
 /**
@@ -30,6 +31,12 @@ export interface MessagingProvider {
 export const SEND_CONCURRENCY = 32;
 /** How long a send waits for the provider's answer before it counts as a network error. */
 export const SEND_TIMEOUT_MS = 30_000;
+/**
+ * When the process stops, how long sends already handed to the provider may take to be answered
+ * before they are aborted (their texts go back to the outbox, due at once): well within the
+ * 10 s a stop may take (server.ts), however slow the provider.
+ */
+export const SEND_ABORT_AFTER_STOP_MS = 3_000;
 
 /** Twilio error codes that can never succeed by trying again. */
 export const PERMANENT_ERROR_CODES = {

@@ -63,9 +63,11 @@ export async function sendDueTexts(
     firstBatch?: number;
     pacer: Pacer;
     signal?: AbortSignal | undefined;
+    /** Aborts the sends already handed to the provider (a few seconds into a stop): their texts are released too. */
+    abortSends?: AbortSignal | undefined;
   },
 ): Promise<number> {
-  const { pacer, signal } = input;
+  const { pacer, signal, abortSends } = input;
   // Every text waiting for its slot listens for the abort: as many as are in flight.
   if (signal && getMaxListeners(signal) < SEND_CONCURRENCY + 10) setMaxListeners(SEND_CONCURRENCY + 10, signal);
   const started = performance.now();
@@ -124,7 +126,7 @@ export async function sendDueTexts(
           const row = group[index] as ClaimedText;
           notStarted--;
           if (notStarted < input.batch / 2) claimMore();
-          const outcome = signal?.aborted ? 'stopped' : await deliver(ctx, row, pacer, check, signal, row.lastWhatsappInboundAt);
+          const outcome = signal?.aborted ? 'stopped' : await deliver(ctx, row, pacer, check, signal, row.lastWhatsappInboundAt, abortSends);
           if (outcome === 'stopped' || outcome === 'late') {
             // The rest of this phone's texts go back too: they must not overtake this one.
             const rest = group.slice(index);
@@ -215,6 +217,7 @@ async function deliver(
   check: SendCheck,
   signal: AbortSignal | undefined,
   lastWhatsappInboundAt?: Date | null,
+  abortSends?: AbortSignal,
 ): Promise<SentRecord | 'stopped' | 'late' | 'failed'> {
   let plan = await planDelivery(ctx, row, lastWhatsappInboundAt);
   await pacer.wait(plan.from, signal);
@@ -235,8 +238,10 @@ async function deliver(
   if (leaseLeft < SEND_TIMEOUT_MS + LEASE_MARGIN_MS) return 'late';
   let providerMessageId: string;
   try {
-    providerMessageId = await send(ctx, row, plan);
+    providerMessageId = await send(ctx, row, plan, abortSends);
   } catch (error) {
+    // Aborted as the process stops: the text goes back to the outbox, its attempt not counted.
+    if (abortSends?.aborted) return 'stopped';
     let failure = error instanceof SendError ? error : new SendError(error instanceof Error ? error.message : String(error), true);
     if (failure.code === PERMANENT_ERROR_CODES.outsideWhatsAppWindow && !plan.template) {
       // Twilio's advice for 63016: the window is closed, so send it again as the approved
@@ -250,9 +255,10 @@ async function deliver(
       plan = again;
       await pacer.wait(plan.from, signal);
       try {
-        providerMessageId = await send(ctx, row, plan);
+        providerMessageId = await send(ctx, row, plan, abortSends);
         return { id: row.id, attempts: row.attempts, providerMessageId, channel: plan.channel, fromAddress: plan.from, sentAt: ctx.clock() };
       } catch (retryError) {
+        if (abortSends?.aborted) return 'stopped';
         failure = retryError instanceof SendError ? retryError : new SendError(String(retryError), true);
       }
     }
@@ -262,7 +268,7 @@ async function deliver(
   return { id: row.id, attempts: row.attempts, providerMessageId, channel: plan.channel, fromAddress: plan.from, sentAt: ctx.clock() };
 }
 
-async function send(ctx: MessagingContext, row: MessageRow, plan: DeliveryPlan): Promise<string> {
+async function send(ctx: MessagingContext, row: MessageRow, plan: DeliveryPlan, abortSends?: AbortSignal): Promise<string> {
   const { config } = ctx;
   const mediaUrls = row.mediaUrls.map((url) => (url.startsWith('/') ? `${config.PUBLIC_URL}${url}` : url));
   const sent = await providerFor(config, plan.from).send({
@@ -272,7 +278,7 @@ async function send(ctx: MessagingContext, row: MessageRow, plan: DeliveryPlan):
     mediaUrls,
     ...(plan.template ? { template: plan.template } : {}),
     ...(config.PUBLIC_URL.startsWith('https://') ? { statusCallback: `${config.PUBLIC_URL}/api/webhooks/twilio/status` } : {}),
-  });
+  }, abortSends);
   return sent.providerMessageId;
 }
 

@@ -1,13 +1,17 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import https from 'node:https';
 import twilio from 'twilio';
 import type { Config } from '../config';
+import { sendErrors } from '../metrics/process-metrics';
 import { SEND_CONCURRENCY, SEND_TIMEOUT_MS, SendError, type MessagingProvider, type OutgoingText, type SentText } from './provider';
 
 type RequestOptions<TData> = Parameters<twilio.RequestClient['request']>[0] & { data?: TData };
 type Answer<TData> = Awaited<ReturnType<twilio.RequestClient['request']>> & { body: TData };
 
 const TIMEOUT_MS = SEND_TIMEOUT_MS;
+/** The signal of the send whose request the SDK is making (the SDK's own API takes none). */
+const sendSignal = new AsyncLocalStorage<AbortSignal | undefined>();
 /** One kept-alive connection per text in flight (the SDK's default: 20 sockets, 5 kept idle). */
 const AGENT_OPTIONS = { keepAlive: true, maxSockets: SEND_CONCURRENCY, maxFreeSockets: SEND_CONCURRENCY, timeout: TIMEOUT_MS };
 
@@ -50,6 +54,8 @@ class TwilioHttpClient extends twilio.RequestClient {
 
     const secure = url.protocol === 'https:';
     const timeoutMs = opts.timeout ?? TIMEOUT_MS;
+    const signal = sendSignal.getStore();
+    signal?.throwIfAborted();
     return new Promise((resolve, reject) => {
       const request = (secure ? https : http).request(
         url,
@@ -60,6 +66,7 @@ class TwilioHttpClient extends twilio.RequestClient {
           response.on('error', fail);
           response.on('end', () => {
             clearTimeout(timer);
+            signal?.removeEventListener('abort', abort);
             // A string body: the SDK parses it, and reads Twilio's error code from it.
             resolve({ statusCode: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') as TData, headers: response.headers } as Answer<TData>);
           });
@@ -67,8 +74,16 @@ class TwilioHttpClient extends twilio.RequestClient {
       );
       function fail(error: Error) {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', abort);
         reject(error);
       }
+      // The process is stopping: the request is given up (the text goes back to the outbox).
+      function abort() {
+        const error = new Error('the send was aborted: Loop is stopping');
+        request.destroy(error);
+        fail(error);
+      }
+      signal?.addEventListener('abort', abort, { once: true });
       // The whole exchange, like the SDK's client: no answer in time is a network error (retried).
       const timer = setTimeout(() => {
         const error = new Error(`timeout of ${timeoutMs}ms exceeded`);
@@ -108,21 +123,22 @@ export function createTwilioProvider(config: Config): MessagingProvider {
 
   return {
     name: 'twilio',
-    async send(text: OutgoingText): Promise<SentText> {
+    async send(text: OutgoingText, signal?: AbortSignal): Promise<SentText> {
       const sender = text.from.startsWith('MG') ? { messagingServiceSid: text.from } : { from: text.from };
       const content = text.template
         ? { contentSid: text.template.contentSid, contentVariables: JSON.stringify(text.template.variables) }
         : { body: text.body };
       try {
-        const message = await client.messages.create({
+        const message = await sendSignal.run(signal, () => client.messages.create({
           to: text.to,
           ...sender,
           ...content,
           ...(text.mediaUrls.length > 0 && !text.template ? { mediaUrl: text.mediaUrls } : {}),
           ...(text.statusCallback ? { statusCallback: text.statusCallback } : {}),
-        });
+        }));
         return { providerMessageId: message.sid };
       } catch (error) {
+        if (signal?.aborted) throw new SendError('Not sent: Loop stopped while Twilio had not answered', true);
         throw toSendError(error);
       }
     },
@@ -130,6 +146,7 @@ export function createTwilioProvider(config: Config): MessagingProvider {
 }
 
 function toSendError(error: unknown): SendError {
+  sendErrors.inc({ code: error instanceof twilio.RestException ? String(error.code ?? `http_${error.status}`) : 'network' });
   if (error instanceof twilio.RestException) {
     const retryable = error.status === 429 || error.status >= 500;
     const label = error.code ? `Twilio error ${error.code}` : `Twilio answered ${error.status}`;

@@ -6,9 +6,23 @@ import fp from 'fastify-plugin';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
+/** Paths that answer JSON (or files) when nothing matches, never the app. */
+const NOT_APP = ['/api', '/media', '/metrics'];
+
 /**
- * Serves the built web app, and index.html for every other GET that is not an API call, so the
- * browser's router can draw the page (including its not-found screen).
+ * A path the browser's router draws: anything but the API, media and metrics paths, and but a
+ * missing file (a name with an extension: /favicon.ico, /assets/old-1.js), which gets a 404
+ * rather than a page in place of a script.
+ */
+export function isAppPath(pathname: string): boolean {
+  if (NOT_APP.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))) return false;
+  return !/\.[A-Za-z0-9]+$/.test(pathname.slice(pathname.lastIndexOf('/') + 1));
+}
+
+/**
+ * Serves the built web app, and index.html for every other GET that is not an API call, whatever
+ * its Accept header (a load balancer's health check of `/` sends none), so the browser's router
+ * can draw the page (including its not-found screen).
  */
 export default fp(async (app, options: { dist?: string }) => {
   const dist = options.dist ?? WEB_DIST;
@@ -31,7 +45,7 @@ export default fp(async (app, options: { dist?: string }) => {
   }
 
   app.setNotFoundHandler(async (request, reply) => {
-    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && request.headers.accept?.includes('text/html');
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && isAppPath(request.url.split('?')[0] ?? '');
     if (isPage && hasBuild) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', dist);
     }

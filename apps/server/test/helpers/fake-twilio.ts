@@ -34,6 +34,13 @@ export interface FakeTwilio {
   beforeAnswer: ((sid: string, params: Record<string, string | string[]>) => Promise<void>) | undefined;
   /** Answers `path` with a redirect to `location`. */
   addRedirect: (path: string, location: string) => string;
+  /**
+   * From now on, creates wait `ms` before Twilio looks at them (0: no more waiting): a Twilio slow
+   * to answer. A create whose connection the client closes meanwhile is never taken (not in `attempts`).
+   */
+  stall: (ms: number) => void;
+  /** Creates waiting in a stall right now. */
+  stalled: () => number;
   close: () => Promise<void>;
 }
 
@@ -52,11 +59,29 @@ export async function startFakeTwilio(options: { responseDelayMs?: number } = {}
   const failures: { status: number; code?: number; message?: string }[] = [];
   const media = new Map<string, MediaResponse>();
 
+  let stallMs = 0;
+  let stalled = 0;
+
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      const isCreate = request.method === 'POST' && path === `/2010-04-01/Accounts/${accountSid}/Messages.json`;
+      if (!isCreate || stallMs === 0) return answer();
+      stalled += 1;
+      const timer = setTimeout(() => {
+        stalled -= 1;
+        answer();
+      }, stallMs);
+      response.on('close', () => {
+        if (response.writableEnded) return;
+        clearTimeout(timer);
+        stalled -= 1;
+      });
+    });
+
+    function answer() {
       if (request.method === 'POST' && path === `/2010-04-01/Accounts/${accountSid}/Messages.json`) {
         const params: Record<string, string | string[]> = {};
         for (const [key, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) {
@@ -99,7 +124,7 @@ export async function startFakeTwilio(options: { responseDelayMs?: number } = {}
       }
       response.statusCode = 404;
       response.end();
-    });
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -117,6 +142,10 @@ export async function startFakeTwilio(options: { responseDelayMs?: number } = {}
       media.set(path, { status: 200, headers: { 'content-type': contentType, 'content-length': String(body.length) }, body });
       return `${url}${path}`;
     },
+    stall: (ms) => {
+      stallMs = ms;
+    },
+    stalled: () => stalled,
     addRedirect: (path, location) => {
       media.set(path, { status: 302, headers: { location }, body: Buffer.alloc(0) });
       return `${url}${path}`;

@@ -1,0 +1,27 @@
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * What this process counts as it happens, for GET /metrics (plugins/metrics.ts): one registry per
+ * process, as Prometheus scrapes each process apart. Everything read from the database (texts by
+ * status, the outbox, job lag) is computed at scrape time instead, by the plugin.
+ */
+export const processRegistry = new Registry();
+
+// Memory, CPU, event-loop lag, open handles: prom-client's standard set, named process_* and nodejs_*.
+collectDefaultMetrics({ register: processRegistry });
+
+/** Failed sends, by Twilio's error code ("network" when Twilio gave no answer, "http_<status>" without a code). */
+export const sendErrors = new Counter({
+  name: 'loop_send_errors_total',
+  help: 'Sends the provider refused or that could not reach it, by Twilio error code',
+  labelNames: ['code'] as const,
+  registers: [processRegistry],
+});
+
+/** Scheduler ticks this process ran (reminders, automatic newsletters, housekeeping). */
+export const schedulerTicks = new Counter({
+  name: 'loop_scheduler_ticks_total',
+  help: 'Scheduler ticks run by this process, by outcome',
+  labelNames: ['outcome'] as const,
+  registers: [processRegistry],
+});
