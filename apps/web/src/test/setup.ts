@@ -1,6 +1,9 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { server } from './server';
+
+// Pages are lazy chunks: their first import in a test run takes a moment on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these; Radix and the layout code call them.
 if (!window.matchMedia) {
