@@ -66,6 +66,12 @@ export function loopRoutes(world: World): RouteFuzz[] {
       success: rows({ members: 1, users: [0, 1], messages: [0, 1] }),
     },
     {
+      route: 'PUT /api/loops/:id/members/:memberId',
+      params: { id: loopId, memberId: idSegment('memberOfOwn', 'creatorOfOwn', 'memberOfOther') },
+      body: body({ firstName: v.name, lastName: v.name, messagingPreference: v.preference, context: v.text }),
+      success: rows(),
+    },
+    {
       route: 'DELETE /api/loops/:id/members/:memberId',
       params: { id: loopId, memberId: idSegment('memberOfOwn', 'creatorOfOwn', 'memberOfOther') },
       destructive: true,

@@ -94,6 +94,14 @@ export const ROUTES: RouteCase[] = [
     changes: path,
   },
   {
+    name: 'PUT member',
+    method: 'PUT',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/members/${w.loops[c.object].memberIds.extra}`,
+    payload: () => ({ context: 'Edited by the test' }),
+    expected: (c) => loopRule(c, { manage: true, usesObject: true, success: 200 }),
+    changes: path,
+  },
+  {
     name: 'DELETE member',
     method: 'DELETE',
     url: (w, c) => `/api/loops/${id(w, c.path)}/members/${w.loops[c.object].memberIds.extra}`,

@@ -5,6 +5,8 @@ import { members } from '../../db/schema';
 import { AppError } from '../../errors';
 import { queueWelcomeText } from '../../messaging/outbox';
 import { findOrCreateMemberUser, type PersonInput } from './find-or-create-member-user';
+import { toLoopMember } from './to-loop-member';
+import { inAnotherLoop } from './update-member';
 
 export type MemberRow = typeof members.$inferSelect;
 
@@ -44,18 +46,10 @@ export async function addMember(
     });
     if (!added) throw new AppError('conflict', 'This person is already a member of this Loop.');
     const { member, user } = added;
-    return {
-      id: member.id,
-      userId: user.id,
-      context: member.context,
-      isCreator: user.id === options.creatorId,
-      user: {
-        firstName: user.firstName,
-        lastName: user.lastName,
-        phoneNumber: user.phoneNumber,
-        email: user.email,
-        messagingPreference: user.messagingPreference,
-      },
-    };
+    const detailsEditable = user.passwordHash === null && !(await inAnotherLoop(tx, user.id, options.loopId));
+    return toLoopMember(
+      { ...user, id: member.id, userId: user.id, context: member.context, detailsEditable },
+      options.creatorId,
+    );
   });
 }
