@@ -20,6 +20,7 @@ export function member(id: number, overrides: Partial<LoopMember> = {}): LoopMem
     userId: 100 + id,
     context: 'Grandmother, loves the garden and long stories about the old days',
     isCreator: false,
+    detailsEditable: true,
     user: {
       firstName: 'Margaret',
       lastName: 'Walker-Fitzgerald',
@@ -55,6 +56,7 @@ export function loopDetail(overrides: Partial<LoopDetail> = {}): LoopDetail {
       member(1, {
         userId: owner.id,
         isCreator: true,
+        detailsEditable: false,
         context: null,
         user: { firstName: 'Ana', lastName: 'Owner', phoneNumber: owner.phoneNumber, email: owner.email, messagingPreference: 'sms' },
       }),

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { server } from './server';
 
 // Pages are lazy chunks: their first import in a test run takes a moment on a busy machine.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom lacks these; Radix and the layout code call them.
 if (!window.matchMedia) {
