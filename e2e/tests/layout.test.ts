@@ -84,11 +84,19 @@ async function layoutProblems(page: Page, viewport: typeof PHONE): Promise<strin
   }, viewport.width > 1000);
 }
 
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+let session: StorageState | undefined;
+
+/** A context with the staff session: one login for the whole file (logins are rate-limited per account). */
 async function signedIn(viewport: typeof PHONE): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
-  const login = await context.request.post(`${demo.server.url}/api/login`, { data: demo.account });
-  if (!login.ok()) throw new Error(`login failed: ${login.status()}`);
-  return context;
+  if (!session) {
+    const login = await browser.newContext();
+    const answer = await login.request.post(`${demo.server.url}/api/login`, { data: demo.account });
+    if (!answer.ok()) throw new Error(`login failed: ${answer.status()}`);
+    session = await login.storageState();
+    await login.close();
+  }
+  return browser.newContext({ viewport, reducedMotion: 'reduce', storageState: session });
 }
 
 interface Screen {
@@ -158,7 +166,8 @@ describe.each([
     await screen.ready(page);
     await page.waitForTimeout(200);
     const problems = await layoutProblems(page, viewport);
-    if (problems.length > 0) await screenshot(page, `layout-${screen.name}-${label.replace(' ', '')}`);
+    // LAYOUT_SHOTS=1 keeps every screen in e2e/artifacts to look at; a failing one is always kept.
+    if (problems.length > 0 || process.env.LAYOUT_SHOTS) await screenshot(page, `layout-${screen.name}-${label.replace(' ', '')}`);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -69,3 +69,11 @@ export type SneakPeekAnswer = SendNewsletterAnswer;
 export function newsletterPath(urlId: string): string {
   return `/newsletters/${urlId}`;
 }
+
+/** The only URLs a newsletter may point at: the web, and our own photos (the server's page and the admin preview). */
+const MEDIA_PATH = /^\/media\/[A-Za-z0-9_-]+$/;
+const WEB_URL = /^https?:\/\/[^\s/\\]/i;
+
+export function isAllowedNewsletterUrl(url: string): boolean {
+  return WEB_URL.test(url) || MEDIA_PATH.test(url);
+}
