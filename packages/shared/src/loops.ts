@@ -193,7 +193,8 @@ export interface LoopDetail extends LoopSummary {
 }
 
 export interface CreateLoopAnswer extends LoopSummary {
-  smsStatus: 'enabled' | 'disabled';
+  /** 'simulated': texts work but stay in the Phone Simulator; 'disabled' (SPEC): texts are off. */
+  smsStatus: 'enabled' | 'simulated' | 'disabled';
 }
 
 export interface InviteAnswer {

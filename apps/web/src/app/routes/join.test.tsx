@@ -62,3 +62,22 @@ describe('/join/{code} phone number', () => {
     expect(screen.queryByText(/Phone number/)).toBeNull();
   });
 });
+
+describe('/join/{code} after joining (item 9)', () => {
+  it('says what happens next instead of showing the marketing page', async () => {
+    const user = userEvent.setup();
+    server.use(
+      http.post('*/api/invites/abc123/join', () => HttpResponse.json({ ok: true, loopId: 7, loopName: 'The Walker Family', alreadyMember: false })),
+    );
+    const phone = await openJoinForm();
+    await user.type(screen.getByRole('textbox', { name: 'First Name' }), 'Cara');
+    await user.type(screen.getByRole('textbox', { name: 'Last Name' }), 'Jones');
+    await user.type(phone, '4155550160');
+    await user.click(screen.getByRole('button', { name: 'Join Loop' }));
+    expect(await screen.findByRole('heading', { name: 'Check your phone' })).toBeDefined();
+    expect(screen.getByText(/is on its way to/).textContent).toContain('+1 415 555 0160');
+    expect(screen.getByText(/Reply YES/)).toBeDefined();
+    expect(screen.getByText(/text your news to that number/)).toBeDefined();
+    expect(screen.queryByRole('link', { name: /Get Started/ })).toBeNull();
+  });
+});

@@ -35,7 +35,8 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     const input = parseInput(createLoopSchema, request.body);
     const loop = await createLoop(db, input, { creatorId: user.id, now: clock() });
-    const smsStatus = config.messagingProvider === 'twilio' ? 'enabled' : 'disabled';
+    // Texts work in the Phone Simulator, they just stay on this machine: not "disabled".
+    const smsStatus = config.messagingProvider === 'twilio' ? 'enabled' : 'simulated';
     return reply.code(201).send({ ...loop, smsStatus });
   });
 
