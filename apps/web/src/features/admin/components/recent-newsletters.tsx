@@ -147,7 +147,11 @@ function NewsletterContent({ id, markdown }: { id: string; markdown: string }) {
   return (
     <div
       id={id}
-      className="max-h-[28rem] overflow-y-auto rounded-lg border bg-card p-4 text-sm leading-relaxed [overflow-wrap:anywhere] [&_a]:text-primary [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:pl-3 [&_blockquote]:text-muted-foreground [&_h1]:mt-4 [&_h1]:text-xl [&_h1]:font-bold [&_h2]:mt-4 [&_h2]:text-lg [&_h2]:font-semibold [&_h3]:mt-3 [&_h3]:font-semibold [&_img]:my-1 [&_img]:mr-2 [&_img]:inline-block [&_img]:max-h-48 [&_img]:max-w-full [&_img]:rounded-lg [&_li]:ml-5 [&_ol]:list-decimal [&_p]:my-2 [&_ul]:list-disc [&>:first-child]:mt-0"
+      // It scrolls: keyboard users reach it with Tab and scroll it with the arrow keys.
+      tabIndex={0}
+      role="region"
+      aria-label="Newsletter content"
+      className="max-h-[28rem] outline-none focus-visible:ring-2 focus-visible:ring-ring overflow-y-auto rounded-lg border bg-card p-4 text-sm leading-relaxed [overflow-wrap:anywhere] [&_a]:text-primary [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:pl-3 [&_blockquote]:text-muted-foreground [&_h1]:mt-4 [&_h1]:text-xl [&_h1]:font-bold [&_h2]:mt-4 [&_h2]:text-lg [&_h2]:font-semibold [&_h3]:mt-3 [&_h3]:font-semibold [&_img]:my-1 [&_img]:mr-2 [&_img]:inline-block [&_img]:max-h-48 [&_img]:max-w-full [&_img]:rounded-lg [&_li]:ml-5 [&_ol]:list-decimal [&_p]:my-2 [&_ul]:list-disc [&>:first-child]:mt-0"
       // Safe: see lib/render-newsletter.ts.
       dangerouslySetInnerHTML={{ __html: html }}
     />
