@@ -64,6 +64,12 @@ export const ROUTES: RouteCase[] = [
   // Loop routes (loop-access).
   { name: 'GET loop', method: 'GET', url: (w, c) => `/api/loops/${id(w, c.path)}`, expected: (c) => loopRule(c, { manage: false, usesObject: false, success: 200 }) },
   {
+    name: 'GET loop newsletters',
+    method: 'GET',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters`,
+    expected: (c) => loopRule(c, { manage: false, usesObject: false, success: 200 }),
+  },
+  {
     name: 'PUT loop',
     method: 'PUT',
     url: (w, c) => `/api/loops/${id(w, c.path)}`,

@@ -12,6 +12,7 @@ import { listLoops } from '../../../services/loops/list-loops';
 import { updateLoop } from '../../../services/loops/update-loop';
 import { addMember } from '../../../services/members/add-member';
 import { removeMember } from '../../../services/members/remove-member';
+import { listLoopNewsletters } from '../../../services/newsletters/list-loop-newsletters';
 import { updateMember } from '../../../services/members/update-member';
 import { deleteUpdate } from '../../../services/updates/delete-update';
 import { mediaStorageFor } from '../../../storage/create-storage';
@@ -44,6 +45,11 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
     const { id } = parseInput(loopParams, request.params);
     const access = await getLoopAccess(db, request.user, id);
     return getLoopDetail(db, id, access.role);
+  });
+
+  app.get('/:id/newsletters', async (request) => {
+    const { id } = parseInput(loopParams, request.params);
+    return listLoopNewsletters(db, await getLoopAccess(db, request.user, id));
   });
 
   app.put('/:id', async (request) => {
