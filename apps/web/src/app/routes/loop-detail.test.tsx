@@ -15,6 +15,15 @@ function serveLoop(loop: LoopDetail) {
   const puts: unknown[] = [];
   server.use(
     http.get('*/api/loops/7', () => HttpResponse.json(current)),
+    http.get('*/api/loops/7/newsletters', () =>
+      HttpResponse.json({
+        newsletters: [{ id: 3, kind: 'newsletter', title: 'The Walker Family, March 1 to 15', sentAt: '2026-03-15T18:00:00.000Z', urlId: 'abcdefabcdefabcdefabcd' }],
+        nextNewsletterAt: current.paused ? null : '2026-03-29T17:00:00.000Z',
+        nextReminderAt: current.paused ? null : '2026-03-19T09:00:00.000Z',
+        paused: current.paused,
+        timeZone: 'Europe/London',
+      }),
+    ),
     http.put('*/api/loops/7/members/:memberId', async ({ request, params }) => {
       const body = (await request.json()) as Record<string, string>;
       puts.push(body);
@@ -87,5 +96,26 @@ describe('/loops/{id} Members tab: editing a member (item 12)', () => {
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Margaret is in other Loops too')).toBeDefined();
     expect(screen.getByRole('dialog')).toBeDefined();
+  });
+});
+
+describe('/loops/{id} newsletters and schedule (item 11)', () => {
+  it('lists the Loop’s newsletters and the next newsletter and reminder in the Loop’s time zone', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail());
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('tab', { name: 'Updates' }));
+    expect(await screen.findByText('The Walker Family, March 1 to 15')).toBeDefined();
+    const link = screen.getByRole('link', { name: /Read it/ });
+    expect(link.getAttribute('href')).toBe('/newsletters/abcdefabcdefabcdefabcd');
+    // 09:00 in London on March 19 (GMT), whatever the zone this test runs in.
+    expect(screen.getByText(/Next reminder/).nextElementSibling?.textContent).toMatch(/Mar 19.*9:00\s?AM GMT/);
+    expect(screen.getByText(/Next newsletter/).nextElementSibling?.textContent).toMatch(/Mar 29.*6:00\s?PM GMT\+1/);
+  });
+
+  it('says when staff have paused the Loop', async () => {
+    serveLoop(loopDetail({ paused: true }));
+    renderRoute('/loops/7', { user: owner });
+    expect(await screen.findByText(/Loop staff have paused this loop/)).toBeDefined();
   });
 });
