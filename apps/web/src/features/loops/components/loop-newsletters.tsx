@@ -52,8 +52,8 @@ export function LoopNewsletters({ loopId }: { loopId: number }) {
               <ul className="divide-y rounded-xl border">
                 {query.data.newsletters.map((newsletter) => (
                   <li key={newsletter.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 p-3">
-                    <div className="min-w-0">
-                      <p className="truncate font-medium">{newsletter.title || (newsletter.kind === 'sneak_peek' ? 'Sneak peek' : 'Newsletter')}</p>
+                    <div className="min-w-0 flex-1">
+                      <p className="font-medium break-words">{newsletter.title || (newsletter.kind === 'sneak_peek' ? 'Sneak peek' : 'Newsletter')}</p>
                       <p className="text-sm text-muted-foreground tabular-nums">{formatDate(newsletter.sentAt)}</p>
                     </div>
                     <a
