@@ -2,6 +2,7 @@
 // Fills a new embedded database with `npm run demo`, starts the real server on it, drives the
 // real screens with Playwright (system Chromium) at phone size, and writes each screen as WebP
 // plus a JPEG fallback, each under 150 KB, into apps/web/public/screenshots/.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,48 @@ import { buildWebIfStale } from '../scripts/web-build.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'apps/web/public/screenshots');
 const MAX_BYTES = 150 * 1024;
+/**
+ * The address the pictures show (the invite link, the address bar of nothing): a public-looking
+ * one, not 127.0.0.1 and a random port. Chromium asks for it and Playwright answers each request
+ * from the real server on 127.0.0.1 (context.route), so nothing leaves the machine.
+ */
+const PUBLIC_ORIGIN = 'https://loop.example';
+
+/** The sign-up picture shows a flag: without a colour emoji font Chromium draws empty boxes. */
+function requireEmojiFont(): void {
+  const found = spawnSync('fc-list', [':family=Noto Color Emoji', 'family'], { encoding: 'utf8' });
+  if (found.status === 0 && found.stdout.trim() !== '') return;
+  console.error(
+    'npm run screenshots needs a font with flag emoji, or the pictures show empty boxes instead of flags.\n' +
+      'On Debian or Ubuntu: apt-get install -y fonts-noto-color-emoji',
+  );
+  process.exit(1);
+}
+
+/** Serves PUBLIC_ORIGIN from the local server for every page of the context. */
+async function servePublicOrigin(context: BrowserContext, localUrl: string): Promise<void> {
+  await context.route(`${PUBLIC_ORIGIN}/**`, async (route) => {
+    const response = await route.fetch({ url: route.request().url().replace(PUBLIC_ORIGIN, localUrl) });
+    await route.fulfill({ response });
+  });
+}
+
+/** A JSON call from inside the page, so the session cookie is the public origin's. */
+async function callApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const answer = await page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, text: await response.text() };
+    },
+    { method, path, body },
+  );
+  if (answer.status >= 400) throw new Error(`${method} ${path} failed: ${answer.status} ${answer.text}`);
+  return JSON.parse(answer.text) as T;
+}
 const VIEWPORT = { width: 375, height: 667 };
 
 /** PNG to WebP and JPEG with Chromium's own encoders, lowering the quality until each fits. */
@@ -68,12 +111,18 @@ async function settle(page: Page): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  requireEmojiFont();
   buildWebIfStale();
-  const demo = await startDemoServer();
+  // PUBLIC_URL too: links the server writes (texts, the example newsletter) use the same address.
+  const demo = await startDemoServer({ PUBLIC_URL: PUBLIC_ORIGIN });
   const { server, account } = demo;
   const browser = await launchBrowser();
   const shots: Record<string, Buffer> = {};
-  const newContext = (): Promise<BrowserContext> => browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 2, reducedMotion: 'reduce' });
+  const newContext = async (): Promise<BrowserContext> => {
+    const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 2, reducedMotion: 'reduce' });
+    await servePublicOrigin(context, server.url);
+    return context;
+  };
   const shoot = async (page: Page, name: string) => {
     await settle(page).catch((error: unknown) => {
       console.error('settle failed', name, page.isClosed(), browser.isConnected(), page.url());
@@ -86,7 +135,7 @@ async function main(): Promise<void> {
     // Signed out: the Sign Up card, as Get Started for Free! opens it.
     const visitor = await newContext();
     const signUp = await visitor.newPage();
-    await signUp.goto(server.url);
+    await signUp.goto(PUBLIC_ORIGIN);
     await signUp.getByRole('link', { name: 'Get Started for Free!' }).first().click();
     await signUp.getByLabel('First Name').fill('Maya');
     await signUp.getByLabel('Last Name').fill('Rivera');
@@ -99,13 +148,13 @@ async function main(): Promise<void> {
     const page = await context.newPage();
     page.on('crash', () => console.error('the page crashed'));
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-    const login = await page.request.post(`${server.url}/api/login`, { data: account });
-    if (!login.ok()) throw new Error(`login failed: ${login.status()}`);
-    const loops = (await (await page.request.get(`${server.url}/api/loops`)).json()) as { id: number; name: string }[];
+    await page.goto(`${PUBLIC_ORIGIN}/auth`);
+    await callApi(page, 'POST', '/api/login', account);
+    const loops = await callApi<{ id: number; name: string }[]>(page, 'GET', '/api/loops');
     const family = loops.find((l) => l.name === 'The Rivera Family');
     if (!family) throw new Error('the demo has no Rivera Family');
 
-    await page.goto(server.url);
+    await page.goto(PUBLIC_ORIGIN);
     await page.getByRole('button', { name: 'Create Loop' }).first().click();
     await page.getByLabel('Loop Name').fill('Thursday Book Club');
     await page.getByRole('checkbox', { name: 'Friends' }).click();
@@ -113,7 +162,7 @@ async function main(): Promise<void> {
     await page.getByLabel('Group Context').fill('Six friends, one book a month, far too much tea.');
     await shoot(page, 'create-loop');
 
-    await page.goto(`${server.url}/loops/${family.id}`);
+    await page.goto(`${PUBLIC_ORIGIN}/loops/${family.id}`);
     await page.getByRole('tab', { name: 'Members' }).waitFor();
     await shoot(page, 'members');
     await page.getByRole('button', { name: 'Generate Invite Link' }).click();
@@ -126,8 +175,8 @@ async function main(): Promise<void> {
     await page.getByRole('heading', { name: 'Recent Updates' }).waitFor();
     await shoot(page, 'updates');
 
-    const config = (await (await page.request.get(`${server.url}/api/config`)).json()) as { links: { exampleNewsletter: string } };
-    await page.goto(new URL(config.links.exampleNewsletter, server.url).toString());
+    const config = await callApi<{ links: { exampleNewsletter: string } }>(page, 'GET', '/api/config');
+    await page.goto(new URL(config.links.exampleNewsletter, PUBLIC_ORIGIN).toString());
     await shoot(page, 'newsletter');
     await page.locator('main img, article img').first().evaluate((img) => img.closest('section, li, figure, p')?.scrollIntoView({ block: 'start' }));
     await page.evaluate(() => window.scrollBy(0, -72));

@@ -15,7 +15,7 @@ export interface DemoServer {
 }
 
 /** Runs `npm run demo`'s command on a new embedded database and starts the real server on it. */
-export async function startDemoServer(): Promise<DemoServer> {
+export async function startDemoServer(env: Record<string, string> = {}): Promise<DemoServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-demo-'));
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/demo.ts'], {
     cwd: root,
@@ -28,7 +28,7 @@ export async function startDemoServer(): Promise<DemoServer> {
     rmSync(dataDir, { recursive: true, force: true });
     throw new Error(`the demo command failed:\n${result.stdout}${result.stderr}`);
   }
-  const server = await startServer({ DATA_DIR: dataDir });
+  const server = await startServer({ DATA_DIR: dataDir, ...env });
   return {
     server,
     account: { email, password },

@@ -58,7 +58,9 @@ describe('a Loop from creation to deletion, on a phone', () => {
     expect(await createDialog.getByPlaceholder('What brings your group together?').count()).toBe(1);
     await createDialog.getByLabel('Group Context').fill('Cousins spread over three countries.');
     await createDialog.getByRole('button', { name: 'Create Loop' }).click();
-    await waitToast(page, 'Loop created successfully! SMS notifications are currently disabled.');
+    // The Phone Simulator is not "disabled" texts (issue 18 item 10): the toast says where texts go.
+    await waitToast(page, 'Loop created successfully!');
+    await waitToast(page, 'Texts to members show up in the Phone Simulator: nothing leaves this computer.');
     await waitGone(createDialog);
     await waitVisible(page.getByRole('link', { name: /The Parkers/ }));
     await waitVisible(page.getByText('Cousins spread over three countries.'));
@@ -178,7 +180,11 @@ describe('a Loop from creation to deletion, on a phone', () => {
     await guest.getByRole('button', { name: 'Join Loop' }).click();
     await waitToast(guest, 'Success!');
     await waitToast(guest, "You've successfully joined the loop!");
-    await expect.poll(() => new URL(guest.url()).pathname).toBe('/');
+    // What happens next, not the marketing page (issue 18 item 9).
+    await waitVisible(guest.getByRole('heading', { name: 'Check your phone' }));
+    await waitVisible(guest.getByText(/Reply YES/));
+    expect(await guest.getByRole('link', { name: 'Get Started for Free!' }).count()).toBe(0);
+    await screenshot(guest, 'joined-375');
     await guestContext.close();
     expect(guestErrors).toEqual([]);
 

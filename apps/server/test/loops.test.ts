@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('POST /api/loops', () => {
-  it('creates a Loop with the defaults, the creator as first member, and smsStatus disabled', async () => {
+  it('creates a Loop with the defaults, the creator as first member, and smsStatus simulated (texts go to the Phone Simulator)', async () => {
     const { user, cookie } = await signUp(t.app);
     const res = await t.app.inject({
       method: 'POST',
@@ -37,7 +37,7 @@ describe('POST /api/loops', () => {
       memberCount: 1,
       updateCount: 0,
       lastNewsletter: null,
-      smsStatus: 'disabled',
+      smsStatus: 'simulated',
     });
     expect(loop.creator.firstName).toBe('Ada');
     expect(new Date(loop.createdAt).toString()).not.toBe('Invalid Date');

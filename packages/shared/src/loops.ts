@@ -111,6 +111,24 @@ export const addMemberSchema = z.object({
 });
 export type AddMemberInput = z.input<typeof addMemberSchema>;
 
+/**
+ * PUT /api/loops/{id}/members/{memberId}: any of these. The context is the Loop's own note
+ * about the member; the name and messaging preference belong to the person, so the Loop's
+ * owner may change them only while the member has no account and is in no other Loop
+ * (`LoopMember.detailsEditable`).
+ */
+export const updateMemberSchema = z
+  .object({
+    firstName: personNameSchema('First name').optional(),
+    lastName: personNameSchema('Last name').optional(),
+    messagingPreference: messagingPreferenceSchema.optional(),
+    context: memberContextSchema.optional(),
+  })
+  .refine((input) => Object.values(input).some((value) => value !== undefined), {
+    message: 'Send at least one of firstName, lastName, messagingPreference or context',
+  });
+export type UpdateMemberInput = z.input<typeof updateMemberSchema>;
+
 export const joinLoopSchema = z.object({
   firstName: personNameSchema('First name'),
   lastName: personNameSchema('Last name'),
@@ -151,6 +169,11 @@ export interface LoopMember {
   userId: number;
   context: string | null;
   isCreator: boolean;
+  /**
+   * Whether the Loop's owner may change the member's name and messaging preference: only for a
+   * text-only member (no account of their own) who is in no other Loop. Context is always editable.
+   */
+  detailsEditable: boolean;
   user: { firstName: string; lastName: string; phoneNumber: string; email: string | null; messagingPreference: MessagingPreference };
 }
 
@@ -173,7 +196,8 @@ export interface LoopDetail extends LoopSummary {
 }
 
 export interface CreateLoopAnswer extends LoopSummary {
-  smsStatus: 'enabled' | 'disabled';
+  /** 'simulated': texts work but stay in the Phone Simulator; 'disabled' (SPEC): texts are off. */
+  smsStatus: 'enabled' | 'simulated' | 'disabled';
 }
 
 export interface InviteAnswer {

@@ -69,3 +69,23 @@ export type SneakPeekAnswer = SendNewsletterAnswer;
 export function newsletterPath(urlId: string): string {
   return `/newsletters/${urlId}`;
 }
+
+/** The only URLs a newsletter may point at: the web, and our own photos (the server's page and the admin preview). */
+export const MEDIA_PATH = /^\/media\/[A-Za-z0-9_-]+$/;
+const WEB_URL = /^https?:\/\/[^\s/\\]/i;
+
+export function isAllowedNewsletterUrl(url: string): boolean {
+  return WEB_URL.test(url) || MEDIA_PATH.test(url);
+}
+
+/** GET /api/loops/{id}/newsletters: what the Loop's people see of its newsletters and schedule. */
+export interface LoopNewsletters {
+  /** Sent newsletters and sneak peeks, newest first (the newest 100). */
+  newsletters: { id: number; kind: NewsletterKind; title: string; sentAt: string; urlId: string }[];
+  /** When the next automatic newsletter and the next reminder are due; null when none is scheduled. */
+  nextNewsletterAt: string | null;
+  nextReminderAt: string | null;
+  /** Staff paused the Loop: no reminders or newsletters go out. */
+  paused: boolean;
+  timeZone: string;
+}

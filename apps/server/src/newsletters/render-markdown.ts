@@ -2,14 +2,10 @@ import MarkdownIt from 'markdown-it';
 import type { Token } from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
 import { photoSrcset, type Photo } from '@loop/shared/photos';
+import { isAllowedNewsletterUrl, MEDIA_PATH } from '@loop/shared/newsletters';
 
 /** The only URLs a newsletter may point at: the web, and our own photos. */
-const MEDIA_PATH = /^\/media\/[A-Za-z0-9_-]+$/;
-const WEB_URL = /^https?:\/\/[^\s/\\]/i;
-
-export function isAllowedUrl(url: string): boolean {
-  return WEB_URL.test(url) || MEDIA_PATH.test(url);
-}
+export const isAllowedUrl = isAllowedNewsletterUrl;
 
 // html: false makes any HTML in the Markdown plain text; the sanitizer below is the second layer.
 const md = new MarkdownIt('default', { html: false, linkify: false, typographer: false, breaks: true });

@@ -56,6 +56,7 @@ export function loopRoutes(world: World): RouteFuzz[] {
       success: rows({ loops: 1, members: 1, messages: [0, 1] }),
     },
     { route: 'GET /api/loops/:id', params: { id: loopId }, query: query(), success: rows() },
+    { route: 'GET /api/loops/:id/newsletters', params: { id: loopId }, query: query(), success: rows() },
     { route: 'PUT /api/loops/:id', params: { id: loopId }, body: body(loopFields), success: rows() },
     { route: 'DELETE /api/loops/:id', params: { id: loopId }, body: body(), destructive: true, success: loopDeleted },
     { route: 'POST /api/loops/:id/invite', params: { id: loopId }, body: body(), success: rows({ invites: 1 }) },
@@ -64,6 +65,12 @@ export function loopRoutes(world: World): RouteFuzz[] {
       params: { id: loopId },
       body: body(memberFields),
       success: rows({ members: 1, users: [0, 1], messages: [0, 1] }),
+    },
+    {
+      route: 'PUT /api/loops/:id/members/:memberId',
+      params: { id: loopId, memberId: idSegment('memberOfOwn', 'creatorOfOwn', 'memberOfOther') },
+      body: body({ firstName: v.name, lastName: v.name, messagingPreference: v.preference, context: v.text }),
+      success: rows(),
     },
     {
       route: 'DELETE /api/loops/:id/members/:memberId',

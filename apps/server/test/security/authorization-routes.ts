@@ -64,6 +64,12 @@ export const ROUTES: RouteCase[] = [
   // Loop routes (loop-access).
   { name: 'GET loop', method: 'GET', url: (w, c) => `/api/loops/${id(w, c.path)}`, expected: (c) => loopRule(c, { manage: false, usesObject: false, success: 200 }) },
   {
+    name: 'GET loop newsletters',
+    method: 'GET',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters`,
+    expected: (c) => loopRule(c, { manage: false, usesObject: false, success: 200 }),
+  },
+  {
     name: 'PUT loop',
     method: 'PUT',
     url: (w, c) => `/api/loops/${id(w, c.path)}`,
@@ -91,6 +97,14 @@ export const ROUTES: RouteCase[] = [
     url: (w, c) => `/api/loops/${id(w, c.path)}/members`,
     payload: () => ({ firstName: 'New', lastName: 'Person', phoneNumber: uniquePhone() }),
     expected: (c) => loopRule(c, { manage: true, usesObject: false, success: 201 }),
+    changes: path,
+  },
+  {
+    name: 'PUT member',
+    method: 'PUT',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/members/${w.loops[c.object].memberIds.extra}`,
+    payload: () => ({ context: 'Edited by the test' }),
+    expected: (c) => loopRule(c, { manage: true, usesObject: true, success: 200 }),
     changes: path,
   },
   {

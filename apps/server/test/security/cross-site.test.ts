@@ -110,6 +110,7 @@ describe('the JSON API', () => {
         'POST /api/simulator/phones/:phone/messages',
         'PUT /api/admin/loops/:id/frequency',
         'PUT /api/loops/:id',
+        'PUT /api/loops/:id/members/:memberId',
         'PUT /api/loops/:id/newsletters/:newsletterId',
         'PUT /api/user',
       ].sort(),

@@ -60,7 +60,12 @@ export function PersonFields<T extends PersonFieldValues, Parsed extends FieldVa
                 ref={field.ref}
                 name={field.name}
                 value={field.value}
-                onChange={field.onChange}
+                onChange={(value: string) => {
+                  field.onChange(value);
+                  // "Phone number is required" goes as soon as a number is typed, not on the next
+                  // blur; the number is checked again on blur and on submit.
+                  if (value !== '' && form.getFieldState('phoneNumber').error) form.clearErrors('phoneNumber');
+                }}
                 onBlur={field.onBlur}
               />
             )}

@@ -16,13 +16,19 @@ export async function getCurrentUser(): Promise<User | null> {
   }
 }
 
-/** SPEC §9: the user query is never cached. */
+/**
+ * SPEC §9: the user query is never cached: it is read afresh on every page load and dropped
+ * as soon as nothing shows it. The layout, guards and pages that read it while the page is up
+ * share that one answer (a second GET per load was a second 401 in a signed-out console);
+ * login, register, logout and profile changes read it again through `refreshCurrentUser`.
+ */
 export function currentUserQueryOptions() {
   return queryOptions({
     queryKey: currentUserQueryKey,
     queryFn: getCurrentUser,
     staleTime: 0,
     gcTime: 0,
+    refetchOnMount: false,
   });
 }
 

@@ -26,3 +26,16 @@ export function formatClockTime(time: string): string {
 export function formatTime(value: string | Date): string {
   return new Date(value).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
 }
+
+/** "Sun, Mar 15, 6:00 PM GMT": a moment as the clock reads in a Loop's time zone, zone named. */
+export function formatInZone(value: string | Date, timeZone: string): string {
+  return new Date(value).toLocaleString(undefined, {
+    timeZone,
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
+}

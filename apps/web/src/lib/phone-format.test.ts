@@ -61,3 +61,34 @@ describe('phone formatting', () => {
     expect(formatPhoneNumber('not a number')).toBe('not a number');
   });
 });
+
+describe('country search ranking (item 5)', () => {
+  const first = (query: string) => searchCountries(query)[0]?.code;
+
+  it('finds countries by their common names', () => {
+    expect(first('uk')).toBe('GB');
+    expect(searchCountries('uk').map((c) => c.code)).toContain('UA');
+    expect(first('usa')).toBe('US');
+    expect(first('england')).toBe('GB');
+    expect(first('Holland')).toBe('NL');
+    expect(first('ivory coast')).toBe('CI');
+  });
+
+  it('puts exact and prefix matches before matches inside a name', () => {
+    expect(first('india')).toBe('IN');
+    expect(searchCountries('india').map((c) => c.code)).toEqual(['IN', 'IO']);
+    expect(first('us')).toBe('US');
+    expect(first('de')).toBe('DE');
+    expect(first('ger')).toBe('DE');
+    expect(first('africa')).toBe('CF');
+    expect(first('cote')).toBe('CI');
+  });
+
+  it('ranks calling codes: exact code and its main country first', () => {
+    expect(first('+1')).toBe('US');
+    expect(first('44')).toBe('GB');
+    expect(first('+7')).toBe('RU');
+    expect(first('+49')).toBe('DE');
+    expect(first('+91')).toBe('IN');
+  });
+});

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { loops, media, members, updates, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { mediaUrl } from '../../storage/media-storage';
+import { toLoopMember } from '../members/to-loop-member';
 import { summaryFields, toLoopSummary } from './loop-summary';
 
 /** A member as the statement below builds it (PostgreSQL's JSON: ids are numbers, names snake_case). */
@@ -16,6 +17,7 @@ interface MemberJson {
   phone_number: string;
   email: string | null;
   messaging_preference: LoopMember['user']['messagingPreference'];
+  details_editable: boolean;
 }
 
 interface UpdateJson {
@@ -64,10 +66,14 @@ export async function getLoopDetailWith<K extends string>(
       members: sql<MemberJson[]>`(
         select coalesce(json_agg(m order by m.created_at, m.id), '[]'::json) from (
           select ${members.id} as id, ${members.context} as context, ${members.createdAt} as created_at,
-            p.id as user_id, p.first_name, p.last_name, p.phone_number, p.email, p.messaging_preference
+            p.id as user_id, p.first_name, p.last_name, p.phone_number, p.email, p.messaging_preference,
+            (p.text_only and not exists (
+              select 1 from ${members} other where other.user_id = p.id and other.loop_id <> ${loopId}
+            )) as details_editable
           from ${members}
           cross join lateral (
-            select ${users.id}, ${users.firstName}, ${users.lastName}, ${users.phoneNumber}, ${users.email}, ${users.messagingPreference}
+            select ${users.id}, ${users.firstName}, ${users.lastName}, ${users.phoneNumber}, ${users.email}, ${users.messagingPreference},
+              ${users.passwordHash} is null as text_only
             from ${users} where ${users.id} = ${members.userId} limit 1
           ) p
           where ${members.loopId} = ${loopId}
@@ -98,19 +104,22 @@ export async function getLoopDetailWith<K extends string>(
   if (!row) throw new AppError('not_found', 'Loop not found.');
 
   const summary = toLoopSummary(row);
-  const memberList: LoopMember[] = parseJson(row.members).map((m) => ({
-    id: Number(m.id),
-    userId: Number(m.user_id),
-    context: m.context,
-    isCreator: Number(m.user_id) === summary.creatorId,
-    user: {
-      firstName: m.first_name,
-      lastName: m.last_name,
-      phoneNumber: m.phone_number,
-      email: m.email,
-      messagingPreference: m.messaging_preference,
-    },
-  }));
+  const memberList: LoopMember[] = parseJson(row.members).map((m) =>
+    toLoopMember(
+      {
+        id: Number(m.id),
+        userId: Number(m.user_id),
+        context: m.context,
+        firstName: m.first_name,
+        lastName: m.last_name,
+        phoneNumber: m.phone_number,
+        email: m.email,
+        messagingPreference: m.messaging_preference,
+        detailsEditable: Boolean(m.details_editable),
+      },
+      summary.creatorId,
+    ),
+  );
   const updateList: LoopUpdate[] = parseJson(row.updates).map((u) => ({
     id: Number(u.id),
     userId: Number(u.user_id),

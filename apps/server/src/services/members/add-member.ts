@@ -5,6 +5,8 @@ import { members } from '../../db/schema';
 import { AppError } from '../../errors';
 import { queueWelcomeText } from '../../messaging/outbox';
 import { findOrCreateMemberUser, type PersonInput } from './find-or-create-member-user';
+import { toLoopMember } from './to-loop-member';
+import { inAnotherLoop } from './update-member';
 
 export type MemberRow = typeof members.$inferSelect;
 
@@ -47,18 +49,21 @@ export async function addMember(
     });
     if (!added) throw new AppError('conflict', 'This person is already a member of this Loop.');
     const { member, user } = added;
-    return {
-      id: member.id,
-      userId: user.id,
-      context: member.context,
-      isCreator: user.id === options.creatorId,
-      user: {
+    const detailsEditable = user.passwordHash === null && !(await inAnotherLoop(tx, user.id, options.loopId));
+    // What the owner typed, never the name or email of an account that has the phone.
+    return toLoopMember(
+      {
+        id: member.id,
+        userId: user.id,
+        context: member.context,
         firstName: input.firstName,
         lastName: input.lastName,
         phoneNumber: input.phoneNumber,
         email: input.email,
         messagingPreference: input.messagingPreference,
+        detailsEditable,
       },
-    };
+      options.creatorId,
+    );
   });
 }

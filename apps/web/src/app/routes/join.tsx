@@ -1,23 +1,31 @@
 import { LinkIcon, UsersRound } from 'lucide-react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import type { JoinAnswer } from '@loop/shared/loops';
 import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useInvite } from '@/features/invites/api/get-invite';
 import { JoinForm } from '@/features/invites/components/join-form';
+import { JoinedCard } from '@/features/invites/components/joined-card';
 import { errorText } from '@/lib/api-client';
 import { formatDate } from '@/lib/format-date';
 
-/** /join/{code}: join a Loop with an invite link; success goes to "/" (SPEC §2, §4). */
+/**
+ * /join/{code}: join a Loop with an invite link (SPEC §2). Success stays here and says what
+ * happens next (a text to reply YES to, then what to send), not the marketing page at "/".
+ */
 export function JoinRoute() {
   const { code = '' } = useParams();
-  const navigate = useNavigate();
   const invite = useInvite(code);
+  const [joined, setJoined] = useState<{ answer: JoinAnswer; phoneNumber: string } | null>(null);
   return (
     <div className="flex flex-1 items-start justify-center px-4 py-8 sm:items-center sm:py-12">
       <PageTitle>{invite.data ? `Join ${invite.data.loopName}` : 'Join a loop'}</PageTitle>
-      {invite.isPending ? (
+      {joined ? (
+        <JoinedCard answer={joined.answer} phoneNumber={joined.phoneNumber} />
+      ) : invite.isPending ? (
         <PageSpinner />
       ) : invite.isError ? (
         <Card role="alert" className="w-full max-w-md">
@@ -45,7 +53,7 @@ export function JoinRoute() {
             <p className="text-muted-foreground">Enter your details to join the loop</p>
           </CardHeader>
           <CardContent className="grid gap-4">
-            <JoinForm code={code} onJoined={() => void navigate('/', { replace: true })} />
+            <JoinForm code={code} onJoined={(answer, phoneNumber) => setJoined({ answer, phoneNumber })} />
             <p className="text-center text-xs text-muted-foreground">
               This invite link works until {formatDate(invite.data.expiresAt)}.
             </p>

@@ -9,6 +9,7 @@ import { useLoop } from '@/features/loops/api/get-loop';
 import { DeleteLoopCard } from '@/features/loops/components/delete-loop-card';
 import { LoopHeader } from '@/features/loops/components/loop-header';
 import { LoopLoadError } from '@/features/loops/components/loop-load-error';
+import { LoopNewsletters, PausedNotice } from '@/features/loops/components/loop-newsletters';
 import { LoopSettings } from '@/features/loops/components/loop-settings';
 import { MemberList } from '@/features/loops/components/member-list';
 import { ReminderSchedule } from '@/features/loops/components/reminder-schedule';
@@ -35,6 +36,7 @@ function LoopDetailPage({ id }: { id: number }) {
       ) : (
         <>
           <LoopHeader loop={loop.data} />
+          {loop.data.paused && <PausedNotice />}
           <Tabs defaultValue="members" className="grid gap-5">
             <TabsList>
               <TabsTrigger value="updates">
@@ -50,7 +52,8 @@ function LoopDetailPage({ id }: { id: number }) {
                 Settings
               </TabsTrigger>
             </TabsList>
-            <TabsContent value="updates">
+            <TabsContent value="updates" className="grid gap-5">
+              <LoopNewsletters loopId={loop.data.id} />
               <UpdateList loop={loop.data} />
             </TabsContent>
             <TabsContent value="members">

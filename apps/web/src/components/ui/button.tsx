@@ -39,7 +39,8 @@ export interface ButtonProps extends ComponentProps<'button'>, VariantProps<type
 export function Button({ className, variant, size, asChild = false, type, busy, icon, disabled, children, ...props }: ButtonProps) {
   const classes = cn(buttonVariants({ variant, size }), className);
   if (asChild) {
-    return <Slot.Root className={classes} {...props}>{children}</Slot.Root>;
+    // data-slot: a link that looks like a button is checked like one (e2e/tests/layout.test.ts).
+    return <Slot.Root data-slot="button" className={classes} {...props}>{children}</Slot.Root>;
   }
   return (
     <button

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { addMemberSchema, createLoopSchema, idParamSchema, updateLoopSchema } from '@loop/shared/loops';
+import { addMemberSchema, createLoopSchema, idParamSchema, updateLoopSchema, updateMemberSchema } from '@loop/shared/loops';
 import { parseInput } from '../../../errors';
 import { requireUser } from '../../../plugins/session';
 import { createInvite } from '../../../services/invites/create-invite';
@@ -12,6 +12,8 @@ import { listLoops } from '../../../services/loops/list-loops';
 import { updateLoop } from '../../../services/loops/update-loop';
 import { addMember } from '../../../services/members/add-member';
 import { removeMember } from '../../../services/members/remove-member';
+import { listLoopNewsletters } from '../../../services/newsletters/list-loop-newsletters';
+import { updateMember } from '../../../services/members/update-member';
 import { deleteUpdate } from '../../../services/updates/delete-update';
 import { mediaStorageFor } from '../../../storage/create-storage';
 
@@ -34,7 +36,8 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     const input = parseInput(createLoopSchema, request.body);
     const loop = await createLoop(db, input, { creatorId: user.id, now: clock() });
-    const smsStatus = config.messagingProvider === 'twilio' ? 'enabled' : 'disabled';
+    // Texts work in the Phone Simulator, they just stay on this machine: not "disabled".
+    const smsStatus = config.messagingProvider === 'twilio' ? 'enabled' : 'simulated';
     return reply.code(201).send({ ...loop, smsStatus });
   });
 
@@ -42,6 +45,11 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
     const { id } = parseInput(loopParams, request.params);
     const access = await getLoopAccess(db, request.user, id);
     return getLoopDetail(db, id, access.role);
+  });
+
+  app.get('/:id/newsletters', async (request) => {
+    const { id } = parseInput(loopParams, request.params);
+    return listLoopNewsletters(db, await getLoopAccess(db, request.user, id));
   });
 
   app.put('/:id', async (request) => {
@@ -73,6 +81,14 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
     const input = parseInput(addMemberSchema, request.body);
     const member = await addMember(db, { loopId: id, loopName: access.loop.name, creatorId: access.loop.creatorId, input, now: clock() });
     return reply.code(201).send(member);
+  });
+
+  app.put('/:id/members/:memberId', async (request) => {
+    const { id, memberId } = parseInput(memberParams, request.params);
+    const access = await getLoopAccess(db, request.user, id);
+    requireManage(access);
+    const input = parseInput(updateMemberSchema, request.body);
+    return updateMember(db, { loopId: id, creatorId: access.loop.creatorId, memberId, input });
   });
 
   app.delete('/:id/members/:memberId', async (request) => {

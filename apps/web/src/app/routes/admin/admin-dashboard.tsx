@@ -12,8 +12,9 @@ import { StatCards } from '@/features/admin/components/stat-cards';
 export function AdminDashboardRoute() {
   const stats = useAdminStats();
 
+  // Wider than other pages: the All Loops table has seven columns.
   return (
-    <Page>
+    <Page className="max-w-7xl">
       <PageTitle>Admin Dashboard</PageTitle>
       <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
       {stats.isPending ? (

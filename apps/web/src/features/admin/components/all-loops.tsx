@@ -90,16 +90,16 @@ export function AllLoops() {
             {loops.isError ? 'Loops could not be loaded.' : searching ? 'No loops match your search.' : 'No loops yet.'}
           </p>
         ) : (
-          <Table className="min-w-[860px]" containerClassName="rounded-xl border" aria-busy={loops.isPlaceholderData}>
+          <Table className="table-fixed md:table-auto md:min-w-[860px]" containerClassName="rounded-xl border" aria-busy={loops.isPlaceholderData}>
             <TableHeader>
               <TableRow className="bg-muted">
                 <TableHead className="sticky left-0 z-10 bg-muted">Loop Name</TableHead>
-                <TableHead>Admin</TableHead>
-                <TableHead className="text-right">Members</TableHead>
-                <TableHead>Frequency</TableHead>
-                <TableHead>Last Newsletter</TableHead>
-                <TableHead>Created</TableHead>
-                <TableHead>Status</TableHead>
+                <TableHead className="hidden md:table-cell">Admin</TableHead>
+                <TableHead className="hidden text-right md:table-cell">Members</TableHead>
+                <TableHead className="hidden md:table-cell">Frequency</TableHead>
+                <TableHead className="hidden md:table-cell">Last Newsletter</TableHead>
+                <TableHead className="hidden md:table-cell">Created</TableHead>
+                <TableHead className="w-32 text-right md:w-auto md:text-left">Status</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody className={loops.isPlaceholderData ? 'opacity-60' : undefined}>

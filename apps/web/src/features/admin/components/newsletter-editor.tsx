@@ -1,5 +1,5 @@
 import { ExternalLink, Eye, Save, Send, TriangleAlert } from 'lucide-react';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { LIMITS } from '@loop/shared/constants';
 import { newsletterPath, type Newsletter } from '@loop/shared/newsletters';
@@ -14,6 +14,7 @@ import { formatDate, formatDateTime } from '@/lib/format-date';
 import { useSaveNewsletter } from '../api/save-newsletter';
 import { useSendNewsletter } from '../api/send-newsletter';
 import { kindLabel, StatusBadge } from './status-badge';
+import { UnsavedChangesDialog, useUnsavedChangesBlocker } from './unsaved-changes-dialog';
 
 /**
  * The draft's Markdown in a tall text area: Save Changes, Preview (the public page in a new tab,
@@ -29,13 +30,23 @@ export function NewsletterEditor({ newsletter }: { newsletter: Newsletter }) {
   const dirty = content !== newsletter.content;
   const previewUrl = newsletterPath(newsletter.urlId);
 
-  // Closing or reloading the tab with unsaved edits asks first.
+  // Closing or reloading the tab with unsaved edits asks first (returnValue: browsers before the standard).
   useEffect(() => {
     if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
   }, [dirty]);
+  // Leaving inside the app (Back to Loop, the top bar) with unsaved edits asks too; sending has saved them.
+  const dirtyRef = useRef(dirty);
+  const sentRef = useRef(false);
+  useEffect(() => {
+    dirtyRef.current = dirty;
+  }, [dirty]);
+  const blocker = useUnsavedChangesBlocker(() => dirtyRef.current && !sentRef.current);
 
   function saveChanges(event?: FormEvent<HTMLFormElement>) {
     event?.preventDefault();
@@ -58,11 +69,13 @@ export function NewsletterEditor({ newsletter }: { newsletter: Newsletter }) {
       throw error;
     }
     toast({ title: 'Newsletter sent', description: 'The newsletter has been sent to all loop members.' });
+    sentRef.current = true;
     void navigate(`/admin/loops/${newsletter.loopId}`);
   }
 
   return (
     <Card>
+      <UnsavedChangesDialog blocker={blocker} />
       <CardContent className="grid gap-4 pt-5 sm:pt-6">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted-foreground">
           <span className="font-semibold text-foreground">{newsletter.title}</span>

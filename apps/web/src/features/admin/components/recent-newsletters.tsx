@@ -1,5 +1,5 @@
 import { ChevronDown, ExternalLink, Newspaper } from 'lucide-react';
-import { Fragment, useEffect, useId, useState } from 'react';
+import { Fragment, useEffect, useId, useMemo, useState } from 'react';
 import { newsletterPath } from '@loop/shared/newsletters';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -9,6 +9,7 @@ import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format-date';
+import { renderNewsletter } from '@/lib/render-newsletter';
 import { useAdminNewsletters } from '../api/get-admin-newsletters';
 import { kindLabel, StatusBadge } from './status-badge';
 
@@ -98,12 +99,7 @@ export function RecentNewsletters() {
                     {open && (
                       <TableRow className="bg-accent/40">
                         <TableCell colSpan={5} className="pt-0">
-                          <div
-                            id={contentId}
-                            className="max-h-96 overflow-y-auto rounded-lg border bg-card p-4 font-mono text-xs leading-relaxed whitespace-pre-wrap break-words"
-                          >
-                            {newsletter.content}
-                          </div>
+                          <NewsletterContent id={contentId} markdown={newsletter.content} />
                         </TableCell>
                       </TableRow>
                     )}
@@ -138,5 +134,26 @@ function ShareLink({ urlId, label }: { urlId: string; label: string }) {
       <ExternalLink aria-hidden="true" className="size-3.5" />
       <span className="sr-only">: {label} (opens in a new tab)</span>
     </a>
+  );
+}
+
+/**
+ * The newsletter as members read it, not its Markdown: headings, emphasis, photos. Rendered by
+ * lib/render-newsletter (HTML in it stays text, only web and /media addresses). Long words
+ * wrap anywhere, so the row never widens the table.
+ */
+function NewsletterContent({ id, markdown }: { id: string; markdown: string }) {
+  const html = useMemo(() => renderNewsletter(markdown), [markdown]);
+  return (
+    <div
+      id={id}
+      // It scrolls: keyboard users reach it with Tab and scroll it with the arrow keys.
+      tabIndex={0}
+      role="region"
+      aria-label="Newsletter content"
+      className="max-h-[28rem] outline-none focus-visible:ring-2 focus-visible:ring-ring overflow-y-auto rounded-lg border bg-card p-4 text-sm leading-relaxed [overflow-wrap:anywhere] [&_a]:text-primary [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:pl-3 [&_blockquote]:text-muted-foreground [&_h1]:mt-4 [&_h1]:text-xl [&_h1]:font-bold [&_h2]:mt-4 [&_h2]:text-lg [&_h2]:font-semibold [&_h3]:mt-3 [&_h3]:font-semibold [&_img]:my-1 [&_img]:mr-2 [&_img]:inline-block [&_img]:max-h-48 [&_img]:max-w-full [&_img]:rounded-lg [&_li]:ml-5 [&_ol]:list-decimal [&_p]:my-2 [&_ul]:list-disc [&>:first-child]:mt-0"
+      // Safe: see lib/render-newsletter.ts.
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { joinLoopSchema } from '@loop/shared/loops';
+import { joinLoopSchema, type JoinAnswer } from '@loop/shared/loops';
 import { PersonFields } from '@/components/person-fields';
 import { Button } from '@/components/ui/button';
 import { toast, toastError } from '@/components/ui/use-toast';
@@ -8,7 +8,7 @@ import { errorText } from '@/lib/api-client';
 import { useJoinLoop } from '../api/join-loop';
 
 /** First and last name, optional email, phone and messaging preference (SPEC §2 Join Loop page). */
-export function JoinForm({ code, onJoined }: { code: string; onJoined: () => void }) {
+export function JoinForm({ code, onJoined }: { code: string; onJoined: (answer: JoinAnswer, phoneNumber: string) => void }) {
   const join = useJoinLoop(code);
   const form = useForm({
     resolver: zodResolver(joinLoopSchema),
@@ -19,9 +19,9 @@ export function JoinForm({ code, onJoined }: { code: string; onJoined: () => voi
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await join.mutateAsync(values);
+      const answer = await join.mutateAsync(values);
       toast({ title: 'Success!', description: "You've successfully joined the loop!" });
-      onJoined();
+      onJoined(answer, values.phoneNumber);
     } catch (error) {
       toastError(errorText(error), 'Failed to join loop');
     }

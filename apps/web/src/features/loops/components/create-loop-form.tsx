@@ -29,7 +29,11 @@ export function CreateLoopForm({ onCreated }: { onCreated: () => void }) {
     try {
       const loop = await createLoop.mutateAsync({ ...values, creatorId: user.id, timeZone: browserTimeZone() });
       const disabled = loop.smsStatus === 'disabled' ? ' SMS notifications are currently disabled.' : '';
-      toast({ title: `Loop created successfully!${disabled}` });
+      toast({
+        title: `Loop created successfully!${disabled}`,
+        // The simulator is not "disabled": texts work, and the Phone Simulator shows them.
+        description: loop.smsStatus === 'simulated' ? 'Texts to members show up in the Phone Simulator: nothing leaves this computer.' : undefined,
+      });
       onCreated();
     } catch (error) {
       toastError(errorText(error), 'Something went wrong');

@@ -8,6 +8,7 @@ import { errorText } from '@/lib/api-client';
 import { formatPhoneNumber } from '@/lib/phone-format';
 import { useRemoveMember } from '../api/remove-member';
 import { AddMemberDialog } from './add-member-dialog';
+import { EditMemberDialog } from './edit-member-dialog';
 
 /** The Members tab: who is in the Loop; the owner and staff add and remove people. */
 export function MemberList({ loop }: { loop: LoopDetail }) {
@@ -32,7 +33,7 @@ export function MemberList({ loop }: { loop: LoopDetail }) {
         ) : (
           <ul className="divide-y rounded-xl border">
             {loop.members.map((member) => (
-              <MemberRow key={member.id} loopId={loop.id} member={member} canRemove={canManage && !member.isCreator} />
+              <MemberRow key={member.id} loopId={loop.id} member={member} canManage={canManage} />
             ))}
           </ul>
         )}
@@ -41,62 +42,74 @@ export function MemberList({ loop }: { loop: LoopDetail }) {
   );
 }
 
-function MemberRow({ loopId, member, canRemove }: { loopId: number; member: LoopMember; canRemove: boolean }) {
+/**
+ * One member: who they are on the left, the owner's actions under it on a phone and beside it on
+ * a wider screen. Every text column may shrink (min-w-0), so a long email or context never widens
+ * the page; it wraps or is cut with an ellipsis inside its own box.
+ */
+function MemberRow({ loopId, member, canManage }: { loopId: number; member: LoopMember; canManage: boolean }) {
   const remove = useRemoveMember(loopId);
   const name = `${member.user.firstName} ${member.user.lastName}`;
   const initials = `${member.user.firstName.charAt(0)}${member.user.lastName.charAt(0)}`.toUpperCase();
   return (
-    <li className="flex items-start gap-3 p-4">
-      <div
-        aria-hidden="true"
-        className="flex size-10 shrink-0 items-center justify-center rounded-full bg-secondary text-sm font-semibold text-secondary-foreground"
-      >
-        {initials}
-      </div>
-      <div className="grid min-w-0 flex-1 gap-1">
-        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 font-semibold break-words">
-          {name}
-          {member.isCreator && (
-            <span className="rounded-full bg-secondary px-2 py-0.5 text-xs font-medium text-secondary-foreground">Creator</span>
-          )}
-        </p>
-        {member.context && <p className="text-sm break-words text-muted-foreground">{member.context}</p>}
-        <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
-          <a href={`tel:${member.user.phoneNumber}`} className="inline-flex items-center gap-1.5 hover:text-foreground">
-            <Phone aria-hidden="true" className="size-3.5" />
-            {formatPhoneNumber(member.user.phoneNumber)}
-          </a>
-          {member.user.email && (
-            <a href={`mailto:${member.user.email}`} className="inline-flex min-w-0 items-center gap-1.5 hover:text-foreground">
-              <Mail aria-hidden="true" className="size-3.5 shrink-0" />
-              <span className="truncate">{member.user.email}</span>
+    <li className="flex flex-col gap-2 p-4 sm:flex-row sm:items-start sm:gap-3">
+      <div className="flex min-w-0 flex-1 items-start gap-3">
+        <div
+          aria-hidden="true"
+          className="flex size-10 shrink-0 items-center justify-center rounded-full bg-secondary text-sm font-semibold text-secondary-foreground"
+        >
+          {initials}
+        </div>
+        <div className="grid min-w-0 flex-1 grid-cols-[minmax(0,1fr)] gap-1">
+          <p className="flex flex-wrap items-center gap-x-2 gap-y-1 font-semibold break-words">
+            <span className="min-w-0 break-words">{name}</span>
+            {member.isCreator && (
+              <span className="rounded-full bg-secondary px-2 py-0.5 text-xs font-medium text-secondary-foreground">Creator</span>
+            )}
+          </p>
+          {member.context && <p className="text-sm break-words text-muted-foreground">{member.context}</p>}
+          <div className="flex min-w-0 flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
+            <a href={`tel:${member.user.phoneNumber}`} className="inline-flex items-center gap-1.5 whitespace-nowrap hover:text-foreground">
+              <Phone aria-hidden="true" className="size-3.5" />
+              {formatPhoneNumber(member.user.phoneNumber)}
             </a>
-          )}
+            {member.user.email && (
+              <a href={`mailto:${member.user.email}`} className="inline-flex max-w-full min-w-0 items-center gap-1.5 hover:text-foreground">
+                <Mail aria-hidden="true" className="size-3.5 shrink-0" />
+                <span className="min-w-0 truncate">{member.user.email}</span>
+              </a>
+            )}
+          </div>
         </div>
       </div>
-      {canRemove && (
-        <ConfirmDialog
-          trigger={
-            <Button variant="ghost" size="sm" className="h-10 shrink-0 text-destructive hover:bg-destructive/10 hover:text-destructive">
-              <Trash2 aria-hidden="true" />
-              <span>
-                Remove<span className="sr-only"> {name}</span>
-              </span>
-            </Button>
-          }
-          title={`Remove ${name}?`}
-          description="They will stop getting reminders and newsletters from this loop. Their past updates stay."
-          confirmLabel="Remove"
-          onConfirm={() =>
-            remove.mutateAsync(member.id).then(
-              () => toast({ title: 'Member removed successfully' }),
-              (error: unknown) => {
-                toastError(errorText(error), 'Failed to remove member');
-                throw error;
-              },
-            )
-          }
-        />
+      {canManage && (
+        <div className="-ml-2 flex shrink-0 flex-wrap items-center gap-1 pl-13 sm:ml-0 sm:pl-0">
+          <EditMemberDialog loopId={loopId} member={member} />
+          {!member.isCreator && (
+            <ConfirmDialog
+              trigger={
+                <Button variant="ghost" size="sm" className="h-10 text-destructive hover:bg-destructive/10 hover:text-destructive">
+                  <Trash2 aria-hidden="true" />
+                  <span>
+                    Remove<span className="sr-only"> {name}</span>
+                  </span>
+                </Button>
+              }
+              title={`Remove ${name}?`}
+              description="They will stop getting reminders and newsletters from this loop. Their past updates stay."
+              confirmLabel="Remove"
+              onConfirm={() =>
+                remove.mutateAsync(member.id).then(
+                  () => toast({ title: 'Member removed successfully' }),
+                  (error: unknown) => {
+                    toastError(errorText(error), 'Failed to remove member');
+                    throw error;
+                  },
+                )
+              }
+            />
+          )}
+        </div>
       )}
     </li>
   );

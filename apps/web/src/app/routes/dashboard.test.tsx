@@ -1,0 +1,37 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import type { CreateLoopAnswer } from '@loop/shared/loops';
+import { loopDetail, owner } from '@/test/fixtures';
+import { renderRoute } from '@/test/render-route';
+import { server } from '@/test/server';
+
+async function createLoop(smsStatus: CreateLoopAnswer['smsStatus']) {
+  const user = userEvent.setup();
+  const { members: _members, updates: _updates, role: _role, ...summary } = loopDetail();
+  server.use(
+    http.get('*/api/loops', () => HttpResponse.json([])),
+    http.post('*/api/loops', () => HttpResponse.json({ ...summary, smsStatus }, { status: 201 })),
+  );
+  renderRoute('/', { user: owner });
+  await user.click((await screen.findAllByRole('button', { name: /Create (Your First )?Loop/ }))[0]!);
+  const dialog = await screen.findByRole('dialog', { name: 'Create Loop' });
+  await user.type(await within(dialog).findByRole('textbox', { name: 'Loop Name' }), 'The Walker Family');
+  await user.click(within(dialog).getByRole('checkbox', { name: 'Family' }));
+  await user.click(within(dialog).getByRole('button', { name: 'Create Loop' }));
+}
+
+describe('Create Loop toast (item 10)', () => {
+  it('says where texts go with the Phone Simulator, not that they are disabled', async () => {
+    await createLoop('simulated');
+    expect(await screen.findByText('Loop created successfully!')).toBeDefined();
+    expect(screen.getByText('Texts to members show up in the Phone Simulator: nothing leaves this computer.')).toBeDefined();
+    expect(screen.queryByText(/currently disabled/)).toBeNull();
+  });
+
+  it('keeps the SPEC’s words when texts really are off', async () => {
+    await createLoop('disabled');
+    expect(await screen.findByText('Loop created successfully! SMS notifications are currently disabled.')).toBeDefined();
+  });
+});

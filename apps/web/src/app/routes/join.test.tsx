@@ -1,0 +1,83 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { renderRoute } from '@/test/render-route';
+import { server } from '@/test/server';
+
+function answerInvite() {
+  server.use(http.get('*/api/invites/abc123', () => HttpResponse.json({ loopName: 'The Walker Family', expiresAt: '2030-01-01T00:00:00.000Z' })));
+}
+
+async function openJoinForm() {
+  answerInvite();
+  renderRoute('/join/abc123');
+  return screen.findByRole('textbox', { name: 'Phone Number' });
+}
+
+describe('/join/{code} phone number', () => {
+  it('formats a UK number typed without the 0 (item 4)', async () => {
+    const user = userEvent.setup();
+    const phone = await openJoinForm();
+    await user.click(screen.getByRole('button', { name: /Country: United States/ }));
+    await user.type(await screen.findByRole('combobox', { name: 'Search countries' }), 'uk{Enter}');
+    await screen.findByRole('button', { name: /Country: United Kingdom \(\+44\)/ });
+    await user.type(phone, '7911123456');
+    expect(phone).toHaveProperty('value', '7911 123456');
+  });
+
+  it('switches country and formats a pasted +33 number (item 4)', async () => {
+    const user = userEvent.setup();
+    const phone = await openJoinForm();
+    await user.click(phone);
+    await user.paste('+33 612345678');
+    expect(phone).toHaveProperty('value', '06 12 34 56 78');
+    screen.getByRole('button', { name: /Country: France \(\+33\)/ });
+  });
+
+  it('Enter in the country search picks the best match, India for "india" (item 5)', async () => {
+    const user = userEvent.setup();
+    await openJoinForm();
+    await user.click(screen.getByRole('button', { name: /Country: United States/ }));
+    const search = await screen.findByRole('combobox', { name: 'Search countries' });
+    await user.type(search, 'india');
+    await waitFor(() => expect(screen.getAllByRole('option')[0]?.textContent).toContain('India'));
+    await user.keyboard('{Enter}');
+    await screen.findByRole('button', { name: /Country: India \(\+91\)/ });
+  });
+
+  it('clears "Phone number is required" as soon as a number is typed (item 6)', async () => {
+    const user = userEvent.setup();
+    const phone = await openJoinForm();
+    // Leaving the empty field shows the message (validation runs on blur, SPEC §5).
+    await user.click(phone);
+    await user.click(screen.getByRole('textbox', { name: 'First Name' }));
+    expect(await screen.findByText('Phone number is required')).toBeDefined();
+    await user.click(phone);
+    await user.type(phone, '4155550100');
+    expect(screen.queryByText('Phone number is required')).toBeNull();
+    await act(async () => {
+      fireEvent.blur(phone);
+    });
+    expect(screen.queryByText(/Phone number/)).toBeNull();
+  });
+});
+
+describe('/join/{code} after joining (item 9)', () => {
+  it('says what happens next instead of showing the marketing page', async () => {
+    const user = userEvent.setup();
+    server.use(
+      http.post('*/api/invites/abc123/join', () => HttpResponse.json({ ok: true, loopId: 7, loopName: 'The Walker Family', alreadyMember: false })),
+    );
+    const phone = await openJoinForm();
+    await user.type(screen.getByRole('textbox', { name: 'First Name' }), 'Cara');
+    await user.type(screen.getByRole('textbox', { name: 'Last Name' }), 'Jones');
+    await user.type(phone, '4155550160');
+    await user.click(screen.getByRole('button', { name: 'Join Loop' }));
+    expect(await screen.findByRole('heading', { name: 'Check your phone' })).toBeDefined();
+    expect(screen.getByText(/is on its way to/).textContent).toContain('+1 415 555 0160');
+    expect(screen.getByText(/Reply YES/)).toBeDefined();
+    expect(screen.getByText(/text your news to that number/)).toBeDefined();
+    expect(screen.queryByRole('link', { name: /Get Started/ })).toBeNull();
+  });
+});

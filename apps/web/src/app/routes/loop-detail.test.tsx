@@ -1,0 +1,121 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import type { LoopDetail } from '@loop/shared/loops';
+import { loopDetail, member, owner } from '@/test/fixtures';
+import { renderRoute } from '@/test/render-route';
+import { server } from '@/test/server';
+
+// jsdom's accessible names join inline elements without the space a browser keeps.
+const EDIT_MARGARET = /^Edit\s*Margaret Walker-Fitzgerald$/;
+
+function serveLoop(loop: LoopDetail) {
+  let current = loop;
+  const puts: unknown[] = [];
+  server.use(
+    http.get('*/api/loops/7', () => HttpResponse.json(current)),
+    http.get('*/api/loops/7/newsletters', () =>
+      HttpResponse.json({
+        newsletters: [{ id: 3, kind: 'newsletter', title: 'The Walker Family, March 1 to 15', sentAt: '2026-03-15T18:00:00.000Z', urlId: 'abcdefabcdefabcdefabcd' }],
+        nextNewsletterAt: current.paused ? null : '2026-03-29T17:00:00.000Z',
+        nextReminderAt: current.paused ? null : '2026-03-19T09:00:00.000Z',
+        paused: current.paused,
+        timeZone: 'Europe/London',
+      }),
+    ),
+    http.put('*/api/loops/7/members/:memberId', async ({ request, params }) => {
+      const body = (await request.json()) as Record<string, string>;
+      puts.push(body);
+      current = {
+        ...current,
+        members: current.members.map((m) =>
+          m.id === Number(params.memberId)
+            ? { ...m, context: body.context ?? m.context, user: { ...m.user, firstName: body.firstName ?? m.user.firstName } }
+            : m,
+        ),
+      };
+      return HttpResponse.json(current.members.find((m) => m.id === Number(params.memberId)));
+    }),
+  );
+  return puts;
+}
+
+describe('/loops/{id} Members tab: editing a member (item 12)', () => {
+  it('changes a text-only member’s name and context', async () => {
+    const user = userEvent.setup();
+    const puts = serveLoop(loopDetail());
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('button', { name: EDIT_MARGARET }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Margaret Walker-Fitzgerald' });
+    const first = within(dialog).getByRole('textbox', { name: 'First Name' });
+    await user.clear(first);
+    await user.type(first, 'Maggie');
+    const context = within(dialog).getByRole('textbox', { name: /Context/ });
+    await user.clear(context);
+    await user.type(context, 'Gran');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Member updated successfully')).toBeDefined();
+    expect(puts).toEqual([{ firstName: 'Maggie', lastName: 'Walker-Fitzgerald', messagingPreference: 'sms', context: 'Gran' }]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByRole('button', { name: /^Edit\s*Maggie Walker-Fitzgerald$/ })).toBeDefined();
+  });
+
+  it('changes only the context of a member who manages their own details', async () => {
+    const user = userEvent.setup();
+    const loop = loopDetail();
+    loop.members[1] = member(2, { detailsEditable: false });
+    const puts = serveLoop(loop);
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('button', { name: EDIT_MARGARET }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/manages their own name and messaging preference/)).toBeDefined();
+    expect(within(dialog).getByRole('textbox', { name: 'First Name' })).toHaveProperty('disabled', true);
+    const context = within(dialog).getByRole('textbox', { name: /Context/ });
+    await user.clear(context);
+    await user.type(context, 'Gran');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Member updated successfully')).toBeDefined();
+    expect(puts).toEqual([{ context: 'Gran' }]);
+  });
+
+  it('shows a member of the Loop no Edit or Remove buttons', async () => {
+    serveLoop(loopDetail({ role: 'member' }));
+    renderRoute('/loops/7', { user: owner });
+    expect(await screen.findByText('gran.walker@example.com')).toBeDefined();
+    expect(screen.queryByRole('button', { name: /^Edit/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Remove/ })).toBeNull();
+  });
+
+  it('shows the server’s reason when an edit is refused', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail());
+    server.use(http.put('*/api/loops/7/members/:memberId', () => HttpResponse.json({ message: 'Margaret is in other Loops too' }, { status: 403 })));
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('button', { name: EDIT_MARGARET }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Margaret is in other Loops too')).toBeDefined();
+    expect(screen.getByRole('dialog')).toBeDefined();
+  });
+});
+
+describe('/loops/{id} newsletters and schedule (item 11)', () => {
+  it('lists the Loop’s newsletters and the next newsletter and reminder in the Loop’s time zone', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail());
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('tab', { name: 'Updates' }));
+    expect(await screen.findByText('The Walker Family, March 1 to 15')).toBeDefined();
+    const link = screen.getByRole('link', { name: /Read it/ });
+    expect(link.getAttribute('href')).toBe('/newsletters/abcdefabcdefabcdefabcd');
+    // 09:00 in London on March 19 (GMT), whatever the zone this test runs in.
+    expect(screen.getByText(/Next reminder/).nextElementSibling?.textContent).toMatch(/Mar 19.*9:00\s?AM GMT/);
+    expect(screen.getByText(/Next newsletter/).nextElementSibling?.textContent).toMatch(/Mar 29.*6:00\s?PM GMT\+1/);
+  });
+
+  it('says when staff have paused the Loop', async () => {
+    serveLoop(loopDetail({ paused: true }));
+    renderRoute('/loops/7', { user: owner });
+    expect(await screen.findByText(/Loop staff have paused this loop/)).toBeDefined();
+  });
+});

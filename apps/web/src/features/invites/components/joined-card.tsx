@@ -1,0 +1,65 @@
+import { BookOpen, MessageSquareText, Smartphone } from 'lucide-react';
+import { Link } from 'react-router';
+import type { JoinAnswer } from '@loop/shared/loops';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { formatPhoneNumber } from '@/lib/phone-format';
+
+/** After joining by invite: what happens next, in the order it happens. */
+export function JoinedCard({ answer, phoneNumber }: { answer: JoinAnswer; phoneNumber: string }) {
+  return (
+    <Card className="w-full max-w-md" role="status">
+      <CardHeader className="items-center text-center">
+        <div className="mb-2 flex size-12 items-center justify-center rounded-full bg-secondary">
+          <Smartphone aria-hidden="true" className="size-6 text-secondary-foreground" />
+        </div>
+        <h1 className="text-2xl font-bold tracking-tight">Check your phone</h1>
+        <p className="text-muted-foreground">
+          {answer.alreadyMember ? 'This phone is already in ' : 'Almost there: you asked to join '}
+          <strong className="break-words text-foreground">{answer.loopName}</strong>.
+        </p>
+      </CardHeader>
+      <CardContent className="grid gap-5">
+        <ol className="grid gap-4 text-sm">
+          <li className="flex gap-3">
+            <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-bold text-primary-foreground">
+              1
+            </span>
+            <p>
+              A text from Loop is on its way to <span className="font-semibold whitespace-nowrap">{formatPhoneNumber(phoneNumber)}</span>.
+              <strong> Reply YES</strong> to it to join. Until then, nothing is sent to the loop.
+            </p>
+          </li>
+          <li className="flex gap-3">
+            <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-bold text-primary-foreground">
+              2
+            </span>
+            <p>
+              Then text your news to that number whenever you like: what you are up to, a photo of dinner, a small win.
+              You can send as many texts and photos as you want.
+            </p>
+          </li>
+          <li className="flex gap-3">
+            <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-bold text-primary-foreground">
+              3
+            </span>
+            <p>
+              Loop sends a friendly reminder now and then, and turns everyone’s updates into a newsletter with a link to read it.
+              Reply STOP at any time to stop all texts.
+            </p>
+          </li>
+        </ol>
+        <p className="flex items-start gap-2 rounded-lg bg-muted p-3 text-sm text-muted-foreground">
+          <MessageSquareText aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          No text after a few minutes? Check the number, or ask whoever invited you to add you again.
+        </p>
+        <Button asChild variant="outline">
+          <Link to="/guide">
+            <BookOpen aria-hidden="true" />
+            How Loop works
+          </Link>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}

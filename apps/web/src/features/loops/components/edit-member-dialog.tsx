@@ -1,0 +1,102 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Pencil } from 'lucide-react';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { updateMemberSchema, type LoopMember } from '@loop/shared/loops';
+import { MessagingPreferenceField } from '@/components/messaging-preference-field';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogSubmitFooter,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
+import { FormField } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Textarea } from '@/components/ui/textarea';
+import { toast, toastError } from '@/components/ui/use-toast';
+import { errorText } from '@/lib/api-client';
+import { useUpdateMember } from '../api/update-member';
+
+/** "Edit" on a member row: their context, and their name and messaging preference when the owner may change them. */
+export function EditMemberDialog({ loopId, member }: { loopId: number; member: LoopMember }) {
+  const [open, setOpen] = useState(false);
+  const name = `${member.user.firstName} ${member.user.lastName}`;
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant="ghost" size="sm" className="h-10">
+          <Pencil aria-hidden="true" />
+          <span>
+            Edit<span className="sr-only"> {name}</span>
+          </span>
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Edit {name}</DialogTitle>
+          <DialogDescription>
+            {member.detailsEditable
+              ? 'Changes show in the Members list and in the next newsletter.'
+              : `${member.user.firstName} manages their own name and messaging preference. You can change their context for this loop.`}
+          </DialogDescription>
+        </DialogHeader>
+        <EditMemberForm loopId={loopId} member={member} onSaved={() => setOpen(false)} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function EditMemberForm({ loopId, member, onSaved }: { loopId: number; member: LoopMember; onSaved: () => void }) {
+  const update = useUpdateMember(loopId, member.id);
+  const locked = !member.detailsEditable;
+  const form = useForm({
+    resolver: zodResolver(updateMemberSchema),
+    mode: 'onTouched',
+    defaultValues: {
+      firstName: member.user.firstName,
+      lastName: member.user.lastName,
+      messagingPreference: member.user.messagingPreference,
+      context: member.context ?? '',
+    },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      // Only what the owner may change: the person's own details are not sent when locked.
+      await update.mutateAsync(locked ? { context: values.context } : values);
+      toast({ title: 'Member updated successfully' });
+      onSaved();
+    } catch (error) {
+      toastError(errorText(error), 'Failed to update member');
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField id="edit-member-first-name" label="First Name" error={errors.firstName?.message}>
+          {(control) => <Input {...control} autoComplete="off" disabled={locked} {...form.register('firstName')} />}
+        </FormField>
+        <FormField id="edit-member-last-name" label="Last Name" error={errors.lastName?.message}>
+          {(control) => <Input {...control} autoComplete="off" disabled={locked} {...form.register('lastName')} />}
+        </FormField>
+      </div>
+      <Controller
+        control={form.control}
+        name="messagingPreference"
+        render={({ field }) => (
+          <MessagingPreferenceField name={field.name} value={field.value ?? 'sms'} onChange={field.onChange} disabled={locked} />
+        )}
+      />
+      <FormField id="edit-member-context" label="Context (Optional)" hint="Who they are to the group, for the newsletter." error={errors.context?.message}>
+        {(control) => <Textarea {...control} rows={2} autoFocus={locked} placeholder="Grandma, lives in Lisbon" {...form.register('context')} />}
+      </FormField>
+      <DialogSubmitFooter busy={isSubmitting}>Save Changes</DialogSubmitFooter>
+    </form>
+  );
+}

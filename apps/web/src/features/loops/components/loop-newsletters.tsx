@@ -1,0 +1,88 @@
+import { BellRing, CalendarClock, ExternalLink, Newspaper, PauseCircle } from 'lucide-react';
+import { newsletterPath } from '@loop/shared/newsletters';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { errorText } from '@/lib/api-client';
+import { formatDate, formatInZone } from '@/lib/format-date';
+import { useLoopNewsletters } from '../api/get-loop-newsletters';
+
+/** The Loop's newsletters with links to their pages, and what is due next in the Loop's time zone. */
+export function LoopNewsletters({ loopId }: { loopId: number }) {
+  const query = useLoopNewsletters(loopId);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Newsletters</CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {query.isPending ? (
+          <div className="flex justify-center py-4">
+            <Spinner />
+          </div>
+        ) : query.isError ? (
+          <p className="rounded-lg bg-muted p-4 text-muted-foreground">{errorText(query.error) || 'Newsletters could not be loaded.'}</p>
+        ) : (
+          <>
+            {query.data.paused ? (
+              <p className="text-sm text-muted-foreground">Nothing is due while the loop is paused.</p>
+            ) : (
+              <dl className="grid gap-3 text-sm sm:grid-cols-2">
+                <div className="flex items-start gap-2">
+                  <CalendarClock aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
+                  <div>
+                    <dt className="text-muted-foreground">Next newsletter</dt>
+                    <dd className="font-medium">{query.data.nextNewsletterAt ? formatInZone(query.data.nextNewsletterAt, query.data.timeZone) : 'Not scheduled'}</dd>
+                  </div>
+                </div>
+                <div className="flex items-start gap-2">
+                  <BellRing aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
+                  <div>
+                    <dt className="text-muted-foreground">Next reminder</dt>
+                    <dd className="font-medium">{query.data.nextReminderAt ? formatInZone(query.data.nextReminderAt, query.data.timeZone) : 'No reminders scheduled'}</dd>
+                  </div>
+                </div>
+              </dl>
+            )}
+            {query.data.newsletters.length === 0 ? (
+              <p className="flex items-center gap-2 rounded-lg bg-muted p-4 text-muted-foreground">
+                <Newspaper aria-hidden="true" className="size-5" />
+                No newsletters yet.
+              </p>
+            ) : (
+              <ul className="divide-y rounded-xl border">
+                {query.data.newsletters.map((newsletter) => (
+                  <li key={newsletter.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 p-3">
+                    <div className="min-w-0 flex-1">
+                      <p className="font-medium break-words">{newsletter.title || (newsletter.kind === 'sneak_peek' ? 'Sneak peek' : 'Newsletter')}</p>
+                      <p className="text-sm text-muted-foreground tabular-nums">{formatDate(newsletter.sentAt)}</p>
+                    </div>
+                    <a
+                      href={newsletterPath(newsletter.urlId)}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="inline-flex items-center gap-1 text-sm font-medium whitespace-nowrap text-primary underline-offset-4 hover:underline"
+                    >
+                      Read it
+                      <ExternalLink aria-hidden="true" className="size-3.5" />
+                      <span className="sr-only">: {newsletter.title || 'newsletter'} of {formatDate(newsletter.sentAt)} (opens in a new tab)</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Shown on every tab of a Loop that staff paused. */
+export function PausedNotice() {
+  return (
+    <p role="status" className="flex items-start gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+      <PauseCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+      Loop staff have paused this loop: no reminders or newsletters go out until they resume it.
+    </p>
+  );
+}

@@ -1,0 +1,73 @@
+import type { User } from '@loop/shared/auth';
+import type { LoopDetail, LoopMember } from '@loop/shared/loops';
+import type { ApiConfig } from '@loop/shared/simulator';
+
+export const owner: User = {
+  id: 1,
+  email: 'ana.owner@example.com',
+  firstName: 'Ana',
+  lastName: 'Owner',
+  phoneNumber: '+14155550100',
+  messagingPreference: 'sms',
+  isPrivileged: false,
+};
+
+export const staff: User = { ...owner, id: 9, email: 'sam.staff@example.com', firstName: 'Sam', lastName: 'Staff', isPrivileged: true };
+
+export function member(id: number, overrides: Partial<LoopMember> = {}): LoopMember {
+  return {
+    id,
+    userId: 100 + id,
+    context: 'Grandmother, loves the garden and long stories about the old days',
+    isCreator: false,
+    detailsEditable: true,
+    user: {
+      firstName: 'Margaret',
+      lastName: 'Walker-Fitzgerald',
+      phoneNumber: '+447911123456',
+      email: 'gran.walker@example.com',
+      messagingPreference: 'sms',
+    },
+    ...overrides,
+  };
+}
+
+export function loopDetail(overrides: Partial<LoopDetail> = {}): LoopDetail {
+  return {
+    id: 7,
+    name: 'The Walker Family',
+    context: 'Cousins spread over three countries',
+    vibe: ['family', 'fun'],
+    frequency: 'biweekly',
+    reminderSchedule: [
+      { day: 'thursday', time: '09:00' },
+      { day: 'sunday', time: '17:00' },
+    ],
+    timeZone: 'Europe/London',
+    creatorId: owner.id,
+    createdAt: '2026-03-01T10:00:00.000Z',
+    paused: false,
+    creator: { firstName: owner.firstName, lastName: owner.lastName, email: owner.email },
+    memberCount: 2,
+    updateCount: 0,
+    lastNewsletter: null,
+    role: 'owner',
+    members: [
+      member(1, {
+        userId: owner.id,
+        isCreator: true,
+        detailsEditable: false,
+        context: null,
+        user: { firstName: 'Ana', lastName: 'Owner', phoneNumber: owner.phoneNumber, email: owner.email, messagingPreference: 'sms' },
+      }),
+      member(2),
+    ],
+    updates: [],
+    ...overrides,
+  } as LoopDetail;
+}
+
+export const simulatorConfig: ApiConfig = {
+  messagingProvider: 'simulator',
+  links: { exampleNewsletter: '/guide#newsletter', demoVideo: '/guide#walkthrough', guide: '/guide' },
+};

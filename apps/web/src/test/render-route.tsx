@@ -1,0 +1,41 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { User } from '@loop/shared/auth';
+import { routes } from '@/app/router';
+import { createQueryClient } from '@/lib/query-client';
+import { simulatorConfig } from './fixtures';
+import { server } from './server';
+
+export interface RenderRouteOptions {
+  /** The signed-in user; null (the default) answers GET /api/user with 401. */
+  user?: User | null;
+}
+
+/** Every request the app made during the test, as "GET /api/user". */
+export const requests: string[] = [];
+
+/**
+ * Renders the real route table at `path` in a memory router, with the app's query client,
+ * answering the session and config calls; tests add their own handlers with `server.use`.
+ */
+export function renderRoute(path: string, { user = null }: RenderRouteOptions = {}) {
+  requests.length = 0;
+  server.events.removeAllListeners('request:start');
+  server.events.on('request:start', ({ request }) => {
+    requests.push(`${request.method} ${new URL(request.url).pathname}`);
+  });
+  server.use(
+    http.get('*/api/user', () => (user ? HttpResponse.json(user) : HttpResponse.json({ message: 'Not signed in' }, { status: 401 }))),
+    http.get('*/api/config', () => HttpResponse.json(simulatorConfig)),
+  );
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const queryClient = createQueryClient();
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { ...view, router, queryClient };
+}
