@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../../src/db/schema';
 import { DAY_MS } from '../../src/lib/clock';
 import { SESSION_ABSOLUTE_MS } from '../../src/services/sessions/session-policy';
-import { createTestApp, newAccount, sessionCookie, signUp, type TestApp, type TestContext } from '../helpers/app';
+import { createTestApp, sessionCookie, signUp, type TestApp, type TestContext } from '../helpers/app';
 
 /**
  * Issue 9, "Sessions", the parts test/auth.test.ts and test/sessions.test.ts leave open: a token a
