@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages, users } from '../../src/db/schema';
+import { messages, phoneCodes } from '../../src/db/schema';
 import { newAccount, uniquePhone } from '../helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
 import { faultDatabase, INBOUND_PATH, signedInbound, type FaultDatabase } from './helpers/fault-database';
@@ -40,7 +40,8 @@ describe('the PGlite data directory', () => {
           if (i === 0 && acked.emails.length < 5) {
             const account = newAccount();
             const response = await fetch(`${first.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
-            if (response.status === 201) acked.emails.push(account.email);
+            // A sign-up's first step is durable as its code row (the account comes with the code).
+            if (response.status === 202) acked.emails.push(account.phoneNumber);
           } else {
             const webhook = signedInbound(first.url, fake, { from: uniquePhone(), body: `Durable ${i}` });
             const response = await fetch(`${first.url}${INBOUND_PATH}`, { method: 'POST', headers: webhook.headers, body: webhook.body });
@@ -79,7 +80,7 @@ describe('the PGlite data directory', () => {
 
     const found = await target.use(async (db) => ({
       texts: await db.select({ sid: messages.providerMessageId }).from(messages).where(inArray(messages.providerMessageId, ackedTexts)),
-      users: await db.select({ email: users.email }).from(users).where(inArray(users.email, ackedEmails)),
+      users: await db.select({ email: phoneCodes.phoneNumber }).from(phoneCodes).where(inArray(phoneCodes.phoneNumber, ackedEmails)),
       inbound: await db.$count(messages, eq(messages.direction, 'inbound')),
     }));
     const storedTexts = new Set(found.texts.map((r) => r.sid));

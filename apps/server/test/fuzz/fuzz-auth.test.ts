@@ -1,4 +1,4 @@
 import { authRoutes } from './routes';
 import { fuzzSuite } from './suite';
 
-fuzzSuite('/api/register, /api/login, /api/logout, /api/user', authRoutes);
+fuzzSuite('/api/register (and its code), /api/password-reset, /api/login, /api/logout, /api/user', authRoutes);

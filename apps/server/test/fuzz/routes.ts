@@ -23,14 +23,35 @@ function loopDeleted(delta: Delta): string | null {
   return null;
 }
 
+/** A texted code as typed: six digits, or not quite. */
+function code() {
+  return fc.oneof(fc.stringMatching(/^\d{6}$/), fc.string({ maxLength: 12 }));
+}
+
 export function authRoutes(world: World): RouteFuzz[] {
   return [
     {
       route: 'POST /api/register',
       freshSession: true,
       body: body({ email: v.email(world), password: fc.oneof(fc.constant(PASSWORD), fc.string({ minLength: 8, maxLength: 40 })), firstName: v.name, lastName: v.name, phoneNumber: v.phone(world), messagingPreference: v.preference }),
-      // A new session; the one the request came with (if any) is ended, as at login.
-      success: rows({ users: 1, sessions: [0, 1] }),
+      // Only a code text (none to a phone that opted out); the account comes with the code.
+      success: rows({ messages: [0, 1] }),
+    },
+    { route: 'POST /api/register/resend', body: body({ phoneNumber: v.phone(world) }), success: rows({ messages: [0, 1] }) },
+    {
+      route: 'POST /api/register/verify',
+      freshSession: true,
+      body: body({ phoneNumber: v.phone(world), code: code() }),
+      // A new account or a claimed text-only member, and a new session; the one the request came with ends.
+      success: rows({ users: [0, 1], sessions: [0, 1] }),
+    },
+    { route: 'POST /api/password-reset', body: body({ login: fc.oneof(v.email(world), v.phone(world)) }), success: rows({ messages: [0, 1] }) },
+    {
+      route: 'POST /api/password-reset/confirm',
+      freshSession: true,
+      body: body({ login: fc.oneof(v.email(world), v.phone(world)), code: code(), password: fc.string({ minLength: 8, maxLength: 40 }) }),
+      // Every session of the account ends and one starts: how many the account had is not known here.
+      success: (delta) => (delta.sessions <= 1 ? rows({ sessions: delta.sessions })(delta) : `sessions grew by ${delta.sessions}`),
     },
     {
       route: 'POST /api/login',

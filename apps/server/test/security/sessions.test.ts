@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../../src/db/schema';
 import { DAY_MS } from '../../src/lib/clock';
 import { SESSION_ABSOLUTE_MS } from '../../src/services/sessions/session-policy';
-import { createTestApp, newAccount, sessionCookie, signUp, type TestApp, type TestContext } from '../helpers/app';
+import { createTestApp, sessionCookie, signUp, type TestApp, type TestContext } from '../helpers/app';
 
 /**
  * Issue 9, "Sessions", the parts test/auth.test.ts and test/sessions.test.ts leave open: a token a
@@ -61,7 +61,7 @@ describe('the session token', () => {
 describe('sign-up', () => {
   it('in a browser that was signed in ends the session it had', async () => {
     const before = await signUp(t.app);
-    const res = await t.app.inject({ method: 'POST', url: '/api/register', headers: { cookie: before.cookie }, payload: newAccount() });
+    const { response: res } = await signUp(t.app, {}, { headers: { cookie: before.cookie } });
     expect(res.statusCode).toBe(201);
     expect(sessionCookie(res)).not.toBe(before.cookie);
     expect((await me(t.app, before.cookie)).statusCode).toBe(401);
@@ -88,8 +88,7 @@ describe('the cookie', () => {
     ['http', () => t.app, false],
     ['https', () => secure, true],
   ] as const)('under %s: HttpOnly, SameSite=Lax, Secure only under https, and it expires with the session', async (_scheme, app, isSecure) => {
-    const account = newAccount();
-    const registered = await app().inject({ method: 'POST', url: '/api/register', payload: account });
+    const { account, response: registered } = await signUp(app());
     const loggedIn = await login(app(), account);
     for (const res of [registered, loggedIn]) {
       const cookie = res.cookies.find((c) => c.name === 'loop_session');
