@@ -97,20 +97,22 @@ describe('what else a phone sends (item 7) and STOP as Twilio answers it (item 8
   const lastReply = async (phone: string) => (await thread(phone)).at(-1);
 
   it.each([
-    [['video'], /^Videos and voice memos are coming to Loop later\./],
-    [['voice_memo'], /^Videos and voice memos are coming to Loop later\./],
-    [['contact'], /^Loop can't share a contact card:/],
-    [['pdf'], /^Loop can't share a PDF:/],
-  ])('%j: sent, and answered accurately', async (attachments, reply) => {
+    [['video'], 'Video', /^Videos and voice memos are coming to Loop later\./],
+    [['voice_memo'], 'Voice memo', /^Videos and voice memos are coming to Loop later\./],
+    [['contact'], 'Contact card', /^Loop can't share a contact card:/],
+    [['pdf'], 'PDF', /^Loop can't share a PDF:/],
+  ])('%j: sent, shown in the thread, and answered accurately', async (attachments, label, reply) => {
     expect((await send(t.app, mate.phoneNumber, { attachments })).statusCode).toBe(202);
     await processPending(t.app.ctx);
     expect(await lastReply(mate.phoneNumber)).toMatchObject({ direction: 'outbound', body: expect.stringMatching(reply) });
+    expect((await thread(mate.phoneNumber)).at(-2)).toMatchObject({ direction: 'inbound', attachments: [label] });
   });
 
   it('a WhatsApp location gets the location reply; on SMS a location is refused', async () => {
     expect((await send(t.app, mate.phoneNumber, { location: { latitude: 51.5, longitude: -0.12 }, channel: 'whatsapp' })).statusCode).toBe(202);
     await processPending(t.app.ctx);
     expect(await lastReply(mate.phoneNumber)).toMatchObject({ body: expect.stringMatching(/^Loop can't share a location pin\./) });
+    expect((await thread(mate.phoneNumber)).at(-2)).toMatchObject({ direction: 'inbound', attachments: ['Location'] });
     const sms = await send(t.app, mate.phoneNumber, { location: { latitude: 51.5, longitude: -0.12 }, channel: 'sms' });
     expect(sms.statusCode).toBe(400);
     expect(sms.json().message).toBe('A location can only be sent on WhatsApp.');

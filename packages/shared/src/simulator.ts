@@ -95,6 +95,8 @@ export interface SimulatorMessage {
   body: string;
   /** Paths (/media/...) or absolute URLs of photos. */
   mediaUrls: string[];
+  /** Inbound: what else it carried, in words ("Video", "Location"...), which Loop does not keep. */
+  attachments: string[];
   /** Inbound: received, processing, processed, ignored, failed. Outbound: queued, sending, sent, delivered, undelivered, failed. */
   status: string;
   error: string | null;
