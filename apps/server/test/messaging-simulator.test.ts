@@ -96,6 +96,48 @@ describe('a phone’s thread', () => {
   });
 });
 
+describe('what else a phone sends (item 7) and STOP as Twilio answers it (item 8)', () => {
+  const thread = async (phone: string) => (await get(t.app, `/api/simulator/phones/${encodeURIComponent(phone)}/messages`)).json().messages;
+  const lastReply = async (phone: string) => (await thread(phone)).at(-1);
+
+  it.each([
+    [['video'], 'Video', /^Videos and voice memos are coming to Loop later\./],
+    [['voice_memo'], 'Voice memo', /^Videos and voice memos are coming to Loop later\./],
+    [['contact'], 'Contact card', /^Loop can't share a contact card:/],
+    [['pdf'], 'PDF', /^Loop can't share a PDF:/],
+  ])('%j: sent, shown in the thread, and answered accurately', async (attachments, label, reply) => {
+    expect((await send(t.app, mate.phoneNumber, { attachments })).statusCode).toBe(202);
+    await processPending(t.app.ctx);
+    expect(await lastReply(mate.phoneNumber)).toMatchObject({ direction: 'outbound', body: expect.stringMatching(reply) });
+    expect((await thread(mate.phoneNumber)).at(-2)).toMatchObject({ direction: 'inbound', attachments: [label] });
+  });
+
+  it('a WhatsApp location gets the location reply; on SMS a location is refused', async () => {
+    expect((await send(t.app, mate.phoneNumber, { location: { latitude: 51.5, longitude: -0.12 }, channel: 'whatsapp' })).statusCode).toBe(202);
+    await processPending(t.app.ctx);
+    expect(await lastReply(mate.phoneNumber)).toMatchObject({ body: expect.stringMatching(/^Loop can't share a location pin\./) });
+    expect((await thread(mate.phoneNumber)).at(-2)).toMatchObject({ direction: 'inbound', attachments: ['Location'] });
+    const sms = await send(t.app, mate.phoneNumber, { location: { latitude: 51.5, longitude: -0.12 }, channel: 'sms' });
+    expect(sms.statusCode).toBe(400);
+    expect(sms.json().message).toBe('A location can only be sent on WhatsApp.');
+  });
+
+  it('STOP on SMS gets Twilio’s confirmation, as a real phone would; a text after it is not shared', async () => {
+    const db = t.testDb.database.db;
+    const stopper = await createPerson(db, { firstName: 'Sam' });
+    const garden = await createLoop(db, { name: 'Stoppers', memberIds: [stopper.id] });
+    // Maya may play members of her Loops only: Sam joins one of hers.
+    await createLoop(db, { name: 'Maya and Sam', memberIds: [me.user.id, stopper.id], creatorId: me.user.id });
+    expect((await send(t.app, stopper.phoneNumber, { body: 'STOP' })).statusCode).toBe(202);
+    await processPending(t.app.ctx);
+    expect(await lastReply(stopper.phoneNumber)).toMatchObject({ kind: 'opt_out_notice', status: 'sent', body: expect.stringMatching(/^You have successfully been unsubscribed/) });
+    await send(t.app, stopper.phoneNumber, { body: 'Still sharing?' });
+    await processPending(t.app.ctx);
+    expect(await updatesOf(db, garden.id)).toEqual([]);
+    expect((await thread(stopper.phoneNumber)).at(-1)).toMatchObject({ direction: 'inbound', status: 'ignored', error: 'Not shared: this phone opted out (STOP).' });
+  });
+});
+
 describe('POST /api/simulator/phones/:phone/messages validation', () => {
   it.each([
     [{}, 'Type a message or attach a photo'],
@@ -106,6 +148,8 @@ describe('POST /api/simulator/phones/:phone/messages validation', () => {
     [{ media: [{ contentType: 'image/png', dataBase64: JPEG.toString('base64') }] }, 'Photo 1 is not a PNG image.'],
     [{ media: Array.from({ length: 11 }, () => ({ contentType: 'image/jpeg', dataBase64: JPEG.toString('base64') })) }, 'At most 10 photos per text'],
     [{ media: [{ contentType: 'image/jpeg', dataBase64: Buffer.alloc(5 * 1024 * 1024 + 10).toString('base64') }] }, 'Each photo must be at most 5 MB'],
+    [{ attachments: ['spreadsheet'] }, 'Attachments are video, voice_memo, contact or pdf'],
+    [{ location: { latitude: 91, longitude: 0 } }, 'latitude must be from -90 to 90'],
   ])('refuses %j with a message a person can act on', async (payload, message) => {
     const res = await send(t.app, mate.phoneNumber, payload);
     expect(res.statusCode).toBe(400);
@@ -141,7 +185,7 @@ describe('with Twilio configured', () => {
 
   it('lets staff play any member, and its replies never reach Twilio', async () => {
     const { phones } = (await get(twilioApp, '/api/simulator/phones', staff.cookie)).json();
-    expect(phones.map((p: { firstName: string }) => p.firstName)).toEqual(['Maya', 'Theo', 'Zed']);
+    expect(phones.map((p: { firstName: string }) => p.firstName)).toEqual(['Maya', 'Sam', 'Theo', 'Zed']);
     const before = fake.attempts.length;
     expect((await send(twilioApp, outsider.phoneNumber, { body: 'From the simulator' }, staff.cookie)).statusCode).toBe(202);
     await processPending(twilioApp.ctx);

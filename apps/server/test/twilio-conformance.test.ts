@@ -225,13 +225,14 @@ describe('2. 63016: the window is closed and the text goes again as the template
 });
 
 describe('3. opt-out, pause and membership are checked at the moment of sending', () => {
-  /** Sends claimed texts with a pacer that lets `during` run while the second text waits for its slot. */
+  /** Sends claimed texts with a pacer that runs `during` while every text after the first waits for its slot. */
   async function sendWith(during: () => Promise<void>) {
     let waits = 0;
+    let changed: Promise<void> | undefined;
     const pacer = {
       wait: async () => {
         waits += 1;
-        if (waits === 2) await during();
+        if (waits >= 2) await (changed ??= during());
       },
     };
     const now = clock();

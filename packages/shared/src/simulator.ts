@@ -98,6 +98,8 @@ export interface SimulatorMessage {
   mediaUrls: string[];
   /** Those of its photos that still exist, with their sizes. */
   photos: Photo[];
+  /** Inbound: what else it carried, in words ("Video", "Location"...), which Loop does not keep. */
+  attachments: string[];
   /** Inbound: received, processing, processed, ignored, failed. Outbound: queued, sending, sent, delivered, undelivered, failed. */
   status: string;
   error: string | null;

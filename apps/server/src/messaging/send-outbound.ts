@@ -167,40 +167,48 @@ interface SentRecord {
   sentAt: Date;
 }
 
+/** Check queries in flight at once: a text never waits behind more than a short one. */
+const CHECKS_IN_FLIGHT = 4;
+
 /**
  * Asks, for many texts at once, whether each may still go out (recipients.ts: the one rule) and
  * reads the member's WhatsApp window as it is now. A text asks once it is ready to go (after its
- * wait for the pace): it waits for the next query to start, never for one already under way, so
- * a STOP committed before it asked always counts. At full speed one query answers dozens of texts.
+ * wait for the pace) and is answered by a query that starts after it asked, never by one already
+ * under way, so a STOP committed before it asked always counts. Texts that become ready together
+ * share one query; up to CHECKS_IN_FLIGHT run side by side, so at full speed a text waits about
+ * one short query, and the database does one query for dozens of texts.
  */
 class SendCheck {
   private waiting: { id: number; resolve: (value: Sendable) => void; reject: (error: unknown) => void }[] = [];
-  private running = false;
+  private inFlight = 0;
 
   constructor(private readonly db: Db) {}
 
   check(id: number): Promise<Sendable> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ id, resolve, reject });
-      if (!this.running) void this.run();
+      // Let the texts that become ready in this same turn join the query.
+      if (this.waiting.length === 1) queueMicrotask(() => this.start());
     });
   }
 
-  private async run(): Promise<void> {
-    this.running = true;
-    try {
-      while (this.waiting.length > 0) {
-        const batch = this.waiting.splice(0);
-        try {
-          const found = await sendableTexts(this.db, batch.map((w) => w.id));
+  private start(): void {
+    if (this.waiting.length === 0 || this.inFlight >= CHECKS_IN_FLIGHT) return;
+    const batch = this.waiting.splice(0);
+    this.inFlight++;
+    sendableTexts(this.db, batch.map((w) => w.id))
+      .then(
+        (found) => {
           for (const w of batch) w.resolve(found.get(w.id) ?? { allowed: false, optedOut: false, lastWhatsappInboundAt: null });
-        } catch (error) {
+        },
+        (error: unknown) => {
           for (const w of batch) w.reject(error);
-        }
-      }
-    } finally {
-      this.running = false;
-    }
+        },
+      )
+      .finally(() => {
+        this.inFlight--;
+        this.start();
+      });
   }
 }
 

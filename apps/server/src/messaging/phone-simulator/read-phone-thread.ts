@@ -30,8 +30,29 @@ export async function readPhoneThread(db: Db, phoneNumber: string): Promise<Simu
     body: row.body,
     mediaUrls: row.mediaUrls,
     photos: row.mediaUrls.flatMap((url) => photos.get(url) ?? []),
+    attachments: row.direction === 'inbound' ? attachmentLabels(row.raw ?? {}) : [],
     status: row.status,
     error: row.error,
     createdAt: row.createdAt.toISOString(),
   }));
+}
+
+const LABELS: [RegExp, string][] = [
+  [/^video\//, 'Video'],
+  [/^audio\//, 'Voice memo'],
+  [/^text\/(x-)?vcard|^text\/directory/, 'Contact card'],
+  [/^application\/pdf/, 'PDF'],
+];
+
+/** The non-photo media and location pin of an inbound text, in words, from Twilio's parameters. */
+function attachmentLabels(params: Record<string, string>): string[] {
+  const labels: string[] = [];
+  const count = Math.min(Number.parseInt(params.NumMedia ?? '0', 10) || 0, 10);
+  for (let i = 0; i < count; i++) {
+    const type = (params[`MediaContentType${i}`] ?? '').toLowerCase();
+    if (type === '' || type.startsWith('image/')) continue;
+    labels.push(LABELS.find(([pattern]) => pattern.test(type))?.[1] ?? 'File');
+  }
+  if (params.MessageType === 'location' || (params.Latitude !== undefined && params.Longitude !== undefined)) labels.push('Location');
+  return labels;
 }

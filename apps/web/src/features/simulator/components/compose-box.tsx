@@ -7,11 +7,14 @@ import { Textarea } from '@/components/ui/textarea';
 import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { useSendSimulatedText } from '../api/send-simulated-text';
+import { MoreAttachmentsMenu, type MoreToSend } from './more-attachments-menu';
 import { toSimulatorMedia } from './photo-files';
 import { usePhotoAttachments } from './use-photo-attachments';
 
 interface ComposeBoxProps {
   phoneNumber: string;
+  /** The app the phone texts from: a location pin is a WhatsApp thing. */
+  whatsapp: boolean;
   firstName: string;
   draft: string;
   onDraftChange: (draft: string) => void;
@@ -20,7 +23,7 @@ interface ComposeBoxProps {
 }
 
 /** The bottom of the phone: a text, photos to attach, and Send (Enter; Shift+Enter is a new line). */
-export function ComposeBox({ phoneNumber, firstName, draft, onDraftChange, textareaRef }: ComposeBoxProps) {
+export function ComposeBox({ phoneNumber, whatsapp, firstName, draft, onDraftChange, textareaRef }: ComposeBoxProps) {
   const send = useSendSimulatedText(phoneNumber);
   const attachments = usePhotoAttachments();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -28,14 +31,20 @@ export function ComposeBox({ phoneNumber, firstName, draft, onDraftChange, texta
   const busy = reading || send.isPending;
   const canSend = draft.trim() !== '' || attachments.photos.length > 0;
 
-  async function submit(event?: FormEvent) {
+  async function submit(event?: FormEvent, more?: MoreToSend) {
     event?.preventDefault();
-    if (busy || !canSend) return;
+    if (busy || (!canSend && !more)) return;
     try {
       setReading(true);
       const media = await Promise.all(attachments.photos.map((photo) => toSimulatorMedia(photo.file)));
       setReading(false);
-      await send.mutateAsync({ body: draft, media });
+      await send.mutateAsync({
+        body: draft,
+        media,
+        // A simulated pin: central London.
+        ...(more && 'attachment' in more ? { attachments: [more.attachment] } : {}),
+        ...(more && 'location' in more ? { location: { latitude: 51.5072, longitude: -0.1276 } } : {}),
+      });
       onDraftChange('');
       attachments.clear();
       textareaRef.current?.focus();
@@ -104,6 +113,7 @@ export function ComposeBox({ phoneNumber, firstName, draft, onDraftChange, texta
         >
           <ImagePlus aria-hidden="true" />
         </Button>
+        <MoreAttachmentsMenu whatsapp={whatsapp} disabled={busy} onSend={(more) => void submit(undefined, more)} />
         <Textarea
           ref={textareaRef}
           aria-label={`Text from ${firstName}`}

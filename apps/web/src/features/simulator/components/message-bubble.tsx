@@ -1,4 +1,4 @@
-import { CircleAlert } from 'lucide-react';
+import { CircleAlert, Paperclip } from 'lucide-react';
 import type { SimulatorMessage } from '@loop/shared/simulator';
 import { cn } from '@/lib/cn';
 import { formatDateTime, formatTime } from '@/lib/format-date';
@@ -39,6 +39,16 @@ export function MessageBubble({ message, firstName }: { message: SimulatorMessag
             <li key={photo.url} className={message.photos.length === 1 ? 'aspect-[4/3]' : 'aspect-square'}>
               {/* One photo fills a 12rem bubble; several share a 14rem one, two to a row. */}
               <PhotoTile shape="fill" photo={photo} sizes={message.photos.length === 1 ? '12rem' : '7rem'} label={`Photo ${index + 1} from ${sender}`} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {message.attachments.length > 0 && (
+        <ul aria-label="Also sent" className="flex flex-wrap justify-end gap-1">
+          {message.attachments.map((label, index) => (
+            <li key={`${label}-${index}`} className="flex items-center gap-1 rounded-full border bg-card px-2.5 py-1 text-xs text-card-foreground">
+              <Paperclip aria-hidden="true" className="size-3.5 text-muted-foreground" />
+              {label}
             </li>
           ))}
         </ul>

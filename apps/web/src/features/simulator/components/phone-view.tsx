@@ -64,6 +64,7 @@ export function PhoneView({ phone: listed }: { phone: SimulatorPhone }) {
       )}
       <ComposeBox
         phoneNumber={phone.phoneNumber}
+        whatsapp={phone.messagingPreference === 'whatsapp'}
         firstName={phone.firstName}
         draft={draft}
         onDraftChange={setDraft}

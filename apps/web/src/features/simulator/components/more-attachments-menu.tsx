@@ -1,0 +1,49 @@
+import { Contact, FileText, MapPin, Mic, Paperclip, Video } from 'lucide-react';
+import type { SimulatorAttachment } from '@loop/shared/simulator';
+import { Button } from '@/components/ui/button';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
+
+/** What the simulated phone can send besides text and photos: Loop answers each as it would a real one. */
+export type MoreToSend = { attachment: SimulatorAttachment } | { location: true };
+
+const ITEMS: { attachment: SimulatorAttachment; label: string; icon: typeof Video }[] = [
+  { attachment: 'video', label: 'A video', icon: Video },
+  { attachment: 'voice_memo', label: 'A voice memo', icon: Mic },
+  { attachment: 'contact', label: 'A contact card', icon: Contact },
+  { attachment: 'pdf', label: 'A PDF', icon: FileText },
+];
+
+/** A paperclip menu that sends a video, voice memo, contact card, PDF or (on WhatsApp) a location pin at once. */
+export function MoreAttachmentsMenu({ whatsapp, disabled, onSend }: { whatsapp: boolean; disabled: boolean; onSend: (what: MoreToSend) => void }) {
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Send something else"
+          title="Send a video, voice memo, contact, PDF or location"
+          disabled={disabled}
+          className="rounded-full text-muted-foreground [&_svg]:size-5"
+        >
+          <Paperclip aria-hidden="true" />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="start" side="top">
+        <DropdownMenuLabel className="text-xs text-muted-foreground">Send with your text</DropdownMenuLabel>
+        {ITEMS.map(({ attachment, label, icon: Icon }) => (
+          <DropdownMenuItem key={attachment} onSelect={() => onSend({ attachment })}>
+            <Icon aria-hidden="true" />
+            {label}
+          </DropdownMenuItem>
+        ))}
+        {whatsapp && (
+          <DropdownMenuItem onSelect={() => onSend({ location: true })}>
+            <MapPin aria-hidden="true" />
+            My location
+          </DropdownMenuItem>
+        )}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
