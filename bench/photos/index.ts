@@ -17,19 +17,24 @@ const TEXTS = 10;
 const HEICS = 3;
 const here = fileURLToPath(import.meta.url);
 
-async function makePhotos(dir: string): Promise<void> {
+async function makeJpegs(dir: string): Promise<void> {
   const raw = Buffer.alloc(WIDTH * HEIGHT * 3);
   for (let n = 0; n < PHOTOS; n++) writeFileSync(path.join(dir, `photo-${String(n).padStart(3, '0')}.jpg`), await phonePhoto(n, raw));
+}
+
+/** A few HEICs from the first JPEGs with Debian's heif-enc; false when it is not installed. */
+function makeHeics(dir: string): boolean {
   const heifEnc = spawnSync('heif-enc', ['--version'], { encoding: 'utf8' });
   if (heifEnc.error) {
     console.log('heif-enc not installed (apt-get install libheif-examples): HEIC photos left out');
-    return;
+    return false;
   }
   for (let n = 0; n < HEICS; n++) {
     const jpeg = path.join(dir, `photo-${String(n).padStart(3, '0')}.jpg`);
     const result = spawnSync('heif-enc', ['-q', '60', '-o', path.join(dir, `photo-${String(n).padStart(3, '0')}.heic`), jpeg]);
     if (result.status !== 0) throw new Error(`heif-enc failed: ${result.stderr.toString()}`);
   }
+  return true;
 }
 
 async function run(dir: string, kind: 'jpg' | 'heic'): Promise<void> {
@@ -76,14 +81,15 @@ if (mode === 'run' && dir && (kind === 'jpg' || kind === 'heic')) {
   const work = mkdtempSync(path.join(tmpdir(), 'loop-bench-photos-'));
   try {
     const made = performance.now();
-    await makePhotos(work);
-    console.log(`Made the photos in ${((performance.now() - made) / 1000).toFixed(0)} s`);
+    await makeJpegs(work);
+    console.log(`Made the JPEGs in ${((performance.now() - made) / 1000).toFixed(0)} s`);
     // Each measurement in a fresh process: its peak RSS is the pipeline's, not the photo maker's.
-    for (const which of ['jpg', 'heic'] as const) {
-      if (!readdirSync(work).some((f) => f.endsWith(`.${which}`))) continue;
+    const measure = (which: 'jpg' | 'heic') => {
       const child = spawnSync(process.execPath, ['--import', 'tsx', here, 'run', work, which], { stdio: 'inherit' });
       if (child.status !== 0) process.exitCode = 1;
-    }
+    };
+    measure('jpg');
+    if (makeHeics(work)) measure('heic');
   } finally {
     if (existsSync(work)) rmSync(work, { recursive: true, force: true });
   }
