@@ -133,7 +133,7 @@ describe('keywords', () => {
     for (const loop of loops) expect(await updatesOf(db(), loop.id)).toEqual([]);
   });
 
-  it('an opted-out member shares nothing (decision 0013) and gets no text on SMS, where Twilio blocks them', async () => {
+  it('an opted-out member shares nothing (decision 0014) and gets no text on SMS, where Twilio blocks them', async () => {
     const { person, loops } = await personIn('Quiet');
     await text(person.phoneNumber, 'STOP');
     expect(await text(person.phoneNumber, 'News anyway')).toEqual([]);

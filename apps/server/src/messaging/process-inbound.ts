@@ -59,7 +59,7 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
     });
     return;
   }
-  // STOP is absolute: a text from a phone that opted out is shared with no one (decision 0013).
+  // STOP is absolute: a text from a phone that opted out is shared with no one (decision 0014).
   if (await isOptedOut(db, phone)) {
     return db.transaction(async (tx) => {
       const hint = row.channel === 'whatsapp' && !(await toldRecently(tx, phone, row.createdAt));
