@@ -1,6 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { loops, members } from '../db/schema';
+import { listConfirmableLoops } from '../services/memberships/confirm-pending-memberships';
+import { membershipIsActive } from '../services/memberships/membership-is-active';
 import type { Keyword } from './keywords';
 import { optInPhone, optOutPhone } from './opt-outs';
 import { replies } from './replies';
@@ -22,9 +24,13 @@ export async function handleKeyword(
         await optOutPhone(tx, input.phone, reason, input.now);
       }
       return null;
-    case 'opt_in':
+    case 'opt_in': {
       if (input.phone) await optInPhone(tx, input.phone);
-      return twilioAnswered ? null : replies.optedIn();
+      // Back in, with invitations that still wait: say so, since nothing else will ask again.
+      const waiting = input.userId === null ? [] : await listConfirmableLoops(tx, input.userId, input.now);
+      if (twilioAnswered) return waiting.length > 0 ? replies.invitationsWaiting(waiting.map((l) => l.name)) : null;
+      return [replies.optedIn(), ...(waiting.length > 0 ? [replies.invitationsWaiting(waiting.map((l) => l.name))] : [])].join(' ');
+    }
     case 'help':
       return twilioAnswered ? null : replies.help();
     case 'loops': {
@@ -33,7 +39,7 @@ export async function handleKeyword(
         .select({ name: loops.name })
         .from(members)
         .innerJoin(loops, eq(loops.id, members.loopId))
-        .where(eq(members.userId, input.userId))
+        .where(and(eq(members.userId, input.userId), membershipIsActive))
         .orderBy(asc(loops.name));
       return names.length > 0 ? replies.yourLoops(names.map((n) => n.name)) : replies.joinHelp();
     }

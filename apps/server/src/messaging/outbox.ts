@@ -1,12 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { members, messages, phoneOptOuts, users } from '../db/schema';
+import { membershipIsActive } from '../services/memberships/membership-is-active';
 import { isOptedOut } from './opt-outs';
 import { replies } from './replies';
 import { wakeMessageWorker } from './worker-signal';
 
 /** What an outbound text is for; WhatsApp templates are configured per kind. */
-export type TextKind = 'reply' | 'welcome' | 'reminder' | 'newsletter' | 'sneak_peek' | 'bulk';
+export type TextKind = 'reply' | 'welcome' | 'invitation' | 'reminder' | 'newsletter' | 'sneak_peek' | 'bulk';
 
 export interface TextToQueue {
   kind: TextKind;
@@ -63,7 +64,7 @@ export function queueWelcomeText(tx: DbOrTx, input: { userId: number; loopId: nu
 
 /**
  * Queues one text to every member of a Loop in one statement (reminders, newsletter links, group
- * texts), skipping opted-out phones. Keys are `{keyPrefix}:{userId}`, so running it twice for one
+ * texts), skipping opted-out phones and memberships not yet confirmed. Keys are `{keyPrefix}:{userId}`, so running it twice for one
  * slot queues nothing new. Returns how many texts were queued.
  */
 export async function enqueueLoopTexts(
@@ -76,7 +77,7 @@ export async function enqueueLoopTexts(
            ${JSON.stringify(input.mediaUrls ?? [])}::jsonb, 'queued', ${`${input.keyPrefix}:`} || ${users.id}::text,
            ${members.loopId}, ${users.id}, ${input.newsletterId ?? null}::bigint
     from ${members} join ${users} on ${users.id} = ${members.userId}
-    where ${members.loopId} = ${input.loopId}
+    where ${members.loopId} = ${input.loopId} and ${membershipIsActive}
       and not exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = ${users.phoneNumber})
     on conflict (idempotency_key) do nothing
     returning id`);

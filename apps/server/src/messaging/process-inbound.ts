@@ -1,4 +1,5 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { toE164 } from '@loop/shared/phone';
 import type { DbOrTx } from '../db/client';
 import { loops, members, messages, users } from '../db/schema';
@@ -11,7 +12,10 @@ import { isOptedOut } from './opt-outs';
 import { insertOutbound } from './outbox';
 import { replies } from './replies';
 import { routeText } from './route-text';
-import { isSimulatorAddress } from './simulator';
+import { membershipIsActive } from '../services/memberships/membership-is-active';
+import { parseConsent } from './consent';
+import { handleConsent } from './handle-consent';
+import { isSimulatorAddress, simulatorScope } from './simulator';
 import { handleKeyword } from './handle-keyword';
 import { storeUpdates } from './store-updates';
 
@@ -34,6 +38,17 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
     finishInbound(tx, row, { status, userId: user?.id ?? null, loopId: loopId ?? null, reply, phone });
 
   const keyword = parseKeyword(body, params.OptOutType);
+  // A simulator viewer playing someone else's phone reaches only the Loops they own.
+  const scope = simulatorScope(row.toAddress, params);
+  const consent = keyword === null || keyword === 'opt_in' ? parseConsent(body) : null;
+  if (consent) {
+    const handled = await db.transaction(async (tx) => {
+      const answer = await handleConsent(tx, { consent, phone, userId: user?.id ?? null, scope, now: ctx.clock() });
+      if (answer) await finish(tx, 'processed', answer.reply, answer.loopId ?? undefined);
+      return answer !== null;
+    });
+    if (handled) return;
+  }
   if (keyword) {
     await db.transaction(async (tx) => {
       const reply = await handleKeyword(tx, { keyword, phone, userId: user?.id ?? null, word: body, optOutType: params.OptOutType, now: ctx.clock() });
@@ -43,17 +58,23 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
   }
   if (!user) return db.transaction((tx) => finish(tx, 'ignored', replies.joinHelp()));
 
+  // Only Loops the sender said yes to (or made) get their texts.
+  const owner = alias(users, 'owner');
   const userLoops = await db
-    .select({ id: loops.id, name: loops.name })
+    .select({ id: loops.id, name: loops.name, ownerName: sql<string>`${owner.firstName} || ' ' || ${owner.lastName}` })
     .from(members)
     .innerJoin(loops, eq(loops.id, members.loopId))
-    .where(eq(members.userId, user.id))
-    .orderBy(asc(loops.name));
+    .innerJoin(owner, eq(owner.id, loops.creatorId))
+    .where(and(eq(members.userId, user.id), membershipIsActive, scope === null ? undefined : inArray(loops.id, scope.length > 0 ? scope : [-1])))
+    .orderBy(asc(loops.name), asc(loops.id));
   if (userLoops.length === 0) return db.transaction((tx) => finish(tx, 'ignored', replies.joinHelp()));
 
   const routing = routeText(body, userLoops);
   if (routing.kind === 'unknown_name') {
     return db.transaction((tx) => finish(tx, 'ignored', replies.unknownLoop(routing.name, userLoops.map((l) => l.name))));
+  }
+  if (routing.kind === 'same_name') {
+    return db.transaction((tx) => finish(tx, 'ignored', replies.sameName(routing.loops.map((l) => ({ name: l.name, ownerName: l.ownerName ?? '' })))));
   }
 
   const storage = mediaStorageFor(config);

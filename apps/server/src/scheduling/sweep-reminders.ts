@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { loops, members, messages, phoneOptOuts, users } from '../db/schema';
 import { HOUR_MS } from '../lib/clock';
 import { wakeMessageWorker } from '../messaging/worker-signal';
+import { membershipIsActive } from '../services/memberships/membership-is-active';
 import { nextReminderSlot } from './next-reminder';
 import { reminderText } from './reminder-text';
 
@@ -70,6 +71,7 @@ async function queueReminderTexts(tx: Tx, due: { id: number; name: string; dueAt
           members.loopId,
           due.map((l) => l.id),
         ),
+        membershipIsActive,
         notExists(tx.select({ one: sql`1` }).from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, users.phoneNumber))),
       ),
     )

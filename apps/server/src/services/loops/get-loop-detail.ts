@@ -1,9 +1,10 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { LoopDetail, LoopMember, LoopRole, LoopUpdate } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
-import { loops, media, members, updates, users } from '../../db/schema';
+import { loops, media, members, messages, phoneOptOuts, updates, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { mediaUrl } from '../../storage/media-storage';
+import { memberState } from '../memberships/member-state';
 import { summaryFields, toLoopSummary } from './loop-summary';
 
 /** A member as the statement below builds it (PostgreSQL's JSON: ids are numbers, names snake_case). */
@@ -16,6 +17,10 @@ interface MemberJson {
   phone_number: string;
   email: string | null;
   messaging_preference: LoopMember['user']['messagingPreference'];
+  status: 'pending' | 'active';
+  invited_at: string | null;
+  opted_out: boolean;
+  last_failure: string | null;
 }
 
 interface UpdateJson {
@@ -39,7 +44,7 @@ export const DETAIL_UPDATE_LIMIT = 200;
  * subqueries name the Loop by the parameter, not by `loops.id`, so that PostgreSQL plans them for
  * this Loop's size (a Loop of 10,000 updates reads its newest 200 from the index, not all of them).
  */
-export async function getLoopDetail(db: Db, loopId: number, role: LoopRole, options: { memberLimit?: number } = {}): Promise<LoopDetail> {
+export async function getLoopDetail(db: Db, loopId: number, role: LoopRole, options: { memberLimit?: number; now?: Date } = {}): Promise<LoopDetail> {
   return (await getLoopDetailWith(db, loopId, role, options)).detail;
 }
 
@@ -52,7 +57,7 @@ export async function getLoopDetailWith<K extends string>(
   db: Db,
   loopId: number,
   role: LoopRole,
-  options: { memberLimit?: number; extra?: Record<K, SQL> } = {},
+  options: { memberLimit?: number; extra?: Record<K, SQL>; now?: Date } = {},
 ): Promise<{ detail: LoopDetail; extra: Record<K, unknown> }> {
   const limit = options.memberLimit === undefined ? sql`` : sql`limit ${options.memberLimit}`;
   const [row] = await db
@@ -64,7 +69,14 @@ export async function getLoopDetailWith<K extends string>(
       members: sql<MemberJson[]>`(
         select coalesce(json_agg(m order by m.created_at, m.id), '[]'::json) from (
           select ${members.id} as id, ${members.context} as context, ${members.createdAt} as created_at,
-            p.id as user_id, p.first_name, p.last_name, p.phone_number, p.email, p.messaging_preference
+            p.id as user_id, p.first_name, p.last_name, p.phone_number, p.email, p.messaging_preference,
+            ${members.status} as status, ${members.invitedAt} as invited_at,
+            exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = p.phone_number) as opted_out,
+            -- The last text to the phone that got an answer, if it failed (index messages_to_address_created_at_idx).
+            (select case when last.status in ('failed', 'undelivered') then coalesce(last.error, '') end from (
+              select ${messages.status} as status, ${messages.error} as error from ${messages}
+              where ${messages.toAddress} = p.phone_number and ${messages.status} in ('sent', 'delivered', 'failed', 'undelivered')
+              order by ${messages.createdAt} desc limit 1) last) as last_failure
           from ${members}
           cross join lateral (
             select ${users.id}, ${users.firstName}, ${users.lastName}, ${users.phoneNumber}, ${users.email}, ${users.messagingPreference}
@@ -96,7 +108,9 @@ export async function getLoopDetailWith<K extends string>(
   if (!row) throw new AppError('not_found', 'Loop not found.');
 
   const summary = toLoopSummary(row);
+  const now = options.now ?? new Date();
   const memberList: LoopMember[] = parseJson(row.members).map((m) => ({
+    ...memberState({ status: m.status, invitedAt: m.invited_at ? new Date(m.invited_at) : null, optedOut: m.opted_out, lastFailure: m.last_failure }, now),
     id: Number(m.id),
     userId: Number(m.user_id),
     context: m.context,

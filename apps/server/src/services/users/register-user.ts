@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { AppError, uniqueViolation } from '../../errors';
 import { hashPassword } from '../../lib/passwords';
+import { confirmPendingMemberships } from '../memberships/confirm-pending-memberships';
 
 /** Creates an account with a password. Email and phone number must both be new. */
 export async function registerUser(
@@ -13,7 +14,8 @@ export async function registerUser(
 ): Promise<typeof users.$inferSelect> {
   const passwordHash = await hashPassword(input.password);
   try {
-    const [user] = await db
+    return await db.transaction(async (tx) => {
+    const [user] = await tx
       .insert(users)
       .values({
         email: input.email,
@@ -27,7 +29,11 @@ export async function registerUser(
       })
       .returning();
     if (!user) throw new Error('insert returned no row');
+    // A holder who proved their phone says yes to the Loops that invited it. Issue 14 moves this
+    // call into the verified sign-up (and account claim); it must only run once the code checked out.
+    await confirmPendingMemberships(tx, user.phoneNumber, options.now);
     return user;
+    });
   } catch (error) {
     const constraint = uniqueViolation(error);
     if (constraint === 'users_email_lower_key') {

@@ -12,6 +12,7 @@ import { listLoops } from '../../../services/loops/list-loops';
 import { updateLoop } from '../../../services/loops/update-loop';
 import { addMember } from '../../../services/members/add-member';
 import { removeMember } from '../../../services/members/remove-member';
+import { resendInvitation } from '../../../services/memberships/invite-member';
 import { deleteUpdate } from '../../../services/updates/delete-update';
 import { mediaStorageFor } from '../../../storage/create-storage';
 
@@ -33,7 +34,7 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
   app.post('/', async (request, reply) => {
     const user = requireUser(request);
     const input = parseInput(createLoopSchema, request.body);
-    const loop = await createLoop(db, input, { creatorId: user.id, now: clock() });
+    const loop = await createLoop(db, input, { creatorId: user.id, config, now: clock() });
     const smsStatus = config.messagingProvider === 'twilio' ? 'enabled' : 'disabled';
     return reply.code(201).send({ ...loop, smsStatus });
   });
@@ -41,7 +42,7 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
   app.get('/:id', async (request) => {
     const { id } = parseInput(loopParams, request.params);
     const access = await getLoopAccess(db, request.user, id);
-    return getLoopDetail(db, id, access.role);
+    return getLoopDetail(db, id, access.role, { now: clock() });
   });
 
   app.put('/:id', async (request) => {
@@ -71,8 +72,16 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
     const access = await getLoopAccess(db, request.user, id);
     requireManage(access);
     const input = parseInput(addMemberSchema, request.body);
-    const member = await addMember(db, { loopId: id, loopName: access.loop.name, creatorId: access.loop.creatorId, input, now: clock() });
+    const member = await addMember(db, { loop: access.loop, adder: access.user, input, config, now: clock() });
     return reply.code(201).send(member);
+  });
+
+  app.post('/:id/members/:memberId/invitation', async (request) => {
+    const { id, memberId } = parseInput(memberParams, request.params);
+    const access = await getLoopAccess(db, request.user, id);
+    requireManage(access);
+    await db.transaction((tx) => resendInvitation(tx, { loop: access.loop, memberId, adder: access.user, config, now: clock() }));
+    return getLoopDetail(db, id, access.role, { now: clock() });
   });
 
   app.delete('/:id/members/:memberId', async (request) => {

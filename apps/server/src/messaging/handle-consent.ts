@@ -1,0 +1,33 @@
+import type { DbOrTx } from '../db/client';
+import { confirmPendingMemberships, listConfirmableLoops } from '../services/memberships/confirm-pending-memberships';
+import type { ConsentText } from './consent';
+import { optInPhone } from './opt-outs';
+import { replies } from './replies';
+import { nameKey } from './route-text';
+
+/**
+ * Applies a YES / JOIN: confirms the phone's open invitations (only the named one when the text
+ * names a Loop; only `scope`'s when a simulator viewer plays someone else's phone) and returns the
+ * reply, or null when a loose "YES words" names no invitation and is an ordinary text after all.
+ * YES is also one of Twilio's opt-in words, so it lifts a STOP as Twilio does.
+ */
+export async function handleConsent(
+  tx: DbOrTx,
+  input: { consent: ConsentText; phone: string | null; userId: number | null; scope: readonly number[] | null; now: Date },
+): Promise<{ reply: string; loopId: number | null } | null> {
+  const { consent } = input;
+  const open =
+    input.userId === null ? [] : (await listConfirmableLoops(tx, input.userId, input.now)).filter((l) => input.scope === null || input.scope.includes(l.id));
+  const named = consent.name === null ? open : open.filter((l) => nameKey(l.name) === nameKey(consent.name ?? ''));
+  if (consent.loose && named.length === 0) return null;
+  if (consent.word === 'YES' && input.phone) await optInPhone(tx, input.phone);
+  if (open.length === 0) return { reply: replies.nothingToJoin(), loopId: null };
+  if (consent.name !== null && named.length === 0) {
+    return { reply: replies.notInvitedTo(consent.name, open.map((l) => l.name)), loopId: null };
+  }
+  if (consent.name !== null && named.length > 1) return { reply: replies.sameName(named), loopId: null };
+  if (!input.phone) return { reply: replies.nothingToJoin(), loopId: null };
+  const joined = await confirmPendingMemberships(tx, input.phone, input.now, { loopIds: named.map((l) => l.id) });
+  if (joined.length === 0) return { reply: replies.nothingToJoin(), loopId: null };
+  return { reply: replies.joined(joined.map((l) => l.name)), loopId: joined.length === 1 ? (joined[0]?.id ?? null) : null };
+}
