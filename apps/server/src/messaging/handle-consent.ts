@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../db/client';
 import { confirmPendingMemberships, listConfirmableLoops } from '../services/memberships/confirm-pending-memberships';
 import type { ConsentText } from './consent';
-import { optInPhone } from './opt-outs';
+import { isOptedOut, optInPhone } from './opt-outs';
 import { replies } from './replies';
 import { nameKey } from './route-text';
 
@@ -20,8 +20,9 @@ export async function handleConsent(
     input.userId === null ? [] : (await listConfirmableLoops(tx, input.userId, input.now)).filter((l) => input.scope === null || input.scope.includes(l.id));
   const named = consent.name === null ? open : open.filter((l) => nameKey(l.name) === nameKey(consent.name ?? ''));
   if (consent.loose && named.length === 0) return null;
-  if (consent.word === 'YES' && input.phone) await optInPhone(tx, input.phone);
-  if (open.length === 0) return { reply: replies.nothingToJoin(), loopId: null };
+  const optsIn = consent.word === 'YES' && input.phone !== null && (await isOptedOut(tx, input.phone));
+  if (optsIn && input.phone) await optInPhone(tx, input.phone);
+  if (open.length === 0) return { reply: optsIn ? replies.optedIn() : replies.nothingToJoin(), loopId: null };
   if (consent.name !== null && named.length === 0) {
     return { reply: replies.notInvitedTo(consent.name, open.map((l) => l.name)), loopId: null };
   }
