@@ -1,4 +1,7 @@
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
+import { loops, members, users } from '../db/schema';
+import { membershipIsActive } from '../services/memberships/membership-is-active';
 import { confirmPendingMemberships, listConfirmableLoops } from '../services/memberships/confirm-pending-memberships';
 import type { ConsentText } from './consent';
 import { isOptedOut, optInPhone } from './opt-outs';
@@ -26,9 +29,23 @@ export async function handleConsent(
   if (consent.name !== null && named.length === 0) {
     return { reply: replies.notInvitedTo(consent.name, open.map((l) => l.name)), loopId: null };
   }
-  if (consent.name !== null && named.length > 1) return { reply: replies.sameName(named), loopId: null };
+  if (consent.name !== null && input.userId !== null) {
+    // A name shared with a Loop they are in already is as ambiguous as two invitations of one name.
+    const key = nameKey(consent.name);
+    const active = (await activeLoops(tx, input.userId)).filter((l) => nameKey(l.name) === key);
+    if (named.length + active.length > 1) return { reply: replies.sameName([...active, ...named]), loopId: null };
+  }
   if (!input.phone) return { reply: replies.nothingToJoin(), loopId: null };
   const joined = await confirmPendingMemberships(tx, input.phone, input.now, { loopIds: named.map((l) => l.id) });
   if (joined.length === 0) return { reply: replies.nothingToJoin(), loopId: null };
   return { reply: replies.joined(joined.map((l) => l.name)), loopId: joined.length === 1 ? (joined[0]?.id ?? null) : null };
+}
+
+function activeLoops(tx: DbOrTx, userId: number) {
+  return tx
+    .select({ name: loops.name, ownerName: sql<string>`${users.firstName} || ' ' || ${users.lastName}` })
+    .from(members)
+    .innerJoin(loops, eq(loops.id, members.loopId))
+    .innerJoin(users, eq(users.id, loops.creatorId))
+    .where(and(eq(members.userId, userId), membershipIsActive));
 }
