@@ -104,6 +104,12 @@ const envSchema = z
     AUTH_RATE_LIMIT_PER_ACCOUNT: positiveInt('AUTH_RATE_LIMIT_PER_ACCOUNT', 10),
     /** Failed sign-ins per account from all addresses together: the ceiling for many addresses. */
     AUTH_FAILURES_PER_ACCOUNT: positiveInt('AUTH_FAILURES_PER_ACCOUNT', 100),
+    /** Consent limits (issue 15): Loops an account creates, members it adds, invitations a phone gets. */
+    LOOPS_PER_ACCOUNT_PER_HOUR: positiveInt('LOOPS_PER_ACCOUNT_PER_HOUR', 10),
+    LOOPS_PER_ACCOUNT_PER_DAY: positiveInt('LOOPS_PER_ACCOUNT_PER_DAY', 30),
+    MEMBER_ADDS_PER_ACCOUNT_PER_HOUR: positiveInt('MEMBER_ADDS_PER_ACCOUNT_PER_HOUR', 50),
+    MEMBER_ADDS_PER_ACCOUNT_PER_DAY: positiveInt('MEMBER_ADDS_PER_ACCOUNT_PER_DAY', 200),
+    INVITATIONS_PER_PHONE_PER_DAY: positiveInt('INVITATIONS_PER_PHONE_PER_DAY', 3),
     /** Behind a load balancer: trust X-Forwarded-For for client addresses (rate limits). */
     TRUST_PROXY: z
       .enum(['true', 'false'], { error: 'TRUST_PROXY must be "true" or "false"' })

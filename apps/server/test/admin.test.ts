@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loops, members, messages, newsletters, phoneOptOuts, users } from '../src/db/schema';
 import { listAdminLoops } from '../src/services/admin/list-admin-loops';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
-import { addMemberAs, createLoopAs, insertUpdate } from './helpers/loops';
+import { addActiveMemberAs, addMemberAs, createLoopAs, insertUpdate } from './helpers/loops';
 
 let now = new Date('2026-06-10T15:00:00Z');
 let t: TestContext;
@@ -370,10 +370,11 @@ describe('newsletters and the admin Loop detail', () => {
 });
 
 describe('POST /api/admin/loops/{id}/bulk-sms', () => {
-  it('texts every opted-in member once, skips the opted-out, and refuses a blank message', async () => {
+  it('texts every opted-in member once, skips the opted-out and the pending, and refuses a blank message', async () => {
     const loop = await createLoopAs(t.app, owner.cookie, { name: 'Bulk Loop' });
-    await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: '+14155550141' });
-    await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: '+14155550142' });
+    await addActiveMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: '+14155550141' });
+    await addActiveMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: '+14155550142' });
+    await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: '+14155550143' });
     const db = t.testDb.database.db;
     await db.insert(phoneOptOuts).values({ phoneNumber: '+14155550142', reason: 'STOP' });
     const send = (payload: Record<string, unknown>, cookie = staff) =>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
-import { addMemberAs, createLoopAs, insertUpdate } from './helpers/loops';
+import { addActiveMemberAs, createLoopAs, insertUpdate } from './helpers/loops';
 
 /**
  * The permission matrix of issue 3: for every Loop route, what the owner, a member, a stranger,
@@ -27,9 +27,9 @@ afterAll(() => t.close());
 
 async function freshLoop() {
   const loop = await createLoopAs(t.app, cookies.owner);
-  const member = await addMemberAs(t.app, cookies.owner, loop.id, { phoneNumber: people.member.phone });
+  const member = await addActiveMemberAs(t.app, cookies.owner, loop.id, { phoneNumber: people.member.phone });
   phoneSeq += 1;
-  const extra = await addMemberAs(t.app, cookies.owner, loop.id, { phoneNumber: `+1415555${String(3000 + phoneSeq)}` });
+  const extra = await addActiveMemberAs(t.app, cookies.owner, loop.id, { phoneNumber: `+1415555${String(3000 + phoneSeq)}` });
   const db = t.testDb.database.db;
   const ownersUpdate = await insertUpdate(db, loop.id, people.owner.id, "Owner's news");
   const membersUpdate = await insertUpdate(db, loop.id, people.member.id, "Member's news");

@@ -1,9 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invites, loops, media, members, messages, updates } from '../src/db/schema';
 import { mediaStorageFor } from '../src/storage/create-storage';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
-import { addMemberAs, BROWSER_ZONE, createLoopAs, insertUpdate } from './helpers/loops';
+import { addActiveMemberAs, addMemberAs, BROWSER_ZONE, createLoopAs, insertUpdate } from './helpers/loops';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -89,7 +89,7 @@ describe('GET /api/loops', () => {
     const first = await createLoopAs(t.app, owner.cookie, { name: 'First' });
     const second = await createLoopAs(t.app, owner.cookie, { name: 'Second' });
     await createLoopAs(t.app, friend.cookie, { name: "Friend's" });
-    await addMemberAs(t.app, owner.cookie, second.id, { phoneNumber: friend.account.phoneNumber });
+    await addActiveMemberAs(t.app, owner.cookie, second.id, { phoneNumber: friend.account.phoneNumber });
     await insertUpdate(t.testDb.database.db, second.id, friend.user.id, 'Hello');
 
     const mine = (await t.app.inject({ url: '/api/loops', headers: { cookie: owner.cookie } })).json();
@@ -248,7 +248,7 @@ describe('updates', () => {
     const owner = await signUp(t.app);
     const friend = await signUp(t.app);
     const loop = await createLoopAs(t.app, owner.cookie);
-    await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: friend.account.phoneNumber });
+    await addActiveMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: friend.account.phoneNumber });
     const db = t.testDb.database.db;
     const own = await insertUpdate(db, loop.id, friend.user.id, 'Mine');
     const others = await insertUpdate(db, loop.id, owner.user.id, 'Theirs');
@@ -297,14 +297,18 @@ describe('schedule columns', () => {
 });
 
 describe('welcome texts and photo files', () => {
-  it('queues one welcome text per new membership, the creator included', async () => {
+  it('queues a welcome text to the creator and one invitation per added member', async () => {
     const owner = await signUp(t.app);
     const loop = await createLoopAs(t.app, owner.cookie, { name: 'Welcome Loop' });
     await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: '+14155550177' });
     const db = t.testDb.database.db;
-    const welcomes = await db.select().from(messages).where(and(eq(messages.loopId, loop.id), eq(messages.kind, 'welcome')));
-    expect(welcomes.map((m) => m.toAddress).sort()).toEqual([owner.account.phoneNumber, '+14155550177'].sort());
-    expect(welcomes[0]?.body).toMatch(/^Welcome to Welcome Loop on Loop!/);
+    const texts = await db.select().from(messages).where(eq(messages.loopId, loop.id)).orderBy(messages.id);
+    expect(texts.map((m) => [m.kind, m.toAddress])).toEqual([
+      ['welcome', owner.account.phoneNumber],
+      ['invitation', '+14155550177'],
+    ]);
+    expect(texts[0]?.body).toMatch(/^Welcome to "Welcome Loop" on Loop!/);
+    expect(texts[1]?.body).toMatch(/^"Ada Lovelace" invited you to the Loop "Welcome Loop"\. .* Reply YES to join\./);
   });
 
   it('removes photo files with their update and with their Loop', async () => {

@@ -197,7 +197,7 @@ describe('the outbox', () => {
     const rows = await textsTo(db(), person.phoneNumber);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ kind: 'welcome', status: 'sent', loopId: loop.id, idempotencyKey: `welcome:${loop.id}:${person.id}` });
-    expect(rows[0]?.body).toMatch(/^Welcome to Neighbours on Loop! Text this number anytime/);
+    expect(rows[0]?.body).toMatch(/^Welcome to "Neighbours" on Loop! Text this number anytime/);
   });
 
   it('queues a text to every member of a Loop in one statement, skipping opted-out phones', async () => {

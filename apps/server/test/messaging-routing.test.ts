@@ -32,14 +32,14 @@ describe('routing', () => {
     const { person, loops } = await personIn('Hikers');
     const replies = await text(person.phoneNumber, 'Summit reached');
     expect((await updatesOf(db(), loops[0]!.id)).map((u) => u.content)).toEqual(['Summit reached']);
-    expect(replies).toEqual(['Thanks Grace! Your update went to Hikers.']);
+    expect(replies).toEqual(['Thanks Grace! Your update went to "Hikers".']);
   });
 
   it('a member of several Loops: all of them when none is named', async () => {
     const { person, loops } = await personIn('Alpha', 'Beta', 'Gamma');
     const replies = await text(person.phoneNumber, 'Hello everyone');
     for (const loop of loops) expect((await updatesOf(db(), loop.id)).map((u) => u.content)).toEqual(['Hello everyone']);
-    expect(replies).toEqual(['Thanks Grace! Your update went to Alpha, Beta and Gamma.']);
+    expect(replies).toEqual(['Thanks Grace! Your update went to "Alpha", "Beta" and "Gamma".']);
   });
 
   it('several Loops, `#name` anywhere: only that Loop, the name taken out', async () => {
@@ -47,7 +47,7 @@ describe('routing', () => {
     const replies = await text(person.phoneNumber, 'Won the match #equipe rouge !');
     expect((await updatesOf(db(), loops[0]!.id)).map((u) => u.content)).toEqual(['Won the match!']);
     expect(await updatesOf(db(), loops[1]!.id)).toEqual([]);
-    expect(replies).toEqual(['Thanks Grace! Your update went to Équipe Rouge.']);
+    expect(replies).toEqual(['Thanks Grace! Your update went to "Équipe Rouge".']);
   });
 
   it('several Loops, `name:` at the start: only that Loop, case and accents ignored', async () => {
@@ -61,7 +61,7 @@ describe('routing', () => {
     const { person, loops } = await personIn('Alpha', 'Beta');
     const replies = await text(person.phoneNumber, 'Gamma: hello');
     for (const loop of loops) expect(await updatesOf(db(), loop.id)).toEqual([]);
-    expect(replies[0]).toMatch(/^You're not in a Loop called "Gamma", so nothing was shared\. Your Loops: Alpha and Beta\./);
+    expect(replies[0]).toMatch(/^You're not in a Loop called "Gamma", so nothing was shared\. Your Loops: "Alpha" and "Beta"\./);
     const [inbound] = await db().select().from(messages).where(eq(messages.fromAddress, person.phoneNumber));
     expect(inbound?.status).toBe('ignored');
   });
@@ -129,7 +129,7 @@ describe('keywords', () => {
 
   it('LOOPS lists the sender’s Loops', async () => {
     const { person, loops } = await personIn('Zeta', 'Alpha');
-    expect(await text(person.phoneNumber, 'loops')).toEqual([expect.stringMatching(/^Your Loops: Alpha and Zeta\./)]);
+    expect(await text(person.phoneNumber, 'loops')).toEqual([expect.stringMatching(/^Your Loops: "Alpha" and "Zeta"\./)]);
     for (const loop of loops) expect(await updatesOf(db(), loop.id)).toEqual([]);
   });
 

@@ -77,7 +77,7 @@ describe('a phone’s thread', () => {
     expect(thread.phone.phoneNumber).toBe(mate.phoneNumber);
     expect(thread.messages).toEqual([
       expect.objectContaining({ direction: 'inbound', channel: 'whatsapp', body: 'First tomatoes!', status: 'processed', mediaUrls: [`/media/${update?.media[0]?.storageKey}`] }),
-      expect.objectContaining({ direction: 'outbound', channel: 'whatsapp', kind: 'reply', status: 'sent', body: 'Thanks Theo! Your update and photo went to Garden Club.' }),
+      expect.objectContaining({ direction: 'outbound', channel: 'whatsapp', kind: 'reply', status: 'sent', body: 'Thanks Theo! Your update and photo went to "Garden Club".' }),
     ]);
     expect(thread.messages[0].photos).toEqual([{ url: `/media/${update?.media[0]?.storageKey}`, width: 8, height: 8, widths: [8] }]);
     const photo = await t.app.inject({ url: thread.messages[0].mediaUrls[0] });
@@ -92,7 +92,7 @@ describe('a phone’s thread', () => {
     await send(t.app, me.account.phoneNumber, { body: 'LOOPS', channel: 'sms' });
     await processPending(t.app.ctx);
     const thread = (await get(t.app, `/api/simulator/phones/${encodeURIComponent(me.account.phoneNumber)}/messages`)).json();
-    expect(thread.messages.at(-1)).toMatchObject({ direction: 'outbound', channel: 'sms', body: expect.stringMatching(/^Your Loops: Garden Club\./) });
+    expect(thread.messages.at(-1)).toMatchObject({ direction: 'outbound', channel: 'sms', body: expect.stringMatching(/^Your Loops: "Garden Club"\./) });
   });
 });
 
@@ -190,7 +190,7 @@ describe('with Twilio configured', () => {
     expect((await send(twilioApp, outsider.phoneNumber, { body: 'From the simulator' }, staff.cookie)).statusCode).toBe(202);
     await processPending(twilioApp.ctx);
     const thread = (await get(twilioApp, `/api/simulator/phones/${encodeURIComponent(outsider.phoneNumber)}/messages`, staff.cookie)).json();
-    expect(thread.messages.at(-1)).toMatchObject({ direction: 'outbound', status: 'sent', body: 'Thanks Zed! Your update went to Elsewhere.' });
+    expect(thread.messages.at(-1)).toMatchObject({ direction: 'outbound', status: 'sent', body: 'Thanks Zed! Your update went to "Elsewhere".' });
     expect(fake.attempts.length).toBe(before);
   });
 });

@@ -4,7 +4,7 @@ import { phoneOptOuts } from '../src/db/schema';
 import { templateWriter } from '../src/newsletters/template-writer';
 import { publishNewsletter } from '../src/services/newsletters/publish-newsletter';
 import { createTestApp, signUp, uniquePhone, type TestContext } from './helpers/app';
-import { addMemberAs, createLoopAs } from './helpers/loops';
+import { addActiveMemberAs, createLoopAs } from './helpers/loops';
 import { addUpdate, callAs, generateAs, textsOf } from './helpers/newsletters';
 
 let t: TestContext;
@@ -20,7 +20,7 @@ beforeAll(async () => {
   owner = await signUp(t.app, { firstName: 'Olive' });
   member = await signUp(t.app, { messagingPreference: 'whatsapp' });
   loopId = (await createLoopAs(t.app, owner.cookie, { name: 'The Smiths' })).id;
-  await addMemberAs(t.app, owner.cookie, loopId, { phoneNumber: member.account.phoneNumber, firstName: 'Mia' });
+  await addActiveMemberAs(t.app, owner.cookie, loopId, { phoneNumber: member.account.phoneNumber, firstName: 'Mia' });
   otherLoopId = (await createLoopAs(t.app, owner.cookie, { name: 'Book club' })).id;
 });
 afterAll(() => t.close());
@@ -84,8 +84,8 @@ describe('generate, preview, edit and send', () => {
 
   it('drafts, saves and sends a newsletter, texting each opted-in member once on their channel', async () => {
     const loop = (await createLoopAs(t.app, owner.cookie, { name: 'Flow', vibe: ['funny'] })).id;
-    const mia = await addMemberAs(t.app, owner.cookie, loop, { phoneNumber: member.account.phoneNumber });
-    const quiet = await addMemberAs(t.app, owner.cookie, loop, { phoneNumber: uniquePhone(), firstName: 'Quinn' });
+    const mia = await addActiveMemberAs(t.app, owner.cookie, loop, { phoneNumber: member.account.phoneNumber });
+    const quiet = await addActiveMemberAs(t.app, owner.cookie, loop, { phoneNumber: uniquePhone(), firstName: 'Quinn' });
     await db().insert(phoneOptOuts).values({ phoneNumber: (await memberPhone(loop, quiet.id)) ?? '', reason: 'STOP' });
     await addUpdate(db(), loop, member.user.id, 'We got a puppy!');
 
@@ -149,7 +149,7 @@ describe('generate, preview, edit and send', () => {
 
   it('sends once when two sends race', async () => {
     const loop = (await createLoopAs(t.app, owner.cookie, { name: 'Race' })).id;
-    await addMemberAs(t.app, owner.cookie, loop, { phoneNumber: member.account.phoneNumber });
+    await addActiveMemberAs(t.app, owner.cookie, loop, { phoneNumber: member.account.phoneNumber });
     await addUpdate(db(), loop, owner.user.id, 'Ready, set...');
     const draft = await generateAs(t.app, staff, loop);
     const url = `/api/loops/${loop}/newsletters/${draft.id}/send`;
@@ -179,7 +179,7 @@ describe('generate, preview, edit and send', () => {
 describe('sneak peeks', () => {
   it('writes a teaser, texts every member at once, keeps it in history, and does not use updates up', async () => {
     const loop = (await createLoopAs(t.app, owner.cookie, { name: 'Peek' })).id;
-    await addMemberAs(t.app, owner.cookie, loop, { phoneNumber: member.account.phoneNumber });
+    await addActiveMemberAs(t.app, owner.cookie, loop, { phoneNumber: member.account.phoneNumber });
     await addUpdate(db(), loop, member.user.id, 'A secret project is under way');
 
     const res = await callAs(t.app, staff, 'POST', `/api/loops/${loop}/sneak-peek`);

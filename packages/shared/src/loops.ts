@@ -164,6 +164,14 @@ export interface LoopSummary {
   lastNewsletter: string | null;
 }
 
+/**
+ * Where a membership stands (issue 15): `pending` until the phone's holder replies YES to the
+ * invitation, `expired` when 7 days passed without it, `active` once they said yes (or made the
+ * Loop), `opted_out` when the phone texted STOP, `failing` when the last text to it failed.
+ */
+export const MEMBER_STATES = ['active', 'pending', 'expired', 'opted_out', 'failing'] as const;
+export type MemberState = (typeof MEMBER_STATES)[number];
+
 export interface LoopMember {
   id: number;
   userId: number;
@@ -175,7 +183,22 @@ export interface LoopMember {
    */
   detailsEditable: boolean;
   user: { firstName: string; lastName: string; phoneNumber: string; email: string | null; messagingPreference: MessagingPreference };
+  state: MemberState;
+  /** When the last invitation was sent (pending, expired), else null. */
+  invitedAt: string | null;
+  /** When the invitation may be sent again (pending or expired, not opted out), else null. */
+  resendAt: string | null;
+  /** Why texts to this member fail, in words (state `failing`), else null. */
+  lastError: string | null;
 }
+
+/** POST /api/loops/{id}/members: the new member, and what the adder should know (an opted-out phone). */
+export interface AddMemberAnswer extends LoopMember {
+  notice: string | null;
+}
+
+/** The notice for a phone that texted STOP: nothing was sent to it. */
+export const OPTED_OUT_NOTICE = 'This number has opted out of Loop texts, so no invitation was sent. They can rejoin by texting START.';
 
 export interface LoopUpdate {
   id: number;

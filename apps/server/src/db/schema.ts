@@ -25,6 +25,8 @@ export const newsletterStatus = pgEnum('newsletter_status', ['draft', 'sent']);
 export const newsletterKind = pgEnum('newsletter_kind', ['newsletter', 'sneak_peek']);
 export const messageDirection = pgEnum('message_direction', ['inbound', 'outbound']);
 export const messageChannel = pgEnum('message_channel', ['sms', 'whatsapp']);
+/** A membership someone else created is pending until the phone's holder replies YES (decision 0013). */
+export const membershipStatus = pgEnum('membership_status', ['pending', 'active']);
 
 export const users = pgTable(
   'users',
@@ -134,6 +136,13 @@ export const members = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     context: text('context'),
+    /** Only active memberships get texts or have texts routed to them. New rows are pending unless said otherwise. */
+    status: membershipStatus('status').notNull().default('pending'),
+    /** Who added this member (owner, staff, or the invite link's creator); null for the creator's own membership. */
+    invitedById: ref('invited_by_id').references(() => users.id, { onDelete: 'set null' }),
+    /** When the last invitation text was queued: pending expires 7 days after it; a resend waits a day. */
+    invitedAt: timestamp('invited_at', { withTimezone: true }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,6 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { loops, members } from '../db/schema';
+import { listConfirmableLoops } from '../services/memberships/confirm-pending-memberships';
+import { membershipIsActive } from '../services/memberships/membership-is-active';
 import type { Keyword } from './keywords';
 import { optInPhone, optOutPhone } from './opt-outs';
 import type { TextKind } from './outbox';
@@ -43,10 +45,18 @@ export async function handleKeyword(tx: DbOrTx, input: KeywordInput): Promise<{ 
       }
       // Twilio confirms STOP on SMS itself; on WhatsApp nobody would, so Loop does.
       return sms ? asTwilio(replies.optedOut()) : { body: replies.optedOut(), kind: 'opt_out_notice' };
-    case 'opt_in':
+    case 'opt_in': {
       if (input.phone) await optInPhone(tx, input.phone);
-      if (sms && twilioAnswers) return asTwilio(replies.twilioOptedIn());
-      return { body: replies.optedIn(), kind: 'reply' };
+      // Back in, with invitations that still wait: say so, since nothing else will ask again.
+      const waiting = input.userId === null ? [] : await listConfirmableLoops(tx, input.userId, input.now);
+      const invitations = waiting.length > 0 ? [replies.invitationsWaiting(waiting.map((l) => l.name))] : [];
+      if (sms && twilioAnswers) {
+        // Twilio answered START; only the waiting invitations are Loop's to mention.
+        if (invitations.length > 0) return { body: invitations.join(' '), kind: 'reply' };
+        return asTwilio(replies.twilioOptedIn());
+      }
+      return { body: [replies.optedIn(), ...invitations].join(' '), kind: 'reply' };
+    }
     case 'help':
       if (sms && twilioAnswers) return asTwilio(replies.twilioHelp());
       return { body: replies.help(), kind: 'reply' };
@@ -56,7 +66,7 @@ export async function handleKeyword(tx: DbOrTx, input: KeywordInput): Promise<{ 
         .select({ name: loops.name })
         .from(members)
         .innerJoin(loops, eq(loops.id, members.loopId))
-        .where(eq(members.userId, input.userId))
+        .where(and(eq(members.userId, input.userId), membershipIsActive))
         .orderBy(asc(loops.name));
       return { body: names.length > 0 ? replies.yourLoops(names.map((n) => n.name)) : replies.joinHelp(), kind: 'reply' };
     }

@@ -5,7 +5,7 @@ describe('parseKeyword', () => {
   it.each(['STOP', 'stopall', 'Unsubscribe', 'END', 'quit', 'CANCEL', 'optout', 'Revoke'])('%s opts out', (word) => {
     expect(parseKeyword(` ${word} `)).toBe('opt_out');
   });
-  it.each(['START', 'unstop', 'Yes'])('%s opts in', (word) => expect(parseKeyword(word)).toBe('opt_in'));
+  it.each(['START', 'unstop'])('%s opts in', (word) => expect(parseKeyword(word)).toBe('opt_in'));
   it.each(['HELP', 'info'])('%s asks for help', (word) => expect(parseKeyword(word)).toBe('help'));
   it('LOOPS lists Loops', () => expect(parseKeyword('loops')).toBe('loops'));
   it('is only a keyword as the whole text', () => {

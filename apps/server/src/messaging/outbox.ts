@@ -10,6 +10,7 @@ import { wakeMessageWorker } from './worker-signal';
 export type TextKind =
   | 'reply'
   | 'welcome'
+  | 'invitation'
   | 'reminder'
   | 'newsletter'
   | 'sneak_peek'

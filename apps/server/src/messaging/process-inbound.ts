@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { toE164 } from '@loop/shared/phone';
 import type { DbOrTx } from '../db/client';
 import { loops, members, messages, users } from '../db/schema';
@@ -12,7 +13,10 @@ import { isOptedOut } from './opt-outs';
 import { insertOutbound, type TextKind } from './outbox';
 import { replies } from './replies';
 import { routeText } from './route-text';
-import { isSimulatorAddress } from './simulator';
+import { membershipIsActive } from '../services/memberships/membership-is-active';
+import { parseConsent } from './consent';
+import { handleConsent } from './handle-consent';
+import { isSimulatorAddress, simulatorScope } from './simulator';
 import { handleKeyword } from './handle-keyword';
 import { storeUpdates } from './store-updates';
 
@@ -31,7 +35,7 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
   const phone = toE164(row.fromAddress);
   const [user] = phone ? await db.select().from(users).where(eq(users.phoneNumber, phone)) : [];
 
-  const finish = (tx: DbOrTx, status: 'processed' | 'ignored', reply?: string, extra: { kind?: TextKind; error?: string } = {}) =>
+  const finish = (tx: DbOrTx, status: 'processed' | 'ignored', reply?: string, extra: { kind?: TextKind; error?: string; loopId?: number | null } = {}) =>
     finishInbound(tx, row, { status, userId: user?.id ?? null, loopId: null, reply, phone, ...extra });
 
   // A WhatsApp user known by a username only (whatsapp:XX.…, no phone number): Loop cannot match
@@ -42,6 +46,17 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
 
   const simulated = isSimulatorAddress(row.toAddress);
   const keyword = parseKeyword(body, params.OptOutType);
+  // A simulator viewer playing someone else's phone reaches only the Loops they own.
+  const scope = simulatorScope(row.toAddress, params);
+  const consent = keyword === null || keyword === 'opt_in' ? parseConsent(body) : null;
+  if (consent) {
+    const handled = await db.transaction(async (tx) => {
+      const answer = await handleConsent(tx, { consent, phone, userId: user?.id ?? null, scope, now: ctx.clock() });
+      if (answer) await finish(tx, 'processed', answer.reply, { loopId: answer.loopId ?? null });
+      return answer !== null;
+    });
+    if (handled) return;
+  }
   if (keyword) {
     await db.transaction(async (tx) => {
       const reply = await handleKeyword(tx, {
@@ -70,17 +85,23 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
   if (params.MessageType === 'button') return db.transaction((tx) => finish(tx, 'processed'));
   if (!user) return db.transaction((tx) => finish(tx, 'ignored', replies.joinHelp()));
 
+  // Only Loops the sender said yes to (or made) get their texts.
+  const owner = alias(users, 'owner');
   const userLoops = await db
-    .select({ id: loops.id, name: loops.name })
+    .select({ id: loops.id, name: loops.name, ownerName: sql<string>`${owner.firstName} || ' ' || ${owner.lastName}` })
     .from(members)
     .innerJoin(loops, eq(loops.id, members.loopId))
-    .where(eq(members.userId, user.id))
-    .orderBy(asc(loops.name));
+    .innerJoin(owner, eq(owner.id, loops.creatorId))
+    .where(and(eq(members.userId, user.id), membershipIsActive, scope === null ? undefined : inArray(loops.id, scope.length > 0 ? scope : [-1])))
+    .orderBy(asc(loops.name), asc(loops.id));
   if (userLoops.length === 0) return db.transaction((tx) => finish(tx, 'ignored', replies.joinHelp()));
 
   const routing = routeText(body, userLoops);
   if (routing.kind === 'unknown_name') {
     return db.transaction((tx) => finish(tx, 'ignored', replies.unknownLoop(routing.name, userLoops.map((l) => l.name))));
+  }
+  if (routing.kind === 'same_name') {
+    return db.transaction((tx) => finish(tx, 'ignored', replies.sameName(routing.loops.map((l) => ({ name: l.name, ownerName: l.ownerName ?? '' })))));
   }
 
   const storage = mediaStorageFor(config);

@@ -7,10 +7,10 @@ import { loops, members, messages, phoneOptOuts, users } from '../db/schema';
  * peeks, group texts: `findRecipients`) and again at the moment of sending (`sendableTexts`):
  *
  * - the phone has not opted out (STOP, or Twilio refused it for good), and
- * - for a text to a Loop's members: the person is still a member and the Loop is not paused.
+ * - for a text to a Loop's members: the person is still a member, the phone's holder said YES to
+ *   that membership (it is active, issue 15), and the Loop is not paused.
  *
- * A further condition on the membership (for example "the holder said YES") goes in
- * `memberMayBeTexted` and applies everywhere at once.
+ * A further condition on the membership goes in `memberMayBeTexted` and applies everywhere at once.
  */
 
 /** Texts that go to a Loop's members: they need the membership (and an unpaused Loop) when sent. */
@@ -28,11 +28,11 @@ export function phoneMayBeTexted(phone: SQLWrapper): SQL {
   return sql`not exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = ${phone})`;
 }
 
-/** SQL: `userId` is a member of Loop `loopId`, and that Loop is not paused. */
+/** SQL: `userId` is an active (confirmed) member of Loop `loopId`, and that Loop is not paused. */
 export function memberMayBeTexted(userId: SQLWrapper, loopId: SQLWrapper): SQL {
   // Aliased: the caller's query may itself read members and loops.
   return sql`exists (select 1 from ${members} as rm join ${loops} as rl on rl.id = rm.loop_id
-    where rm.loop_id = ${loopId} and rm.user_id = ${userId} and not rl.paused)`;
+    where rm.loop_id = ${loopId} and rm.user_id = ${userId} and rm.status = 'active' and not rl.paused)`;
 }
 
 /** SQL: the whole rule for a member of a Loop. */

@@ -1,10 +1,12 @@
-import { LIMITS } from '@loop/shared/constants';
-import { clip, listNames } from './text-limits';
+import { flattened, QUOTE_LIMITS, quoted, quotedLoopNames as listNames } from './quote';
 
 /**
- * Every text Loop sends on its own, in one place, so the wording stays consistent. Each fits
- * Twilio's 1,600 characters whatever the names in it (lists shortened, typed names clipped).
+ * Every text Loop sends on its own, in one place, so the wording stays consistent. Anything a
+ * person typed (Loop names, names, words from a text) goes in quoted and length-limited.
  */
+
+const loopName = (name: string) => quoted(name, QUOTE_LIMITS.loopName);
+const firstNameOf = (name: string) => flattened(name, QUOTE_LIMITS.personName);
 
 export const replies = {
   joinHelp: () =>
@@ -12,13 +14,19 @@ export const replies = {
 
   shared: (firstName: string, loopNames: string[], photos: number) => {
     const what = photos > 0 ? `update and ${photos === 1 ? 'photo' : `${photos} photos`}` : 'update';
-    return `Thanks ${firstName}! Your ${what} went to ${listNames(loopNames)}.`;
+    return `Thanks ${firstNameOf(firstName)}! Your ${what} went to ${listNames(loopNames)}.`;
   },
 
   unknownLoop: (name: string, loopNames: string[]) =>
-    `You're not in a Loop called "${clip(name, LIMITS.loopName)}", so nothing was shared. Your Loops: ${listNames(loopNames)}. ` +
+    `You're not in a Loop called ${quoted(name, QUOTE_LIMITS.typed)}, so nothing was shared. Your Loops: ${listNames(loopNames)}. ` +
     'Start your text with a Loop\'s name and a colon (like "' +
-    `${loopNames[0] ?? 'Family'}: ...") or add #name, or leave the name out to share with all of them.`,
+    `${flattened(loopNames[0] ?? 'Family', QUOTE_LIMITS.loopName).replace(/"/g, "'")}: ...") or add #name, or leave the name out to share with all of them.`,
+
+  /** Two of the sender's Loops have the same name: Loop never guesses which one was meant. */
+  sameName: (loops: { name: string; ownerName: string }[]) =>
+    `More than one of your Loops is called ${loopName(loops[0]?.name ?? '')} (${loops
+      .map((l) => `one run by ${quoted(l.ownerName, QUOTE_LIMITS.personName)}`)
+      .join(', ')}), so nothing was shared. Send it without the name to share with all your Loops, or ask one of them to rename their Loop.`,
 
   yourLoops: (loopNames: string[]) =>
     `Your Loops: ${listNames(loopNames)}. To share with just one, start your text with its name and a colon, or add #name.`,
@@ -60,7 +68,35 @@ export const replies = {
 
   nothingToShare: () => 'Your text was empty, so nothing was shared. Text your news (and photos) anytime.',
 
-  welcome: (loopName: string) =>
-    `Welcome to ${loopName} on Loop! Text this number anytime with your news and photos, and they'll go into the group's newsletter. ` +
-    `In several Loops? Start with "${loopName}:" to share with this one only. Reply HELP for help, STOP to opt out.`,
+  welcome: (name: string) =>
+    `Welcome to ${loopName(name)} on Loop! Text this number anytime with your news and photos, and they'll go into the group's newsletter. ` +
+    `In several Loops? Start with "${flattened(name, QUOTE_LIMITS.loopName).replace(/"/g, "'")}:" to share with this one only. Reply HELP for help, STOP to opt out.`,
+
+  /**
+   * The one text a person gets when someone else adds their phone to a Loop. It names who added
+   * them (their account's name, never a typed one) and what Loop is; nothing more comes without YES.
+   */
+  invitation: (input: { loopName: string; adderName: string; viaLink: boolean }) =>
+    `${
+      input.viaLink
+        ? `Someone used ${quoted(input.adderName, QUOTE_LIMITS.personName)}'s invite link to add this number to the Loop ${loopName(input.loopName)}.`
+        : `${quoted(input.adderName, QUOTE_LIMITS.personName)} invited you to the Loop ${loopName(input.loopName)}.`
+    } Loop turns a group's texts and photos into a newsletter. Reply YES to join. If you don't, you get no more texts from this Loop. Reply STOP to stop all Loop texts.`,
+
+  /** YES confirmed these memberships. */
+  joined: (names: string[]) =>
+    `You're in ${listNames(names)} on Loop! Text this number anytime with your news and photos, and they'll go into the group's newsletter. ` +
+    'Reply HELP for help, STOP to opt out.',
+
+  /** YES with nothing to confirm (no invitation, an expired one, or one already answered). */
+  nothingToJoin: () =>
+    "There's no open Loop invitation for this number, so nothing changed. Invitations last 7 days: ask the person who runs the Loop to invite you again.",
+
+  /** YES naming a Loop the phone has no open invitation for. */
+  notInvitedTo: (name: string, pending: string[]) =>
+    `You have no open invitation to a Loop called ${quoted(name, QUOTE_LIMITS.typed)}, so nothing changed.` +
+    (pending.length > 0 ? ` Your invitations: ${listNames(pending)}. Reply YES to join all of them.` : ''),
+
+  /** START while invitations wait for a YES. */
+  invitationsWaiting: (names: string[]) => `You have an open invitation to ${listNames(names)}: reply YES to join.`,
 };

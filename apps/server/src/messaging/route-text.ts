@@ -1,13 +1,17 @@
 export interface LoopRef {
   id: number;
   name: string;
+  /** Whose Loop it is, to tell two Loops of one name apart in a reply. */
+  ownerName?: string;
 }
 
 export type Routing =
   /** Store `content` in each of `loops`. */
   | { kind: 'loops'; loops: LoopRef[]; content: string }
   /** The text names a Loop the sender is not in: nothing is stored. */
-  | { kind: 'unknown_name'; name: string };
+  | { kind: 'unknown_name'; name: string }
+  /** The name it uses fits two or more of the sender's Loops equally: nothing is stored, Loop asks. */
+  | { kind: 'same_name'; loops: LoopRef[] };
 
 /** Lower case, no accents, letters and digits only: "Café  Crew!" and "#cafecrew" compare equal. */
 export function nameKey(name: string): string {
@@ -30,11 +34,13 @@ export function routeText(text: string, loops: LoopRef[]): Routing {
   if (prefix?.[1] && /\p{L}/u.test(prefix[1])) {
     const key = nameKey(prefix[1]);
     const named = loops.filter((l) => nameKey(l.name) === key);
+    if (named.length > 1) return { kind: 'same_name', loops: named };
     if (named.length > 0) return { kind: 'loops', loops: named, content: text.slice(prefix[0].length).trim() };
     if (loops.length > 1) return { kind: 'unknown_name', name: prefix[1].trim() };
   }
 
   const tags = findHashtags(text, loops);
+  if (tags.tie) return { kind: 'same_name', loops: tags.tie };
   if (tags.named.length > 0) {
     let content = text;
     for (const span of [...tags.spans].sort((a, b) => b.start - a.start)) {
@@ -56,14 +62,19 @@ function findHashtags(text: string, loops: LoopRef[]) {
   const named = new Map<number, LoopRef>();
   const spans: Span[] = [];
   let unmatched: string | undefined;
+  let tie: LoopRef[] | undefined;
   for (const match of text.matchAll(/#(?=[\p{L}\p{N}])/gu)) {
     const start = match.index;
-    let best: { loop: LoopRef; end: number; length: number } | undefined;
+    let best: { loop: LoopRef; end: number; length: number; same: LoopRef[] } | undefined;
     for (const loop of loops) {
       const key = nameKey(loop.name);
       const end = matchName(text, start + 1, key);
-      if (end !== null && (!best || key.length > best.length)) best = { loop, end, length: key.length };
+      if (end === null) continue;
+      if (!best || key.length > best.length) best = { loop, end, length: key.length, same: [loop] };
+      else if (key.length === best.length) best.same.push(loop);
     }
+    // Two Loops spelled the same: never pick one by the order they happen to be in.
+    if (best && best.same.length > 1) tie ??= best.same;
     if (best) {
       named.set(best.loop.id, best.loop);
       spans.push({ start, end: best.end });
@@ -71,7 +82,7 @@ function findHashtags(text: string, loops: LoopRef[]) {
       unmatched ??= /^#[\p{L}\p{N}_-]+/u.exec(text.slice(start))?.[0];
     }
   }
-  return { named: [...named.values()], spans, unmatched };
+  return { named: [...named.values()], spans, unmatched, tie };
 }
 
 /**

@@ -15,6 +15,20 @@ export const simulatorProvider: MessagingProvider = {
   },
 };
 
+/**
+ * The raw parameter a simulated text carries when its viewer plays a phone that is not their own:
+ * the ids of the Loops the viewer owns, the only ones the text may reach (decision 0013). Read only
+ * from texts addressed to the simulator, which no real phone can send.
+ */
+export const SIMULATOR_SCOPE_PARAM = 'LoopSimulatorScope';
+
+/** The Loop ids a simulated text is limited to, or null for a text that may reach all the sender's Loops. */
+export function simulatorScope(toAddress: string, raw: Record<string, string>): number[] | null {
+  const scope = raw[SIMULATOR_SCOPE_PARAM];
+  if (scope === undefined || !isSimulatorAddress(toAddress)) return null;
+  return scope === '' ? [] : scope.split(',').map(Number).filter(Number.isSafeInteger);
+}
+
 /** True for an address on the simulator's side, with or without the `whatsapp:` prefix. */
 export function isSimulatorAddress(address: string): boolean {
   return address.replace(/^whatsapp:/, '') === SIMULATOR_ADDRESS;

@@ -3,13 +3,14 @@ import type { LoopRole } from '@loop/shared/loops';
 import type { Db, DbOrTx } from '../db/client';
 import { loops, members } from '../db/schema';
 import { AppError } from '../errors';
+import { membershipIsActive } from './memberships/membership-is-active';
 import type { SessionUser } from './sessions/find-session-user';
 
 /**
  * The one place that decides who may do what on a Loop (ARCHITECTURE.md "Authorization"):
  * - owner (its creator): everything on their Loop;
  * - staff (isPrivileged): everything on every Loop;
- * - member: sees the Loop, its members and updates, and deletes their own updates;
+ * - member (an active one: a pending invitation grants nothing yet): sees the Loop, its members and updates, and deletes their own updates;
  * - anyone else: the Loop does not exist for them (404), so its existence is not revealed.
  */
 export interface LoopAccess {
@@ -27,7 +28,7 @@ export async function getLoopAccess(db: DbOrTx | Db, user: SessionUser | null, l
   const [row] = await db
     .select({
       loop: loops,
-      isMember: sql<boolean>`exists (select 1 from ${members} where ${and(eq(members.loopId, loops.id), eq(members.userId, user.id))})`,
+      isMember: sql<boolean>`exists (select 1 from ${members} where ${and(eq(members.loopId, loops.id), eq(members.userId, user.id), membershipIsActive)})`,
     })
     .from(loops)
     .where(eq(loops.id, loopId))

@@ -1,4 +1,5 @@
 import type { Db } from '../../src/db/client';
+import { confirmPendingMemberships } from '../../src/services/memberships/confirm-pending-memberships';
 import { media, updates } from '../../src/db/schema';
 import type { TestApp } from './app';
 
@@ -48,4 +49,15 @@ export async function insertUpdate(db: Db, loopId: number, userId: number, conte
     );
   }
   return update;
+}
+
+/**
+ * Adds a member as the owner and has them say yes, as a YES text would: the one-line way for a
+ * test to get a member who receives texts and whose texts reach the Loop.
+ */
+export async function addActiveMemberAs(app: TestApp, cookie: string, loopId: number, person: { phoneNumber: string; firstName?: string }) {
+  const member = await addMemberAs(app, cookie, loopId, person);
+  const confirmed = await confirmPendingMemberships(app.ctx.db, person.phoneNumber, app.ctx.clock(), { loopIds: [loopId] });
+  if (confirmed.length !== 1) throw new Error('the member could not confirm');
+  return member;
 }

@@ -40,10 +40,17 @@ function staffRule(c: Case, options: { usesObject: boolean; success: number }): 
   return options.success;
 }
 
-/** A simulator phone: playable by anyone in one of its Loops, and by staff. */
+/**
+ * A simulator phone (decision 0013): your own; a text-only member's of a Loop you own; any, for
+ * staff. Never another account holder's, even in your own Loop.
+ */
 function phoneRule(c: Case, success: number): number {
   if (c.actor === 'signedOut') return 401;
-  return roleIn(c.actor, c.object) ? success : 404;
+  if (c.actor === 'staff') return success;
+  const role = roleIn(c.actor, c.object);
+  if (role === 'owner' && (c.person === 'owner' || c.person === 'extra')) return success;
+  if (role === 'member' && c.person === 'member') return success;
+  return 404;
 }
 
 const signedIn = (c: Case) => (c.actor === 'signedOut' ? 401 : 200);

@@ -80,7 +80,7 @@ export async function createWorld(t: TestContext) {
     if (!loop) throw new Error('no loop');
     const memberRows = await db
       .insert(members)
-      .values([owner.id, member.id, extra.id].map((userId) => ({ loopId: loop.id, userId, createdAt: CREATED })))
+      .values([owner.id, member.id, extra.id].map((userId) => ({ loopId: loop.id, userId, status: 'active' as const, createdAt: CREATED })))
       .returning();
     const memberId = (userId: number) => memberRows.find((m) => m.userId === userId)?.id ?? 0;
     const photoKey = await storage.put(JPEG);

@@ -21,6 +21,10 @@ export function member(id: number, overrides: Partial<LoopMember> = {}): LoopMem
     context: 'Grandmother, loves the garden and long stories about the old days',
     isCreator: false,
     detailsEditable: true,
+    state: 'active',
+    invitedAt: null,
+    resendAt: null,
+    lastError: null,
     user: {
       firstName: 'Margaret',
       lastName: 'Walker-Fitzgerald',

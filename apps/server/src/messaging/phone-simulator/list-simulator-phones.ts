@@ -1,26 +1,31 @@
-import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { SimulatorPhone } from '@loop/shared/simulator';
 import type { Db } from '../../db/client';
 import { loops, members, phoneOptOuts, users } from '../../db/schema';
+import { membershipIsActive } from '../../services/memberships/membership-is-active';
 
 const MAX_ROWS = 2000;
 
+export interface SimulatorViewer {
+  id: number;
+  isPrivileged: boolean;
+}
+
 /**
- * The phones a person may play in the simulator: members of the Loops they created or belong to;
- * staff see every member. One entry per phone, with its Loops.
+ * The phones a person may play in the simulator (decision 0013): their own; the phones of text-only
+ * members (no account: pending or not) of the Loops they own; never another account holder's.
+ * Staff may play every member's phone. Each phone lists only the Loops the viewer may see it in:
+ * their own Loops for their own phone, the Loops they own for anyone else's.
  */
-export async function listSimulatorPhones(
-  db: Db,
-  viewer: { id: number; isPrivileged: boolean },
-  options: { phoneNumber?: string } = {},
-): Promise<SimulatorPhone[]> {
-  const conditions: SQL[] = [];
+export async function listSimulatorPhones(db: Db, viewer: SimulatorViewer, options: { phoneNumber?: string } = {}): Promise<SimulatorPhone[]> {
+  const conditions: (SQL | undefined)[] = [];
   if (!viewer.isPrivileged) {
-    const own = or(
-      eq(loops.creatorId, viewer.id),
-      inArray(loops.id, db.select({ id: members.loopId }).from(members).where(eq(members.userId, viewer.id))),
+    conditions.push(
+      or(
+        and(eq(users.id, viewer.id), or(membershipIsActive, eq(loops.creatorId, viewer.id))),
+        and(eq(loops.creatorId, viewer.id), isNull(users.passwordHash)),
+      ),
     );
-    if (own) conditions.push(own);
   }
   if (options.phoneNumber) conditions.push(eq(users.phoneNumber, options.phoneNumber));
   const rows = await db
@@ -52,4 +57,14 @@ export async function listSimulatorPhones(
     phone.loops.push({ id: row.loopId, name: row.loopName });
   }
   return [...phones.values()];
+}
+
+/**
+ * The Loops whose messages a viewer sees on a phone, and the only ones a text they send from it may
+ * reach: null (all) for staff and for their own phone, else the Loops they own.
+ */
+export async function simulatorScopeFor(db: Db, viewer: SimulatorViewer, phoneUserId: number): Promise<number[] | null> {
+  if (viewer.isPrivileged || phoneUserId === viewer.id) return null;
+  const owned = await db.select({ id: loops.id }).from(loops).where(eq(loops.creatorId, viewer.id));
+  return owned.map((l) => l.id);
 }

@@ -1,21 +1,34 @@
-import { and, desc, eq, inArray, or } from 'drizzle-orm';
+import { and, desc, eq, exists, inArray, or } from 'drizzle-orm';
 import type { SimulatorMessage } from '@loop/shared/simulator';
 import type { Db } from '../../db/client';
-import { messages } from '../../db/schema';
+import { messages, updates } from '../../db/schema';
 import { findPhotos } from '../../media/photo-sizes';
 
 const MAX_MESSAGES = 200;
 
-/** The last texts a phone sent and received, oldest first, as the simulator shows them. */
-export async function readPhoneThread(db: Db, phoneNumber: string): Promise<SimulatorMessage[]> {
+/**
+ * The last texts a phone sent and received, oldest first, as the simulator shows them. With a
+ * `scope`, only the texts about those Loops (sent for one, or stored as an update in one).
+ */
+export async function readPhoneThread(db: Db, phoneNumber: string, scope: readonly number[] | null = null): Promise<SimulatorMessage[]> {
+  if (scope && scope.length === 0) return [];
   const addresses = [phoneNumber, `whatsapp:${phoneNumber}`];
+  const inScope = scope
+    ? or(
+        inArray(messages.loopId, [...scope]),
+        exists(db.select({ id: updates.id }).from(updates).where(and(eq(updates.messageId, messages.id), inArray(updates.loopId, [...scope])))),
+      )
+    : undefined;
   const rows = await db
     .select()
     .from(messages)
     .where(
-      or(
-        and(eq(messages.direction, 'inbound'), inArray(messages.fromAddress, addresses)),
-        and(eq(messages.direction, 'outbound'), inArray(messages.toAddress, addresses)),
+      and(
+        or(
+          and(eq(messages.direction, 'inbound'), inArray(messages.fromAddress, addresses)),
+          and(eq(messages.direction, 'outbound'), inArray(messages.toAddress, addresses)),
+        ),
+        inScope,
       ),
     )
     .orderBy(desc(messages.createdAt), desc(messages.id))

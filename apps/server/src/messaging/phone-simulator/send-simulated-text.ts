@@ -7,7 +7,7 @@ import { sniffImageType } from '../../storage/image-type';
 import type { MediaStorage } from '../../storage/media-storage';
 import { SIMULATED_ATTACHMENT_PREFIX, SIMULATOR_MEDIA_PREFIX } from '../inbound-media';
 import { ingestInbound, type InboundParams } from '../ingest-inbound';
-import { SIMULATOR_ADDRESS } from '../simulator';
+import { SIMULATOR_ADDRESS, SIMULATOR_SCOPE_PARAM } from '../simulator';
 
 /**
  * A text from a simulated phone. It is shaped like Twilio's webhook parameters and stored by the
@@ -16,7 +16,15 @@ import { SIMULATOR_ADDRESS } from '../simulator';
  */
 export async function sendSimulatedText(
   db: Db,
-  input: { phoneNumber: string; channel: 'sms' | 'whatsapp'; text: z.output<typeof simulatorSendSchema>; storage: MediaStorage; now: Date },
+  input: {
+    phoneNumber: string;
+    channel: 'sms' | 'whatsapp';
+    text: z.output<typeof simulatorSendSchema>;
+    storage: MediaStorage;
+    /** The Loops the text may reach when the viewer plays someone else's phone; null: all of the sender's. */
+    scope?: readonly number[] | null;
+    now: Date;
+  },
 ): Promise<{ id: number }> {
   const photos = input.text.media.map((m, i) => {
     const bytes = Buffer.from(m.dataBase64, 'base64');
@@ -45,6 +53,7 @@ export async function sendSimulatedText(
     // Twilio's WhatsApp parameters (https://www.twilio.com/docs/messaging/guides/webhook-request).
     ...(input.channel === 'whatsapp' ? { MessageType: location ? 'location' : photos.length + attachments.length > 0 ? 'image' : 'text' } : {}),
     ...(location ? { Latitude: String(location.latitude), Longitude: String(location.longitude) } : {}),
+    ...(input.scope ? { [SIMULATOR_SCOPE_PARAM]: input.scope.join(',') } : {}),
   };
   // Not stored anywhere: Loop only reads what they are (their content type).
   attachments.forEach((kind, i) => {

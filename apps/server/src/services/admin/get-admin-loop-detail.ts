@@ -45,6 +45,7 @@ export async function getAdminLoopDetail(
   // statement is a round trip).
   const { detail, extra } = await getLoopDetailWith(db, loopId, 'staff', {
     ...(options.allMembers ? {} : { memberLimit: ADMIN_DETAIL_MEMBER_LIMIT }),
+    now: options.now,
     extra: {
       newsletters: sql`(
         select coalesce(json_agg(n order by n.created_at desc, n.id desc), '[]'::json) from (

@@ -8,7 +8,7 @@ import { SIMULATOR_ADDRESS } from '../../messaging/simulator';
 import { templateWriter } from '../../newsletters/template-writer';
 import { nextNewsletterAt, nextReminderAt } from '../../scheduling/schedule-columns';
 import { mediaUrl } from '../../storage/media-storage';
-import { insertMembership } from '../members/add-member';
+import { findOrCreateMemberUser } from '../members/find-or-create-member-user';
 import { publishNewsletter } from '../newsletters/publish-newsletter';
 import type { DemoLoop } from './demo-content';
 
@@ -53,20 +53,22 @@ export async function insertDemoLoop(
     })
     .returning({ id: loops.id });
   if (!row) throw new Error('insert returned no row');
-  await tx.insert(members).values({ loopId: row.id, userId: input.staffId, createdAt });
+  await tx.insert(members).values({ loopId: row.id, userId: input.staffId, status: 'active', confirmedAt: createdAt, createdAt });
   await queueWelcomeText(tx, { userId: input.staffId, loopId: row.id, loopName: parsed.name });
 
   const people = [input.staffId];
   for (const person of loop.members) {
-    const added = await insertMembership(tx, {
-      loopId: row.id,
-      loopName: parsed.name,
-      person: { ...person, email: null },
-      context: person.context,
-      now: new Date(createdAt.getTime() + 60 * 60 * 1000),
-    });
+    // In the story each of them was invited and replied YES within the hour.
+    const joinedAt = new Date(createdAt.getTime() + 60 * 60 * 1000);
+    const { user } = await findOrCreateMemberUser(tx, { ...person, email: null }, joinedAt);
+    const [added] = await tx
+      .insert(members)
+      .values({ loopId: row.id, userId: user.id, context: person.context, status: 'active', invitedById: input.staffId, invitedAt: createdAt, confirmedAt: joinedAt, createdAt: joinedAt })
+      .onConflictDoNothing({ target: [members.loopId, members.userId] })
+      .returning({ id: members.id });
     if (!added) throw new Error(`${person.firstName} is in ${parsed.name} twice`);
-    people.push(added.user.id);
+    await queueWelcomeText(tx, { userId: user.id, loopId: row.id, loopName: parsed.name });
+    people.push(user.id);
   }
 
   for (const [index, update] of loop.updates.entries()) {

@@ -1,18 +1,30 @@
+import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { JoinAnswer, joinLoopSchema } from '@loop/shared/loops';
+import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { insertMembership } from '../members/add-member';
+import { users } from '../../db/schema';
+import { invitePendingMember } from '../memberships/invite-member';
 import { findInvite } from './find-invite';
 
-/** Joins a Loop through an invite link. Joining twice is still a success, with one membership. */
-export async function joinLoop(db: Db, options: { code: string; input: z.output<typeof joinLoopSchema>; now: Date }): Promise<JoinAnswer> {
+/**
+ * Joins a Loop through an invite link. Anyone holding the link can type any number, so this is a
+ * pending membership and an invitation text to that phone, counted against the link's creator like
+ * their own adds. Joining twice is still a success, with one membership.
+ */
+export async function joinLoop(db: Db, options: { code: string; input: z.output<typeof joinLoopSchema>; config: Config; now: Date }): Promise<JoinAnswer> {
   return db.transaction(async (tx) => {
-    const { loop } = await findInvite(tx, options.code, options.now);
-    const added = await insertMembership(tx, {
-      loopId: loop.id,
-      loopName: loop.name,
+    const { invite, loop } = await findInvite(tx, options.code, options.now);
+    const adderId = invite.createdById ?? loop.creatorId;
+    const [adder] = await tx.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, adderId));
+    if (!adder) throw new Error('the Loop has no creator');
+    const added = await invitePendingMember(tx, {
+      loop,
       person: options.input,
       context: null,
+      adder,
+      viaLink: true,
+      config: options.config,
       now: options.now,
     });
     return { ok: true, loopId: loop.id, loopName: loop.name, alreadyMember: added === null };

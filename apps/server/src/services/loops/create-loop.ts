@@ -2,7 +2,10 @@ import type { z } from 'zod';
 import type { createLoopSchema, LoopSummary } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
 import { loops, members } from '../../db/schema';
+import type { Config } from '../../config';
 import { AppError } from '../../errors';
+import { enforceLimits } from '../attempts/enforce-limits';
+import { loopCreationLimits } from '../memberships/invitation-limits';
 import { queueWelcomeText } from '../../messaging/outbox';
 import { nextNewsletterAt, nextReminderAt } from '../../scheduling/schedule-columns';
 import { getLoopSummary } from './get-loop-summary';
@@ -11,7 +14,7 @@ import { getLoopSummary } from './get-loop-summary';
 export async function createLoop(
   db: Db,
   input: z.output<typeof createLoopSchema>,
-  options: { creatorId: number; now: Date },
+  options: { creatorId: number; config: Config; now: Date },
 ): Promise<LoopSummary> {
   if (input.creatorId !== undefined && input.creatorId !== options.creatorId) {
     throw new AppError('forbidden', 'creatorId must be your own user id: a Loop is created by the signed-in person.');
@@ -33,7 +36,11 @@ export async function createLoop(
       })
       .returning({ id: loops.id });
     if (!loop) throw new Error('insert returned no row');
-    await tx.insert(members).values({ loopId: loop.id, userId: options.creatorId, createdAt: options.now });
+    await enforceLimits(tx, options.config.SESSION_SECRET, options.now, loopCreationLimits(options.config, options.creatorId));
+    // The creator said yes by making it: their membership is active from the start.
+    await tx
+      .insert(members)
+      .values({ loopId: loop.id, userId: options.creatorId, status: 'active', confirmedAt: options.now, createdAt: options.now });
     // The creator texts in like everyone else: they get the same how-to.
     await queueWelcomeText(tx, { userId: options.creatorId, loopId: loop.id, loopName: input.name });
     return getLoopSummary(tx, loop.id);

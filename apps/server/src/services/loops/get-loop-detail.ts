@@ -1,10 +1,11 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { LoopDetail, LoopMember, LoopRole, LoopUpdate } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
-import { loops, media, members, updates, users } from '../../db/schema';
+import { loops, media, members, messages, phoneOptOuts, updates, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { mediaUrl } from '../../storage/media-storage';
 import { toLoopMember } from '../members/to-loop-member';
+import { memberState } from '../memberships/member-state';
 import { summaryFields, toLoopSummary } from './loop-summary';
 
 /** A member as the statement below builds it (PostgreSQL's JSON: ids are numbers, names snake_case). */
@@ -18,6 +19,10 @@ interface MemberJson {
   email: string | null;
   messaging_preference: LoopMember['user']['messagingPreference'];
   details_editable: boolean;
+  status: 'pending' | 'active';
+  invited_at: string | null;
+  opted_out: boolean;
+  last_failure: string | null;
 }
 
 interface UpdateJson {
@@ -41,7 +46,7 @@ export const DETAIL_UPDATE_LIMIT = 200;
  * subqueries name the Loop by the parameter, not by `loops.id`, so that PostgreSQL plans them for
  * this Loop's size (a Loop of 10,000 updates reads its newest 200 from the index, not all of them).
  */
-export async function getLoopDetail(db: Db, loopId: number, role: LoopRole, options: { memberLimit?: number } = {}): Promise<LoopDetail> {
+export async function getLoopDetail(db: Db, loopId: number, role: LoopRole, options: { memberLimit?: number; now?: Date } = {}): Promise<LoopDetail> {
   return (await getLoopDetailWith(db, loopId, role, options)).detail;
 }
 
@@ -54,7 +59,7 @@ export async function getLoopDetailWith<K extends string>(
   db: Db,
   loopId: number,
   role: LoopRole,
-  options: { memberLimit?: number; extra?: Record<K, SQL> } = {},
+  options: { memberLimit?: number; extra?: Record<K, SQL>; now?: Date } = {},
 ): Promise<{ detail: LoopDetail; extra: Record<K, unknown> }> {
   const limit = options.memberLimit === undefined ? sql`` : sql`limit ${options.memberLimit}`;
   const [row] = await db
@@ -69,7 +74,14 @@ export async function getLoopDetailWith<K extends string>(
             p.id as user_id, p.first_name, p.last_name, p.phone_number, p.email, p.messaging_preference,
             (p.text_only and not exists (
               select 1 from ${members} other where other.user_id = p.id and other.loop_id <> ${loopId}
-            )) as details_editable
+            )) as details_editable,
+            ${members.status} as status, ${members.invitedAt} as invited_at,
+            exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = p.phone_number) as opted_out,
+            -- The last text to the phone that got an answer, if it failed (index messages_to_address_created_at_idx).
+            (select case when last.status in ('failed', 'undelivered') then coalesce(last.error, '') end from (
+              select ${messages.status} as status, ${messages.error} as error from ${messages}
+              where ${messages.toAddress} = p.phone_number and ${messages.status} in ('sent', 'delivered', 'failed', 'undelivered')
+              order by ${messages.createdAt} desc limit 1) last) as last_failure
           from ${members}
           cross join lateral (
             select ${users.id}, ${users.firstName}, ${users.lastName}, ${users.phoneNumber}, ${users.email}, ${users.messagingPreference},
@@ -104,8 +116,10 @@ export async function getLoopDetailWith<K extends string>(
   if (!row) throw new AppError('not_found', 'Loop not found.');
 
   const summary = toLoopSummary(row);
-  const memberList: LoopMember[] = parseJson(row.members).map((m) =>
-    toLoopMember(
+  const now = options.now ?? new Date();
+  const memberList: LoopMember[] = parseJson(row.members).map((m) => ({
+    ...memberState({ status: m.status, invitedAt: m.invited_at ? new Date(m.invited_at) : null, optedOut: m.opted_out, lastFailure: m.last_failure }, now),
+    ...toLoopMember(
       {
         id: Number(m.id),
         userId: Number(m.user_id),
@@ -119,7 +133,7 @@ export async function getLoopDetailWith<K extends string>(
       },
       summary.creatorId,
     ),
-  );
+  }));
   const updateList: LoopUpdate[] = parseJson(row.updates).map((u) => ({
     id: Number(u.id),
     userId: Number(u.user_id),

@@ -14,8 +14,11 @@ export interface MemberWithPerson {
   detailsEditable: boolean;
 }
 
-/** The API's member: what the Members tab shows. */
-export function toLoopMember(member: MemberWithPerson, creatorId: number): LoopMember {
+/** The member's state (pending, active...) comes from memberState, beside this. */
+export type LoopMemberPerson = Omit<LoopMember, 'state' | 'invitedAt' | 'resendAt' | 'lastError'>;
+
+/** The API's member without its state: who they are, as the Members tab shows them. */
+export function toLoopMember(member: MemberWithPerson, creatorId: number): LoopMemberPerson {
   return {
     id: member.id,
     userId: member.userId,

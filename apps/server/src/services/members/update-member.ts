@@ -4,6 +4,8 @@ import type { LoopMember, updateMemberSchema } from '@loop/shared/loops';
 import type { Db, DbOrTx } from '../../db/client';
 import { members, users } from '../../db/schema';
 import { AppError } from '../../errors';
+import { isOptedOut } from '../../messaging/opt-outs';
+import { memberState } from '../memberships/member-state';
 import { toLoopMember } from './to-loop-member';
 
 /** Whether the person is a member of any Loop but this one. */
@@ -23,7 +25,7 @@ export async function inAnotherLoop(tx: DbOrTx, userId: number, loopId: number):
  */
 export async function updateMember(
   db: Db,
-  options: { loopId: number; creatorId: number; memberId: number; input: z.output<typeof updateMemberSchema> },
+  options: { loopId: number; creatorId: number; memberId: number; input: z.output<typeof updateMemberSchema>; now: Date },
 ): Promise<LoopMember> {
   const { input } = options;
   return db.transaction(async (tx) => {
@@ -58,9 +60,14 @@ export async function updateMember(
       ? await tx.update(members).set({ context: input.context }).where(eq(members.id, member.id)).returning()
       : [member];
     if (!updatedUser || !updatedMember) throw new Error('update returned no row');
-    return toLoopMember(
-      { ...updatedUser, id: updatedMember.id, userId: updatedUser.id, context: updatedMember.context, detailsEditable },
-      options.creatorId,
-    );
+    const optedOut = await isOptedOut(tx, updatedUser.phoneNumber);
+    return {
+      // The last delivery error is the Loop detail's to show; an edit does not change it.
+      ...memberState({ status: updatedMember.status, invitedAt: updatedMember.invitedAt, optedOut, lastFailure: null }, options.now),
+      ...toLoopMember(
+        { ...updatedUser, id: updatedMember.id, userId: updatedUser.id, context: updatedMember.context, detailsEditable },
+        options.creatorId,
+      ),
+    };
   });
 }

@@ -2,6 +2,7 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { users } from '../../db/schema';
 import { AppError, uniqueViolation } from '../../errors';
+import { confirmPendingMemberships } from '../memberships/confirm-pending-memberships';
 import { checkPhoneCode, codeProblemError, consumePhoneCode } from '../phone-codes/check-phone-code';
 import type { SignUpPayload } from './start-sign-up';
 
@@ -11,8 +12,8 @@ type UserRow = typeof users.$inferSelect;
  * The one place where a phone's proven holder becomes an account (issue 14): the code texted to
  * the phone checks out, then, in one transaction, either a new account is created or the
  * text-only member who has this phone (added by an owner or an invite) becomes the account: same
- * person, same memberships and updates, with the name, email and password typed now. Issue 15's
- * "confirm this phone's pending memberships" belongs here too.
+ * person, same memberships and updates, with the name, email and password typed now. Proving the
+ * phone is also saying yes: its pending memberships become active (issue 15).
  */
 export async function completeSignUp(
   db: Db,
@@ -42,6 +43,7 @@ export async function completeSignUp(
       if (holder) {
         const [claimed] = await tx.update(users).set(values).where(eq(users.id, holder.id)).returning();
         if (!claimed) throw new Error('update returned no row');
+        await confirmPendingMemberships(tx, phoneNumber, options.now);
         return { user: claimed, claimed: true };
       }
       const [created] = await tx.insert(users).values({ ...values, phoneNumber, createdAt: options.now }).returning();

@@ -39,7 +39,7 @@ const inviteRoutes: FastifyPluginAsync = async (app) => {
   app.post('/:code/join', { preHandler: limitAttempts }, async (request) => {
     const { code } = parseInput(codeParams, request.params);
     const input = parseInput(joinLoopSchema, request.body);
-    return joinLoop(db, { code, input, now: clock() });
+    return joinLoop(db, { code, input, config, now: clock() });
   });
 };
 

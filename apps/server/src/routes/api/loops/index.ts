@@ -14,6 +14,7 @@ import { addMember } from '../../../services/members/add-member';
 import { removeMember } from '../../../services/members/remove-member';
 import { listLoopNewsletters } from '../../../services/newsletters/list-loop-newsletters';
 import { updateMember } from '../../../services/members/update-member';
+import { resendInvitation } from '../../../services/memberships/invite-member';
 import { deleteUpdate } from '../../../services/updates/delete-update';
 import { mediaStorageFor } from '../../../storage/create-storage';
 
@@ -35,7 +36,7 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
   app.post('/', async (request, reply) => {
     const user = requireUser(request);
     const input = parseInput(createLoopSchema, request.body);
-    const loop = await createLoop(db, input, { creatorId: user.id, now: clock() });
+    const loop = await createLoop(db, input, { creatorId: user.id, config, now: clock() });
     // Texts work in the Phone Simulator, they just stay on this machine: not "disabled".
     const smsStatus = config.messagingProvider === 'twilio' ? 'enabled' : 'simulated';
     return reply.code(201).send({ ...loop, smsStatus });
@@ -44,7 +45,7 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
   app.get('/:id', async (request) => {
     const { id } = parseInput(loopParams, request.params);
     const access = await getLoopAccess(db, request.user, id);
-    return getLoopDetail(db, id, access.role);
+    return getLoopDetail(db, id, access.role, { now: clock() });
   });
 
   app.get('/:id/newsletters', async (request) => {
@@ -79,7 +80,7 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
     const access = await getLoopAccess(db, request.user, id);
     requireManage(access);
     const input = parseInput(addMemberSchema, request.body);
-    const member = await addMember(db, { loopId: id, loopName: access.loop.name, creatorId: access.loop.creatorId, input, now: clock() });
+    const member = await addMember(db, { loop: access.loop, adder: access.user, input, config, now: clock() });
     return reply.code(201).send(member);
   });
 
@@ -88,7 +89,15 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
     const access = await getLoopAccess(db, request.user, id);
     requireManage(access);
     const input = parseInput(updateMemberSchema, request.body);
-    return updateMember(db, { loopId: id, creatorId: access.loop.creatorId, memberId, input });
+    return updateMember(db, { loopId: id, creatorId: access.loop.creatorId, memberId, input, now: clock() });
+  });
+
+  app.post('/:id/members/:memberId/invitation', async (request) => {
+    const { id, memberId } = parseInput(memberParams, request.params);
+    const access = await getLoopAccess(db, request.user, id);
+    requireManage(access);
+    await db.transaction((tx) => resendInvitation(tx, { loop: access.loop, memberId, adder: access.user, config, now: clock() }));
+    return getLoopDetail(db, id, access.role, { now: clock() });
   });
 
   app.delete('/:id/members/:memberId', async (request) => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { simulatorPhoneParamsSchema, simulatorSendSchema, type ApiConfig, SIMULATOR_LIMITS } from '@loop/shared/simulator';
 import { AppError, parseInput } from '../../../errors';
-import { listSimulatorPhones } from '../../../messaging/phone-simulator/list-simulator-phones';
+import { listSimulatorPhones, simulatorScopeFor } from '../../../messaging/phone-simulator/list-simulator-phones';
 import { readPhoneThread } from '../../../messaging/phone-simulator/read-phone-thread';
 import { sendSimulatedText } from '../../../messaging/phone-simulator/send-simulated-text';
 import { getLandingLinks } from '../../../services/demo/get-landing-links';
@@ -13,7 +13,8 @@ const BODY_LIMIT = Math.ceil((SIMULATOR_LIMITS.totalBytes * 4) / 3) + 64 * 1024;
 
 /**
  * The Phone Simulator's API: any signed-in user while Loop runs without Twilio, staff always.
- * A phone you may not play is a 404, the same as one that does not exist.
+ * A phone you may not play is a 404, the same as one that does not exist; who may play which phone,
+ * and see which of its texts, is listSimulatorPhones / simulatorScopeFor (decision 0013).
  */
 const simulatorRoutes: FastifyPluginAsync = async (app) => {
   const viewer = (request: FastifyRequest) => {
@@ -28,7 +29,7 @@ const simulatorRoutes: FastifyPluginAsync = async (app) => {
     const { phone } = parseInput(simulatorPhoneParamsSchema, request.params);
     const [found] = await listSimulatorPhones(app.ctx.db, user, { phoneNumber: phone });
     if (!found) throw new AppError('not_found', 'No member of your Loops has this phone number.');
-    return found;
+    return { phone: found, scope: await simulatorScopeFor(app.ctx.db, user, found.userId) };
   };
 
   app.get('/config', async (): Promise<ApiConfig> => ({
@@ -39,12 +40,12 @@ const simulatorRoutes: FastifyPluginAsync = async (app) => {
   app.get('/simulator/phones', async (request) => ({ phones: await listSimulatorPhones(app.ctx.db, viewer(request)) }));
 
   app.get('/simulator/phones/:phone/messages', async (request) => {
-    const phone = await visiblePhone(request);
-    return { phone, messages: await readPhoneThread(app.ctx.db, phone.phoneNumber) };
+    const { phone, scope } = await visiblePhone(request);
+    return { phone, messages: await readPhoneThread(app.ctx.db, phone.phoneNumber, scope) };
   });
 
   app.post('/simulator/phones/:phone/messages', { bodyLimit: BODY_LIMIT }, async (request, reply) => {
-    const phone = await visiblePhone(request);
+    const { phone, scope } = await visiblePhone(request);
     const text = parseInput(simulatorSendSchema, request.body);
     const { db, config, clock } = app.ctx;
     const stored = await sendSimulatedText(db, {
@@ -52,6 +53,7 @@ const simulatorRoutes: FastifyPluginAsync = async (app) => {
       channel: text.channel ?? phone.messagingPreference,
       text,
       storage: mediaStorageFor(config),
+      scope,
       now: clock(),
     });
     return reply.code(202).send({ id: stored.id, status: 'received' });

@@ -1,4 +1,5 @@
 import type { LoopMember } from '@loop/shared/loops';
+import { MemberStateBadge, memberStateDetail } from '@/components/member-state';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -31,13 +32,14 @@ export function MemberTable({ members, total, onShowAll, loadingAll }: MemberTab
         {members.length === 0 ? (
           <p className="rounded-lg bg-muted p-4 text-muted-foreground">No members yet.</p>
         ) : (
-          <Table className="min-w-[560px]" containerClassName="rounded-xl border">
+          <Table className="min-w-[720px]" containerClassName="rounded-xl border">
             <TableHeader>
               <TableRow className="bg-muted/50">
                 <TableHead>Name</TableHead>
                 <TableHead>Email</TableHead>
                 <TableHead>Phone</TableHead>
                 <TableHead>Context</TableHead>
+                <TableHead>State</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -54,6 +56,10 @@ export function MemberTable({ members, total, onShowAll, loadingAll }: MemberTab
                     </a>
                   </TableCell>
                   <TableCell className="max-w-72 break-words text-muted-foreground">{member.context || '-'}</TableCell>
+                  <TableCell className="max-w-64 text-xs break-words text-muted-foreground">
+                    <MemberStateBadge member={member} />
+                    {memberStateDetail(member) && <p className="mt-1">{memberStateDetail(member)}</p>}
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>

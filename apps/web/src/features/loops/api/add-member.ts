@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AddMemberInput, LoopMember } from '@loop/shared/loops';
+import type { AddMemberAnswer, AddMemberInput } from '@loop/shared/loops';
 import { api } from '@/lib/api-client';
 import { loopsQueryKey } from './loop-keys';
 
-/** POST /api/loops/{id}/members: 409 when the phone number is already in the Loop. */
-export function addMember(loopId: number, input: AddMemberInput): Promise<LoopMember> {
-  return api.post<LoopMember>(`/api/loops/${loopId}/members`, input);
+/** POST /api/loops/{id}/members: a pending member (the notice says when nothing was sent); 409 when already in the Loop. */
+export function addMember(loopId: number, input: AddMemberInput): Promise<AddMemberAnswer> {
+  return api.post<AddMemberAnswer>(`/api/loops/${loopId}/members`, input);
 }
 
 export function useAddMember(loopId: number) {

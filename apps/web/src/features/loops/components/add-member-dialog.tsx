@@ -34,7 +34,9 @@ export function AddMemberDialog({ loopId }: { loopId: number }) {
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Add Member</DialogTitle>
-          <DialogDescription>They will get reminders and newsletters by text at this number.</DialogDescription>
+          <DialogDescription>
+            We text them an invitation. Once they reply YES, they get reminders and newsletters at this number.
+          </DialogDescription>
         </DialogHeader>
         <AddMemberForm loopId={loopId} onAdded={() => setOpen(false)} />
       </DialogContent>
@@ -53,8 +55,9 @@ function AddMemberForm({ loopId, onAdded }: { loopId: number; onAdded: () => voi
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await addMember.mutateAsync(values);
-      toast({ title: 'Member added successfully!' });
+      const added = await addMember.mutateAsync(values);
+      // An opted-out phone is added but gets nothing: the owner must know why it stays quiet.
+      toast(added.notice ? { title: 'Member added, but not invited', description: added.notice } : { title: 'Member added successfully!', description: 'They will get a text asking them to reply YES to join.' });
       onAdded();
     } catch (error) {
       toastError(errorText(error), 'Failed to add member');

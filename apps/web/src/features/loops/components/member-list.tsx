@@ -1,12 +1,16 @@
-import { Mail, Phone, Trash2, UsersRound } from 'lucide-react';
+import { Mail, Phone, Send, Trash2, UsersRound } from 'lucide-react';
+import { useState } from 'react';
 import type { LoopDetail, LoopMember } from '@loop/shared/loops';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { MemberStateBadge, memberStateDetail } from '@/components/member-state';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format-date';
 import { formatPhoneNumber } from '@/lib/phone-format';
 import { useRemoveMember } from '../api/remove-member';
+import { useResendInvitation } from '../api/resend-invitation';
 import { AddMemberDialog } from './add-member-dialog';
 import { EditMemberDialog } from './edit-member-dialog';
 
@@ -49,6 +53,7 @@ export function MemberList({ loop }: { loop: LoopDetail }) {
  */
 function MemberRow({ loopId, member, canManage }: { loopId: number; member: LoopMember; canManage: boolean }) {
   const remove = useRemoveMember(loopId);
+  const detail = memberStateDetail(member);
   const name = `${member.user.firstName} ${member.user.lastName}`;
   const initials = `${member.user.firstName.charAt(0)}${member.user.lastName.charAt(0)}`.toUpperCase();
   return (
@@ -66,8 +71,11 @@ function MemberRow({ loopId, member, canManage }: { loopId: number; member: Loop
             {member.isCreator && (
               <span className="rounded-full bg-secondary px-2 py-0.5 text-xs font-medium text-secondary-foreground">Creator</span>
             )}
+            {!member.isCreator && <MemberStateBadge member={member} />}
           </p>
           {member.context && <p className="text-sm break-words text-muted-foreground">{member.context}</p>}
+          {detail && <p className="text-sm break-words text-muted-foreground">{detail}</p>}
+          {canManage && member.resendAt && <ResendInvitation loopId={loopId} member={member} />}
           <div className="flex min-w-0 flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
             <a href={`tel:${member.user.phoneNumber}`} className="inline-flex items-center gap-1.5 whitespace-nowrap hover:text-foreground">
               <Phone aria-hidden="true" className="size-3.5" />
@@ -112,5 +120,35 @@ function MemberRow({ loopId, member, canManage }: { loopId: number; member: Loop
         </div>
       )}
     </li>
+  );
+}
+
+/** Sends a pending member's invitation again; the server allows one a day and says when the next may go. */
+function ResendInvitation({ loopId, member }: { loopId: number; member: LoopMember }) {
+  const resend = useResendInvitation(loopId);
+  const nextAt = member.resendAt ? new Date(member.resendAt) : null;
+  // When the page loaded is good enough: the server has the last word (a 429 that says when).
+  const [shownAt] = useState(() => Date.now());
+  const waiting = nextAt !== null && nextAt.getTime() > shownAt;
+  return (
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+      <Button
+        variant="outline"
+        size="sm"
+        className="h-9"
+        disabled={waiting}
+        busy={resend.isPending}
+        onClick={() =>
+          resend.mutateAsync(member.id).then(
+            () => toast({ title: 'Invitation sent again' }),
+            (error: unknown) => toastError(errorText(error), 'Failed to resend invitation'),
+          )
+        }
+      >
+        <Send aria-hidden="true" />
+        Resend invitation<span className="sr-only"> to {member.user.firstName} {member.user.lastName}</span>
+      </Button>
+      {waiting && nextAt && <span className="text-xs text-muted-foreground">You can resend after {formatDateTime(nextAt)}</span>}
+    </div>
   );
 }

@@ -1,0 +1,47 @@
+import type { Config } from '../../config';
+import { DAY_MS, HOUR_MS } from '../../lib/clock';
+import type { Limit } from '../attempts/enforce-limits';
+
+type LimitConfig = Pick<
+  Config,
+  'MEMBER_ADDS_PER_ACCOUNT_PER_HOUR' | 'MEMBER_ADDS_PER_ACCOUNT_PER_DAY' | 'INVITATIONS_PER_PHONE_PER_DAY' | 'LOOPS_PER_ACCOUNT_PER_HOUR' | 'LOOPS_PER_ACCOUNT_PER_DAY'
+>;
+
+/** Members an account adds (or its invite links add) per hour and per day. */
+export function memberAddLimits(config: LimitConfig, adderId: number, viaLink: boolean): Limit[] {
+  const message = (period: string) => (wait: string) =>
+    viaLink
+      ? `This Loop's invite link has been used too often this ${period}. Please try again ${wait}.`
+      : `You have added the most members allowed in one ${period}. Please try again ${wait}.`;
+  return [
+    { key: `member-add:hour:${adderId}`, max: config.MEMBER_ADDS_PER_ACCOUNT_PER_HOUR, windowMs: HOUR_MS, message: message('hour') },
+    { key: `member-add:day:${adderId}`, max: config.MEMBER_ADDS_PER_ACCOUNT_PER_DAY, windowMs: DAY_MS, message: message('day') },
+  ];
+}
+
+/** One invitation per phone per Loop per day, and a few per phone per day from all Loops together. */
+export function invitationLimits(config: LimitConfig, phoneNumber: string, loopId: number): Limit[] {
+  return [
+    {
+      key: `invitation:loop:${loopId}:${phoneNumber}`,
+      max: 1,
+      windowMs: DAY_MS,
+      message: (wait) => `This number was sent an invitation to this Loop less than a day ago. You can invite it again ${wait}.`,
+    },
+    {
+      key: `invitation:phone:${phoneNumber}`,
+      max: config.INVITATIONS_PER_PHONE_PER_DAY,
+      windowMs: DAY_MS,
+      message: (wait) => `This number has had as many Loop invitations today as we send to one phone. Please try again ${wait}.`,
+    },
+  ];
+}
+
+/** Loops an account creates per hour and per day. */
+export function loopCreationLimits(config: LimitConfig, creatorId: number): Limit[] {
+  const message = (period: string) => (wait: string) => `You have created the most Loops allowed in one ${period}. Please try again ${wait}.`;
+  return [
+    { key: `loop-create:hour:${creatorId}`, max: config.LOOPS_PER_ACCOUNT_PER_HOUR, windowMs: HOUR_MS, message: message('hour') },
+    { key: `loop-create:day:${creatorId}`, max: config.LOOPS_PER_ACCOUNT_PER_DAY, windowMs: DAY_MS, message: message('day') },
+  ];
+}
