@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, uniquePhone, type TestContext } from './helpers/app';
-import { addMemberAs, createLoopAs } from './helpers/loops';
+import { addActiveMemberAs, addMemberAs, createLoopAs } from './helpers/loops';
 
 // Item 12 of issue 18: the owner edits a member (name, context, messaging preference).
 let t: TestContext;
@@ -72,7 +72,8 @@ describe('PUT /api/loops/{id}/members/{memberId}', () => {
     const stranger = await signUp(t.app);
     const loop = await createLoopAs(t.app, owner.cookie);
     const otherLoop = await createLoopAs(t.app, stranger.cookie);
-    const member = await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: friend.account.phoneNumber });
+    // Active (the friend said YES): a member who may see the Loop, but not manage it.
+    const member = await addActiveMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: friend.account.phoneNumber });
     const outsider = await addMemberAs(t.app, stranger.cookie, otherLoop.id, { phoneNumber: uniquePhone() });
 
     expect((await put(friend.cookie, loop.id, member.id, { context: 'Me' })).statusCode).toBe(403);

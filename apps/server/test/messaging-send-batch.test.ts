@@ -27,7 +27,7 @@ async function bigLoop(count: number) {
       insert into ${users} (first_name, last_name, phone_number)
       select 'Member', 'No. ' || g, ${prefix} || lpad(g::text, 4, '0') from generate_series(1, ${count - 1}) g
       returning id, phone_number)
-    insert into ${members} (loop_id, user_id) select ${loop.id}, id from people
+    insert into ${members} (loop_id, user_id, status) select ${loop.id}, id, 'active' from people
     returning user_id`);
   // node-postgres and PGlite both answer with { rows }.
   const ids = [creator.id, ...(result as unknown as { rows: { user_id: number }[] }).rows.map((r) => Number(r.user_id))];

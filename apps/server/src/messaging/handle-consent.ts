@@ -16,8 +16,18 @@ import { nameKey } from './route-text';
  */
 export async function handleConsent(
   tx: DbOrTx,
-  input: { consent: ConsentText; phone: string | null; userId: number | null; scope: readonly number[] | null; now: Date },
-): Promise<{ reply: string; loopId: number | null } | null> {
+  input: {
+    consent: ConsentText;
+    phone: string | null;
+    userId: number | null;
+    scope: readonly number[] | null;
+    now: Date;
+    /** Twilio answers an opt-in word itself (SMS with its keyword replies on): Loop stays quiet. */
+    twilioAnswersOptIn?: boolean;
+    /** The Phone Simulator plays Twilio, so it sends Twilio's answer in its place. */
+    simulated?: boolean;
+  },
+): Promise<{ reply: string | undefined; kind?: 'opt_out_notice'; loopId: number | null } | null> {
   const { consent } = input;
   const open =
     input.userId === null ? [] : (await listConfirmableLoops(tx, input.userId, input.now)).filter((l) => input.scope === null || input.scope.includes(l.id));
@@ -25,6 +35,10 @@ export async function handleConsent(
   if (consent.loose && named.length === 0) return null;
   const optsIn = consent.word === 'YES' && input.phone !== null && (await isOptedOut(tx, input.phone));
   if (optsIn && input.phone) await optInPhone(tx, input.phone);
+  if (open.length === 0 && optsIn && input.twilioAnswersOptIn) {
+    // One answer, never two: Twilio's (https://help.twilio.com/articles/223134027).
+    return input.simulated ? { reply: replies.twilioOptedIn(), kind: 'opt_out_notice', loopId: null } : { reply: undefined, loopId: null };
+  }
   if (open.length === 0) return { reply: optsIn ? replies.optedIn() : replies.nothingToJoin(), loopId: null };
   if (consent.name !== null && named.length === 0) {
     return { reply: replies.notInvitedTo(consent.name, open.map((l) => l.name)), loopId: null };

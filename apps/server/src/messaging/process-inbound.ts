@@ -51,8 +51,9 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
   const consent = keyword === null || keyword === 'opt_in' ? parseConsent(body) : null;
   if (consent) {
     const handled = await db.transaction(async (tx) => {
-      const answer = await handleConsent(tx, { consent, phone, userId: user?.id ?? null, scope, now: ctx.clock() });
-      if (answer) await finish(tx, 'processed', answer.reply, { loopId: answer.loopId ?? null });
+      const twilioAnswersOptIn = (params.OptOutType ?? '') !== '' || (row.channel === 'sms' && config.TWILIO_KEYWORD_REPLIES === 'twilio');
+      const answer = await handleConsent(tx, { consent, phone, userId: user?.id ?? null, scope, now: ctx.clock(), twilioAnswersOptIn, simulated });
+      if (answer) await finish(tx, 'processed', answer.reply, { loopId: answer.loopId, ...(answer.kind ? { kind: answer.kind } : {}) });
       return answer !== null;
     });
     if (handled) return;

@@ -110,7 +110,7 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
     return loop.id;
   };
   const insertMember = async (loopId: number, userId: number) => {
-    const [row] = await db.insert(members).values({ loopId, userId }).onConflictDoNothing().returning();
+    const [row] = await db.insert(members).values({ loopId, userId, status: 'active' }).onConflictDoNothing().returning();
     if (row) return row.id;
     const [existing] = await db.select().from(members).where(and(eq(members.loopId, loopId), eq(members.userId, userId)));
     if (!existing) throw new Error('no member');

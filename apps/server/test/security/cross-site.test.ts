@@ -103,6 +103,7 @@ describe('the JSON API', () => {
         'POST /api/loops/',
         'POST /api/loops/:id/invite',
         'POST /api/loops/:id/members',
+        'POST /api/loops/:id/members/:memberId/invitation',
         'POST /api/loops/:id/newsletters/:newsletterId/send',
         'POST /api/loops/:id/newsletters/generate',
         'POST /api/loops/:id/sneak-peek',

@@ -1,22 +1,32 @@
-import { and, desc, eq, exists, inArray, or } from 'drizzle-orm';
+import { and, desc, eq, exists, inArray, or, sql } from 'drizzle-orm';
 import type { SimulatorMessage } from '@loop/shared/simulator';
 import type { Db } from '../../db/client';
 import { messages, updates } from '../../db/schema';
 import { findPhotos } from '../../media/photo-sizes';
+import { SIMULATOR_SCOPE_PARAM } from '../simulator';
 
 const MAX_MESSAGES = 200;
 
 /**
  * The last texts a phone sent and received, oldest first, as the simulator shows them. With a
- * `scope`, only the texts about those Loops (sent for one, or stored as an update in one).
+ * `scope`, only the texts about those Loops (sent for one, or stored as an update in one), and the
+ * texts the viewer sent from this simulator for those Loops with the replies to them (a reply to a
+ * text that shared nothing, or to STOP, belongs to no Loop).
  */
 export async function readPhoneThread(db: Db, phoneNumber: string, scope: readonly number[] | null = null): Promise<SimulatorMessage[]> {
   if (scope && scope.length === 0) return [];
   const addresses = [phoneNumber, `whatsapp:${phoneNumber}`];
+  const scopeArray = scope ? sql`array[${sql.join(scope.map((id) => sql`${id}`), sql`, `)}]::bigint[]` : sql``;
+  const sentForScope = (raw: unknown) => sql`string_to_array(${raw} ->> ${SIMULATOR_SCOPE_PARAM}, ',')::bigint[] && ${scopeArray}`;
   const inScope = scope
     ? or(
         inArray(messages.loopId, [...scope]),
         exists(db.select({ id: updates.id }).from(updates).where(and(eq(updates.messageId, messages.id), inArray(updates.loopId, [...scope])))),
+        and(eq(messages.direction, 'inbound'), sentForScope(messages.raw)),
+        and(
+          eq(messages.direction, 'outbound'),
+          sql`exists (select 1 from messages src where ${messages.idempotencyKey} = 'reply:' || src.id and src.direction = 'inbound' and ${sentForScope(sql`src.raw`)})`,
+        ),
       )
     : undefined;
   const rows = await db
