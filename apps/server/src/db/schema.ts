@@ -25,7 +25,7 @@ export const newsletterStatus = pgEnum('newsletter_status', ['draft', 'sent']);
 export const newsletterKind = pgEnum('newsletter_kind', ['newsletter', 'sneak_peek']);
 export const messageDirection = pgEnum('message_direction', ['inbound', 'outbound']);
 export const messageChannel = pgEnum('message_channel', ['sms', 'whatsapp']);
-/** A membership someone else created is pending until the phone's holder replies YES (decision 0013). */
+/** A membership someone else created is pending until the phone's holder replies YES (decision 0015). */
 export const membershipStatus = pgEnum('membership_status', ['pending', 'active']);
 
 export const users = pgTable(

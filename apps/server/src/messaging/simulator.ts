@@ -17,7 +17,7 @@ export const simulatorProvider: MessagingProvider = {
 
 /**
  * The raw parameter a simulated text carries when its viewer plays a phone that is not their own:
- * the ids of the Loops the viewer owns, the only ones the text may reach (decision 0013). Read only
+ * the ids of the Loops the viewer owns, the only ones the text may reach (decision 0015). Read only
  * from texts addressed to the simulator, which no real phone can send.
  */
 export const SIMULATOR_SCOPE_PARAM = 'LoopSimulatorScope';

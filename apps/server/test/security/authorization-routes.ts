@@ -41,7 +41,7 @@ function staffRule(c: Case, options: { usesObject: boolean; success: number }): 
 }
 
 /**
- * A simulator phone (decision 0013): your own; a text-only member's of a Loop you own; any, for
+ * A simulator phone (decision 0015): your own; a text-only member's of a Loop you own; any, for
  * staff. Never another account holder's, even in your own Loop.
  */
 function phoneRule(c: Case, success: number): number {

@@ -12,7 +12,7 @@ export interface SimulatorViewer {
 }
 
 /**
- * The phones a person may play in the simulator (decision 0013): their own; the phones of text-only
+ * The phones a person may play in the simulator (decision 0015): their own; the phones of text-only
  * members (no account: pending or not) of the Loops they own; never another account holder's.
  * Staff may play every member's phone. Each phone lists only the Loops the viewer may see it in:
  * their own Loops for their own phone, the Loops they own for anyone else's.

@@ -8,7 +8,7 @@ export const INVITATION_LIFETIME_MS = 7 * DAY_MS;
 /**
  * The consent condition, written once: a membership gets texts, and has texts routed to it, only
  * when the phone's holder said yes (or created the Loop). Every path that texts members or stores
- * a member's text filters `members` with it (decision 0013).
+ * a member's text filters `members` with it (decision 0015).
  */
 export const membershipIsActive: SQL = sql`${members.status} = 'active'`;
 

@@ -14,7 +14,7 @@ const BODY_LIMIT = Math.ceil((SIMULATOR_LIMITS.totalBytes * 4) / 3) + 64 * 1024;
 /**
  * The Phone Simulator's API: any signed-in user while Loop runs without Twilio, staff always.
  * A phone you may not play is a 404, the same as one that does not exist; who may play which phone,
- * and see which of its texts, is listSimulatorPhones / simulatorScopeFor (decision 0013).
+ * and see which of its texts, is listSimulatorPhones / simulatorScopeFor (decision 0015).
  */
 const simulatorRoutes: FastifyPluginAsync = async (app) => {
   const viewer = (request: FastifyRequest) => {
