@@ -55,7 +55,9 @@ describe('routing with consent (property)', () => {
         const got = stored.map((s) => s.loopId).sort((a, b) => a - b);
         const active = built.filter((b) => b.membership === 'active');
         let expected: number[];
-        if (w.text.kind === 'plain') expected = active.map((b) => b.id);
+        // STOP is absolute: an opted-out phone's text is shared with no one (decision 0014).
+        if (w.optedOut) expected = [];
+        else if (w.text.kind === 'plain') expected = active.map((b) => b.id);
         else {
           const matches = active.filter((b) => nameKey(b.name) === nameKey(w.text.name));
           if (matches.length === 1) expected = matches.map((b) => b.id);

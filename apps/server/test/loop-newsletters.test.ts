@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loops, newsletters } from '../src/db/schema';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
-import { addMemberAs, createLoopAs } from './helpers/loops';
+import { addActiveMemberAs, addMemberAs, createLoopAs } from './helpers/loops';
 
 // Item 11 of issue 18: owners (and members) see the Loop's newsletters and what is due next.
 let t: TestContext;
@@ -16,7 +16,7 @@ describe('GET /api/loops/{id}/newsletters', () => {
     const owner = await signUp(t.app);
     const friend = await signUp(t.app);
     const loop = await createLoopAs(t.app, owner.cookie, { timeZone: 'Europe/London' });
-    await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: friend.account.phoneNumber });
+    await addActiveMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: friend.account.phoneNumber });
     const db = t.testDb.database.db;
     const base = { loopId: loop.id, periodEnd: new Date('2026-03-01T00:00:00Z'), content: '# Hi', writer: 'template' as const };
     await db.insert(newsletters).values([

@@ -94,6 +94,13 @@ export function loopRoutes(world: World): RouteFuzz[] {
       success: rows(),
     },
     {
+      // Issue 15: a pending member's invitation again (active members answer 409; once a day).
+      route: 'POST /api/loops/:id/members/:memberId/invitation',
+      params: { id: loopId, memberId: idSegment('memberOfOwn', 'creatorOfOwn', 'memberOfOther') },
+      body: body(),
+      success: rows({ messages: [0, 1] }),
+    },
+    {
       route: 'DELETE /api/loops/:id/members/:memberId',
       params: { id: loopId, memberId: idSegment('memberOfOwn', 'creatorOfOwn', 'memberOfOther') },
       destructive: true,
@@ -191,6 +198,18 @@ export function publicRoutes(world: World): RouteFuzz[] {
         (res.json() as { alreadyMember?: boolean }).alreadyMember ? rows()(delta) : rows({ members: 1, users: [0, 1], messages: [0, 1] })(delta),
     },
     { route: 'GET /media/:key', params: { key: tokenSegment('mediaKey') }, success: rows() },
+    {
+      // Issue 17: one stored size of a photo.
+      route: 'GET /media/:key/:width',
+      params: {
+        key: tokenSegment('mediaKey'),
+        width: fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom('8', '320', '640', '1280').map((literal) => ({ literal })) },
+          { weight: 2, arbitrary: weirdString.filter((s) => s.length > 0 && s.length < 3000).map((raw) => ({ raw })) },
+        ),
+      },
+      success: rows(),
+    },
     { route: 'GET /newsletters/:urlId', params: { urlId: tokenSegment('sentUrlId', 'draftUrlId') }, htmlErrors: true, success: rows() },
     { route: 'GET /api/config', query: query(), success: rows() },
     { route: 'GET /api/health', query: query(), success: rows() },
