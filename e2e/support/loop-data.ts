@@ -34,11 +34,16 @@ export interface NewMember {
   context?: string;
 }
 
+/**
+ * Adds a text-only member and has them say yes: the owner plays the invited phone in the Phone
+ * Simulator and replies YES to the invitation (issue 15), so the membership is active.
+ */
 export async function addMember(request: APIRequestContext, baseUrl: string, loopId: number, member: NewMember): Promise<void> {
   await ok(
     await request.post(`${baseUrl}/api/loops/${loopId}/members`, { data: { messagingPreference: 'sms', ...member } }),
     `add member ${member.firstName}`,
   );
+  await textFromPhone(request, baseUrl, member.phoneNumber, 'YES');
 }
 
 /** A member texts Loop from their phone, through the Phone Simulator (the real inbound pipeline). */
