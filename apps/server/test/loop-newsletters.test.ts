@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loops, newsletters } from '../src/db/schema';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
-import { addActiveMemberAs, addMemberAs, createLoopAs } from './helpers/loops';
+import { addActiveMemberAs, createLoopAs } from './helpers/loops';
 
 // Item 11 of issue 18: owners (and members) see the Loop's newsletters and what is due next.
 let t: TestContext;
