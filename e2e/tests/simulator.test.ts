@@ -171,10 +171,7 @@ describe('the Phone Simulator', () => {
     expect(errors).toEqual([]);
   });
 
-  // Skipped at the integration of issues 14-19 (session note of 2026-11-25): updated for issue 15's
-  // YES and issue 16's Twilio-answered HELP, it still failed, and no time was left to find why.
-  // Re-enable first thing next session.
-  it.skip('shows the member list beside the phone at 1280 px, from the account menu; HELP gets an answer', async () => {
+  it('shows the member list beside the phone at 1280 px, from the account menu; HELP gets an answer', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
@@ -236,7 +233,8 @@ describe('the Phone Simulator', () => {
     await waitImageLoaded(page, 'Photo 1 from Lena');
     await screenshot(page, 'simulator-thread-1280');
 
-    // STOP opts the phone out, visibly; START opts it back in.
+    // STOP opts the phone out, visibly; START opts it back in. Twilio answers both on SMS (the
+    // simulator plays Twilio: https://help.twilio.com/articles/223134027).
     const lenaBox = page.getByRole('textbox', { name: 'Text from Lena' });
     await lenaBox.fill('STOP');
     await lenaBox.press('Enter');
@@ -245,7 +243,7 @@ describe('the Phone Simulator', () => {
     await screenshot(page, 'simulator-opted-out-1280');
     await lenaBox.fill('START');
     await lenaBox.press('Enter');
-    await waitVisible(lenaThread.getByText(/^You're back in!/), 20_000);
+    await waitVisible(lenaThread.getByText(/^You have successfully been re-subscribed to messages from this number\./), 20_000);
     await waitGone(page.getByText('This phone texted STOP', { exact: false }), 20_000);
 
     // With real texts on (Twilio), a member who is not staff is told why the simulator is closed.

@@ -60,6 +60,20 @@ describe("story: the Phone Simulator shows anyone's thread", () => {
     expect((await thread(carol.cookie, carol.account.phoneNumber)).statusCode).toBe(200);
   });
 
+  it('an account holder invited after sign-up plays their own phone and says yes from it', async () => {
+    const erin = await signUp(t.app, { firstName: 'Erin' });
+    const phones = async () => (await t.app.inject({ url: '/api/simulator/phones', headers: { cookie: erin.cookie } })).json<{ phones: { phoneNumber: string; loops: { name: string }[] }[] }>().phones;
+    expect(await phones()).toEqual([]);
+    await addMemberAs(t.app, alice.cookie, family.id, { phoneNumber: erin.account.phoneNumber });
+    expect((await phones()).map((p) => [p.phoneNumber, p.loops.map((l) => l.name)])).toEqual([[erin.account.phoneNumber, ['Smith Family']]]);
+    const seen = (await thread(erin.cookie, erin.account.phoneNumber)).json<{ messages: SimulatorMessage[] }>();
+    expect(seen.messages.map((m) => m.kind)).toEqual(['code', 'invitation']);
+    expect((await send(erin.cookie, erin.account.phoneNumber, 'YES')).statusCode).toBe(202);
+    await processPending(t.app.ctx);
+    const [row] = await t.testDb.database.db.select().from(members).where(eq(members.userId, erin.user.id));
+    expect(row?.status).toBe('active');
+  });
+
   it("a text-only member's phone shows only the owner's own Loop, and texts from it reach only that Loop", async () => {
     await addMemberAs(t.app, bob.cookie, bobs.id, { phoneNumber: dan.phoneNumber });
     const seen = (await thread(bob.cookie, dan.phoneNumber)).json<{ phone: { loops: { name: string }[] }; messages: SimulatorMessage[] }>();

@@ -2,7 +2,6 @@ import { and, asc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { SimulatorPhone } from '@loop/shared/simulator';
 import type { Db } from '../../db/client';
 import { loops, members, phoneOptOuts, users } from '../../db/schema';
-import { membershipIsActive } from '../../services/memberships/membership-is-active';
 
 const MAX_ROWS = 2000;
 
@@ -12,8 +11,9 @@ export interface SimulatorViewer {
 }
 
 /**
- * The phones a person may play in the simulator (decision 0015): their own; the phones of text-only
- * members (no account: pending or not) of the Loops they own; never another account holder's.
+ * The phones a person may play in the simulator (decision 0015): their own (with its invitations);
+ * the phones of text-only members (no account: pending or not) of the Loops they own; never another
+ * account holder's.
  * Staff may play every member's phone. Each phone lists only the Loops the viewer may see it in:
  * their own Loops for their own phone, the Loops they own for anyone else's.
  */
@@ -22,7 +22,9 @@ export async function listSimulatorPhones(db: Db, viewer: SimulatorViewer, optio
   if (!viewer.isPrivileged) {
     conditions.push(
       or(
-        and(eq(users.id, viewer.id), or(membershipIsActive, eq(loops.creatorId, viewer.id))),
+        // Their own phone in every Loop it belongs to or is invited to: an account holder added
+        // after sign-up says yes by texting YES from it.
+        eq(users.id, viewer.id),
         and(eq(loops.creatorId, viewer.id), isNull(users.passwordHash)),
       ),
     );
