@@ -388,6 +388,47 @@ describe('6. template variables are short and single-line', () => {
   });
 });
 
+describe('6. the whole text after the member replies', () => {
+  const groupText = async (loopId: number, loopName: string, body: string) => {
+    const { enqueueLoopTexts } = await import('../src/messaging/outbox');
+    await db().transaction((tx) => enqueueLoopTexts(tx, { loopId, kind: 'bulk', body, keyPrefix: `bulk:${loopId}:${++counter}`, templateVariables: { '1': loopName, '2': body } }));
+  };
+  const freeForm = (phone: string) => sentTo(phone).filter((s) => s.params.Body !== undefined && s.params.ContentSid === undefined).map((s) => s.params.Body);
+
+  it('a group text cut short by its template comes whole, free-form, once, when the member texts on WhatsApp', async () => {
+    const { person, loop } = await member('whatsapp');
+    const long = Array.from({ length: 12 }, (_, i) => `Line ${i}: the lake house is booked for the reunion.`).join('\n');
+    await groupText(loop.id, loop.name, long);
+    await groupText(loop.id, loop.name, 'Short and on one line.');
+    await run();
+    expect(sentTo(person.phoneNumber).map((s) => s.params.ContentSid)).toEqual([TEMPLATE('3'), TEMPLATE('3')]);
+
+    await post(whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'What was the news?' }));
+    await run();
+    // The reply to their text, then the one text the template cut; the short one came whole already.
+    expect(freeForm(person.phoneNumber)).toHaveLength(2);
+    expect(freeForm(person.phoneNumber)).toContain(long);
+
+    // A second text inside the window brings nothing again; a group text inside the window went whole.
+    await groupText(loop.id, loop.name, `${long}\nP.S. inside the window`);
+    await post(whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Thanks!' }));
+    await run();
+    const whole = freeForm(person.phoneNumber);
+    expect(whole.filter((b) => b === long)).toHaveLength(1);
+    expect(whole.filter((b) => b === `${long}\nP.S. inside the window`)).toHaveLength(1);
+  });
+
+  it('an opted-out member gets no whole text after a template', async () => {
+    const { person, loop } = await member('whatsapp');
+    const long = `${'Big news. '.repeat(30)}\nMore below.`;
+    await groupText(loop.id, loop.name, long);
+    await run();
+    await post(whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'STOP' }));
+    await run();
+    expect(freeForm(person.phoneNumber)).not.toContain(long);
+  });
+});
+
 describe('8 and 9. keywords are answered once, as Twilio does', () => {
   // [aoo] Without Advanced Opt-Out Twilio answers STOP, START and HELP on SMS itself.
   it('SMS HELP: Twilio answers by default, Loop when TWILIO_KEYWORD_REPLIES=loop', async () => {

@@ -19,6 +19,7 @@ import { handleConsent } from './handle-consent';
 import { isSimulatorAddress, simulatorScope } from './simulator';
 import { handleKeyword } from './handle-keyword';
 import { storeUpdates } from './store-updates';
+import { queueWholeTextsAfterTemplates } from './template-follow-ups';
 
 /** Thrown to try the whole message again later (a photo host failed for now). */
 export class RetryLater extends Error {}
@@ -198,6 +199,7 @@ async function finishInbound(
     .where(eq(messages.id, row.id));
   // Only a WhatsApp text opens WhatsApp's 24-hour window: the window is per channel.
   if (outcome.userId !== null && row.channel === 'whatsapp') {
+    if (outcome.phone) await queueWholeTextsAfterTemplates(tx, { userId: outcome.userId, phone: outcome.phone, fromAddress: row.toAddress, at: row.createdAt });
     await tx
       .update(users)
       .set({ lastWhatsappInboundAt: sql`greatest(${users.lastWhatsappInboundAt}, ${row.createdAt.toISOString()}::timestamptz)` })
