@@ -32,6 +32,7 @@ export interface NewMember {
   phoneNumber: string;
   email?: string;
   context?: string;
+  messagingPreference?: 'sms' | 'whatsapp';
 }
 
 /**

@@ -51,7 +51,7 @@ export function SimulatorRoute() {
       ) : phones.data.length === 0 ? (
         <NoMembersYet />
       ) : (
-        <div className="grid gap-6 md:grid-cols-[minmax(0,280px)_minmax(0,1fr)] md:items-start lg:grid-cols-[280px_400px_minmax(0,1fr)]">
+        <div className="grid grid-cols-1 gap-6 md:grid-cols-[minmax(0,280px)_minmax(0,1fr)] md:items-start lg:grid-cols-[280px_400px_minmax(0,1fr)]">
           <PhoneList
             phones={phones.data}
             selected={chosen}

@@ -7,7 +7,7 @@ import { MemberAvatar } from './member-avatar';
 /** The top of the simulated phone: whose phone it is, and that nothing really leaves. */
 export function PhoneHeader({ phone }: { phone: SimulatorPhone }) {
   return (
-    <header className="grid gap-2 border-b bg-card px-3 pt-2.5 pb-2">
+    <header className="grid grid-cols-1 gap-2 border-b bg-card px-3 pt-2.5 pb-2">
       <div className="flex items-center gap-2.5">
         <Link
           to="/simulator"
