@@ -1,19 +1,14 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
 import { codeIn, registerAccount, waitToast, waitVisible } from '../support/app';
-import { startServer, type RunningServer } from '../support/server';
+import type { RunningServer } from '../support/server';
+import { withServerAndBrowser } from '../support/suite';
 
 let server: RunningServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 describe('signing up, out and in', () => {
   it('works through the forms, and a reload keeps the session', async () => {

@@ -1,19 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitVisible } from '../support/app';
-import { collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
+import type { RunningServer } from '../support/server';
+import { withServerAndBrowser } from '../support/suite';
 
 let server: RunningServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 const QUESTIONS = [
   'How do I sign up?',

@@ -1,20 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LoopDetail } from '@loop/shared/loops';
 import { dismissToasts, registerAccount, waitGone, waitToast, waitVisible } from '../support/app';
-import { collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
+import type { RunningServer } from '../support/server';
+import { withServerAndBrowser } from '../support/suite';
 
 let server: RunningServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 const OWNER = { firstName: 'Ava', lastName: 'Parker', email: 'ava@example.com', phoneNumber: '+14155550101' };
 

@@ -1,21 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LoopDetail, MemberState } from '@loop/shared/loops';
 import { registerAccount, waitVisible } from '../support/app';
-import { collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
+import type { RunningServer } from '../support/server';
+import { withServerAndBrowser } from '../support/suite';
 
 // Issue 15: the Members tab shows pending / active / opted out, with "Resend invitation" for pending members.
 let server: RunningServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 const PEOPLE = {
   pending: { firstName: 'Penny', lastName: 'Waiting', phoneNumber: '+14155550171' },

@@ -1,9 +1,10 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerAccount, waitVisible } from '../support/app';
-import { collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot } from '../support/browser';
+import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
 import { addMember, createLoop } from '../support/loop-data';
-import { startServer, type RunningServer } from '../support/server';
+import type { RunningServer } from '../support/server';
+import { withServerAndBrowser } from '../support/suite';
 
 // Issue 16, item 7: the Phone Simulator sends what real phones send besides text and photos (a
 // contact card, a PDF, a WhatsApp location pin), and Loop answers each accurately. Payload shapes
@@ -13,13 +14,7 @@ import { startServer, type RunningServer } from '../support/server';
 let server: RunningServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 describe('the Phone Simulator’s attachment menu', () => {
   for (const [viewport, width] of [

@@ -1,21 +1,16 @@
 import { deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LoopDetail } from '@loop/shared/loops';
 import { registerAccount, waitGone, waitVisible } from '../support/app';
-import { collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
+import type { RunningServer } from '../support/server';
+import { withServerAndBrowser } from '../support/suite';
 
 let server: RunningServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 const OWNER = { firstName: 'Nora', lastName: 'Quinn', email: 'nora@example.com', phoneNumber: '+14155550131' };
 const MEMBER = { firstName: 'Mia', lastName: 'Chen', phoneNumber: '+14155550132' };
