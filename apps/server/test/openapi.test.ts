@@ -76,3 +76,20 @@ describe('GET /api/openapi.json (decision 0018)', () => {
     expect(Object.keys(operation('POST', '/api/webhooks/twilio/status')?.requestBody?.content ?? {})).toEqual(['application/x-www-form-urlencoded']);
   });
 });
+
+describe('route input, checked by Fastify with the shared schemas (decision 0018)', () => {
+  it('answers a bad input with the AppError 400 of parseInput, word for word', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: [] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: 'The request body must be a JSON object.', errors: [{ path: '', message: 'The request body must be a JSON object.' }] });
+    const admin = await t.app.inject({ method: 'GET', url: '/api/admin/loops?page=0' });
+    // Staff first (onRequest), then the query.
+    expect(admin.statusCode).toBe(401);
+  });
+
+  it('asks who you are before it looks at what you sent', async () => {
+    const res = await t.app.inject({ method: 'PUT', url: '/api/loops/abc', payload: { name: '' } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: 'Please log in to continue.' });
+  });
+});
