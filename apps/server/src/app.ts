@@ -1,13 +1,14 @@
-import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import { LIMITS } from '@loop/shared/constants';
 import type { Config } from './config';
 import { openDatabase, pingDatabase, type Database } from './db/client';
-import { AppError, databaseUnavailable } from './errors';
+import { AppError, databaseUnavailable, validatorCompiler } from './errors';
 import { systemClock, type Clock } from './lib/clock';
 import { logSafeUrl } from './lib/log-safe-url';
 import type { AppContext } from './plugins/context';
 import gracefulClose from './plugins/graceful-close';
 import metrics from './plugins/metrics';
+import openapi, { OPENAPI_PATH } from './plugins/openapi';
 import security from './plugins/security';
 import session from './plugins/session';
 import webApp from './plugins/web-app';
@@ -30,6 +31,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** The built web app's folder (tests serve a stand-in). Default: apps/web/dist. */
   webDist?: string;
+  /** Called for every route as it is registered (tests: every route is in the API description). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the whole HTTP app. The server and every API test use it. */
@@ -113,7 +116,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });
 
-  // First, so that a closing server refuses a request before anything else runs.
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  // Route schemas are the shared zod schemas, checked by parseInput: a bad input is the AppError 400.
+  app.setValidatorCompiler(validatorCompiler);
+  // Before any route, so that the API description lists every one (it adds no request hook).
+  await app.register(openapi);
+  // First of the request hooks, so that a closing server refuses a request before anything else runs.
   await app.register(gracefulClose);
   await app.register(security);
   // Early, so its latency hook sees every route.
@@ -131,6 +139,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     const ok = await pingDatabase(ctx.db);
     return reply.code(ok ? 200 : 503).send({ ok, database: database.kind, ...(ok ? {} : { message: DATABASE_DOWN }) });
   });
+  app.get(OPENAPI_PATH, { schema: { summary: 'This description of the API (OpenAPI 3.1)' } }, async () => app.swagger());
   // Before the web app: its not-found handler would answer /newsletters/* with the SPA.
   await app.register(newsletterPageRoutes);
   await app.register(webApp, options.webDist ? { dist: options.webDist } : {});

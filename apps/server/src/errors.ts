@@ -1,3 +1,4 @@
+import type { FastifySchemaCompiler } from 'fastify';
 import type { z } from 'zod';
 import type { ApiErrorBody } from '@loop/shared/auth';
 import { toWellFormed } from '@loop/shared/text';
@@ -45,6 +46,21 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   }));
   throw new AppError('bad_request', errors[0]?.message ?? 'The request is not valid', errors);
 }
+
+/**
+ * Fastify's validator for every route schema (decision 0018): a route's params, body and query are
+ * its shared zod schemas, checked by parseInput before the handler runs, so a bad input is the same
+ * AppError 400 it always was. Fastify validates params, then body, then query, and stops at the first.
+ */
+export const validatorCompiler: FastifySchemaCompiler<z.ZodType> =
+  ({ schema }) =>
+  (data) => {
+    try {
+      return { value: parseInput(schema, data) };
+    } catch (error) {
+      return { error: error as AppError };
+    }
+  };
 
 /**
  * Replaces lone surrogates (a JSON body may carry "\udce5") in every string of a parsed body, in

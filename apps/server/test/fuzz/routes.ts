@@ -213,6 +213,7 @@ export function publicRoutes(world: World): RouteFuzz[] {
     { route: 'GET /newsletters/:urlId', params: { urlId: tokenSegment('sentUrlId', 'draftUrlId') }, htmlErrors: true, success: rows() },
     { route: 'GET /api/config', query: query(), success: rows() },
     { route: 'GET /api/health', query: query(), success: rows() },
+    { route: 'GET /api/openapi.json', query: query(), success: rows() },
     { route: 'GET /api/simulator/phones', query: query(), success: rows() },
     { route: 'GET /api/simulator/phones/:phone/messages', params: { phone }, success: rows() },
     {

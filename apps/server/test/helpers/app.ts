@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, desc, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app';
+import { buildApp, type BuildOptions } from '../../src/app';
 import { messages } from '../../src/db/schema';
 import { setPrivileged } from '../../src/services/users/set-privileged';
 import { loadConfig } from '../../src/config';
-import type { Clock } from '../../src/lib/clock';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
@@ -54,7 +53,7 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
 }
 
 /** A real app on a fresh database. Close it in afterAll. */
-export async function createTestApp(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestContext> {
+export async function createTestApp(env: Record<string, string> = {}, options: Pick<BuildOptions, 'clock' | 'onRoute'> = {}): Promise<TestContext> {
   const testDb = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-test-'));
   const apps: TestApp[] = [];

@@ -100,7 +100,6 @@ describe('the JSON API', () => {
         'POST /api/login',
         'POST /api/logout',
         'POST /api/loops',
-        'POST /api/loops/',
         'POST /api/loops/:id/invite',
         'POST /api/loops/:id/members',
         'POST /api/loops/:id/members/:memberId/invitation',

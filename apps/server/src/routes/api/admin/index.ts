@@ -1,8 +1,7 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { adminLoopDetailQuerySchema, adminLoopsQuerySchema, adminNewslettersQuerySchema, bulkMessageSchema, PAGE_HEADERS, setFrequencySchema } from '@loop/shared/admin';
 import { idParamSchema } from '@loop/shared/loops';
-import { parseInput } from '../../../errors';
 import { requireStaff } from '../../../plugins/session';
 import { getAdminLoopDetail } from '../../../services/admin/get-admin-loop-detail';
 import { getAdminStats } from '../../../services/admin/get-admin-stats';
@@ -25,7 +24,7 @@ function pageHeaders(total: number, next: { page: number; cursor: string } | nul
 }
 
 /** /api/admin/*: staff only (401 signed out, 403 for everyone else), checked before anything else runs. */
-const adminRoutes: FastifyPluginAsync = async (app) => {
+const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, clock } = app.ctx;
   app.addHook('onRequest', async (request) => {
     requireStaff(request);
@@ -33,38 +32,29 @@ const adminRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/stats', async () => getAdminStats(db, clock()));
 
-  app.get('/loops', async (request, reply) => {
-    const query = parseInput(adminLoopsQuerySchema, request.query);
-    const { loops, total, next } = await listAdminLoops(db, query);
+  app.get('/loops', { schema: { querystring: adminLoopsQuerySchema } }, async (request, reply) => {
+    const { loops, total, next } = await listAdminLoops(db, request.query);
     return reply.headers(pageHeaders(total, next)).send(loops);
   });
 
-  app.get('/newsletters', async (request, reply) => {
-    const query = parseInput(adminNewslettersQuerySchema, request.query);
-    const { newsletters, total, next } = await listAdminNewsletters(db, query);
+  app.get('/newsletters', { schema: { querystring: adminNewslettersQuerySchema } }, async (request, reply) => {
+    const { newsletters, total, next } = await listAdminNewsletters(db, request.query);
     return reply.headers(pageHeaders(total, next)).send(newsletters);
   });
 
-  app.get('/loops/:id', async (request) => {
-    const { id } = parseInput(loopParams, request.params);
-    const { members } = parseInput(adminLoopDetailQuerySchema, request.query);
-    return getAdminLoopDetail(db, id, { now: clock(), allMembers: members === 'all' });
-  });
+  app.get('/loops/:id', { schema: { params: loopParams, querystring: adminLoopDetailQuerySchema } }, async (request) =>
+    getAdminLoopDetail(db, request.params.id, { now: clock(), allMembers: request.query.members === 'all' }),
+  );
 
-  app.post('/loops/:id/toggle-pause', async (request) => {
-    const { id } = parseInput(loopParams, request.params);
-    return toggleLoopPause(db, id);
-  });
+  app.post('/loops/:id/toggle-pause', { schema: { params: loopParams } }, async (request) => toggleLoopPause(db, request.params.id));
 
-  app.put('/loops/:id/frequency', async (request) => {
-    const { id } = parseInput(loopParams, request.params);
-    const { frequency } = parseInput(setFrequencySchema, request.body);
-    return setLoopFrequency(db, id, frequency, clock());
-  });
+  app.put('/loops/:id/frequency', { schema: { params: loopParams, body: setFrequencySchema } }, async (request) =>
+    setLoopFrequency(db, request.params.id, request.body.frequency, clock()),
+  );
 
-  app.post('/loops/:id/bulk-sms', async (request) => {
-    const { id } = parseInput(loopParams, request.params);
-    const { message } = parseInput(bulkMessageSchema, request.body);
+  app.post('/loops/:id/bulk-sms', { schema: { params: loopParams, body: bulkMessageSchema } }, async (request) => {
+    const { id } = request.params;
+    const { message } = request.body;
     await getLoopSummary(db, id);
     return { queued: await sendGroupText(db, { loopId: id, message }) };
   });

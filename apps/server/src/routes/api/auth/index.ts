@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   loginSchema,
   registerSchema,
@@ -8,7 +9,6 @@ import {
   updateUserSchema,
   verifySignUpSchema,
 } from '@loop/shared/auth';
-import { parseInput } from '../../../errors';
 import { tooManyAttempts } from '../../../plugins/security';
 import { clearSessionCookie, requireUser, setSessionCookie } from '../../../plugins/session';
 import { forgetSignInFailures, recordSignInFailure, signInKeys, signInWait } from '../../../services/attempts/sign-in-failures';
@@ -26,15 +26,20 @@ const WINDOW_MS = 15 * 60_000;
 /**
  * POST /api/register (texts a code), /api/register/verify (the code: the account and a session),
  * /api/register/resend, /api/password-reset and /api/password-reset/confirm, /api/login,
- * /api/logout; GET and PUT /api/user.
+ * /api/logout; GET and PUT /api/user. The attempt limit counts every form sent, good or bad: it runs
+ * before the input is checked (preValidation; decision 0018).
  */
-const authRoutes: FastifyPluginAsync = async (app) => {
+const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app.ctx;
   const secret = config.SESSION_SECRET;
   const simulator = config.messagingProvider === 'simulator';
   // Codes are limited per phone inside the services; here every form is limited per address.
   const limitAddress = app.attemptLimiter({ name: 'auth', perIp: config.AUTH_RATE_LIMIT_PER_IP, windowMs: WINDOW_MS });
   const signInLimits = { perPair: config.AUTH_RATE_LIMIT_PER_ACCOUNT, perAccount: config.AUTH_FAILURES_PER_ACCOUNT, windowMs: WINDOW_MS };
+
+  const signedIn = async (request: FastifyRequest) => {
+    requireUser(request);
+  };
 
   /** Ends the session this browser had (someone else's, perhaps) and starts one for this user. */
   async function startSession(request: FastifyRequest, reply: FastifyReply, userId: number) {
@@ -44,38 +49,33 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     setSessionCookie(reply, session.token, session.expiresAt);
   }
 
-  app.post('/register', { preHandler: limitAddress }, async (request, reply) => {
-    const input = parseInput(registerSchema, request.body);
-    const started = await startSignUp(app.ctx.db, input, { now: app.ctx.clock(), secret, simulator });
+  app.post('/register', { preValidation: limitAddress, schema: { body: registerSchema } }, async (request, reply) => {
+    const started = await startSignUp(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator });
     return reply.code(202).send(started);
   });
 
-  app.post('/register/resend', { preHandler: limitAddress }, async (request, reply) => {
-    const input = parseInput(resendSignUpCodeSchema, request.body);
-    return reply.code(202).send(await resendSignUpCode(app.ctx.db, input, { now: app.ctx.clock(), secret, simulator }));
+  app.post('/register/resend', { preValidation: limitAddress, schema: { body: resendSignUpCodeSchema } }, async (request, reply) => {
+    return reply.code(202).send(await resendSignUpCode(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator }));
   });
 
-  app.post('/register/verify', { preHandler: limitAddress }, async (request, reply) => {
-    const input = parseInput(verifySignUpSchema, request.body);
-    const { user } = await completeSignUp(app.ctx.db, input, { now: app.ctx.clock(), secret, staffPhones: config.ADMIN_PHONES });
+  app.post('/register/verify', { preValidation: limitAddress, schema: { body: verifySignUpSchema } }, async (request, reply) => {
+    const { user } = await completeSignUp(app.ctx.db, request.body, { now: app.ctx.clock(), secret, staffPhones: config.ADMIN_PHONES });
     await startSession(request, reply, user.id);
     return reply.code(201).send(toPublicUser(user));
   });
 
-  app.post('/password-reset', { preHandler: limitAddress }, async (request, reply) => {
-    const input = parseInput(requestPasswordResetSchema, request.body);
-    return reply.code(202).send(await requestPasswordReset(app.ctx.db, input.login, { now: app.ctx.clock(), secret, simulator }));
+  app.post('/password-reset', { preValidation: limitAddress, schema: { body: requestPasswordResetSchema } }, async (request, reply) => {
+    return reply.code(202).send(await requestPasswordReset(app.ctx.db, request.body.login, { now: app.ctx.clock(), secret, simulator }));
   });
 
-  app.post('/password-reset/confirm', { preHandler: limitAddress }, async (request, reply) => {
-    const input = parseInput(resetPasswordSchema, request.body);
-    const { userId } = await resetPassword(app.ctx.db, input, { now: app.ctx.clock(), secret, staffPhones: config.ADMIN_PHONES });
+  app.post('/password-reset/confirm', { preValidation: limitAddress, schema: { body: resetPasswordSchema } }, async (request, reply) => {
+    const { userId } = await resetPassword(app.ctx.db, request.body, { now: app.ctx.clock(), secret, staffPhones: config.ADMIN_PHONES });
     await startSession(request, reply, userId);
     return { ok: true };
   });
 
-  app.post('/login', { preHandler: limitAddress }, async (request, reply) => {
-    const input = parseInput(loginSchema, request.body);
+  app.post('/login', { preValidation: limitAddress, schema: { body: loginSchema } }, async (request, reply) => {
+    const input = request.body;
     const { db, clock } = app.ctx;
     const keys = signInKeys(input.email, request.ip, secret);
     const wait = await signInWait(db, keys, signInLimits, clock());
@@ -98,10 +98,9 @@ const authRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/user', async (request) => toPublicUser(requireUser(request)));
 
-  app.put('/user', async (request) => {
+  app.put('/user', { preValidation: signedIn, schema: { body: updateUserSchema } }, async (request) => {
     const user = requireUser(request);
-    const input = parseInput(updateUserSchema, request.body);
-    return toPublicUser(await updateUser(app.ctx.db, user.id, input));
+    return toPublicUser(await updateUser(app.ctx.db, user.id, request.body));
   });
 };
 

@@ -1,9 +1,9 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { InvitePreview } from '@loop/shared/loops';
 import { joinLoopSchema } from '@loop/shared/loops';
 import { toE164 } from '@loop/shared/phone';
-import { parseInput } from '../../../errors';
 import { findInvite } from '../../../services/invites/find-invite';
 import { joinLoop } from '../../../services/invites/join-loop';
 
@@ -19,8 +19,8 @@ function phoneOf(request: FastifyRequest): string {
   return typeof phone === 'string' ? (toE164(phone) ?? phone.trim()) : `ip:${request.ip}`;
 }
 
-/** /api/invites/{code}: public, for people who hold an invite link. */
-const inviteRoutes: FastifyPluginAsync = async (app) => {
+/** /api/invites/{code}: public, for people who hold an invite link. Every try counts, good input or bad (decision 0018). */
+const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, clock, config } = app.ctx;
   const limitAttempts = app.attemptLimiter({
     name: 'join',
@@ -30,17 +30,14 @@ const inviteRoutes: FastifyPluginAsync = async (app) => {
     account: phoneOf,
   });
 
-  app.get('/:code', { preHandler: limitAttempts }, async (request): Promise<InvitePreview> => {
-    const { code } = parseInput(codeParams, request.params);
-    const { invite, loop } = await findInvite(db, code, clock());
+  app.get('/:code', { preValidation: limitAttempts, schema: { params: codeParams } }, async (request): Promise<InvitePreview> => {
+    const { invite, loop } = await findInvite(db, request.params.code, clock());
     return { loopName: loop.name, expiresAt: invite.expiresAt.toISOString() };
   });
 
-  app.post('/:code/join', { preHandler: limitAttempts }, async (request) => {
-    const { code } = parseInput(codeParams, request.params);
-    const input = parseInput(joinLoopSchema, request.body);
-    return joinLoop(db, { code, input, config, now: clock() });
-  });
+  app.post('/:code/join', { preValidation: limitAttempts, schema: { params: codeParams, body: joinLoopSchema } }, async (request) =>
+    joinLoop(db, { code: request.params.code, input: request.body, config, now: clock() }),
+  );
 };
 
 export default inviteRoutes;

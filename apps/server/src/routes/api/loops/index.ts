@@ -1,7 +1,6 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addMemberSchema, createLoopSchema, idParamSchema, updateLoopSchema, updateMemberSchema } from '@loop/shared/loops';
-import { parseInput } from '../../../errors';
 import { requireUser } from '../../../plugins/session';
 import { createInvite } from '../../../services/invites/create-invite';
 import { getLoopAccess, requireManage } from '../../../services/loop-access';
@@ -22,8 +21,11 @@ const loopParams = z.object({ id: idParamSchema });
 const memberParams = z.object({ id: idParamSchema, memberId: idParamSchema });
 const updateParams = z.object({ id: idParamSchema, updateId: idParamSchema });
 
-/** /api/loops: the signed-in person's Loops, and everything on one Loop. Every route asks loop-access. */
-const loopRoutes: FastifyPluginAsync = async (app) => {
+/**
+ * /api/loops: the signed-in person's Loops, and everything on one Loop. Every route asks loop-access.
+ * Signed out is a 401 before the input is looked at; then the input (a 400), then the Loop (decision 0018).
+ */
+const loopRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, clock, config } = app.ctx;
   const storage = mediaStorageFor(config);
   /** Photo files go once their rows are committed away; a failure leaves an unservable file, never a broken row. */
@@ -31,85 +33,88 @@ const loopRoutes: FastifyPluginAsync = async (app) => {
     for (const key of keys) await storage.delete(key).catch((error: unknown) => app.log.warn({ err: error, key }, 'could not delete a photo file'));
   };
 
-  app.get('/', async (request) => listLoops(db, requireUser(request).id));
+  app.addHook('preValidation', async (request) => {
+    requireUser(request);
+  });
 
-  app.post('/', async (request, reply) => {
+  // /api/loops only, not /api/loops/ too: Fastify would register both from one route object, which
+  // the API description then lists twice under the second path.
+  app.get('/', { prefixTrailingSlash: 'no-slash' }, async (request) => listLoops(db, requireUser(request).id));
+
+  app.post('/', { prefixTrailingSlash: 'no-slash', schema: { body: createLoopSchema } }, async (request, reply) => {
     const user = requireUser(request);
-    const input = parseInput(createLoopSchema, request.body);
-    const loop = await createLoop(db, input, { creatorId: user.id, config, now: clock() });
+    const loop = await createLoop(db, request.body, { creatorId: user.id, config, now: clock() });
     // Texts work in the Phone Simulator, they just stay on this machine: not "disabled".
     const smsStatus = config.messagingProvider === 'twilio' ? 'enabled' : 'simulated';
     return reply.code(201).send({ ...loop, smsStatus });
   });
 
-  app.get('/:id', async (request) => {
-    const { id } = parseInput(loopParams, request.params);
+  app.get('/:id', { schema: { params: loopParams } }, async (request) => {
+    const { id } = request.params;
     const access = await getLoopAccess(db, request.user, id);
     return getLoopDetail(db, id, access.role, { now: clock() });
   });
 
-  app.get('/:id/newsletters', async (request) => {
-    const { id } = parseInput(loopParams, request.params);
+  app.get('/:id/newsletters', { schema: { params: loopParams } }, async (request) => {
+    const { id } = request.params;
     return listLoopNewsletters(db, await getLoopAccess(db, request.user, id));
   });
 
-  app.put('/:id', async (request) => {
-    const { id } = parseInput(loopParams, request.params);
+  app.put('/:id', { schema: { params: loopParams, body: updateLoopSchema } }, async (request) => {
+    const { id } = request.params;
     const access = await getLoopAccess(db, request.user, id);
     requireManage(access);
-    return updateLoop(db, access.loop, parseInput(updateLoopSchema, request.body), clock());
+    return updateLoop(db, access.loop, request.body, clock());
   });
 
-  app.delete('/:id', async (request) => {
-    const { id } = parseInput(loopParams, request.params);
+  app.delete('/:id', { schema: { params: loopParams } }, async (request) => {
+    const { id } = request.params;
     const access = await getLoopAccess(db, request.user, id);
     requireManage(access);
     await removeMediaFiles(await deleteLoop(db, id));
     return { ok: true };
   });
 
-  app.post('/:id/invite', async (request, reply) => {
-    const { id } = parseInput(loopParams, request.params);
+  app.post('/:id/invite', { schema: { params: loopParams } }, async (request, reply) => {
+    const { id } = request.params;
     const access = await getLoopAccess(db, request.user, id);
     requireManage(access);
     return reply.code(201).send(await createInvite(db, { loopId: id, createdById: access.user.id, now: clock() }));
   });
 
-  app.post('/:id/members', async (request, reply) => {
-    const { id } = parseInput(loopParams, request.params);
+  app.post('/:id/members', { schema: { params: loopParams, body: addMemberSchema } }, async (request, reply) => {
+    const { id } = request.params;
     const access = await getLoopAccess(db, request.user, id);
     requireManage(access);
-    const input = parseInput(addMemberSchema, request.body);
-    const member = await addMember(db, { loop: access.loop, adder: access.user, input, config, now: clock() });
+    const member = await addMember(db, { loop: access.loop, adder: access.user, input: request.body, config, now: clock() });
     return reply.code(201).send(member);
   });
 
-  app.put('/:id/members/:memberId', async (request) => {
-    const { id, memberId } = parseInput(memberParams, request.params);
+  app.put('/:id/members/:memberId', { schema: { params: memberParams, body: updateMemberSchema } }, async (request) => {
+    const { id, memberId } = request.params;
     const access = await getLoopAccess(db, request.user, id);
     requireManage(access);
-    const input = parseInput(updateMemberSchema, request.body);
-    return updateMember(db, { loopId: id, creatorId: access.loop.creatorId, memberId, input, now: clock() });
+    return updateMember(db, { loopId: id, creatorId: access.loop.creatorId, memberId, input: request.body, now: clock() });
   });
 
-  app.post('/:id/members/:memberId/invitation', async (request) => {
-    const { id, memberId } = parseInput(memberParams, request.params);
+  app.post('/:id/members/:memberId/invitation', { schema: { params: memberParams } }, async (request) => {
+    const { id, memberId } = request.params;
     const access = await getLoopAccess(db, request.user, id);
     requireManage(access);
     await db.transaction((tx) => resendInvitation(tx, { loop: access.loop, memberId, adder: access.user, config, now: clock() }));
     return getLoopDetail(db, id, access.role, { now: clock() });
   });
 
-  app.delete('/:id/members/:memberId', async (request) => {
-    const { id, memberId } = parseInput(memberParams, request.params);
+  app.delete('/:id/members/:memberId', { schema: { params: memberParams } }, async (request) => {
+    const { id, memberId } = request.params;
     const access = await getLoopAccess(db, request.user, id);
     requireManage(access);
     await removeMember(db, { loopId: id, creatorId: access.loop.creatorId, memberId });
     return { ok: true };
   });
 
-  app.delete('/:id/updates/:updateId', async (request) => {
-    const { id, updateId } = parseInput(updateParams, request.params);
+  app.delete('/:id/updates/:updateId', { schema: { params: updateParams } }, async (request) => {
+    const { id, updateId } = request.params;
     const access = await getLoopAccess(db, request.user, id);
     await removeMediaFiles(await deleteUpdate(db, access, updateId));
     return { ok: true };

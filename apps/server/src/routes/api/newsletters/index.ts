@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParamSchema } from '@loop/shared/loops';
 import {
@@ -10,7 +11,6 @@ import {
   type SendNewsletterAnswer,
   type SneakPeekAnswer,
 } from '@loop/shared/newsletters';
-import { parseInput } from '../../../errors';
 import { createNewsletterWriter } from '../../../newsletters/create-writer';
 import { requireStaff } from '../../../plugins/session';
 import { getLoopAccess } from '../../../services/loop-access';
@@ -25,11 +25,15 @@ const loopParams = z.object({ id: idParamSchema });
 
 /**
  * Newsletters and sneak peeks of a Loop, under /api/loops/{id}/...: staff only (401 signed out,
- * 403 for everyone else, then 404 for an unknown Loop or a newsletter of another Loop).
+ * 403 for everyone else, then a 400 for bad input, then 404 for an unknown Loop or a newsletter of
+ * another Loop; decision 0018).
  */
-const newsletterRoutes: FastifyPluginAsync = async (app) => {
+const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, clock, config } = app.ctx;
   const writer = createNewsletterWriter(config, app.log);
+  app.addHook('preValidation', async (request) => {
+    requireStaff(request);
+  });
 
   /** The staff member and the Loop, in that order: a non-staff caller learns nothing about the Loop. */
   async function staffLoop(request: FastifyRequest, params: { id: number }) {
@@ -37,36 +41,36 @@ const newsletterRoutes: FastifyPluginAsync = async (app) => {
     await getLoopAccess(db, user, params.id);
   }
 
-  app.post('/:id/newsletters/generate', async (request, reply) => {
-    const params = parseInput(loopParams, request.params);
+  app.post('/:id/newsletters/generate', { schema: { params: loopParams } }, async (request, reply) => {
+    const { params } = request;
     await staffLoop(request, params);
     const row = await generateNewsletter(db, { loopId: params.id, now: clock(), writer });
     return reply.code(201).send({ newsletter: toNewsletter(row) } satisfies GenerateNewsletterAnswer);
   });
 
-  app.get('/:id/newsletters/:newsletterId/preview', async (request) => {
-    const params = parseInput(newsletterParamsSchema, request.params);
+  app.get('/:id/newsletters/:newsletterId/preview', { schema: { params: newsletterParamsSchema } }, async (request) => {
+    const { params } = request;
     await staffLoop(request, params);
     return toNewsletter(await getLoopNewsletter(db, params.id, params.newsletterId)) satisfies NewsletterPreview;
   });
 
-  app.put('/:id/newsletters/:newsletterId', async (request) => {
-    const params = parseInput(newsletterParamsSchema, request.params);
+  app.put('/:id/newsletters/:newsletterId', { schema: { params: newsletterParamsSchema, body: saveNewsletterSchema } }, async (request) => {
+    const { params } = request;
     await staffLoop(request, params);
-    const { content } = parseInput(saveNewsletterSchema, request.body);
+    const { content } = request.body;
     const row = await saveNewsletterDraft(db, { loopId: params.id, newsletterId: params.newsletterId, content });
     return { newsletter: toNewsletter(row) } satisfies SaveNewsletterAnswer;
   });
 
-  app.post('/:id/newsletters/:newsletterId/send', async (request) => {
-    const params = parseInput(newsletterParamsSchema, request.params);
+  app.post('/:id/newsletters/:newsletterId/send', { schema: { params: newsletterParamsSchema } }, async (request) => {
+    const { params } = request;
     await staffLoop(request, params);
     const sent = await sendNewsletter(db, { loopId: params.id, newsletterId: params.newsletterId, now: clock(), publicUrl: config.PUBLIC_URL });
     return { newsletter: toNewsletter(sent.newsletter), textsQueued: sent.textsQueued } satisfies SendNewsletterAnswer;
   });
 
-  app.post('/:id/sneak-peek', async (request, reply) => {
-    const params = parseInput(loopParams, request.params);
+  app.post('/:id/sneak-peek', { schema: { params: loopParams } }, async (request, reply) => {
+    const { params } = request;
     await staffLoop(request, params);
     const sent = await sendSneakPeek(db, { loopId: params.id, now: clock(), writer, publicUrl: config.PUBLIC_URL });
     return reply.code(201).send({ newsletter: toNewsletter(sent.newsletter), textsQueued: sent.textsQueued } satisfies SneakPeekAnswer);

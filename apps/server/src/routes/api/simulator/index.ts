@@ -1,6 +1,7 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { simulatorPhoneParamsSchema, simulatorSendSchema, type ApiConfig, SIMULATOR_LIMITS } from '@loop/shared/simulator';
-import { AppError, parseInput } from '../../../errors';
+import { AppError } from '../../../errors';
 import { listSimulatorPhones, simulatorScopeFor } from '../../../messaging/phone-simulator/list-simulator-phones';
 import { readPhoneThread } from '../../../messaging/phone-simulator/read-phone-thread';
 import { sendSimulatedText } from '../../../messaging/phone-simulator/send-simulated-text';
@@ -16,7 +17,7 @@ const BODY_LIMIT = Math.ceil((SIMULATOR_LIMITS.totalBytes * 4) / 3) + 64 * 1024;
  * A phone you may not play is a 404, the same as one that does not exist; who may play which phone,
  * and see which of its texts, is listSimulatorPhones / simulatorScopeFor (decision 0015).
  */
-const simulatorRoutes: FastifyPluginAsync = async (app) => {
+const simulatorRoutes: FastifyPluginAsyncZod = async (app) => {
   const viewer = (request: FastifyRequest) => {
     const user = requireUser(request);
     if (app.ctx.config.messagingProvider !== 'simulator' && !user.isPrivileged) {
@@ -24,9 +25,12 @@ const simulatorRoutes: FastifyPluginAsync = async (app) => {
     }
     return user;
   };
-  const visiblePhone = async (request: FastifyRequest) => {
+  /** Who may use the simulator is checked before the input (decision 0018). */
+  const mayView = async (request: FastifyRequest) => {
+    viewer(request);
+  };
+  const visiblePhone = async (request: FastifyRequest, phone: string) => {
     const user = viewer(request);
-    const { phone } = parseInput(simulatorPhoneParamsSchema, request.params);
     const [found] = await listSimulatorPhones(app.ctx.db, user, { phoneNumber: phone });
     if (!found) throw new AppError('not_found', 'No member of your Loops has this phone number.');
     return { phone: found, scope: await simulatorScopeFor(app.ctx.db, user, found.userId) };
@@ -39,25 +43,29 @@ const simulatorRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/simulator/phones', async (request) => ({ phones: await listSimulatorPhones(app.ctx.db, viewer(request)) }));
 
-  app.get('/simulator/phones/:phone/messages', async (request) => {
-    const { phone, scope } = await visiblePhone(request);
+  app.get('/simulator/phones/:phone/messages', { preValidation: mayView, schema: { params: simulatorPhoneParamsSchema } }, async (request) => {
+    const { phone, scope } = await visiblePhone(request, request.params.phone);
     return { phone, messages: await readPhoneThread(app.ctx.db, phone.phoneNumber, scope) };
   });
 
-  app.post('/simulator/phones/:phone/messages', { bodyLimit: BODY_LIMIT }, async (request, reply) => {
-    const { phone, scope } = await visiblePhone(request);
-    const text = parseInput(simulatorSendSchema, request.body);
-    const { db, config, clock } = app.ctx;
-    const stored = await sendSimulatedText(db, {
-      phoneNumber: phone.phoneNumber,
-      channel: text.channel ?? phone.messagingPreference,
-      text,
-      storage: mediaStorageFor(config),
-      scope,
-      now: clock(),
-    });
-    return reply.code(202).send({ id: stored.id, status: 'received' });
-  });
+  app.post(
+    '/simulator/phones/:phone/messages',
+    { bodyLimit: BODY_LIMIT, preValidation: mayView, schema: { params: simulatorPhoneParamsSchema, body: simulatorSendSchema } },
+    async (request, reply) => {
+      const { phone, scope } = await visiblePhone(request, request.params.phone);
+      const text = request.body;
+      const { db, config, clock } = app.ctx;
+      const stored = await sendSimulatedText(db, {
+        phoneNumber: phone.phoneNumber,
+        channel: text.channel ?? phone.messagingPreference,
+        text,
+        storage: mediaStorageFor(config),
+        scope,
+        now: clock(),
+      });
+      return reply.code(202).send({ id: stored.id, status: 'received' });
+    },
+  );
 };
 
 export default simulatorRoutes;
