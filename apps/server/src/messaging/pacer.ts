@@ -142,7 +142,7 @@ export function createPacer(db: Db, ratePerSecond: number, now: () => number = (
               queue.waiting.push(waiter);
               queue.waiting.sort((x, y) => x.asked - y.asked);
               pump(sender, queue);
-            }, slot - now());
+            }, Math.max(0, slot - now()));
           },
           fail: (error) => settle(error),
           settled: () => settled,
