@@ -122,10 +122,11 @@ async function seed(url: string): Promise<void> {
       insert into loops (name, vibe, reminder_schedule, time_zone, creator_id, next_reminder_at)
       select 'Loop ' || g, '{family}', '[{"day":"thursday","time":"09:00"}]'::jsonb, 'UTC', (g - 1) * ${MEMBERS} + 1, $1
       from generate_series(1, ${LOOPS}) g`, [DUE]);
-    // A fresh database numbers rows from 1: Loop g has users (g-1)*10+1 .. g*10.
+    // A fresh database numbers rows from 1: Loop g has users (g-1)*10+1 .. g*10. Active
+    // memberships: only those get reminders (decision 0015).
     await client.query(`
-      insert into members (loop_id, user_id)
-      select l, (l - 1) * ${MEMBERS} + k from generate_series(1, ${LOOPS}) l, generate_series(1, ${MEMBERS}) k`);
+      insert into members (loop_id, user_id, status, confirmed_at)
+      select l, (l - 1) * ${MEMBERS} + k, 'active', now() from generate_series(1, ${LOOPS}) l, generate_series(1, ${MEMBERS}) k`);
   } finally {
     await client.end();
   }

@@ -220,8 +220,8 @@ describe('the outbox', () => {
     await processPending(env.t.app.ctx);
     const [row] = await db().select().from(messages).where(eq(messages.id, id ?? 0));
     if (!row) throw new Error('no row');
-    await sendOutbound(env.t.app.ctx, row, createPacer(0));
-    await sendOutbound(env.t.app.ctx, { ...row, status: 'sending' }, createPacer(0));
+    await sendOutbound(env.t.app.ctx, row, createPacer(env.t.app.ctx.db, 0));
+    await sendOutbound(env.t.app.ctx, { ...row, status: 'sending' }, createPacer(env.t.app.ctx.db, 0));
     expect(sentTo(person.phoneNumber)).toHaveLength(1);
   });
 });

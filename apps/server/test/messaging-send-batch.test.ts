@@ -80,7 +80,7 @@ describe('sending in batches', () => {
     expect(afterOther).toMatchObject({ status: 'sent', attempts: 2 });
     // The stalled process finally sends its copy (at least once): the other's record stands.
     const claims = [stale ? [stale] : [], []];
-    await sendDueTexts(env.t.app.ctx, { claim: async () => claims.shift() ?? [], batch: 10, pacer: createPacer(0) });
+    await sendDueTexts(env.t.app.ctx, { claim: async () => claims.shift() ?? [], batch: 10, pacer: createPacer(env.t.app.ctx.db, 0) });
     const [row] = await textsTo(db(), person.phoneNumber);
     expect(row).toMatchObject({ status: 'sent', attempts: 2, providerMessageId: afterOther?.providerMessageId });
   });
@@ -91,7 +91,7 @@ describe('sending in batches', () => {
     const rows = await claimOutbound(db(), { now: clock(), leaseUntil: new Date(clock().getTime() + 10_000), limit: 1000 });
     expect(rows.map((r) => r.id)).toEqual([id]);
     const claims = [rows, []];
-    await sendDueTexts(env.t.app.ctx, { claim: async () => claims.shift() ?? [], batch: 1000, pacer: createPacer(0) });
+    await sendDueTexts(env.t.app.ctx, { claim: async () => claims.shift() ?? [], batch: 1000, pacer: createPacer(env.t.app.ctx.db, 0) });
     expect(env.fake.attempts.filter((s) => s.params.To === person.phoneNumber)).toEqual([]);
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'queued', attempts: 0, nextAttemptAt: null });
     await processPending(env.t.app.ctx);
@@ -104,7 +104,7 @@ describe('sending in batches', () => {
     for (const person of people) ids.push(await queue(person.id, 'paced'));
     const paced = { ...env.t.app.ctx, config: { ...env.t.app.ctx.config, SEND_RATE_PER_SECOND: 10 } };
     const stopping = new AbortController();
-    const sweep = sweepOutbound(paced, createPacer(10), stopping.signal);
+    const sweep = sweepOutbound(paced, createPacer(paced.db, 10), stopping.signal);
     await new Promise((resolve) => setTimeout(resolve, 250));
     stopping.abort();
     await sweep;

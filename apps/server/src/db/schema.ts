@@ -250,6 +250,17 @@ export const earlyStatuses = pgTable(
   (t) => [index('early_statuses_provider_message_id_idx').on(t.providerMessageId), index('early_statuses_received_at_idx').on(t.receivedAt)],
 );
 
+/**
+ * Each sender's next free moment to send (decision 0017). Every process reserves its texts' time
+ * slots here with one statement (messaging/pacer.ts), so all processes together send a sender's
+ * texts at SEND_RATE_PER_SECOND. One row per sender address (an SMS number, a WhatsApp number, a
+ * messaging service): a handful, never deleted.
+ */
+export const senderPaces = pgTable('sender_paces', {
+  sender: text('sender').primaryKey(),
+  nextFreeAt: timestamp('next_free_at', { withTimezone: true }).notNull(),
+});
+
 export const updates = pgTable(
   'updates',
   {

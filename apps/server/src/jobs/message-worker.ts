@@ -63,7 +63,7 @@ export async function sweepOutbound(ctx: MessagingContext, pacer: Pacer, signal?
  * without timers. Rows scheduled for later (backoff) wait until the clock reaches them.
  */
 export async function processPending(ctx: MessagingContext, options: WorkerOptions = {}): Promise<{ inbound: number; outbound: number }> {
-  const pacer = options.pacer ?? createPacer(ctx.config.SEND_RATE_PER_SECOND);
+  const pacer = options.pacer ?? createPacer(ctx.db, ctx.config.SEND_RATE_PER_SECOND);
   const total = { inbound: 0, outbound: 0 };
   for (let round = 0; round < 10_000; round++) {
     const inbound = await sweepInbound(ctx, options);
@@ -104,7 +104,7 @@ export function startMessageWorker(
   options: WorkerOptions & { pollMs?: number; onError: (error: unknown) => void },
 ): MessageWorker {
   const pollMs = options.pollMs ?? 1000;
-  const pacer = options.pacer ?? createPacer(ctx.config.SEND_RATE_PER_SECOND);
+  const pacer = options.pacer ?? createPacer(ctx.db, ctx.config.SEND_RATE_PER_SECOND);
   let stopped = false;
   // Aborted at stop: texts still waiting for their turn are released, sends under way finish...
   const stopping = new AbortController();

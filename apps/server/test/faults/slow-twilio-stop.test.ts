@@ -61,7 +61,7 @@ describe('a stop while Twilio is slow to answer', () => {
     expect(fake.attempts).toHaveLength(0);
 
     fake.stall(0);
-    await processPending(t.app.ctx, { pacer: createPacer(0) });
+    await processPending(t.app.ctx, { pacer: createPacer(t.app.ctx.db, 0) });
     const after = await db.select().from(messages).where(inArray(messages.id, ids));
     expect(after.every((m) => m.status === 'sent' && m.attempts === 1)).toBe(true);
     const to = fake.sent.map((s) => String(s.params.To));

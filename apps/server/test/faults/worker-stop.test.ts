@@ -52,7 +52,7 @@ describe('stopping the message worker mid-batch', () => {
     expect(released.length).toBeGreaterThan(10);
     expect(released.every((m) => m.attempts === 0 && m.nextAttemptAt === null)).toBe(true);
 
-    await processPending(t.app.ctx, { pacer: createPacer(0) });
+    await processPending(t.app.ctx, { pacer: createPacer(t.app.ctx.db, 0) });
     const after = await db.select().from(messages).where(inArray(messages.id, ids));
     expect(after.every((m) => m.status === 'sent' && m.attempts === 1)).toBe(true);
     const to = fake.sent.map((s) => String(s.params.To));

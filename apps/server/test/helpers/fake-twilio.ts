@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 export interface SentMessage {
   params: Record<string, string | string[]>;
   authorization: string | undefined;
+  /** When the create came in, on the test process's `performance.now()` clock. */
+  at: number;
 }
 
 interface MediaResponse {
@@ -88,7 +90,7 @@ export async function startFakeTwilio(options: { responseDelayMs?: number } = {}
           const existing = params[key];
           params[key] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
         }
-        const record = { params, authorization: request.headers.authorization };
+        const record = { params, authorization: request.headers.authorization, at: performance.now() };
         attempts.push(record);
         const failure = failures.shift();
         response.setHeader('content-type', 'application/json');
