@@ -90,6 +90,11 @@ const envSchema = z
     TWILIO_KEYWORD_REPLIES: z
       .enum(['twilio', 'loop'], { error: 'TWILIO_KEYWORD_REPLIES must be "twilio" or "loop"' })
       .default('twilio'),
+    /**
+     * Senders whose inbound texts one process handles at once (each sender's texts one at a time,
+     * in order; decision 0016). On PostgreSQL each takes a pooled connection while it works.
+     */
+    INBOUND_CONCURRENCY: positiveInt('INBOUND_CONCURRENCY', 8),
     SEND_MAX_ATTEMPTS: positiveInt('SEND_MAX_ATTEMPTS', 5),
     SEND_RETRY_BASE_SECONDS: z.coerce
       .number({ error: 'SEND_RETRY_BASE_SECONDS must be a number' })

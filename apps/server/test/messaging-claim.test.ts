@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../src/db/schema';
-import { claimMessages, claimOutbound } from '../src/messaging/claim-messages';
+import { claimInbound, claimOutbound } from '../src/messaging/claim-messages';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 
 // A claim takes at most its limit (decision 0010). On a fresh PostgreSQL database, `id in (select
@@ -38,6 +38,6 @@ describe('claiming due texts', () => {
     const second = await claimOutbound(db, { ...lease, limit: 50 });
     expect(second).toHaveLength(50);
     expect(Math.max(...first.map((r) => r.id))).toBeLessThan(Math.min(...second.map((r) => r.id)));
-    expect(await claimMessages(db, { ...lease, direction: 'inbound', limit: 25 })).toHaveLength(25);
+    expect(await claimInbound(db, { ...lease, limit: 25 })).toHaveLength(25);
   });
 });

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq, lte } from 'drizzle-orm';
@@ -9,6 +8,7 @@ import { nextReminderAt } from '../src/scheduling/schedule-columns';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './helpers/database';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
 import { createLoop, createPerson } from './helpers/messaging';
+import { startFixtureProcess } from './helpers/fixture-process';
 
 /**
  * ARCHITECTURE.md "Growing past one machine": two server processes on one PostgreSQL database,
@@ -18,50 +18,6 @@ import { createLoop, createPerson } from './helpers/messaging';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const START = new Date('2026-09-07T00:00:00Z'); // a Monday
 const STEP = 15 * MINUTE_MS;
-
-interface Worker {
-  child: ChildProcessWithoutNullStreams;
-  waitFor: (line: string) => Promise<void>;
-  send: (line: string) => void;
-  stop: () => Promise<void>;
-}
-
-function startWorker(env: Record<string, string>): Promise<Worker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/scheduler-process.ts')], {
-    env: { ...process.env, ...env },
-  });
-  let buffer = '';
-  let stderr = '';
-  const waiters: { line: string; resolve: () => void }[] = [];
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    let newline;
-    while ((newline = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      const index = waiters.findIndex((w) => w.line === line);
-      if (index >= 0) waiters.splice(index, 1)[0]?.resolve();
-    }
-  });
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const worker: Worker = {
-    child,
-    waitFor: (line) =>
-      new Promise<void>((resolve, reject) => {
-        waiters.push({ line, resolve });
-        void exited.then(() => reject(new Error(`worker exited before "${line}": ${stderr}`)));
-      }),
-    send: (line) => child.stdin.write(`${line}\n`),
-    stop: async () => {
-      child.stdin.end();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-  return worker.waitFor('ready').then(() => worker);
-}
 
 describe.skipIf(!TEST_DATABASE_URL)('scheduled texts across processes', () => {
   let testDb: TestDatabase;
@@ -103,7 +59,7 @@ describe.skipIf(!TEST_DATABASE_URL)('scheduled texts across processes', () => {
   });
 
   it('two processes ticking the same simulated week send each reminder exactly once', async () => {
-    const [a, b] = await Promise.all([startWorker(env), startWorker(env)]);
+    const [a, b] = await Promise.all([startFixtureProcess('scheduler-process.ts', env), startFixtureProcess('scheduler-process.ts', env)]);
     try {
       for (let t = START.getTime() + STEP; t <= START.getTime() + 7 * 24 * 60 * MINUTE_MS; t += STEP) {
         const iso = new Date(t).toISOString();
@@ -135,7 +91,7 @@ describe.skipIf(!TEST_DATABASE_URL)('scheduled texts across processes', () => {
       .innerJoin(loops, eq(loops.id, members.loopId))
       .where(lte(loops.nextReminderAt, new Date(iso)));
     expect(due.length).toBe(18);
-    const doomed = await startWorker({ ...env, PAUSE_AFTER_CLAIM_MS: '30000' });
+    const doomed = await startFixtureProcess('scheduler-process.ts', { ...env, PAUSE_AFTER_CLAIM_MS: '30000' });
     const claimed = doomed.waitFor('claimed');
     doomed.send(`tick ${iso}`);
     await claimed;
@@ -143,7 +99,7 @@ describe.skipIf(!TEST_DATABASE_URL)('scheduled texts across processes', () => {
     await doomed.stop();
     expect(fake.sent.length).toBe(before);
 
-    const again = await startWorker(env);
+    const again = await startFixtureProcess('scheduler-process.ts', env);
     try {
       const done = again.waitFor(`done ${iso}`);
       again.send(`tick ${iso}`);

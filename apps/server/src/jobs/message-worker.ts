@@ -1,16 +1,19 @@
 import { eq, sql } from 'drizzle-orm';
 import { messages } from '../db/schema';
-import { claimMessages, claimOutbound } from '../messaging/claim-messages';
+import { claimInbound, claimOutbound, senderOf } from '../messaging/claim-messages';
 import type { MessageRow, MessagingContext } from '../messaging/context';
 import type { FetchMediaOptions } from '../messaging/fetch-media';
 import { createPacer, type Pacer } from '../messaging/pacer';
 import { processInbound } from '../messaging/process-inbound';
+import { readSenderFacts, type KnownSender } from '../messaging/sender-facts';
+import { toE164 } from '@loop/shared/phone';
 import { SEND_ABORT_AFTER_STOP_MS } from '../messaging/provider';
 import { releaseMessages } from '../messaging/release-messages';
 import { sendDueTexts } from '../messaging/send-outbound';
 import { onWake, textsArriving } from '../messaging/worker-signal';
 
-const INBOUND_BATCH = 25;
+/** The oldest due texts a claim looks at; it takes those of the senders it can have. */
+const INBOUND_BATCH = 200;
 const OUTBOUND_BATCH = 50;
 const UNPACED_BATCH = 500;
 const LEASE_MS = 2 * 60_000;
@@ -20,22 +23,45 @@ export interface WorkerOptions {
   fetchOptions?: FetchMediaOptions;
 }
 
-/** Handles due inbound texts once; returns how many it claimed. */
+/**
+ * Handles due inbound texts once; returns how many it claimed. Texts are claimed by sender
+ * (claimInbound: no other claim holds a sender's texts meanwhile) and handled side by side,
+ * INBOUND_CONCURRENCY senders at once, each sender's texts one after the other in the order they
+ * were stored (decision 0016).
+ */
 export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions = {}, signal?: AbortSignal): Promise<number> {
   const now = ctx.clock();
-  const rows = await claimMessages(ctx.db, { direction: 'inbound', now, leaseUntil: new Date(now.getTime() + LEASE_MS), limit: INBOUND_BATCH });
-  // One at a time: during a burst of webhooks the worker takes one connection's share of the
-  // database, and storing new texts (the part Twilio waits for) keeps the rest.
-  for (const [index, row] of rows.entries()) {
-    // Stopping: the rest go back for the next process instead of waiting out their lease.
-    if (signal?.aborted) {
-      await releaseMessages(ctx.db, 'inbound', rows.slice(index).map((r) => r.id));
-      break;
-    }
-    await processInbound(ctx, row, options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}).catch((error: unknown) =>
-      retryInbound(ctx, row, error),
-    );
+  const rows = await claimInbound(ctx.db, { now, leaseUntil: new Date(now.getTime() + LEASE_MS), limit: INBOUND_BATCH });
+  const bySender = new Map<string, MessageRow[]>();
+  for (const row of rows) {
+    const key = senderOf(row.fromAddress);
+    const texts = bySender.get(key);
+    if (texts) texts.push(row);
+    else bySender.set(key, [row]);
   }
+  const senders = [...bySender.entries()];
+  // Who the senders are, whether they opted out and their Loops: three statements for the batch
+  // instead of three per text (each sender's facts hold until one of its texts changes them).
+  const facts = await readSenderFacts(ctx.db, senders.map(([phone]) => phone).filter((phone) => toE164(phone) === phone));
+  const released: number[] = [];
+  const handleSenders = async () => {
+    for (let next = senders.shift(); next; next = senders.shift()) {
+      const [phone, texts] = next;
+      const known: KnownSender = { facts: facts.get(phone) };
+      for (const [index, row] of texts.entries()) {
+        // Stopping: the rest go back for the next process instead of waiting out their lease.
+        if (signal?.aborted) {
+          released.push(...texts.slice(index).map((r) => r.id));
+          break;
+        }
+        await processInbound(ctx, row, { ...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}), known }).catch((error: unknown) =>
+          retryInbound(ctx, row, error),
+        );
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ctx.config.INBOUND_CONCURRENCY, senders.length) }, handleSenders));
+  await releaseMessages(ctx.db, 'inbound', released);
   return rows.length;
 }
 
@@ -112,7 +138,8 @@ export function startMessageWorker(
   // and released too (a slow Twilio would otherwise hold the stop for its 30 s timeout).
   const abortSends = new AbortController();
   const loops = [
-    loop(() => yieldingWhileBusy(() => sweepInbound(ctx, options, stopping.signal)), INBOUND_BATCH),
+    // Inbound goes on while a claim finds anything: a claim may take fewer than it looked at (senders held elsewhere).
+    loop(() => yieldingWhileBusy(() => sweepInbound(ctx, options, stopping.signal)), 1),
     loop(() => sweepOutbound(ctx, pacer, stopping.signal, abortSends.signal), OUTBOUND_BATCH),
   ];
   // A wake-up usually comes from inside a transaction: give it a moment to commit. One timer

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, getTableName, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { messages, users } from '../db/schema';
 import type { MessageRow } from './context';
@@ -9,13 +9,55 @@ interface ClaimInput {
   limit: number;
 }
 
+/** The phone a text came from, the same for its SMS and WhatsApp texts ("whatsapp:+1..." and "+1..."). */
+export function senderOf(fromAddress: string): string {
+  return fromAddress.replace(/^whatsapp:/, '');
+}
+
 /**
- * Claims up to `limit` due rows for this process (FOR UPDATE SKIP LOCKED: two processes never
- * take the same row) and leases them until `leaseUntil`. A row whose process died is due again
- * when its lease runs out. Each claim counts as an attempt.
+ * Claims due inbound texts a sender at a time (decision 0016): of the first `limit` due texts
+ * (oldest first), all those of each sender whose oldest due text this call can lock (FOR UPDATE
+ * SKIP LOCKED) and who has no text in another claim's hands (`processing`, lease not run out).
+ * So two claims, in one process or two, never hold texts of one sender at the same time, and a
+ * sender's texts are claimed in the order they were stored. A concurrent claim that read the
+ * same oldest text either finds it locked and skips the sender, or re-reads it once this claim
+ * has committed and finds it no longer due. Rows come back oldest first.
  */
-export async function claimMessages(db: Db, input: ClaimInput & { direction: 'inbound' | 'outbound' }): Promise<MessageRow[]> {
-  const rows = await claim(db, input.direction, input).returning();
+export async function claimInbound(db: Db, input: ClaimInput): Promise<MessageRow[]> {
+  const now = input.now.toISOString();
+  const due = (alias: string) => {
+    const m = sql.raw(alias);
+    return sql`((${m}.status = 'received' and (${m}.next_attempt_at is null or ${m}.next_attempt_at <= ${now}::timestamptz))
+      or (${m}.status = 'processing' and ${m}.next_attempt_at <= ${now}::timestamptz))`;
+  };
+  const sender = (alias: string) => sql`regexp_replace(${sql.raw(alias)}.from_address, '^whatsapp:', '')`;
+  const rows = await db
+    .update(messages)
+    .set({ status: 'processing', attempts: sql`${messages.attempts} + 1`, nextAttemptAt: input.leaseUntil, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(messages.direction, 'inbound'),
+        sql`${messages.id} in (
+          with candidates as (
+            select m.id, ${sender('m')} as sender from ${messages} m
+            where m.direction = 'inbound' and ${due('m')}
+            order by m.id limit ${input.limit}
+          ),
+          taken as (
+            select h.id, ${sender('h')} as sender from ${messages} h
+            where h.id in (select min(id) from candidates group by sender) and ${due('h')}
+              and not exists (
+                select 1 from ${messages} busy
+                where busy.from_address in (${sender('h')}, 'whatsapp:' || ${sender('h')})
+                  and busy.direction = 'inbound' and busy.status = 'processing'
+                  and busy.next_attempt_at > ${now}::timestamptz and busy.id <> h.id)
+            for update skip locked
+          )
+          select c.id from candidates c join taken t on t.sender = c.sender)`,
+        due(getTableName(messages)),
+      ),
+    )
+    .returning();
   return rows.sort((a, b) => a.id - b.id);
 }
 
@@ -40,6 +82,12 @@ export async function claimOutbound(db: Db, input: ClaimInput): Promise<ClaimedT
   return rows.sort((a, b) => a.id - b.id);
 }
 
+/**
+ * Claims up to `limit` due rows for this process (FOR UPDATE SKIP LOCKED: two processes never
+ * take the same row) and leases them until `leaseUntil`. A row whose process died is due again
+ * when its lease runs out. Each claim counts as an attempt. Inbound texts are claimed by sender
+ * instead (claimInbound).
+ */
 function claim(db: Db, direction: 'inbound' | 'outbound', input: ClaimInput) {
   const [waiting, working] = direction === 'inbound' ? (['received', 'processing'] as const) : (['queued', 'sending'] as const);
   const due = db

@@ -1,8 +1,7 @@
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { toE164 } from '@loop/shared/phone';
 import type { DbOrTx } from '../db/client';
-import { loops, members, messages, users } from '../db/schema';
+import { messages, users } from '../db/schema';
 import { mediaStorageFor } from '../storage/create-storage';
 import type { FetchMediaOptions } from './fetch-media';
 import type { MessageRow, MessagingContext } from './context';
@@ -13,13 +12,13 @@ import { isOptedOut } from './opt-outs';
 import { insertOutbound, type TextKind } from './outbox';
 import { replies } from './replies';
 import { routeText } from './route-text';
-import { membershipIsActive } from '../services/memberships/membership-is-active';
 import { parseConsent } from './consent';
 import { handleConsent } from './handle-consent';
 import { isSimulatorAddress, simulatorScope } from './simulator';
 import { handleKeyword } from './handle-keyword';
 import { storeUpdates } from './store-updates';
 import { queueWholeTextsAfterTemplates } from './template-follow-ups';
+import { activeLoopsOf, type KnownSender } from './sender-facts';
 
 /** Thrown to try the whole message again later (a photo host failed for now). */
 export class RetryLater extends Error {}
@@ -29,12 +28,20 @@ export class RetryLater extends Error {}
  * creating updates and the reply. Safe to run again for the same row: updates are unique per
  * (message, Loop) and the reply per message.
  */
-export async function processInbound(ctx: MessagingContext, row: MessageRow, options: { fetchOptions?: FetchMediaOptions } = {}): Promise<void> {
+export async function processInbound(
+  ctx: MessagingContext,
+  row: MessageRow,
+  options: { fetchOptions?: FetchMediaOptions; known?: KnownSender } = {},
+): Promise<void> {
   const { db, config } = ctx;
   const params = row.raw ?? {};
   const body = params.Body ?? row.body;
   const phone = toE164(row.fromAddress);
-  const [user] = phone ? await db.select().from(users).where(eq(users.phoneNumber, phone)) : [];
+  // A simulator viewer playing someone else's phone reaches only the Loops they own.
+  const scope = simulatorScope(row.toAddress, params);
+  // What the worker read for this sender's texts (decision 0016), unless the simulator narrows it.
+  const known = scope === null ? options.known?.facts : undefined;
+  const [user] = known ? (known.user ? [known.user] : []) : phone ? await db.select().from(users).where(eq(users.phoneNumber, phone)) : [];
 
   const finish = (tx: DbOrTx, status: 'processed' | 'ignored', reply?: string, extra: { kind?: TextKind; error?: string; loopId?: number | null } = {}) =>
     finishInbound(tx, row, { status, userId: user?.id ?? null, loopId: null, reply, phone, ...extra });
@@ -47,9 +54,9 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
 
   const simulated = isSimulatorAddress(row.toAddress);
   const keyword = parseKeyword(body, params.OptOutType);
-  // A simulator viewer playing someone else's phone reaches only the Loops they own.
-  const scope = simulatorScope(row.toAddress, params);
   const consent = keyword === null || keyword === 'opt_in' ? parseConsent(body) : null;
+  // A keyword or an answer may change what was read: the sender's later texts read it again.
+  if ((keyword || consent) && options.known) options.known.facts = undefined;
   if (consent) {
     const handled = await db.transaction(async (tx) => {
       const twilioAnswersOptIn = (params.OptOutType ?? '') !== '' || (row.channel === 'sms' && config.TWILIO_KEYWORD_REPLIES === 'twilio');
@@ -77,7 +84,7 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
     return;
   }
   // STOP is absolute: a text from a phone that opted out is shared with no one (decision 0014).
-  if (await isOptedOut(db, phone)) {
+  if (known ? known.optedOut : await isOptedOut(db, phone)) {
     return db.transaction(async (tx) => {
       const hint = row.channel === 'whatsapp' && !(await toldRecently(tx, phone, row.createdAt));
       await finish(tx, 'ignored', hint ? replies.rejoinHint() : undefined, { kind: 'opt_out_notice', error: 'Not shared: this phone opted out (STOP).' });
@@ -88,14 +95,7 @@ export async function processInbound(ctx: MessagingContext, row: MessageRow, opt
   if (!user) return db.transaction((tx) => finish(tx, 'ignored', replies.joinHelp()));
 
   // Only Loops the sender said yes to (or made) get their texts.
-  const owner = alias(users, 'owner');
-  const userLoops = await db
-    .select({ id: loops.id, name: loops.name, ownerName: sql<string>`${owner.firstName} || ' ' || ${owner.lastName}` })
-    .from(members)
-    .innerJoin(loops, eq(loops.id, members.loopId))
-    .innerJoin(owner, eq(owner.id, loops.creatorId))
-    .where(and(eq(members.userId, user.id), membershipIsActive, scope === null ? undefined : inArray(loops.id, scope.length > 0 ? scope : [-1])))
-    .orderBy(asc(loops.name), asc(loops.id));
+  const userLoops = known ? known.loops : ((await activeLoopsOf(db, [user.id], scope)).get(user.id) ?? []);
   if (userLoops.length === 0) return db.transaction((tx) => finish(tx, 'ignored', replies.joinHelp()));
 
   const routing = routeText(body, userLoops);

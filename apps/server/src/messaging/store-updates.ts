@@ -1,4 +1,5 @@
-import { media, updates } from '../db/schema';
+import { asc, inArray } from 'drizzle-orm';
+import { loops, media, updates } from '../db/schema';
 import type { DbOrTx } from '../db/client';
 import type { ConvertedPhoto } from '../media/photo';
 import { deleteStoredKeys, putPhoto, storedKeysOf, type StoredPhoto } from '../media/stored-photo';
@@ -40,19 +41,31 @@ export async function storeUpdates(
   try {
     await ctx.db.transaction(async (tx) => {
       attached = new Set();
+      // Each update counts on its Loop's row (a trigger, decision 0006), which stays locked until
+      // commit. Texts handled side by side may share Loops: their rows are taken in id order, so
+      // two such texts never wait on each other in a circle (decision 0016).
+      const loopIds = input.loops.map((loop) => loop.id).sort((a, b) => a - b);
+      if (loopIds.length > 1) {
+        await tx.select({ id: loops.id }).from(loops).where(inArray(loops.id, loopIds)).orderBy(asc(loops.id)).for('no key update');
+      }
+      // One statement for all of them: the counting trigger runs once.
+      const made = await tx
+        .insert(updates)
+        .values(loopIds.map((loopId) => ({ loopId, userId: input.userId, content: input.content, messageId: input.row.id, createdAt: input.row.createdAt })))
+        .onConflictDoNothing({ target: [updates.messageId, updates.loopId] })
+        .returning({ id: updates.id, loopId: updates.loopId });
+      const updateOf = new Map(made.map((update) => [update.loopId, update.id]));
+      const photos: (typeof media.$inferInsert)[] = [];
       let shown: string[] | undefined;
       for (const [index, loop] of input.loops.entries()) {
-        const [update] = await tx
-          .insert(updates)
-          .values({ loopId: loop.id, userId: input.userId, content: input.content, messageId: input.row.id, createdAt: input.row.createdAt })
-          .onConflictDoNothing({ target: [updates.messageId, updates.loopId] })
-          .returning({ id: updates.id });
+        const updateId = updateOf.get(loop.id);
         const stored = copies[index] ?? [];
-        if (!update || stored.length === 0) continue;
-        await tx.insert(media).values(stored.map((photo, position) => ({ ...photo, updateId: update.id, position, createdAt: input.row.createdAt })));
+        if (updateId === undefined || stored.length === 0) continue;
+        photos.push(...stored.map((photo, position) => ({ ...photo, updateId, position, createdAt: input.row.createdAt })));
         for (const photo of stored) attached.add(photo.storageKey);
         shown ??= stored.map((photo) => mediaUrl(photo.storageKey));
       }
+      if (photos.length > 0) await tx.insert(media).values(photos);
       await input.finish(tx, shown ?? []);
     });
   } catch (error) {
