@@ -1,6 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { sql } from 'drizzle-orm';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { media } from '../db/schema';
 import { heavyWork } from './heavy-work';
 import { inputOptions, runTool, type FfmpegTools } from './ffmpeg';
 import { convertPhoto, type ConvertedPhoto } from './photo';
@@ -11,6 +13,13 @@ export const AUDIO_CONTENT_TYPE = 'audio/mp4';
 export const VIDEO_CONTENT_TYPE = 'video/mp4';
 
 export type ClipKind = 'audio' | 'video';
+
+/** A media row of a voice memo or video (any other row is a photo's). */
+export function isClipType(contentType: string): boolean {
+  return contentType.startsWith('audio/') || contentType.startsWith('video/');
+}
+/** The same, in SQL. */
+export const isClipRow = sql`(${media.contentType} like 'audio/%' or ${media.contentType} like 'video/%')`;
 
 /** A converted voice memo or video: nothing but the sound and pictures (no location, time, camera). */
 export interface ConvertedClip {

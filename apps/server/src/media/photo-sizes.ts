@@ -1,9 +1,9 @@
-import { and, eq, inArray, ne, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, not, type SQL } from 'drizzle-orm';
 import type { Clip, Photo } from '@loop/shared/photos';
 import type { DbOrTx } from '../db/client';
 import { media, updates, type MediaVariant } from '../db/schema';
 import { STORAGE_KEY, mediaUrl } from '../storage/media-storage';
-import { PHOTO_CONTENT_TYPE } from './photo';
+import { isClipType, isClipRow } from './clip';
 
 /**
  * The photos behind those /media/ paths that exist and are converted, by path; with `loopId`,
@@ -12,7 +12,7 @@ import { PHOTO_CONTENT_TYPE } from './photo';
  */
 export async function findPhotos(db: DbOrTx, paths: string[], options: { loopId?: number } = {}): Promise<Map<string, Photo>> {
   const found = new Map<string, Photo>();
-  for (const row of await mediaRows(db, paths, eq(media.contentType, PHOTO_CONTENT_TYPE), options)) {
+  for (const row of await mediaRows(db, paths, not(isClipRow), options)) {
     if (row.variants.length === 0) continue;
     const url = mediaUrl(row.storageKey);
     found.set(url, { url, width: row.width, height: row.height, widths: row.variants.map((v) => v.width) });
@@ -23,7 +23,7 @@ export async function findPhotos(db: DbOrTx, paths: string[], options: { loopId?
 /** The voice memos and videos behind those /media/ paths, by path, as findPhotos finds photos. */
 export async function findClips(db: DbOrTx, paths: string[], options: { loopId?: number } = {}): Promise<Map<string, Clip>> {
   const found = new Map<string, Clip>();
-  for (const row of await mediaRows(db, paths, ne(media.contentType, PHOTO_CONTENT_TYPE), options)) {
+  for (const row of await mediaRows(db, paths, isClipRow, options)) {
     const clip = clipOf(row);
     if (clip) found.set(clip.url, clip);
   }
@@ -33,7 +33,7 @@ export async function findClips(db: DbOrTx, paths: string[], options: { loopId?:
 /** A voice memo's or video's row as pages play it; null for a photo's. */
 export function clipOf(row: { storageKey: string; contentType: string; width: number; height: number; variants: MediaVariant[] }): Clip | null {
   const file = row.variants.at(-1);
-  if (row.contentType === PHOTO_CONTENT_TYPE || file?.durationMs === undefined) return null;
+  if (!isClipType(row.contentType) || file?.durationMs === undefined) return null;
   const url = mediaUrl(row.storageKey);
   const poster = row.variants.filter((v) => v.durationMs === undefined).at(-1);
   return {

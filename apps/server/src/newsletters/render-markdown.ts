@@ -76,6 +76,9 @@ md.core.ruler.push('photo_gallery', (state) => {
     if (token.type !== 'paragraph_open' || inline?.type !== 'inline') return;
     const children = inline.children ?? [];
     if (!isOnlyPhotos(children)) return;
+    // A voice memo or video is drawn full width with its own label, never as a gallery tile.
+    const clips = (state.env as RenderEnv | undefined)?.clips;
+    if (clips && children.some((c) => c.type === 'image' && clips.has(String(c.attrGet('src') ?? '')))) return;
     token.attrJoin('class', 'gallery');
     const images = children.filter((c) => c.type === 'image');
     if (images.length > 1) for (const image of images) image.meta = { tile: true };

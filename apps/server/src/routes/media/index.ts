@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { media, type MediaVariant } from '../../db/schema';
 import { AppError } from '../../errors';
+import { isClipType } from '../../media/clip';
 import { PHOTO_CONTENT_TYPE } from '../../media/photo';
 import { mediaStorageFor } from '../../storage/create-storage';
 import { STORAGE_KEY } from '../../storage/media-storage';
@@ -48,7 +49,8 @@ const mediaRoutes: FastifyPluginAsync = async (app) => {
     const bytes = variant ? await mediaStorageFor(app.ctx.config).get(variant.key) : null;
     if (!row || !variant || !bytes) throw new AppError('not_found', NOT_FOUND);
     reply
-      .type(variant.durationMs === undefined ? PHOTO_CONTENT_TYPE : row.contentType)
+      // A video's poster is WebP; everything else is of the row's type.
+      .type(variant.durationMs === undefined && isClipType(row.contentType) ? PHOTO_CONTENT_TYPE : row.contentType)
       .header('accept-ranges', 'bytes')
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', PHOTO_CSP)
