@@ -102,7 +102,7 @@ describe('the landing page', () => {
 
     await question('What can I send?').click();
     expect(await expanded()).toEqual(['What can I send?']);
-    await waitVisible(page.getByText('Texts and photos. Videos and voice memos are coming soon.'));
+    await waitVisible(page.getByText('Texts, photos, voice memos (up to 5 minutes) and short videos (up to 2 minutes). They play right in the newsletter.'));
     expect(await page.getByText('Nothing at all. Loop is free.').isVisible()).toBe(false);
 
     await question('What can I send?').click();

@@ -146,6 +146,18 @@ const envSchema = z
       .enum(['true', 'false'], { error: 'S3_FORCE_PATH_STYLE must be "true" or "false"' })
       .default('false')
       .transform((v) => v === 'true'),
+    /** ffmpeg for voice memos and videos (decision 0023): this path, else `ffmpeg` on PATH, else they are refused. */
+    FFMPEG_PATH: optionalText,
+    /** The longest voice memo (or any audio) kept, in seconds. */
+    VOICE_MAX_SECONDS: positiveInt('VOICE_MAX_SECONDS', 300),
+    /** The longest video kept, in seconds. */
+    VIDEO_MAX_SECONDS: positiveInt('VIDEO_MAX_SECONDS', 120),
+    /** A voice memo or video by MMS: Twilio takes about 5 MB per message in all. */
+    MMS_MEDIA_MAX_BYTES: positiveInt('MMS_MEDIA_MAX_BYTES', 5 * 1024 * 1024),
+    /** A voice memo or video by WhatsApp: WhatsApp's own limit is 16 MB. */
+    WHATSAPP_MEDIA_MAX_BYTES: positiveInt('WHATSAPP_MEDIA_MAX_BYTES', 16 * 1024 * 1024),
+    /** One ffmpeg run is ended (SIGKILL) after this long, and its file refused. */
+    FFMPEG_TIMEOUT_SECONDS: positiveInt('FFMPEG_TIMEOUT_SECONDS', 120),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
         error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',

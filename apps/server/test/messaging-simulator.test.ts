@@ -101,8 +101,8 @@ describe('what else a phone sends (item 7) and STOP as Twilio answers it (item 8
   const lastReply = async (phone: string) => (await thread(phone)).at(-1);
 
   it.each([
-    [['video'], 'Video', /^Videos and voice memos are coming to Loop later\./],
-    [['voice_memo'], 'Voice memo', /^Videos and voice memos are coming to Loop later\./],
+    [['video'], 'Video', /^Your voice memo or video couldn't be saved: the Phone Simulator sent no file with it/],
+    [['voice_memo'], 'Voice memo', /^Your voice memo or video couldn't be saved: the Phone Simulator sent no file with it/],
     [['contact'], 'Contact card', /^Loop can't share a contact card:/],
     [['pdf'], 'PDF', /^Loop can't share a PDF:/],
   ])('%j: sent, shown in the thread, and answered accurately', async (attachments, label, reply) => {

@@ -114,26 +114,26 @@ describe('webhook fixtures', () => {
     expect(env.fake.sent.at(-1)?.params).toMatchObject({ To: `whatsapp:${person.phoneNumber}`, From: 'whatsapp:+14155238886' });
   });
 
-  it('a video: the text is kept, the reply says videos come later, the video is not fetched', async () => {
+  it('a video that is not one: the text is kept, the reply says which and what to send instead', async () => {
     const { person, loop } = await memberInOneLoop('Cousins');
     const video = env.fake.addMedia(`/2010-04-01/Accounts/${env.fake.accountSid}/Messages/MM2/Media/${sid('ME')}`, Buffer.from('mp4'), 'video/mp4');
-    const before = env.fake.mediaRequests.length;
     await post(mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'Look at him go', media: [{ url: video, contentType: 'video/mp4' }] }));
     await processPending(env.t.app.ctx);
     const [update] = await updatesOf(db(), loop.id);
     expect(update).toMatchObject({ content: 'Look at him go', media: [] });
-    expect(env.fake.mediaRequests.length).toBe(before);
     const [reply] = await textsTo(db(), person.phoneNumber);
-    expect(reply?.body).toContain('Videos and voice memos are coming to Loop later');
+    expect(reply?.body).toBe(
+      'Thanks Ada! Your update went to "Cousins". Your voice memo or video couldn\'t be saved: it isn\'t a voice memo or video Loop can read (send MP4, MOV, 3GP, M4A, MP3, AMR or Ogg).',
+    );
   });
 
-  it('a video alone: nothing stored, the coming-later reply', async () => {
+  it('a voice memo alone that cannot be read: nothing stored, the reply says why', async () => {
     const { person, loop } = await memberInOneLoop('Voice Fans');
     const memo = env.fake.addMedia(`/2010-04-01/Accounts/${env.fake.accountSid}/Messages/MM3/Media/${sid('ME')}`, Buffer.from('amr'), 'audio/amr');
     await post(mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: '', media: [{ url: memo, contentType: 'audio/amr' }] }));
     await processPending(env.t.app.ctx);
     expect(await updatesOf(db(), loop.id)).toEqual([]);
-    expect((await textsTo(db(), person.phoneNumber))[0]?.body).toMatch(/^Videos and voice memos are coming/);
+    expect((await textsTo(db(), person.phoneNumber))[0]?.body).toMatch(/^Your voice memo or video couldn't be saved: it isn't a voice memo or video/);
   });
 
   it('STOP with OptOutType: the phone is opted out, no update, no reply of ours', async () => {

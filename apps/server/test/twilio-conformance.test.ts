@@ -129,8 +129,6 @@ describe('inbound texts', () => {
   it.each([
     ['text/vcard', /^Loop can't share a contact card:/],
     ['application/pdf', /^Loop can't share a PDF:/],
-    ['video/mp4', /^Videos and voice memos are coming to Loop later\./],
-    ['audio/ogg', /^Videos and voice memos are coming to Loop later\./],
   ])('%s alone: the accurate reply, nothing fetched or shared', async (contentType, reply) => {
     const { person, loop } = await member('whatsapp');
     const before = fake.mediaRequests.length;
@@ -145,6 +143,22 @@ describe('inbound texts', () => {
     expect(await updatesOf(db(), loop.id)).toEqual([]);
     expect(await repliesTo(person.phoneNumber)).toEqual([expect.stringMatching(reply)]);
     expect(fake.mediaRequests.length).toBe(before);
+  });
+
+  // [webhook] A WhatsApp voice note arrives as audio/ogg, a video as video/mp4 (decision 0023): fetched and
+  // converted; one Twilio no longer has gets a reply that says so, and nothing is shared.
+  it.each(['video/mp4', 'audio/ogg'])('%s that cannot be fetched alone: the reply says so, nothing shared', async (contentType) => {
+    const { person, loop } = await member('whatsapp');
+    await post({
+      ...whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: '' }),
+      MessageType: contentType.startsWith('audio/') ? 'audio' : 'video',
+      NumMedia: '1',
+      MediaUrl0: `${fake.url}/2010-04-01/Accounts/${fake.accountSid}/Messages/MMx/Media/${sid('ME')}`,
+      MediaContentType0: contentType,
+    });
+    await run();
+    expect(await updatesOf(db(), loop.id)).toEqual([]);
+    expect(await repliesTo(person.phoneNumber)).toEqual(["Your voice memo or video couldn't be saved: it could not be downloaded."]);
   });
 
   // [courier] duplicate delivery: Twilio retries a webhook with the same MessageSid.

@@ -13,3 +13,27 @@ export interface Photo {
 export function photoSrcset(photo: Photo): string {
   return photo.widths.map((w) => `${photo.url}/${w} ${w}w`).join(', ');
 }
+
+/** A member's voice memo or video as every page plays it (decision 0023): AAC or H.264 in MP4. */
+export interface Clip {
+  /** /media/{key}: the converted file, served with Range support. */
+  url: string;
+  kind: 'audio' | 'video';
+  durationMs: number;
+  /** A video's size in pixels (0 for a voice memo): set on <video> so nothing shifts. */
+  width: number;
+  height: number;
+  /** A video's poster picture (/media/{key}/{width}, WebP), or null for a voice memo. */
+  poster: string | null;
+}
+
+/** "0:42", "2:05": how long a voice memo or video is, as players show it. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** What a voice memo or video is called beside its player: "Voice memo, 0:42". */
+export function clipLabel(clip: Pick<Clip, 'kind' | 'durationMs'>): string {
+  return `${clip.kind === 'audio' ? 'Voice memo' : 'Video'}, ${formatDuration(clip.durationMs)}`;
+}

@@ -283,12 +283,17 @@ export const updates = pgTable(
   ],
 );
 
-/** One stored size of a photo. */
+/**
+ * One stored file of a media row: a size of a photo (WebP); for a voice memo or video (decision
+ * 0023) the converted file itself, last, with its duration, after a video's poster sizes.
+ */
 export interface MediaVariant {
   width: number;
   height: number;
   key: string;
   bytes: number;
+  /** Set on the converted voice memo or video only (the row's content type is its type). */
+  durationMs?: number;
 }
 
 export const media = pgTable(

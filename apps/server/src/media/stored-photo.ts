@@ -1,6 +1,7 @@
 import type { MediaVariant } from '../db/schema';
 import { newToken } from '../lib/tokens';
 import type { MediaStorage } from '../storage/media-storage';
+import type { ConvertedClip } from './clip';
 import { PHOTO_CONTENT_TYPE, type ConvertedPhoto } from './photo';
 
 /** What a `media` row records of a converted photo. */
@@ -42,4 +43,32 @@ export function storedKeysOf(row: { storageKey: string; variants: MediaVariant[]
 
 export async function deleteStoredKeys(storage: MediaStorage, keys: string[]): Promise<void> {
   for (const key of keys) await storage.delete(key);
+}
+
+/**
+ * Writes a voice memo or video: a video's poster sizes first (WebP, served at /media/{key}/{width}),
+ * then the converted file last (served at /media/{key}). On a failure nothing written is kept.
+ */
+export async function putClip(storage: MediaStorage, clip: ConvertedClip): Promise<StoredPhoto> {
+  const poster = clip.poster ? await putPhoto(storage, clip.poster) : null;
+  let key: string;
+  try {
+    key = await storage.put(clip.bytes);
+  } catch (error) {
+    if (poster) await deleteStoredKeys(storage, poster.variants.map((v) => v.key));
+    throw error;
+  }
+  return {
+    storageKey: newToken('mediaKey'),
+    contentType: clip.contentType,
+    bytes: clip.bytes.length + (poster?.bytes ?? 0),
+    width: clip.width,
+    height: clip.height,
+    variants: [...(poster?.variants ?? []), { width: clip.width, height: clip.height, key, bytes: clip.bytes.length, durationMs: clip.durationMs }],
+  };
+}
+
+/** A stored photo, or a voice memo or video, by what the pipeline made. */
+export function putMedia(storage: MediaStorage, item: ConvertedPhoto | ConvertedClip): Promise<StoredPhoto> {
+  return 'kind' in item ? putClip(storage, item) : putPhoto(storage, item);
 }

@@ -1,4 +1,6 @@
 import type { Config } from '../config';
+import { CLIP_REFUSALS, convertClip, type ClipLimits, type ConvertedClip } from '../media/clip';
+import { findFfmpeg } from '../media/ffmpeg';
 import { convertPhoto, PHOTO_REFUSALS, type ConvertedPhoto } from '../media/photo';
 import type { MediaStorage } from '../storage/media-storage';
 import { fetchMedia, type FetchMediaOptions } from './fetch-media';
@@ -10,12 +12,14 @@ export const SIMULATOR_MEDIA_PREFIX = 'loop-media:';
 export const SIMULATED_ATTACHMENT_PREFIX = 'loop-simulated:';
 const MAX_MEDIA = 10;
 const KNOWN_REFUSALS: readonly string[] = Object.values(PHOTO_REFUSALS);
+/** The simulator's paperclip menu sends a kind of attachment with no file behind it. */
+const SIMULATED_WITHOUT_FILE = 'the Phone Simulator sent no file with it (choose an audio or video file to attach)';
 /** A fetch refused for a reason that is no use to the sender (a host, an address). */
 const NOT_DOWNLOADED = 'it could not be downloaded';
 
 /** Media Loop does not share, by kind: each gets its own accurate reply. */
 export interface UnsupportedMedia {
-  /** Videos and voice memos: announced as coming later (SPEC). */
+  /** Videos and voice memos on a server without ffmpeg (decision 0023). */
   audioVideo: number;
   /** vCards (text/vcard, text/x-vcard): a shared contact. */
   contacts: number;
@@ -26,42 +30,66 @@ export interface UnsupportedMedia {
 export interface InboundMedia {
   /** Converted by the photo pipeline: upright, no metadata, WebP sizes. */
   photos: ConvertedPhoto[];
+  /** Voice memos and videos converted by ffmpeg (media/clip.ts): AAC / H.264 MP4, no metadata. */
+  clips: ConvertedClip[];
   unsupported: UnsupportedMedia;
   /** Why each photo that could not be kept was refused (too large, not a photo, damaged...), for the reply. */
   refused: string[];
+  /** Why each voice memo or video could not be kept (too long, unreadable...), with what to send instead. */
+  refusedClips: string[];
   /** A temporary failure worth trying the whole message again for. */
   retryable: boolean;
   /** Simulator uploads to remove once the photos are copied into updates. */
   uploads: string[];
 }
 
-/** Collects every MediaUrlN of an inbound text (at most 10): photos copied, the rest counted. */
+/** Collects every MediaUrlN of an inbound text (at most 10): photos and voice memos/videos converted, the rest counted. */
 export async function collectInboundMedia(
   params: InboundParams,
   options: { config: Config; storage: MediaStorage; fromSimulator: boolean; fetchOptions?: FetchMediaOptions },
 ): Promise<InboundMedia> {
-  const result: InboundMedia = { photos: [], unsupported: { audioVideo: 0, contacts: 0, files: [] }, refused: [], retryable: false, uploads: [] };
+  const result: InboundMedia = {
+    photos: [],
+    clips: [],
+    unsupported: { audioVideo: 0, contacts: 0, files: [] },
+    refused: [],
+    refusedClips: [],
+    retryable: false,
+    uploads: [],
+  };
   const count = Math.min(Number.parseInt(params.NumMedia ?? '0', 10) || 0, MAX_MEDIA);
   const { config } = options;
+  const clipLimits = clipLimitsFor(config, (params.From ?? '').startsWith('whatsapp:'));
   for (let i = 0; i < count; i++) {
     const url = params[`MediaUrl${i}`];
     const declared = (params[`MediaContentType${i}`] ?? '').toLowerCase();
     if (!url) continue;
-    if (!declared.startsWith('image/') && declared !== '') {
-      const type = declared.split(';')[0]?.trim() ?? '';
-      if (type.startsWith('audio/') || type.startsWith('video/')) result.unsupported.audioVideo += 1;
+    const type = declared.split(';')[0]?.trim() ?? '';
+    const clip = type.startsWith('audio/') || type.startsWith('video/');
+    if (!type.startsWith('image/') && type !== '') {
+      if (clip && !clipLimits) result.unsupported.audioVideo += 1;
       else if (type === 'text/vcard' || type === 'text/x-vcard' || type === 'text/directory') result.unsupported.contacts += 1;
-      else result.unsupported.files.push(type);
+      else if (!clip) result.unsupported.files.push(type);
+      if (!clip || !clipLimits) continue;
+    }
+    const refused = clip ? result.refusedClips : result.refused;
+    if (url.startsWith(SIMULATED_ATTACHMENT_PREFIX)) {
+      refused.push(SIMULATED_WITHOUT_FILE);
       continue;
     }
+    const add = async (bytes: Buffer) => {
+      if (clip && clipLimits) await addClip(result, bytes, clipLimits);
+      else await addPhoto(result, bytes);
+    };
     if (url.startsWith(SIMULATOR_MEDIA_PREFIX)) {
       const key = url.slice(SIMULATOR_MEDIA_PREFIX.length);
       const bytes = options.fromSimulator ? await options.storage.get(key) : null;
-      if (bytes) await addPhoto(result, bytes);
-      else result.refused.push(NOT_DOWNLOADED);
+      if (bytes) await add(bytes);
+      else refused.push(NOT_DOWNLOADED);
       if (options.fromSimulator) result.uploads.push(key);
       continue;
     }
+    const maxBytes = clip && clipLimits ? clipLimits.maxBytes : undefined;
     const fetched = await fetchMedia(
       url,
       {
@@ -69,16 +97,41 @@ export async function collectInboundMedia(
         authToken: config.TWILIO_AUTH_TOKEN ?? '',
         ...(config.TWILIO_API_BASE_URL ? { trustedOrigin: config.TWILIO_API_BASE_URL } : {}),
       },
-      options.fetchOptions,
+      maxBytes ? { ...options.fetchOptions, maxBytes } : options.fetchOptions,
     );
     if (fetched.ok) {
-      await addPhoto(result, fetched.bytes);
+      await add(fetched.bytes);
     } else {
-      result.refused.push(KNOWN_REFUSALS.includes(fetched.reason) ? fetched.reason : NOT_DOWNLOADED);
+      // fetch-media words a too-large file for photos (5 MB); a clip has its own limit.
+      if (clip && clipLimits && fetched.reason === PHOTO_REFUSALS.tooLarge) refused.push(CLIP_REFUSALS.tooLarge(clipLimits.maxBytes));
+      else refused.push(KNOWN_REFUSALS.includes(fetched.reason) ? fetched.reason : NOT_DOWNLOADED);
       result.retryable ||= fetched.retryable;
     }
   }
   return result;
+}
+
+/**
+ * How voice memos and videos are taken from this sender, or null where this server has no ffmpeg.
+ * Twilio takes about 5 MB per MMS in all (https://www.twilio.com/docs/messaging/guides/accepted-mime-types);
+ * WhatsApp takes audio and video up to 16 MB (https://developers.facebook.com/docs/whatsapp/cloud-api/reference/media#supported-media-types).
+ */
+export function clipLimitsFor(config: Config, whatsApp: boolean): ClipLimits | null {
+  const tools = findFfmpeg(config.FFMPEG_PATH);
+  if (!tools) return null;
+  return {
+    tools,
+    maxBytes: whatsApp ? config.WHATSAPP_MEDIA_MAX_BYTES : config.MMS_MEDIA_MAX_BYTES,
+    voiceMaxSeconds: config.VOICE_MAX_SECONDS,
+    videoMaxSeconds: config.VIDEO_MAX_SECONDS,
+    timeoutMs: config.FFMPEG_TIMEOUT_SECONDS * 1000,
+  };
+}
+
+async function addClip(result: InboundMedia, bytes: Buffer, limits: ClipLimits): Promise<void> {
+  const converted = await convertClip(bytes, limits);
+  if (converted.ok) result.clips.push(converted.clip);
+  else result.refusedClips.push(converted.reason);
 }
 
 async function addPhoto(result: InboundMedia, bytes: Buffer): Promise<void> {

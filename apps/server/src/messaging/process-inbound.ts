@@ -117,18 +117,24 @@ export async function processInbound(
 
   const location = params.MessageType === 'location' || (params.Latitude !== undefined && params.Longitude !== undefined);
   const unsupported = unsupportedReplies(media.unsupported, location);
-  if (routing.content === '' && media.photos.length === 0) {
+  // A voice memo or video alone that could not be kept: the reply says why and what to send instead.
+  if (routing.content === '' && media.photos.length === 0 && media.clips.length === 0 && media.refusedClips.length > 0) {
+    unsupported.push(replies.clipsSkipped(media.refusedClips));
+  }
+  if (routing.content === '' && media.photos.length === 0 && media.clips.length === 0) {
     return db.transaction((tx) => finish(tx, 'ignored', unsupported.length > 0 ? unsupported.join(' ') : replies.nothingToShare()));
   }
 
-  const notes = [replies.shared(user.firstName, routing.loops.map((l) => l.name), media.photos.length), ...unsupported];
+  const notes = [replies.shared(user.firstName, routing.loops.map((l) => l.name), media.photos.length, media.clips), ...unsupported];
   if (media.refused.length > 0) notes.push(replies.photosSkipped(media.refused));
+  if (media.refusedClips.length > 0) notes.push(replies.clipsSkipped(media.refusedClips));
   await storeUpdates(ctx, {
     row,
     userId: user.id,
     loops: routing.loops,
     content: routing.content,
     photos: media.photos,
+    clips: media.clips,
     storage,
     finish: (tx, mediaUrls) =>
       finishInbound(tx, row, {
@@ -146,7 +152,7 @@ export async function processInbound(
 /** The replies for what a text carried that Loop cannot share, one per kind of thing. */
 function unsupportedReplies(unsupported: UnsupportedMedia, location: boolean): string[] {
   const notes: string[] = [];
-  if (unsupported.audioVideo > 0) notes.push(replies.videoLater());
+  if (unsupported.audioVideo > 0) notes.push(replies.clipsUnavailable());
   if (unsupported.contacts > 0) notes.push(replies.cannotShare(unsupported.contacts === 1 ? 'a contact card' : 'contact cards'));
   if (unsupported.files.length > 0) notes.push(replies.cannotShare(describeFiles(unsupported.files)));
   if (location) notes.push(replies.location());

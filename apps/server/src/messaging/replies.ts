@@ -12,8 +12,11 @@ export const replies = {
   joinHelp: () =>
     "Hi! This is Loop. This number isn't in a Loop yet. Ask the person who runs your group's Loop for an invite link, open it and enter this phone number to join.",
 
-  shared: (firstName: string, loopNames: string[], photos: number) => {
-    const what = photos > 0 ? `update and ${photos === 1 ? 'photo' : `${photos} photos`}` : 'update';
+  shared: (firstName: string, loopNames: string[], photos: number, clips: readonly { kind: 'audio' | 'video' }[] = []) => {
+    const count = (n: number, one: string) => (n === 0 ? [] : [n === 1 ? one : `${n} ${one}s`]);
+    const voice = clips.filter((c) => c.kind === 'audio').length;
+    const parts = ['update', ...count(photos, 'photo'), ...count(voice, 'voice memo'), ...count(clips.length - voice, 'video')];
+    const what = parts.length === 1 ? 'update' : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
     return `Thanks ${firstNameOf(firstName)}! Your ${what} went to ${listNames(loopNames)}.`;
   },
 
@@ -37,7 +40,15 @@ export const replies = {
 
   optedIn: () => "You're back in! Loop texts will reach you again. Reply STOP anytime to stop them.",
 
-  videoLater: () => 'Videos and voice memos are coming to Loop later. For now only your text and photos are shared.',
+  /** This server has no ffmpeg (decision 0023): said plainly, with what does get through. */
+  clipsUnavailable: () => "This Loop can't take videos or voice memos yet, so only your text and photos were shared.",
+
+  /** Voice memos and videos that could not be kept, each reason saying what to send instead (media/clip.ts). */
+  clipsSkipped: (reasons: string[]) => {
+    const why = [...new Set(reasons)];
+    if (reasons.length === 1) return `Your voice memo or video couldn't be saved: ${why[0]}.`;
+    return `${reasons.length} voice memos or videos couldn't be saved: ${why.join('; ')}.`;
+  },
 
   /** What was sent that Loop cannot share (contact cards, PDFs and other files), by name. */
   cannotShare: (what: string) => `Loop can't share ${what}: only your text and photos go to your Loop.`,

@@ -1,8 +1,9 @@
 import { asc, inArray } from 'drizzle-orm';
 import { loops, media, updates } from '../db/schema';
 import type { DbOrTx } from '../db/client';
+import type { ConvertedClip } from '../media/clip';
 import type { ConvertedPhoto } from '../media/photo';
-import { deleteStoredKeys, putPhoto, storedKeysOf, type StoredPhoto } from '../media/stored-photo';
+import { deleteStoredKeys, putMedia, storedKeysOf, type StoredPhoto } from '../media/stored-photo';
 import { mediaUrl, type MediaStorage } from '../storage/media-storage';
 import type { LoopRef } from './route-text';
 import type { MessageRow, MessagingContext } from './context';
@@ -20,6 +21,8 @@ export async function storeUpdates(
     loops: LoopRef[];
     content: string;
     photos: ConvertedPhoto[];
+    /** Voice memos and videos, after the photos. */
+    clips?: ConvertedClip[];
     storage: MediaStorage;
     finish: (tx: DbOrTx, mediaUrls: string[]) => Promise<void>;
   },
@@ -30,7 +33,7 @@ export async function storeUpdates(
     for (const _loop of input.loops) {
       const copy: StoredPhoto[] = [];
       copies.push(copy);
-      for (const photo of input.photos) copy.push(await putPhoto(storage, photo));
+      for (const item of [...input.photos, ...(input.clips ?? [])]) copy.push(await putMedia(storage, item));
     }
   } catch (error) {
     await deleteStoredKeys(storage, copies.flat().flatMap(storedKeysOf));

@@ -1,7 +1,7 @@
 import { escapeHtml } from './html';
 import { pageAssets } from './page-assets';
 import { formatPeriod } from './period-label';
-import { findPhotoUrls, markdownToPlainText, renderMarkdown, type PhotoSizes } from './render-markdown';
+import { findPhotoUrls, markdownToPlainText, renderMarkdown, type ClipFiles, type PhotoSizes } from './render-markdown';
 
 export interface NewsletterPageInput {
   newsletter: {
@@ -19,6 +19,8 @@ export interface NewsletterPageInput {
   publicUrl: string;
   /** The newsletter's photos that exist, with their sizes: a deleted one is left out of the page. */
   photos: PhotoSizes;
+  /** Its voice memos and videos that exist (decision 0023), played where the Markdown places them. */
+  clips?: ClipFiles;
 }
 
 const DESCRIPTION_LENGTH = 200;
@@ -55,7 +57,7 @@ ${draft ? '<p class="draft-banner" role="status"><strong>Draft preview.</strong>
     <p class="period">${escapeHtml(period)}</p>
   </header>
   <main class="content">
-${renderMarkdown(newsletter.content, input.photos)}
+${renderMarkdown(newsletter.content, input.photos, input.clips)}
   </main>
   <footer class="page-footer">
     <p>${newsletter.sentAt ? `Sent ${escapeHtml(formatDate(newsletter.sentAt, loop.timeZone))} with Loop.` : 'Written with Loop.'} Loop turns a group's text messages into newsletters.</p>

@@ -1,7 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import type { Token } from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
-import { photoSrcset, type Photo } from '@loop/shared/photos';
+import { clipLabel, photoSrcset, type Clip, type Photo } from '@loop/shared/photos';
 import { isAllowedNewsletterUrl, MEDIA_PATH } from '@loop/shared/newsletters';
 
 /** The only URLs a newsletter may point at: the web, and our own photos. */
@@ -12,10 +12,14 @@ const md = new MarkdownIt('default', { html: false, linkify: false, typographer:
 
 /** The newsletter's stored photos by /media/ path: what srcset, width and height are made of. */
 export type PhotoSizes = ReadonlyMap<string, Photo>;
+/** The newsletter's voice memos and videos by /media/ path (decision 0023). */
+export type ClipFiles = ReadonlyMap<string, Clip>;
 
 interface RenderEnv {
   /** When given, a /media/ photo not in it (deleted, or never ours) is left out. */
   photos?: PhotoSizes;
+  /** A /media/ image whose path is a voice memo or video becomes its player. */
+  clips?: ClipFiles;
 }
 
 /**
@@ -34,6 +38,8 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
   const photos = (env as RenderEnv | undefined)?.photos;
   const token = tokens[idx];
   const src = String(token?.attrGet('src') ?? '');
+  const clip = MEDIA_PATH.test(src) ? (env as RenderEnv | undefined)?.clips?.get(src) : undefined;
+  if (clip) return renderClip(clip);
   const allowed = token !== undefined && isAllowedUrl(src);
   const size = MEDIA_PATH.test(src) ? photos?.get(src) : undefined;
   if (MEDIA_PATH.test(src) && photos && !size) return '';
@@ -49,6 +55,20 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
   return allowed ? `<a class="photo" href="${md.utils.escapeHtml(src)}">${img}</a>` : img;
 };
 
+/**
+ * A voice memo or video (`![Voice memo from Ada](/media/key)` in the Markdown) as a player that
+ * loads nothing until pressed, sized so nothing shifts, with its length beside it.
+ */
+function renderClip(clip: Clip): string {
+  const src = md.utils.escapeHtml(clip.url);
+  const label = md.utils.escapeHtml(clipLabel(clip));
+  const player =
+    clip.kind === 'audio'
+      ? `<audio controls preload="none" src="${src}"></audio>`
+      : `<video controls playsinline preload="none" src="${src}" width="${clip.width}" height="${clip.height}"${clip.poster ? ` poster="${md.utils.escapeHtml(clip.poster)}"` : ''}></video>`;
+  return `<span class="clip">${player}<span class="clip-label">${label}</span></span>`;
+}
+
 /** A paragraph of nothing but photos becomes a gallery; with two or more, each photo is a tile. */
 md.core.ruler.push('photo_gallery', (state) => {
   state.tokens.forEach((token, i) => {
@@ -56,6 +76,9 @@ md.core.ruler.push('photo_gallery', (state) => {
     if (token.type !== 'paragraph_open' || inline?.type !== 'inline') return;
     const children = inline.children ?? [];
     if (!isOnlyPhotos(children)) return;
+    // A voice memo or video is drawn full width with its own label, never as a gallery tile.
+    const clips = (state.env as RenderEnv | undefined)?.clips;
+    if (clips && children.some((c) => c.type === 'image' && clips.has(String(c.attrGet('src') ?? '')))) return;
     token.attrJoin('class', 'gallery');
     const images = children.filter((c) => c.type === 'image');
     if (images.length > 1) for (const image of images) image.meta = { tile: true };
@@ -70,15 +93,18 @@ function isOnlyPhotos(children: Token[]): boolean {
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
     'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'strong', 'em', 's', 'del', 'blockquote',
-    'ul', 'ol', 'li', 'a', 'img', 'code', 'pre', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+    'ul', 'ol', 'li', 'a', 'img', 'code', 'pre', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'audio', 'video',
   ],
   allowedAttributes: {
     a: ['href', 'class', 'rel'],
     img: ['src', 'srcset', 'sizes', 'width', 'height', 'alt', 'title', 'loading', 'decoding'],
     p: ['class'],
     ol: ['start'],
+    span: ['class'],
+    audio: ['src', 'controls', 'preload'],
+    video: ['src', 'controls', 'playsinline', 'preload', 'poster', 'width', 'height'],
   },
-  allowedClasses: { a: ['photo'], p: ['gallery'] },
+  allowedClasses: { a: ['photo'], p: ['gallery'], span: ['clip', 'clip-label'] },
   allowedSchemes: ['http', 'https'],
   allowedSchemesByTag: {},
   allowProtocolRelative: false,
@@ -89,6 +115,9 @@ const SANITIZE: sanitizeHtml.IOptions = {
       const safe: sanitizeHtml.Attributes = href !== undefined && isAllowedUrl(href) ? { href } : {};
       return { tagName, attribs: { ...rest, ...safe, rel: 'nofollow ugc noopener noreferrer' } };
     },
+    // A player plays only our own files (the renderer wrote it from a stored clip), never another address.
+    audio: (tagName, attribs) => ({ tagName, attribs: ownClip(attribs) }),
+    video: (tagName, attribs) => ({ tagName, attribs: ownClip(attribs) }),
     img: (tagName, attribs) => {
       const { src, srcset, ...rest } = attribs;
       if (src === undefined || !isAllowedUrl(src)) return { tagName, attribs: rest };
@@ -97,16 +126,23 @@ const SANITIZE: sanitizeHtml.IOptions = {
       return { tagName, attribs: ownSizes ? { ...rest, src, srcset } : { ...rest, src } };
     },
   },
-  // An image whose address was refused is dropped, not left as a broken box.
-  exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
+  // An image, voice memo or video whose address was refused is dropped, not left as a broken box.
+  exclusiveFilter: (frame) => ['img', 'audio', 'video'].includes(frame.tag) && !frame.attribs.src,
 };
+
+function ownClip(attribs: sanitizeHtml.Attributes): sanitizeHtml.Attributes {
+  const { src, poster, ...rest } = attribs;
+  if (src === undefined || !MEDIA_PATH.test(src)) return rest;
+  const ownPoster = poster !== undefined && new RegExp(`^${src}/[1-9][0-9]{0,4}$`).test(poster);
+  return { ...rest, src, ...(ownPoster ? { poster } : {}) };
+}
 
 /**
  * Newsletter Markdown as safe HTML: markdown-it without HTML, then sanitize-html with an allow-list.
  * Nothing a member or an editor writes can become script, an event handler or a javascript: link.
  */
-export function renderMarkdown(markdown: string, photos?: PhotoSizes): string {
-  const env: RenderEnv = photos ? { photos } : {};
+export function renderMarkdown(markdown: string, photos?: PhotoSizes, clips?: ClipFiles): string {
+  const env: RenderEnv = { ...(photos ? { photos } : {}), ...(clips ? { clips } : {}) };
   return sanitizeHtml(md.render(markdown, env as Record<string, unknown>), SANITIZE);
 }
 

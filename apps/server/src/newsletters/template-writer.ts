@@ -1,3 +1,4 @@
+import { formatDuration, type Clip } from '@loop/shared/photos';
 import { escapeMarkdown, escapeMarkdownLine } from './markdown-text';
 import { formatDay, formatPeriod, listNames, plural } from './period-label';
 import { voiceFor, type OpeningFacts } from './template-voices';
@@ -45,8 +46,15 @@ function section(updates: WriterUpdate[], timeZone: string): string {
     const text = escapeMarkdown(update.content);
     if (text) blocks.push(text);
     if (update.photoUrls.length) blocks.push(photos(update.photoUrls, firstName));
+    for (const clip of update.clips ?? []) blocks.push(clipBlock(clip, firstName));
   }
   return blocks.join('\n\n');
+}
+
+/** A voice memo or video, placed like a photo; the page plays it (render-markdown.ts), print shows its words. */
+function clipBlock(clip: Clip, firstName: string): string {
+  const what = clip.kind === 'audio' ? 'Voice memo' : 'Video';
+  return `![${escapeMarkdownLine(`${what} from ${firstName}, ${formatDuration(clip.durationMs)}`)}](${clip.url})`;
 }
 
 function photos(urls: string[], firstName: string): string {
@@ -74,8 +82,12 @@ function facts(input: NewsletterInput, period: string): OpeningFacts {
 
 /** The counts and names of a set of updates, in words; `escape` makes names safe for where they go. */
 export function describeUpdates(updates: WriterUpdate[], escape: (text: string) => string = (t) => t) {
+  const count = (n: number, word: string) => (n > 0 ? [plural(n, word)] : []);
   const photoCount = updates.reduce((sum, u) => sum + u.photoUrls.length, 0);
-  const summary = photoCount > 0 ? `${plural(updates.length, 'update')} and ${plural(photoCount, 'photo')}` : plural(updates.length, 'update');
+  const clips = updates.flatMap((u) => u.clips ?? []);
+  const voice = clips.filter((c) => c.kind === 'audio').length;
+  // "7 updates, 4 photos and 2 voice memos"
+  const summary = listNames([plural(updates.length, 'update'), ...count(photoCount, 'photo'), ...count(voice, 'voice memo'), ...count(clips.length - voice, 'video')]);
   const names = byAuthor(updates).map((list) => escape(list[0]?.author.firstName ?? ''));
   return { summary, people: names.length ? listNames(names) : 'nobody yet', authors: names };
 }

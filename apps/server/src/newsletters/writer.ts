@@ -1,3 +1,4 @@
+import type { Clip } from '@loop/shared/photos';
 import type { NewsletterKind, NewsletterWriterName } from '@loop/shared/newsletters';
 
 /** One update as a writer sees it: plain text as the member sent it, photos as /media/ paths. */
@@ -7,6 +8,8 @@ export interface WriterUpdate {
   content: string;
   createdAt: Date;
   photoUrls: string[];
+  /** Voice memos and videos (decision 0023), placed like photos: `![Voice memo from Ada, 0:42](url)`. */
+  clips?: Clip[];
 }
 
 /** Everything a writer may use. Updates are in time order. */

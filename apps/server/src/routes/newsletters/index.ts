@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { findPhotos } from '../../media/photo-sizes';
+import { findClips, findPhotos } from '../../media/photo-sizes';
 import { newsletterUrl } from '../../newsletters/newsletter-texts';
 import { ASSET_PREFIX, pageAssets } from '../../newsletters/page-assets';
 import { renderNewsletterPage, renderNotFoundPage } from '../../newsletters/public-page';
@@ -28,6 +28,7 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
       pageUrl: newsletterUrl(config.PUBLIC_URL, urlId),
       publicUrl: config.PUBLIC_URL,
       photos: await findPhotos(db, findPhotoUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
+      clips: await findClips(db, findPhotoUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
     });
     // A draft changes with every save and is staff-only: never kept by a browser or a proxy.
     return sendHtml(reply, html, found.newsletter.status === 'draft' ? 'no-store' : 'no-cache');

@@ -3,6 +3,7 @@ import type { LoopDetail, LoopMember, LoopRole, LoopUpdate } from '@loop/shared/
 import type { Db } from '../../db/client';
 import { loops, media, members, messages, phoneOptOuts, updates, users } from '../../db/schema';
 import { AppError } from '../../errors';
+import { isClipRow } from '../../media/clip';
 import { mediaUrl } from '../../storage/media-storage';
 import { toLoopMember } from '../members/to-loop-member';
 import { memberState } from '../memberships/member-state';
@@ -98,7 +99,7 @@ export async function getLoopDetailWith<K extends string>(
           select newest.id, newest.user_id, newest.content, newest.created_at, author.first_name, author.last_name,
             (select json_agg(json_build_object('key', ${media.storageKey}, 'width', ${media.width}, 'height', ${media.height},
                 'widths', (select json_agg((v->>'width')::int) from jsonb_array_elements(${media.variants}) v)) order by ${media.position}, ${media.id})
-              from ${media} where ${media.updateId} = newest.id and ${media.variants} <> '[]'::jsonb) as photos
+              from ${media} where ${media.updateId} = newest.id and ${media.variants} <> '[]'::jsonb and not ${isClipRow}) as photos
           from (
             select ${updates.id} as id, ${updates.userId} as user_id, ${updates.content} as content, ${updates.createdAt} as created_at
             from ${updates}

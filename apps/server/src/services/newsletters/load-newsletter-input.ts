@@ -1,7 +1,9 @@
 import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { NewsletterKind } from '@loop/shared/newsletters';
+import type { Clip } from '@loop/shared/photos';
 import type { DbOrTx } from '../../db/client';
 import { type loops, media, members, updates, users } from '../../db/schema';
+import { clipOf } from '../../media/photo-sizes';
 import type { NewsletterInput, WriterUpdate } from '../../newsletters/writer';
 import { STORAGE_KEY, mediaUrl } from '../../storage/media-storage';
 
@@ -22,18 +24,21 @@ export async function loadNewsletterInput(
     .where(and(eq(updates.loopId, loop.id), gte(updates.createdAt, input.start), lt(updates.createdAt, input.end)))
     .orderBy(asc(updates.createdAt), asc(updates.id));
 
-  const photos = rows.length
+  const stored = rows.length
     ? await db
-        .select({ updateId: media.updateId, storageKey: media.storageKey })
+        .select({ updateId: media.updateId, storageKey: media.storageKey, contentType: media.contentType, width: media.width, height: media.height, variants: media.variants })
         .from(media)
         .where(inArray(media.updateId, rows.map((r) => r.update.id)))
         .orderBy(asc(media.updateId), asc(media.position), asc(media.id))
     : [];
   const urlsByUpdate = new Map<number, string[]>();
-  for (const photo of photos) {
+  const clipsByUpdate = new Map<number, Clip[]>();
+  for (const row of stored) {
     // Keys are ours, but a photo URL goes into Markdown: only the exact key shape may.
-    if (!STORAGE_KEY.test(photo.storageKey)) continue;
-    urlsByUpdate.set(photo.updateId, [...(urlsByUpdate.get(photo.updateId) ?? []), mediaUrl(photo.storageKey)]);
+    if (!STORAGE_KEY.test(row.storageKey)) continue;
+    const clip = clipOf(row);
+    if (clip) clipsByUpdate.set(row.updateId, [...(clipsByUpdate.get(row.updateId) ?? []), clip]);
+    else urlsByUpdate.set(row.updateId, [...(urlsByUpdate.get(row.updateId) ?? []), mediaUrl(row.storageKey)]);
   }
 
   const list: WriterUpdate[] = rows.map(({ update, firstName, lastName, memberContext }) => ({
@@ -42,6 +47,7 @@ export async function loadNewsletterInput(
     content: update.content,
     createdAt: update.createdAt,
     photoUrls: urlsByUpdate.get(update.id) ?? [],
+    clips: clipsByUpdate.get(update.id) ?? [],
   }));
   return {
     kind: input.kind,

@@ -17,7 +17,7 @@ const QUESTIONS = [
   { q: 'How many texts can I send?', a: 'As many as you want. Every one can make it into the next newsletter.' },
   {
     q: 'What can I send?',
-    a: 'Texts and photos. Videos and voice memos are coming soon.',
+    a: 'Texts, photos, voice memos (up to 5 minutes) and short videos (up to 2 minutes). They play right in the newsletter.',
   },
 ];
 

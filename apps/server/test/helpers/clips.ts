@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** Where a phone filmed or recorded: the Eiffel Tower, as an iPhone writes it (ISO 6709). */
+export const LOCATION = '+48.8584+002.2945/';
+const CREATION_TIME = '2024-05-01T10:00:00Z';
+const TAGS = ['-metadata', `location=${LOCATION}`, '-metadata', `creation_time=${CREATION_TIME}`, '-metadata', 'com.apple.quicktime.make=Apple'];
+
+/** Runs Debian's ffmpeg (never a shell) on lavfi test sources and returns the file it wrote. */
+function ffmpegFixture(args: string[], name: string): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), 'loop-fixture-'));
+  try {
+    const out = path.join(dir, name);
+    execFileSync('ffmpeg', ['-nostdin', '-hide_banner', '-v', 'error', '-y', ...args, out], { stdio: 'ignore' });
+    return readFileSync(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** An iPhone-style voice memo: AAC in MP4 (audio/mp4), with a location and a creation time. */
+export const m4aMemo = (seconds = 3) =>
+  ffmpegFixture(['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, ...TAGS, '-c:a', 'aac', '-f', 'mp4'], 'memo.m4a');
+
+/** A WhatsApp voice note: Opus in Ogg (audio/ogg), with a location comment. */
+export const oggMemo = (seconds = 3) =>
+  ffmpegFixture(['-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}`, ...TAGS, '-c:a', 'libopus', '-b:a', '24k', '-f', 'ogg'], 'memo.ogg');
+
+/** An MP3 (audio/mpeg). */
+export const mp3Memo = (seconds = 3) =>
+  ffmpegFixture(['-f', 'lavfi', '-i', `sine=frequency=550:duration=${seconds}`, ...TAGS, '-c:a', 'libmp3lame', '-f', 'mp3'], 'memo.mp3');
+
+/** An iPhone video: QuickTime, H.264 + AAC, with the place it was filmed and the camera. */
+export const movVideo = (options: { seconds?: number; width?: number; height?: number } = {}) => {
+  const { seconds = 2, width = 1920, height = 1080 } = options;
+  return ffmpegFixture(
+    [
+      '-f', 'lavfi', '-i', `testsrc=size=${width}x${height}:rate=30:duration=${seconds}`,
+      '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
+      ...TAGS, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-f', 'mov',
+    ],
+    'video.mov',
+  );
+};
+
+/**
+ * An Android voice memo (audio/amr): Debian's ffmpeg decodes AMR but has no AMR encoder, so the
+ * file is written by hand: the "#!AMR\n" magic, then 20 ms frames (RFC 4867 section 5). Mode 0
+ * (4.75 kbit/s) frames are 13 bytes, so two hours fit in 4.7 MB, under MMS's 5 MB.
+ */
+export function amrMemo(seconds = 3): Buffer {
+  const frame = Buffer.from([0x04, 0x1c, 0x5a, 0x33, 0x91, 0x0e, 0x77, 0x42, 0xa5, 0x19, 0x6c, 0xd3, 0x28]);
+  return Buffer.concat([Buffer.from('#!AMR\n', 'latin1'), ...Array.from({ length: seconds * 50 }, () => frame)]);
+}
+
+/** ffprobe's view of a file: its container's and streams' tags, codecs and sizes. */
+export function probe(bytes: Buffer): {
+  format: { format_name: string; duration: string; tags?: Record<string, string> };
+  streams: { codec_type: string; codec_name: string; width?: number; height?: number; tags?: Record<string, string> }[];
+  chapters: unknown[];
+} {
+  const dir = mkdtempSync(path.join(tmpdir(), 'loop-probe-'));
+  try {
+    const file = path.join(dir, 'file');
+    writeFileSync(file, bytes);
+    const out = execFileSync('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-show_chapters', '-of', 'json', file], { encoding: 'utf8' });
+    return JSON.parse(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
