@@ -27,19 +27,19 @@ export function LoopNewsletters({ loopId }: { loopId: number }) {
               <p className="text-sm text-muted-foreground">Nothing is due while the loop is paused.</p>
             ) : (
               <dl className="grid gap-3 text-sm sm:grid-cols-2">
-                <div className="flex items-start gap-2">
-                  <CalendarClock aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
-                  <div>
-                    <dt className="text-muted-foreground">Next newsletter</dt>
-                    <dd className="font-medium">{query.data.nextNewsletterAt ? formatInZone(query.data.nextNewsletterAt, query.data.timeZone) : 'Not scheduled'}</dd>
-                  </div>
+                <div>
+                  <dt className="flex items-start gap-2 text-muted-foreground">
+                    <CalendarClock aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+                    Next newsletter
+                  </dt>
+                  <dd className="pl-6 font-medium">{query.data.nextNewsletterAt ? formatInZone(query.data.nextNewsletterAt, query.data.timeZone) : 'Not scheduled'}</dd>
                 </div>
-                <div className="flex items-start gap-2">
-                  <BellRing aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
-                  <div>
-                    <dt className="text-muted-foreground">Next reminder</dt>
-                    <dd className="font-medium">{query.data.nextReminderAt ? formatInZone(query.data.nextReminderAt, query.data.timeZone) : 'No reminders scheduled'}</dd>
-                  </div>
+                <div>
+                  <dt className="flex items-start gap-2 text-muted-foreground">
+                    <BellRing aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+                    Next reminder
+                  </dt>
+                  <dd className="pl-6 font-medium">{query.data.nextReminderAt ? formatInZone(query.data.nextReminderAt, query.data.timeZone) : 'No reminders scheduled'}</dd>
                 </div>
               </dl>
             )}
