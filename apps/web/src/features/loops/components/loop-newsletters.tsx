@@ -27,20 +27,18 @@ export function LoopNewsletters({ loopId }: { loopId: number }) {
               <p className="text-sm text-muted-foreground">Nothing is due while the loop is paused.</p>
             ) : (
               <dl className="grid gap-3 text-sm sm:grid-cols-2">
-                <div>
-                  <dt className="flex items-start gap-2 text-muted-foreground">
-                    <CalendarClock aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-                    Next newsletter
-                  </dt>
-                  <dd className="pl-6 font-medium">{query.data.nextNewsletterAt ? formatInZone(query.data.nextNewsletterAt, query.data.timeZone) : 'Not scheduled'}</dd>
-                </div>
-                <div>
-                  <dt className="flex items-start gap-2 text-muted-foreground">
-                    <BellRing aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-                    Next reminder
-                  </dt>
-                  <dd className="pl-6 font-medium">{query.data.nextReminderAt ? formatInZone(query.data.nextReminderAt, query.data.timeZone) : 'No reminders scheduled'}</dd>
-                </div>
+                {[
+                  { term: 'Next newsletter', icon: CalendarClock, at: query.data.nextNewsletterAt, none: 'Not scheduled' },
+                  { term: 'Next reminder', icon: BellRing, at: query.data.nextReminderAt, none: 'No reminders scheduled' },
+                ].map(({ term, icon: Icon, at, none }) => (
+                  <div key={term}>
+                    <dt className="flex items-start gap-2 text-muted-foreground">
+                      <Icon aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+                      {term}
+                    </dt>
+                    <dd className="pl-6 font-medium">{at ? formatInZone(at, query.data.timeZone) : none}</dd>
+                  </div>
+                ))}
               </dl>
             )}
             {query.data.newsletters.length === 0 ? (
