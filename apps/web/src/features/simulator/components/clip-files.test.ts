@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentKind, attachmentProblem, clipContentType, formatDuration } from './clip-files';
+import { attachmentKind, attachmentProblem, clipContentType } from './clip-files';
 
 const MB = 1024 * 1024;
 
@@ -34,12 +34,5 @@ describe('clipContentType', () => {
     expect(clipContentType({ name: 'Recording.amr', type: '' }, 'audio')).toBe('audio/amr');
     expect(clipContentType({ name: 'note.m4a', type: 'audio/x-m4a' }, 'audio')).toBe('audio/mp4');
     expect(clipContentType({ name: 'IMG_0001.MOV', type: '' }, 'video')).toBe('video/quicktime');
-  });
-});
-
-describe('formatDuration', () => {
-  it('writes minutes and seconds', () => {
-    expect(formatDuration(7.9)).toBe('0:07');
-    expect(formatDuration(65)).toBe('1:05');
   });
 });

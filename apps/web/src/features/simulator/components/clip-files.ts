@@ -58,9 +58,3 @@ export function clipContentType(file: { name: string; type: string }, kind: 'aud
 export async function toSimulatorClip(file: File, kind: 'audio' | 'video'): Promise<{ contentType: SimulatorClipType; dataBase64: string }> {
   return { contentType: clipContentType(file, kind), dataBase64: await readAsBase64(file) };
 }
-
-/** 0:07, 1:05: a recording's or clip's length. */
-export function formatDuration(seconds: number): string {
-  const whole = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
-}

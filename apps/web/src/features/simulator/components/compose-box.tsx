@@ -1,13 +1,15 @@
 import { FileAudio, FileVideo, ImagePlus, Mic, SendHorizontal, Square, X } from 'lucide-react';
 import { useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
+import { formatDuration } from '@loop/shared/photos';
 import { SIMULATOR_LIMITS } from '@loop/shared/simulator';
 import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/cn';
 import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { useSendSimulatedText } from '../api/send-simulated-text';
-import { ATTACH_ACCEPT, formatDuration, toSimulatorClip } from './clip-files';
+import { ATTACH_ACCEPT, toSimulatorClip } from './clip-files';
 import { MoreAttachmentsMenu, type MoreToSend } from './more-attachments-menu';
 import { toSimulatorMedia } from './photo-files';
 import { useAttachments, type Attachment } from './use-attachments';
@@ -39,7 +41,7 @@ export function ComposeBox({ phoneNumber, whatsapp, firstName, draft, onDraftCha
     onStarted: () => setAnnouncement('Recording. Press Stop recording to attach the voice memo.'),
     onRecorded: (file, seconds) => {
       attachments.add([file], seconds);
-      setAnnouncement(`Voice memo of ${formatDuration(seconds)} attached.`);
+      setAnnouncement(`Voice memo of ${formatDuration(seconds * 1000)} attached.`);
     },
     onProblem: (problem) => attachments.setProblem(problem),
   });
@@ -136,18 +138,22 @@ export function ComposeBox({ phoneNumber, whatsapp, firstName, draft, onDraftCha
           title="Attach photos, voice memos or videos"
           disabled={busy || recording}
           onClick={() => pickFiles('all')}
-          className="rounded-full text-muted-foreground [&_svg]:size-5"
+          // Hidden, not removed, while recording: the record button keeps its place and its focus.
+          className={cn('rounded-full text-muted-foreground [&_svg]:size-5', recording && 'hidden')}
         >
           <ImagePlus aria-hidden="true" />
         </Button>
-        <MoreAttachmentsMenu whatsapp={whatsapp} disabled={busy || recording} onSend={(more) => void submit(undefined, more)} />
+        <MoreAttachmentsMenu whatsapp={whatsapp} disabled={busy || recording} hidden={recording} onSend={(more) => void submit(undefined, more)} />
         <Button
           variant={recording ? 'destructive' : 'ghost'}
           size="icon"
           aria-label={recording ? 'Stop recording' : 'Record voice memo'}
           title={recording ? 'Stop recording (the memo is attached)' : 'Record voice memo'}
-          disabled={busy || recorder.state.status === 'starting'}
+          // Not disabled while the microphone starts: the button keeps the keyboard focus, and becomes Stop.
+          disabled={busy}
+          aria-disabled={recorder.state.status === 'starting' || undefined}
           onClick={() => {
+            if (recorder.state.status === 'starting') return;
             attachments.setProblem(null);
             if (recording) recorder.stop();
             else void recorder.start();
@@ -159,8 +165,8 @@ export function ComposeBox({ phoneNumber, whatsapp, firstName, draft, onDraftCha
         {recording ? (
           <div className="flex min-h-10 min-w-0 flex-1 items-center gap-2 rounded-3xl border border-destructive/40 bg-destructive/5 px-3 text-sm">
             <span aria-hidden="true" className="size-2.5 shrink-0 animate-pulse rounded-full bg-destructive" />
-            <span role="timer" aria-label="Recording time" className="truncate font-medium tabular-nums">
-              {recorder.state.status === 'recording' ? `Recording ${formatDuration(recorder.state.seconds)}` : 'Starting the microphone…'}
+            <span role="timer" aria-label="Recording time" className="min-w-0 truncate font-medium tabular-nums">
+              {recorder.state.status === 'recording' ? `Recording ${formatDuration(recorder.state.seconds * 1000)}` : 'Starting the microphone…'}
             </span>
             <button
               type="button"
@@ -222,7 +228,7 @@ function AttachmentPreview({ item, photoNumber }: { item: Attachment; photoNumbe
       <span className="grid min-w-0">
         <span className="font-semibold">{item.kind === 'video' ? 'Video' : 'Voice memo'}</span>
         <span className="truncate text-muted-foreground" title={item.file.name}>
-          {item.seconds === undefined ? item.file.name : formatDuration(item.seconds)}
+          {item.seconds === undefined ? item.file.name : formatDuration(item.seconds * 1000)}
         </span>
       </span>
     </div>

@@ -1,6 +1,7 @@
 import { Contact, FileText, MapPin, Mic, Paperclip, Video } from 'lucide-react';
 import type { SimulatorAttachment } from '@loop/shared/simulator';
 import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/cn';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 
 /**
@@ -20,7 +21,18 @@ const ITEMS: { attachment: SimulatorAttachment; label: string; icon: typeof Vide
 ];
 
 /** A paperclip menu: pick a video or voice memo file, or send a contact card, PDF or (on WhatsApp) a location pin at once. */
-export function MoreAttachmentsMenu({ whatsapp, disabled, onSend }: { whatsapp: boolean; disabled: boolean; onSend: (what: MoreToSend) => void }) {
+export function MoreAttachmentsMenu({
+  whatsapp,
+  disabled,
+  hidden = false,
+  onSend,
+}: {
+  whatsapp: boolean;
+  disabled: boolean;
+  /** Out of the way (while a voice memo is recorded), but kept in place. */
+  hidden?: boolean;
+  onSend: (what: MoreToSend) => void;
+}) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
@@ -30,7 +42,7 @@ export function MoreAttachmentsMenu({ whatsapp, disabled, onSend }: { whatsapp: 
           aria-label="Send something else"
           title="Send a video, voice memo, contact, PDF or location"
           disabled={disabled}
-          className="rounded-full text-muted-foreground [&_svg]:size-5"
+          className={cn('rounded-full text-muted-foreground [&_svg]:size-5', hidden && 'hidden')}
         >
           <Paperclip aria-hidden="true" />
         </Button>
