@@ -4,16 +4,17 @@ import { claimInbound, claimOutbound, senderOf } from '../messaging/claim-messag
 import type { MessageRow, MessagingContext } from '../messaging/context';
 import type { FetchMediaOptions } from '../messaging/fetch-media';
 import { createPacer, type Pacer } from '../messaging/pacer';
+import { planPlainText, storePlainTexts, type PlainText } from '../messaging/plain-texts';
 import { processInbound } from '../messaging/process-inbound';
 import { readSenderFacts, type KnownSender } from '../messaging/sender-facts';
 import { toE164 } from '@loop/shared/phone';
 import { SEND_ABORT_AFTER_STOP_MS } from '../messaging/provider';
 import { releaseMessages } from '../messaging/release-messages';
 import { sendDueTexts } from '../messaging/send-outbound';
-import { onWake, textsArriving } from '../messaging/worker-signal';
+import { onWake, type WakeCause } from '../messaging/worker-signal';
 
 /** The oldest due texts a claim looks at; it takes those of the senders it can have. */
-const INBOUND_BATCH = 200;
+const INBOUND_BATCH = 500;
 const OUTBOUND_BATCH = 50;
 const UNPACED_BATCH = 500;
 const LEASE_MS = 2 * 60_000;
@@ -25,13 +26,16 @@ export interface WorkerOptions {
 
 /**
  * Handles due inbound texts once; returns how many it claimed. Texts are claimed by sender
- * (claimInbound: no other claim holds a sender's texts meanwhile) and handled side by side,
- * INBOUND_CONCURRENCY senders at once, each sender's texts one after the other in the order they
- * were stored (decision 0016).
+ * (claimInbound: no other claim holds a sender's texts meanwhile). Each sender's plain texts
+ * (planPlainText: no keyword, photo or invitation answer), up to its first other one, are stored
+ * together, the whole batch in one transaction (storePlainTexts). The rest are handled side by
+ * side, INBOUND_CONCURRENCY senders at once, each sender's texts one after the other in the order
+ * they were stored (decision 0016).
  */
 export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions = {}, signal?: AbortSignal): Promise<number> {
   const now = ctx.clock();
   const rows = await claimInbound(ctx.db, { now, leaseUntil: new Date(now.getTime() + LEASE_MS), limit: INBOUND_BATCH });
+  if (rows.length === 0) return 0;
   const bySender = new Map<string, MessageRow[]>();
   for (const row of rows) {
     const key = senderOf(row.fromAddress);
@@ -39,14 +43,38 @@ export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions
     if (texts) texts.push(row);
     else bySender.set(key, [row]);
   }
-  const senders = [...bySender.entries()];
   // Who the senders are, whether they opted out and their Loops: three statements for the batch
   // instead of three per text (each sender's facts hold until one of its texts changes them).
-  const facts = await readSenderFacts(ctx.db, senders.map(([phone]) => phone).filter((phone) => toE164(phone) === phone));
+  const facts = await readSenderFacts(ctx.db, [...bySender.keys()].filter((phone) => toE164(phone) === phone));
+  const plain: PlainText[] = [];
+  const senders: { phone: string; plain: MessageRow[]; rest: MessageRow[] }[] = [];
+  for (const [phone, texts] of bySender) {
+    const known = facts.get(phone);
+    let next = 0;
+    for (const row of texts) {
+      const plan = planPlainText(row, known);
+      if (!plan) break;
+      plain.push(plan);
+      next += 1;
+    }
+    senders.push({ phone, plain: texts.slice(0, next), rest: texts.slice(next) });
+  }
+  if (signal?.aborted) {
+    await releaseMessages(ctx.db, 'inbound', rows.map((r) => r.id));
+    return rows.length;
+  }
+  // A batch that fails (the database went away) is handled a text at a time instead, each with its own retry.
+  const storedTogether = await storePlainTexts(ctx.db, plain).then(
+    () => true,
+    () => false,
+  );
+  const waiting = senders
+    .map((s) => ({ phone: s.phone, texts: storedTogether ? s.rest : [...s.plain, ...s.rest] }))
+    .filter((s) => s.texts.length > 0);
   const released: number[] = [];
   const handleSenders = async () => {
-    for (let next = senders.shift(); next; next = senders.shift()) {
-      const [phone, texts] = next;
+    for (let next = waiting.shift(); next; next = waiting.shift()) {
+      const { phone, texts } = next;
       const known: KnownSender = { facts: facts.get(phone) };
       for (const [index, row] of texts.entries()) {
         // Stopping: the rest go back for the next process instead of waiting out their lease.
@@ -60,7 +88,7 @@ export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(ctx.config.INBOUND_CONCURRENCY, senders.length) }, handleSenders));
+  await Promise.all(Array.from({ length: Math.min(ctx.config.INBOUND_CONCURRENCY, waiting.length) }, handleSenders));
   await releaseMessages(ctx.db, 'inbound', released);
   return rows.length;
 }
@@ -137,18 +165,18 @@ export function startMessageWorker(
   // ...unless the provider has not answered SEND_ABORT_AFTER_STOP_MS later: then they are aborted
   // and released too (a slow Twilio would otherwise hold the stop for its 30 s timeout).
   const abortSends = new AbortController();
-  const loops = [
-    // Inbound goes on while a claim finds anything: a claim may take fewer than it looked at (senders held elsewhere).
-    loop(() => yieldingWhileBusy(() => sweepInbound(ctx, options, stopping.signal)), 1),
-    loop(() => sweepOutbound(ctx, pacer, stopping.signal, abortSends.signal), OUTBOUND_BATCH),
-  ];
+  // Inbound goes on while a claim finds anything (a claim may take fewer than it looked at:
+  // senders held elsewhere), also while webhooks keep arriving: a batch is a few statements.
+  const inbound = loop(() => sweepInbound(ctx, options, stopping.signal), 1);
+  const outbound = loop(() => sweepOutbound(ctx, pacer, stopping.signal, abortSends.signal), OUTBOUND_BATCH);
+  const loops = { inbound, outbound };
   // A wake-up usually comes from inside a transaction: give it a moment to commit. One timer
-  // at a time, however many texts arrive meanwhile.
-  let wakeTimer: NodeJS.Timeout | undefined;
-  const unsubscribe = onWake(() => {
-    wakeTimer ??= setTimeout(() => {
-      wakeTimer = undefined;
-      loops.forEach((l) => l.kick());
+  // per loop at a time, however many texts arrive meanwhile.
+  const wakeTimers: Partial<Record<WakeCause, NodeJS.Timeout>> = {};
+  const unsubscribe = onWake((cause) => {
+    wakeTimers[cause] ??= setTimeout(() => {
+      wakeTimers[cause] = undefined;
+      loops[cause].kick();
     }, 20).unref();
   });
 
@@ -189,28 +217,14 @@ export function startMessageWorker(
     };
   }
 
-  /**
-   * While webhooks keep arriving, rest as long as the last batch took: storing new texts (what
-   * Twilio waits for) gets at least half of the process, which matters most on PGlite, where the
-   * database runs in this same thread. Without new texts the worker runs at full speed.
-   */
-  async function yieldingWhileBusy(sweep: () => Promise<number>): Promise<number> {
-    const started = performance.now();
-    const claimed = await sweep();
-    if (claimed > 0 && textsArriving() && !stopped) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, performance.now() - started)));
-    }
-    return claimed;
-  }
-
   return {
     stop: async () => {
       stopped = true;
       stopping.abort();
       const abortTimer = setTimeout(() => abortSends.abort(), SEND_ABORT_AFTER_STOP_MS);
-      clearTimeout(wakeTimer);
+      Object.values(wakeTimers).forEach(clearTimeout);
       unsubscribe();
-      await Promise.all(loops.map((l) => l.stop()));
+      await Promise.all([inbound.stop(), outbound.stop()]);
       clearTimeout(abortTimer);
     },
   };

@@ -37,7 +37,9 @@ export async function claimInbound(db: Db, input: ClaimInput): Promise<MessageRo
     .where(
       and(
         eq(messages.direction, 'inbound'),
-        sql`${messages.id} in (
+        // `= any(array(...))`, as in claim(): as `in (...)` PostgreSQL may run the subquery again
+        // during the update, and a second run would skip the rows this statement locked.
+        sql`${messages.id} = any(array(
           with candidates as (
             select m.id, ${sender('m')} as sender from ${messages} m
             where m.direction = 'inbound' and ${due('m')}
@@ -53,7 +55,7 @@ export async function claimInbound(db: Db, input: ClaimInput): Promise<MessageRo
                   and busy.next_attempt_at > ${now}::timestamptz and busy.id <> h.id)
             for update skip locked
           )
-          select c.id from candidates c join taken t on t.sender = c.sender)`,
+          select c.id from candidates c join taken t on t.sender = c.sender))`,
         due(getTableName(messages)),
       ),
     )
