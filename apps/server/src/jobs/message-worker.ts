@@ -1,12 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
 import { messages } from '../db/schema';
-import { claimInbound, claimOutbound, senderOf } from '../messaging/claim-messages';
+import { claimInbound, claimOutbound, leaseInbound, senderOf, takeInbound } from '../messaging/claim-messages';
 import type { MessageRow, MessagingContext } from '../messaging/context';
 import type { FetchMediaOptions } from '../messaging/fetch-media';
 import { createPacer, type Pacer } from '../messaging/pacer';
 import { planPlainText, storePlainTexts, type PlainText } from '../messaging/plain-texts';
 import { processInbound } from '../messaging/process-inbound';
-import { readSenderFacts, type KnownSender } from '../messaging/sender-facts';
+import { readSenderFacts, type KnownSender, type SenderFacts } from '../messaging/sender-facts';
 import { toE164 } from '@loop/shared/phone';
 import { SEND_ABORT_AFTER_STOP_MS } from '../messaging/provider';
 import { releaseMessages } from '../messaging/release-messages';
@@ -25,56 +26,52 @@ export interface WorkerOptions {
 }
 
 /**
- * Handles due inbound texts once; returns how many it claimed. Texts are claimed by sender
- * (claimInbound: no other claim holds a sender's texts meanwhile). Each sender's plain texts
- * (planPlainText: no keyword, photo or invitation answer), up to its first other one, are stored
- * together, the whole batch in one transaction (storePlainTexts). The rest are handled side by
- * side, INBOUND_CONCURRENCY senders at once, each sender's texts one after the other in the order
- * they were stored (decision 0016).
+ * Handles due inbound texts once; returns how many it took. Texts are taken by sender
+ * (takeInbound: no other claim holds a sender's texts meanwhile) in one transaction that stores
+ * each sender's plain texts (planPlainText: no keyword, photo or invitation answer), up to its
+ * first other one, set-wise for the whole batch (storePlainTexts), and leases the rest. Those are
+ * handled after it, side by side, INBOUND_CONCURRENCY senders at once, each sender's texts one
+ * after the other in the order they were stored (decision 0016). Should that transaction fail,
+ * the batch is claimed again and handled a text at a time, each text failing alone.
  */
 export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions = {}, signal?: AbortSignal): Promise<number> {
   const now = ctx.clock();
-  const rows = await claimInbound(ctx.db, { now, leaseUntil: new Date(now.getTime() + LEASE_MS), limit: INBOUND_BATCH });
-  if (rows.length === 0) return 0;
-  const bySender = new Map<string, MessageRow[]>();
-  for (const row of rows) {
-    const key = senderOf(row.fromAddress);
-    const texts = bySender.get(key);
-    if (texts) texts.push(row);
-    else bySender.set(key, [row]);
+  const leaseUntil = new Date(now.getTime() + LEASE_MS);
+  let batch: { taken: number; waiting: Map<string, MessageRow[]>; facts: Map<string, SenderFacts> };
+  try {
+    batch = await ctx.db.transaction(async (tx) => {
+      const rows = await takeInbound(tx, { now, limit: INBOUND_BATCH });
+      const { bySender, facts } = await sendersOf(tx, rows);
+      const plain: PlainText[] = [];
+      const rest: number[] = [];
+      for (const [phone, texts] of bySender) {
+        const known = facts.get(phone);
+        for (const [index, row] of texts.entries()) {
+          const plan = planPlainText(row, known);
+          if (!plan) {
+            rest.push(...texts.slice(index).map((r) => r.id));
+            break;
+          }
+          plain.push(plan);
+        }
+      }
+      // Stopping: nothing is leased, the texts stay due for the next process.
+      if (signal?.aborted) return { taken: 0, waiting: new Map(), facts };
+      await storePlainTexts(tx, plain);
+      const leased = await leaseInbound(tx, rest, leaseUntil);
+      return { taken: rows.length, waiting: groupBySender(leased), facts };
+    });
+  } catch {
+    const rows = await claimInbound(ctx.db, { now, leaseUntil, limit: INBOUND_BATCH });
+    const { bySender, facts } = await sendersOf(ctx.db, rows);
+    batch = { taken: rows.length, waiting: bySender, facts };
   }
-  // Who the senders are, whether they opted out and their Loops: three statements for the batch
-  // instead of three per text (each sender's facts hold until one of its texts changes them).
-  const facts = await readSenderFacts(ctx.db, [...bySender.keys()].filter((phone) => toE164(phone) === phone));
-  const plain: PlainText[] = [];
-  const senders: { phone: string; plain: MessageRow[]; rest: MessageRow[] }[] = [];
-  for (const [phone, texts] of bySender) {
-    const known = facts.get(phone);
-    let next = 0;
-    for (const row of texts) {
-      const plan = planPlainText(row, known);
-      if (!plan) break;
-      plain.push(plan);
-      next += 1;
-    }
-    senders.push({ phone, plain: texts.slice(0, next), rest: texts.slice(next) });
-  }
-  if (signal?.aborted) {
-    await releaseMessages(ctx.db, 'inbound', rows.map((r) => r.id));
-    return rows.length;
-  }
-  // A batch that fails (the database went away) is handled a text at a time instead, each with its own retry.
-  const storedTogether = await storePlainTexts(ctx.db, plain).then(
-    () => true,
-    () => false,
-  );
-  const waiting = senders
-    .map((s) => ({ phone: s.phone, texts: storedTogether ? s.rest : [...s.plain, ...s.rest] }))
-    .filter((s) => s.texts.length > 0);
+  const { facts } = batch;
+  const waiting = [...batch.waiting];
   const released: number[] = [];
   const handleSenders = async () => {
     for (let next = waiting.shift(); next; next = waiting.shift()) {
-      const { phone, texts } = next;
+      const [phone, texts] = next;
       const known: KnownSender = { facts: facts.get(phone) };
       for (const [index, row] of texts.entries()) {
         // Stopping: the rest go back for the next process instead of waiting out their lease.
@@ -90,7 +87,30 @@ export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions
   };
   await Promise.all(Array.from({ length: Math.min(ctx.config.INBOUND_CONCURRENCY, waiting.length) }, handleSenders));
   await releaseMessages(ctx.db, 'inbound', released);
-  return rows.length;
+  return batch.taken;
+}
+
+/** Texts by sender (the phone: SMS and WhatsApp texts of one phone are one sender), each sender's oldest first. */
+function groupBySender(rows: MessageRow[]): Map<string, MessageRow[]> {
+  const bySender = new Map<string, MessageRow[]>();
+  for (const row of rows) {
+    const key = senderOf(row.fromAddress);
+    const texts = bySender.get(key);
+    if (texts) texts.push(row);
+    else bySender.set(key, [row]);
+  }
+  return bySender;
+}
+
+/**
+ * The texts by sender, and who the senders are, whether they opted out and their Loops: three
+ * statements for the batch instead of three per text (each sender's facts hold until one of its
+ * texts changes them).
+ */
+async function sendersOf(db: DbOrTx, rows: MessageRow[]) {
+  const bySender = groupBySender(rows);
+  const facts = await readSenderFacts(db, [...bySender.keys()].filter((phone) => toE164(phone) === phone));
+  return { bySender, facts };
 }
 
 /**

@@ -61,39 +61,38 @@ export function planPlainText(row: MessageRow, facts: SenderFacts | undefined): 
 }
 
 /**
- * Stores a batch of plain texts in one transaction, set-wise: their updates in one INSERT (the
- * Loops' counting trigger runs once, after their rows are locked in id order, so batches and
- * single texts sharing Loops never wait on each other in a circle), the rows marked handled in
- * one UPDATE, the replies in one INSERT. Safe to run again for the same texts: updates are
- * unique per (message, Loop) and replies per message. Rows travel as JSON parameters, so the
+ * Stores a batch of plain texts set-wise, in the caller's transaction (the one that took them,
+ * takeInbound): their updates in one INSERT (the Loops' counting trigger runs once, after their
+ * rows are locked in id order, so batches and single texts sharing Loops never wait on each
+ * other in a circle), the rows marked handled in one UPDATE (counted as an attempt, as a claim
+ * counts), the replies in one INSERT. Safe to run again for the same texts: updates are unique
+ * per (message, Loop) and replies per message. Rows travel as JSON parameters, so the
  * statements' text never changes.
  */
-export async function storePlainTexts(db: DbOrTx, texts: readonly PlainText[]): Promise<void> {
+export async function storePlainTexts(tx: DbOrTx, texts: readonly PlainText[]): Promise<void> {
   if (texts.length === 0) return;
   const ordered = [...texts].sort((a, b) => a.row.id - b.row.id);
   const made = ordered.flatMap((t) =>
     t.loopIds.map((loopId) => ({ loop_id: loopId, user_id: t.userId, content: t.content, message_id: t.row.id, created_at: t.row.createdAt.toISOString() })),
   );
-  await db.transaction(async (tx) => {
-    if (made.length > 0) {
-      const loopIds = [...new Set(made.map((u) => u.loop_id))].sort((a, b) => a - b);
-      await tx.execute(sql`select ${loops.id} from ${loops}
-        where ${loops.id} in (select jsonb_array_elements_text(${JSON.stringify(loopIds)}::jsonb)::bigint)
-        order by ${loops.id} for no key update`);
-      await tx.execute(sql`insert into ${updates} (loop_id, user_id, content, message_id, created_at)
-        select u.loop_id, u.user_id, u.content, u.message_id, u.created_at
-        from jsonb_to_recordset(${JSON.stringify(made)}::jsonb) as u(loop_id bigint, user_id bigint, content text, message_id bigint, created_at timestamptz)
-        order by u.message_id, u.loop_id
-        on conflict (message_id, loop_id) do nothing`);
-    }
-    const outcomes = ordered.map((t) => ({ id: t.row.id, status: t.status, user_id: t.userId, loop_id: t.loopId, shared: t.loopIds.length > 0 }));
-    await tx.execute(sql`update ${messages} m set status = o.status, user_id = o.user_id, loop_id = o.loop_id, error = null, next_attempt_at = null,
-        media_urls = case when o.shared then '[]'::jsonb else m.media_urls end, updated_at = now()
-      from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as o(id bigint, status text, user_id bigint, loop_id bigint, shared boolean)
-      where m.id = o.id`);
-    await openWhatsappWindows(tx, ordered);
-    await queueReplies(tx, ordered);
-  });
+  if (made.length > 0) {
+    const loopIds = [...new Set(made.map((u) => u.loop_id))].sort((a, b) => a - b);
+    await tx.execute(sql`select ${loops.id} from ${loops}
+      where ${loops.id} in (select jsonb_array_elements_text(${JSON.stringify(loopIds)}::jsonb)::bigint)
+      order by ${loops.id} for no key update`);
+    await tx.execute(sql`insert into ${updates} (loop_id, user_id, content, message_id, created_at)
+      select u.loop_id, u.user_id, u.content, u.message_id, u.created_at
+      from jsonb_to_recordset(${JSON.stringify(made)}::jsonb) as u(loop_id bigint, user_id bigint, content text, message_id bigint, created_at timestamptz)
+      order by u.message_id, u.loop_id
+      on conflict (message_id, loop_id) do nothing`);
+  }
+  const outcomes = ordered.map((t) => ({ id: t.row.id, status: t.status, user_id: t.userId, loop_id: t.loopId, shared: t.loopIds.length > 0 }));
+  await tx.execute(sql`update ${messages} m set status = o.status, user_id = o.user_id, loop_id = o.loop_id, error = null, next_attempt_at = null,
+      attempts = m.attempts + 1, media_urls = case when o.shared then '[]'::jsonb else m.media_urls end, updated_at = now()
+    from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as o(id bigint, status text, user_id bigint, loop_id bigint, shared boolean)
+    where m.id = o.id`);
+  await openWhatsappWindows(tx, ordered);
+  await queueReplies(tx, ordered);
 }
 
 /**
