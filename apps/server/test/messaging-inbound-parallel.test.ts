@@ -27,6 +27,8 @@ const watch = vi.hoisted(() => {
     /** The senders of each batch stored together. */
     batches: [] as string[][],
     started: new Map<string, number[]>(),
+    /** The next batch fails after storing its texts (its transaction then rolls back). */
+    failNext: false,
   };
   const track = async <T,>(rows: { id: number; fromAddress: string }[], work: () => Promise<T>): Promise<T> => {
     const senders = [...new Set(rows.map((row) => row.fromAddress))];
@@ -67,7 +69,13 @@ vi.mock('../src/messaging/plain-texts', async (importOriginal) => {
     storePlainTexts: async (...args: Parameters<typeof original.storePlainTexts>) => {
       const rows = args[1].map((text) => text.row);
       if (rows.length > 0) watch.state.batches.push([...new Set(rows.map((r) => r.fromAddress))]);
-      return watch.track(rows, () => original.storePlainTexts(...args));
+      return watch.track(rows, async () => {
+        await original.storePlainTexts(...args);
+        if (watch.state.failNext) {
+          watch.state.failNext = false;
+          throw new Error('the batch failed');
+        }
+      });
     },
   };
 });
@@ -157,6 +165,33 @@ describe('inbound texts side by side (decision 0016)', () => {
       // Two updates each (LOOPS makes none), in order.
       expect(storedInOrder.filter((id) => own.includes(id))).toEqual([own[0], own[2]]);
     }
+  });
+
+  it('a batch that fails is rolled back and handled a text at a time, each text once', async () => {
+    const people = await Promise.all(Array.from({ length: 5 }, () => createPerson(db())));
+    const loop = await createLoop(db(), { name: 'Second Try', memberIds: people.map((p) => p.id) });
+    const ids: number[] = [];
+    for (const round of [1, 2]) {
+      for (const person of people) {
+        const { id } = await ingestInbound(db(), smsParams({ accountSid: 'AC1', from: person.phoneNumber, body: `news ${round}` }), new Date());
+        ids.push(id ?? 0);
+      }
+    }
+    watch.state.failNext = true;
+    await processPending(t.app.ctx);
+    const { rows, storedInOrder } = await outcome(ids);
+    expect(rows.filter((r) => r.status !== 'processed' || r.error !== null)).toEqual([]);
+    expect(storedInOrder).toHaveLength(ids.length);
+    // Each text went through the batch that failed, then alone; each sender's in order.
+    for (const person of people) {
+      const own = ids.filter((_, i) => i % 5 === people.indexOf(person));
+      expect(watch.state.started.get(person.phoneNumber)).toEqual([...own, ...own]);
+      expect(storedInOrder.filter((id) => own.includes(id))).toEqual(own);
+    }
+    expect(watch.state.mostAlone).toBeGreaterThan(1);
+    const replies = await db().select().from(messages).where(inArray(messages.idempotencyKey, ids.map((id) => `reply:${id}`)));
+    expect(replies).toHaveLength(ids.length);
+    expect(await db().select().from(updates).where(eq(updates.loopId, loop.id))).toHaveLength(ids.length);
   });
 
   it('two workers on one database never hold one sender at once, and keep the order', async () => {
