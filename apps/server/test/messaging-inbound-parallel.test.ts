@@ -178,7 +178,9 @@ describe('inbound texts side by side (decision 0016)', () => {
       }
     }
     watch.state.failNext = true;
-    await processPending(t.app.ctx);
+    const failures: unknown[] = [];
+    await processPending(t.app.ctx, { onBatchError: (error) => failures.push(error) });
+    expect(failures).toEqual([new Error('the batch failed')]);
     const { rows, storedInOrder } = await outcome(ids);
     expect(rows.filter((r) => r.status !== 'processed' || r.error !== null)).toEqual([]);
     expect(storedInOrder).toHaveLength(ids.length);

@@ -23,6 +23,8 @@ const LEASE_MS = 2 * 60_000;
 export interface WorkerOptions {
   pacer?: Pacer;
   fetchOptions?: FetchMediaOptions;
+  /** A batch of plain texts could not be stored together: its texts are handled one at a time instead. */
+  onBatchError?: (error: unknown) => void;
 }
 
 /**
@@ -61,7 +63,8 @@ export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions
       const leased = await leaseInbound(tx, rest, leaseUntil);
       return { taken: rows.length, waiting: groupBySender(leased), facts };
     });
-  } catch {
+  } catch (error) {
+    options.onBatchError?.(error);
     const rows = await claimInbound(ctx.db, { now, leaseUntil, limit: INBOUND_BATCH });
     const { bySender, facts } = await sendersOf(ctx.db, rows);
     batch = { taken: rows.length, waiting: bySender, facts };
