@@ -91,8 +91,9 @@ const envSchema = z
       .enum(['twilio', 'loop'], { error: 'TWILIO_KEYWORD_REPLIES must be "twilio" or "loop"' })
       .default('twilio'),
     /**
-     * Senders whose inbound texts one process handles at once (each sender's texts one at a time,
-     * in order; decision 0016). On PostgreSQL each takes a pooled connection while it works.
+     * Senders whose inbound texts one process handles one at a time, side by side (each sender's
+     * texts in order; decision 0016): texts with photos, keywords or answers to invitations. Plain
+     * texts are stored a batch at a time instead. On PostgreSQL each takes a pooled connection while it works.
      */
     INBOUND_CONCURRENCY: positiveInt('INBOUND_CONCURRENCY', 8),
     SEND_MAX_ATTEMPTS: positiveInt('SEND_MAX_ATTEMPTS', 5),

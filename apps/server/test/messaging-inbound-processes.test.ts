@@ -32,9 +32,9 @@ describe.skipIf(!TEST_DATABASE_URL)('inbound texts across processes', () => {
     const db = testDb.database.db;
     const people = await Promise.all(Array.from({ length: 3 }, () => createPerson(db)));
     await createLoop(db, { name: 'Three Voices', memberIds: people.map((p) => p.id) });
-    // 300 texts, the three senders in turn: more than one claim looks at (200).
+    // 600 texts, the three senders in turn: more than one claim looks at (500).
     const bySender = new Map<string, number[]>();
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 600; i++) {
       const person = people[i % 3];
       if (!person) continue;
       const { id } = await ingestInbound(db, { ...smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: `part ${i}` }), MessageSid: sid('SM') }, new Date());

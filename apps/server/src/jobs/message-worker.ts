@@ -1,19 +1,21 @@
 import { eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
 import { messages } from '../db/schema';
-import { claimInbound, claimOutbound, senderOf } from '../messaging/claim-messages';
+import { claimInbound, claimOutbound, leaseInbound, senderOf, takeInbound } from '../messaging/claim-messages';
 import type { MessageRow, MessagingContext } from '../messaging/context';
 import type { FetchMediaOptions } from '../messaging/fetch-media';
 import { createPacer, type Pacer } from '../messaging/pacer';
+import { planPlainText, storePlainTexts, type PlainText } from '../messaging/plain-texts';
 import { processInbound } from '../messaging/process-inbound';
-import { readSenderFacts, type KnownSender } from '../messaging/sender-facts';
+import { readSenderFacts, type KnownSender, type SenderFacts } from '../messaging/sender-facts';
 import { toE164 } from '@loop/shared/phone';
 import { SEND_ABORT_AFTER_STOP_MS } from '../messaging/provider';
 import { releaseMessages } from '../messaging/release-messages';
 import { sendDueTexts } from '../messaging/send-outbound';
-import { onWake, textsArriving } from '../messaging/worker-signal';
+import { onWake, type WakeCause } from '../messaging/worker-signal';
 
 /** The oldest due texts a claim looks at; it takes those of the senders it can have. */
-const INBOUND_BATCH = 200;
+const INBOUND_BATCH = 500;
 const OUTBOUND_BATCH = 50;
 const UNPACED_BATCH = 500;
 const LEASE_MS = 2 * 60_000;
@@ -21,31 +23,57 @@ const LEASE_MS = 2 * 60_000;
 export interface WorkerOptions {
   pacer?: Pacer;
   fetchOptions?: FetchMediaOptions;
+  /** A batch of plain texts could not be stored together: its texts are handled one at a time instead. */
+  onBatchError?: (error: unknown) => void;
 }
 
 /**
- * Handles due inbound texts once; returns how many it claimed. Texts are claimed by sender
- * (claimInbound: no other claim holds a sender's texts meanwhile) and handled side by side,
- * INBOUND_CONCURRENCY senders at once, each sender's texts one after the other in the order they
- * were stored (decision 0016).
+ * Handles due inbound texts once; returns how many it took. Texts are taken by sender
+ * (takeInbound: no other claim holds a sender's texts meanwhile) in one transaction that stores
+ * each sender's plain texts (planPlainText: no keyword, photo or invitation answer), up to its
+ * first other one, set-wise for the whole batch (storePlainTexts), and leases the rest. Those are
+ * handled after it, side by side, INBOUND_CONCURRENCY senders at once, each sender's texts one
+ * after the other in the order they were stored (decision 0016). Should that transaction fail,
+ * the batch is claimed again and handled a text at a time, each text failing alone.
  */
 export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions = {}, signal?: AbortSignal): Promise<number> {
   const now = ctx.clock();
-  const rows = await claimInbound(ctx.db, { now, leaseUntil: new Date(now.getTime() + LEASE_MS), limit: INBOUND_BATCH });
-  const bySender = new Map<string, MessageRow[]>();
-  for (const row of rows) {
-    const key = senderOf(row.fromAddress);
-    const texts = bySender.get(key);
-    if (texts) texts.push(row);
-    else bySender.set(key, [row]);
+  const leaseUntil = new Date(now.getTime() + LEASE_MS);
+  let batch: { taken: number; waiting: Map<string, MessageRow[]>; facts: Map<string, SenderFacts> };
+  try {
+    batch = await ctx.db.transaction(async (tx) => {
+      const rows = await takeInbound(tx, { now, limit: INBOUND_BATCH });
+      const { bySender, facts } = await sendersOf(tx, rows);
+      const plain: PlainText[] = [];
+      const rest: number[] = [];
+      for (const [phone, texts] of bySender) {
+        const known = facts.get(phone);
+        for (const [index, row] of texts.entries()) {
+          const plan = planPlainText(row, known);
+          if (!plan) {
+            rest.push(...texts.slice(index).map((r) => r.id));
+            break;
+          }
+          plain.push(plan);
+        }
+      }
+      // Stopping: nothing is leased, the texts stay due for the next process.
+      if (signal?.aborted) return { taken: 0, waiting: new Map(), facts };
+      await storePlainTexts(tx, plain);
+      const leased = await leaseInbound(tx, rest, leaseUntil);
+      return { taken: rows.length, waiting: groupBySender(leased), facts };
+    });
+  } catch (error) {
+    options.onBatchError?.(error);
+    const rows = await claimInbound(ctx.db, { now, leaseUntil, limit: INBOUND_BATCH });
+    const { bySender, facts } = await sendersOf(ctx.db, rows);
+    batch = { taken: rows.length, waiting: bySender, facts };
   }
-  const senders = [...bySender.entries()];
-  // Who the senders are, whether they opted out and their Loops: three statements for the batch
-  // instead of three per text (each sender's facts hold until one of its texts changes them).
-  const facts = await readSenderFacts(ctx.db, senders.map(([phone]) => phone).filter((phone) => toE164(phone) === phone));
+  const { facts } = batch;
+  const waiting = [...batch.waiting];
   const released: number[] = [];
   const handleSenders = async () => {
-    for (let next = senders.shift(); next; next = senders.shift()) {
+    for (let next = waiting.shift(); next; next = waiting.shift()) {
       const [phone, texts] = next;
       const known: KnownSender = { facts: facts.get(phone) };
       for (const [index, row] of texts.entries()) {
@@ -60,9 +88,32 @@ export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(ctx.config.INBOUND_CONCURRENCY, senders.length) }, handleSenders));
+  await Promise.all(Array.from({ length: Math.min(ctx.config.INBOUND_CONCURRENCY, waiting.length) }, handleSenders));
   await releaseMessages(ctx.db, 'inbound', released);
-  return rows.length;
+  return batch.taken;
+}
+
+/** Texts by sender (the phone: SMS and WhatsApp texts of one phone are one sender), each sender's oldest first. */
+function groupBySender(rows: MessageRow[]): Map<string, MessageRow[]> {
+  const bySender = new Map<string, MessageRow[]>();
+  for (const row of rows) {
+    const key = senderOf(row.fromAddress);
+    const texts = bySender.get(key);
+    if (texts) texts.push(row);
+    else bySender.set(key, [row]);
+  }
+  return bySender;
+}
+
+/**
+ * The texts by sender, and who the senders are, whether they opted out and their Loops: three
+ * statements for the batch instead of three per text (each sender's facts hold until one of its
+ * texts changes them).
+ */
+async function sendersOf(db: DbOrTx, rows: MessageRow[]) {
+  const bySender = groupBySender(rows);
+  const facts = await readSenderFacts(db, [...bySender.keys()].filter((phone) => toE164(phone) === phone));
+  return { bySender, facts };
 }
 
 /**
@@ -137,18 +188,18 @@ export function startMessageWorker(
   // ...unless the provider has not answered SEND_ABORT_AFTER_STOP_MS later: then they are aborted
   // and released too (a slow Twilio would otherwise hold the stop for its 30 s timeout).
   const abortSends = new AbortController();
-  const loops = [
-    // Inbound goes on while a claim finds anything: a claim may take fewer than it looked at (senders held elsewhere).
-    loop(() => yieldingWhileBusy(() => sweepInbound(ctx, options, stopping.signal)), 1),
-    loop(() => sweepOutbound(ctx, pacer, stopping.signal, abortSends.signal), OUTBOUND_BATCH),
-  ];
+  // Inbound goes on while a claim finds anything (a claim may take fewer than it looked at:
+  // senders held elsewhere), also while webhooks keep arriving: a batch is a few statements.
+  const inbound = loop(() => sweepInbound(ctx, options, stopping.signal), 1);
+  const outbound = loop(() => sweepOutbound(ctx, pacer, stopping.signal, abortSends.signal), OUTBOUND_BATCH);
+  const loops = { inbound, outbound };
   // A wake-up usually comes from inside a transaction: give it a moment to commit. One timer
-  // at a time, however many texts arrive meanwhile.
-  let wakeTimer: NodeJS.Timeout | undefined;
-  const unsubscribe = onWake(() => {
-    wakeTimer ??= setTimeout(() => {
-      wakeTimer = undefined;
-      loops.forEach((l) => l.kick());
+  // per loop at a time, however many texts arrive meanwhile.
+  const wakeTimers: Partial<Record<WakeCause, NodeJS.Timeout>> = {};
+  const unsubscribe = onWake((cause) => {
+    wakeTimers[cause] ??= setTimeout(() => {
+      wakeTimers[cause] = undefined;
+      loops[cause].kick();
     }, 20).unref();
   });
 
@@ -189,28 +240,14 @@ export function startMessageWorker(
     };
   }
 
-  /**
-   * While webhooks keep arriving, rest as long as the last batch took: storing new texts (what
-   * Twilio waits for) gets at least half of the process, which matters most on PGlite, where the
-   * database runs in this same thread. Without new texts the worker runs at full speed.
-   */
-  async function yieldingWhileBusy(sweep: () => Promise<number>): Promise<number> {
-    const started = performance.now();
-    const claimed = await sweep();
-    if (claimed > 0 && textsArriving() && !stopped) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, performance.now() - started)));
-    }
-    return claimed;
-  }
-
   return {
     stop: async () => {
       stopped = true;
       stopping.abort();
       const abortTimer = setTimeout(() => abortSends.abort(), SEND_ABORT_AFTER_STOP_MS);
-      clearTimeout(wakeTimer);
+      Object.values(wakeTimers).forEach(clearTimeout);
       unsubscribe();
-      await Promise.all(loops.map((l) => l.stop()));
+      await Promise.all([inbound.stop(), outbound.stop()]);
       clearTimeout(abortTimer);
     },
   };

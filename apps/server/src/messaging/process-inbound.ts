@@ -11,7 +11,7 @@ import { parseKeyword } from './keywords';
 import { isOptedOut } from './opt-outs';
 import { insertOutbound, type TextKind } from './outbox';
 import { replies } from './replies';
-import { routeText } from './route-text';
+import { routeText, type LoopRef } from './route-text';
 import { parseConsent } from './consent';
 import { handleConsent } from './handle-consent';
 import { isSimulatorAddress, simulatorScope } from './simulator';
@@ -92,19 +92,11 @@ export async function processInbound(
   }
   // A tap on a template's quick-reply button answers our text: it opens the window, shares nothing.
   if (params.MessageType === 'button') return db.transaction((tx) => finish(tx, 'processed'));
-  if (!user) return db.transaction((tx) => finish(tx, 'ignored', replies.joinHelp()));
 
   // Only Loops the sender said yes to (or made) get their texts.
-  const userLoops = known ? known.loops : ((await activeLoopsOf(db, [user.id], scope)).get(user.id) ?? []);
-  if (userLoops.length === 0) return db.transaction((tx) => finish(tx, 'ignored', replies.joinHelp()));
-
-  const routing = routeText(body, userLoops);
-  if (routing.kind === 'unknown_name') {
-    return db.transaction((tx) => finish(tx, 'ignored', replies.unknownLoop(routing.name, userLoops.map((l) => l.name))));
-  }
-  if (routing.kind === 'same_name') {
-    return db.transaction((tx) => finish(tx, 'ignored', replies.sameName(routing.loops.map((l) => ({ name: l.name, ownerName: l.ownerName ?? '' })))));
-  }
+  const userLoops = !user ? [] : known ? known.loops : ((await activeLoopsOf(db, [user.id], scope)).get(user.id) ?? []);
+  const routing = routeForSender(body, user, userLoops);
+  if (routing.kind === 'nowhere') return db.transaction((tx) => finish(tx, 'ignored', routing.reply));
 
   const storage = mediaStorageFor(config);
   const media = await collectInboundMedia(params, {
@@ -125,12 +117,12 @@ export async function processInbound(
     return db.transaction((tx) => finish(tx, 'ignored', unsupported.length > 0 ? unsupported.join(' ') : replies.nothingToShare()));
   }
 
-  const notes = [replies.shared(user.firstName, routing.loops.map((l) => l.name), media.photos.length, media.clips), ...unsupported];
+  const notes = [replies.shared(routing.user.firstName, routing.loops.map((l) => l.name), media.photos.length, media.clips), ...unsupported];
   if (media.refused.length > 0) notes.push(replies.photosSkipped(media.refused));
   if (media.refusedClips.length > 0) notes.push(replies.clipsSkipped(media.refusedClips));
   await storeUpdates(ctx, {
     row,
-    userId: user.id,
+    userId: routing.user.id,
     loops: routing.loops,
     content: routing.content,
     photos: media.photos,
@@ -139,7 +131,7 @@ export async function processInbound(
     finish: (tx, mediaUrls) =>
       finishInbound(tx, row, {
         status: 'processed',
-        userId: user.id,
+        userId: routing.user.id,
         loopId: routing.loops.length === 1 ? (routing.loops[0]?.id ?? null) : null,
         reply: notes.join(' '),
         phone,
@@ -147,6 +139,24 @@ export async function processInbound(
       }),
   });
   for (const key of media.uploads) await storage.delete(key);
+}
+
+/**
+ * Which of the sender's Loops get a text, or the reply saying why none does: an unknown phone
+ * or one in no Loop, a name that fits none of its Loops or several.
+ */
+export function routeForSender<User>(
+  body: string,
+  user: User | undefined,
+  userLoops: LoopRef[],
+): { kind: 'loops'; user: User; loops: LoopRef[]; content: string } | { kind: 'nowhere'; reply: string } {
+  if (user === undefined || userLoops.length === 0) return { kind: 'nowhere', reply: replies.joinHelp() };
+  const routing = routeText(body, userLoops);
+  if (routing.kind === 'unknown_name') return { kind: 'nowhere', reply: replies.unknownLoop(routing.name, userLoops.map((l) => l.name)) };
+  if (routing.kind === 'same_name') {
+    return { kind: 'nowhere', reply: replies.sameName(routing.loops.map((l) => ({ name: l.name, ownerName: l.ownerName ?? '' }))) };
+  }
+  return { ...routing, user };
 }
 
 /** The replies for what a text carried that Loop cannot share, one per kind of thing. */

@@ -1,0 +1,144 @@
+import { eq, sql } from 'drizzle-orm';
+import { toE164 } from '@loop/shared/phone';
+import type { DbOrTx } from '../db/client';
+import { loops, messages, phoneOptOuts, updates, users } from '../db/schema';
+import type { MessageRow } from './context';
+import { parseConsent } from './consent';
+import { parseKeyword } from './keywords';
+import { insertOutboundRows, type OutboundRow } from './outbox';
+import { routeForSender } from './process-inbound';
+import { replies } from './replies';
+import type { SenderFacts } from './sender-facts';
+import { isSimulatorAddress } from './simulator';
+import { queueWholeTextsAfterTemplates } from './template-follow-ups';
+
+/**
+ * What a plain text comes to, decided from its sender's facts alone: the updates to store, how
+ * the row ends and the reply. Texts like this are stored a batch at a time (storePlainTexts).
+ */
+export interface PlainText {
+  row: MessageRow;
+  phone: string;
+  userId: number | null;
+  status: 'processed' | 'ignored';
+  /** The Loop of a text that went to one Loop only (as processInbound notes it). */
+  loopId: number | null;
+  /** One update per Loop, with these words. */
+  loopIds: number[];
+  content: string;
+  reply: string | undefined;
+}
+
+/**
+ * A text that needs nothing but its sender's facts (decision 0016): no keyword, no answer to an
+ * invitation, no photo or other attachment, no location, not from the Phone Simulator, from a
+ * phone that has not opted out. Null for any other text: processInbound handles it, one at a time.
+ * Gives the same outcome processInbound would.
+ */
+export function planPlainText(row: MessageRow, facts: SenderFacts | undefined): PlainText | null {
+  const params = row.raw ?? {};
+  const body = params.Body ?? row.body;
+  const phone = toE164(row.fromAddress);
+  if (!facts || !phone || facts.optedOut || isSimulatorAddress(row.toAddress)) return null;
+  if (parseKeyword(body, params.OptOutType) !== null || parseConsent(body) !== null) return null;
+  const attachments = Number.parseInt(params.NumMedia ?? '0', 10) || 0;
+  if (attachments !== 0 || params.MessageType === 'location' || params.Latitude !== undefined || params.Longitude !== undefined) return null;
+  const userId = facts.user?.id ?? null;
+  const outcome = { row, phone, userId, loopId: null, loopIds: [], content: '' };
+  // A tap on a template's quick-reply button answers our text: it opens the window, shares nothing.
+  if (params.MessageType === 'button') return { ...outcome, status: 'processed', reply: undefined };
+  const routing = routeForSender(body, facts.user, facts.loops);
+  if (routing.kind === 'nowhere') return { ...outcome, status: 'ignored', reply: routing.reply };
+  if (routing.content === '') return { ...outcome, status: 'ignored', reply: replies.nothingToShare() };
+  return {
+    ...outcome,
+    status: 'processed',
+    loopId: routing.loops.length === 1 ? (routing.loops[0]?.id ?? null) : null,
+    loopIds: routing.loops.map((l) => l.id),
+    content: routing.content,
+    reply: replies.shared(routing.user.firstName, routing.loops.map((l) => l.name), 0),
+  };
+}
+
+/**
+ * Stores a batch of plain texts set-wise, in the caller's transaction (the one that took them,
+ * takeInbound): their updates in one INSERT (the Loops' counting trigger runs once, after their
+ * rows are locked in id order, so batches and single texts sharing Loops never wait on each
+ * other in a circle), the rows marked handled in one UPDATE (counted as an attempt, as a claim
+ * counts), the replies in one INSERT. Safe to run again for the same texts: updates are unique
+ * per (message, Loop) and replies per message. Rows travel as JSON parameters, so the
+ * statements' text never changes.
+ */
+export async function storePlainTexts(tx: DbOrTx, texts: readonly PlainText[]): Promise<void> {
+  if (texts.length === 0) return;
+  const ordered = [...texts].sort((a, b) => a.row.id - b.row.id);
+  const made = ordered.flatMap((t) =>
+    t.loopIds.map((loopId) => ({ loop_id: loopId, user_id: t.userId, content: t.content, message_id: t.row.id, created_at: t.row.createdAt.toISOString() })),
+  );
+  if (made.length > 0) {
+    const loopIds = [...new Set(made.map((u) => u.loop_id))].sort((a, b) => a - b);
+    await tx.execute(sql`select ${loops.id} from ${loops}
+      where ${loops.id} in (select jsonb_array_elements_text(${JSON.stringify(loopIds)}::jsonb)::bigint)
+      order by ${loops.id} for no key update`);
+    await tx.execute(sql`insert into ${updates} (loop_id, user_id, content, message_id, created_at)
+      select u.loop_id, u.user_id, u.content, u.message_id, u.created_at
+      from jsonb_to_recordset(${JSON.stringify(made)}::jsonb) as u(loop_id bigint, user_id bigint, content text, message_id bigint, created_at timestamptz)
+      order by u.message_id, u.loop_id
+      on conflict (message_id, loop_id) do nothing`);
+  }
+  const outcomes = ordered.map((t) => ({ id: t.row.id, status: t.status, user_id: t.userId, loop_id: t.loopId, shared: t.loopIds.length > 0 }));
+  await tx.execute(sql`update ${messages} m set status = o.status, user_id = o.user_id, loop_id = o.loop_id, error = null, next_attempt_at = null,
+      attempts = m.attempts + 1, media_urls = case when o.shared then '[]'::jsonb else m.media_urls end, updated_at = now()
+    from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as o(id bigint, status text, user_id bigint, loop_id bigint, shared boolean)
+    where m.id = o.id`);
+  await openWhatsappWindows(tx, ordered);
+  await queueReplies(tx, ordered);
+}
+
+/**
+ * A WhatsApp text opens the sender's 24-hour window: first the whole texts that templates cut
+ * short go out (template-follow-ups.ts), then the window moves to the sender's last text. Per
+ * member, in id order; the first text of a member in the batch brings the follow-ups, as it
+ * would one text at a time.
+ */
+async function openWhatsappWindows(tx: DbOrTx, texts: readonly PlainText[]): Promise<void> {
+  const first = new Map<number, PlainText>();
+  const last = new Map<number, Date>();
+  for (const t of texts) {
+    if (t.userId === null || t.row.channel !== 'whatsapp') continue;
+    if (!first.has(t.userId)) first.set(t.userId, t);
+    last.set(t.userId, t.row.createdAt);
+  }
+  for (const [userId, t] of [...first].sort(([a], [b]) => a - b)) {
+    await queueWholeTextsAfterTemplates(tx, { userId, phone: t.phone, fromAddress: t.row.toAddress, at: t.row.createdAt });
+    await tx
+      .update(users)
+      .set({ lastWhatsappInboundAt: sql`greatest(${users.lastWhatsappInboundAt}, ${(last.get(userId) ?? t.row.createdAt).toISOString()}::timestamptz)` })
+      .where(eq(users.id, userId));
+  }
+}
+
+/** The replies, from the number that was texted, except to a phone that opted out meanwhile. */
+async function queueReplies(tx: DbOrTx, texts: readonly PlainText[]): Promise<void> {
+  const answered = texts.filter((t) => t.reply !== undefined);
+  if (answered.length === 0) return;
+  const phones = JSON.stringify([...new Set(answered.map((t) => t.phone))]);
+  const result = await tx.execute(sql`select ${phoneOptOuts.phoneNumber} as phone from ${phoneOptOuts}
+    where ${phoneOptOuts.phoneNumber} in (select jsonb_array_elements_text(${phones}::jsonb))`);
+  const optedOut = new Set((result as unknown as { rows: { phone: string }[] }).rows.map((r) => r.phone));
+  const rows: OutboundRow[] = answered
+    .filter((t) => !optedOut.has(t.phone))
+    .map((t) => ({
+      channel: t.row.channel,
+      toAddress: t.phone,
+      fromAddress: t.row.toAddress,
+      kind: 'reply',
+      body: t.reply ?? '',
+      createdAt: t.row.createdAt,
+      idempotencyKey: `reply:${t.row.id}`,
+      userId: t.userId,
+      loopId: t.loopId,
+      mediaUrls: [],
+    }));
+  await insertOutboundRows(tx, rows);
+}
