@@ -1,10 +1,11 @@
 import type { LookupFunction } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { processPending } from '../src/jobs/message-worker';
+import { processPending, startMessageWorker } from '../src/jobs/message-worker';
+import { ingestInbound } from '../src/messaging/ingest-inbound';
 import { fetchMedia } from '../src/messaging/fetch-media';
 import { isPrivateAddress, refuseMediaUrl } from '../src/messaging/media-policy';
 import { JPEG, createLoop, createPerson, textsTo, updatesOf, useFakeTwilioApp } from './helpers/messaging';
-import { mmsParams, postWebhook, sid } from './helpers/twilio-fixtures';
+import { mmsParams, postWebhook, sid, smsParams } from './helpers/twilio-fixtures';
 
 const env = useFakeTwilioApp();
 
@@ -91,6 +92,46 @@ describe('refused photos in a text', () => {
     expect((await textsTo(env.t.testDb.database.db, person.phoneNumber))[0]?.body).toBe(
       "Thanks Lin! Your update and photo went to \"Safe\". One photo couldn't be saved: it could not be downloaded.",
     );
+  });
+});
+
+describe('the worker while a photo downloads or converts', () => {
+  async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error('timed out');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  it("stores other senders' texts meanwhile: a slow photo holds up only its own sender", async () => {
+    const db = env.db();
+    const slow = await createPerson(db, { firstName: 'Sol' });
+    const quick = await createPerson(db, { firstName: 'Quinn' });
+    const loop = await createLoop(db, { name: 'Side by side', memberIds: [slow.id, quick.id] });
+    const path = mediaPath();
+    const photo = env.fake.addHeldMedia(path, JPEG, 'image/jpeg');
+    const errors: unknown[] = [];
+    const worker = startMessageWorker(env.t.app.ctx, { pollMs: 50, onError: (error) => errors.push(error) });
+    try {
+      const params = mmsParams({ accountSid: env.fake.accountSid, from: slow.phoneNumber, body: 'The new kitchen', media: [{ url: photo.url, contentType: 'image/jpeg' }] });
+      await ingestInbound(db, params, new Date());
+      await ingestInbound(db, smsParams({ accountSid: env.fake.accountSid, from: slow.phoneNumber, body: 'And the garden' }), new Date());
+      // The photo's download has started, and waits.
+      await until(() => env.fake.mediaRequests.some((r) => r.path === path));
+      await ingestInbound(db, smsParams({ accountSid: env.fake.accountSid, from: quick.phoneNumber, body: 'Passed my driving test' }), new Date());
+      await until(async () => (await updatesOf(db, loop.id)).length > 0);
+      // Quinn's text did not wait for Sol's photo; Sol's second text waits for the first.
+      expect((await updatesOf(db, loop.id)).map((u) => u.content)).toEqual(['Passed my driving test']);
+      photo.release();
+      await until(async () => (await updatesOf(db, loop.id)).length === 3);
+      const contents = (await updatesOf(db, loop.id)).map((u) => u.content);
+      expect(contents.indexOf('The new kitchen')).toBeLessThan(contents.indexOf('And the garden'));
+    } finally {
+      photo.release();
+      await worker.stop();
+    }
+    expect(errors).toEqual([]);
   });
 });
 

@@ -27,68 +27,93 @@ export interface WorkerOptions {
   onBatchError?: (error: unknown) => void;
 }
 
+/** A batch taken by takeInboundBatch: its texts to handle one at a time, by sender. */
+interface InboundBatch {
+  /** Texts the claim looked at and took. */
+  taken: number;
+  /** Of those, stored (plain texts) or leased to be handled here: 0 means nothing moved. */
+  moved: number;
+  /** Leased texts by sender, each sender's oldest first: handled one at a time (handleSender). */
+  waiting: [string, MessageRow[]][];
+  facts: Map<string, SenderFacts>;
+}
+
 /**
- * Handles due inbound texts once; returns how many it took. Texts are taken by sender
- * (takeInbound: no other claim holds a sender's texts meanwhile) in one transaction that stores
- * each sender's plain texts (planPlainText: no keyword, photo or invitation answer), up to its
- * first other one, set-wise for the whole batch (storePlainTexts), and leases the rest. Those are
- * handled after it, side by side, INBOUND_CONCURRENCY senders at once, each sender's texts one
- * after the other in the order they were stored (decision 0016). Should that transaction fail,
- * the batch is claimed again and handled a text at a time, each text failing alone.
+ * Takes due inbound texts by sender (takeInbound: no other claim holds a sender's texts
+ * meanwhile) in one transaction that stores each sender's plain texts (planPlainText: no
+ * keyword, photo or invitation answer), up to its first other one, set-wise for the whole batch
+ * (storePlainTexts), and leases the rest of at most `maxSenders` senders; the others' stay due
+ * for a later claim (their plain texts after it too: a sender's texts never overtake each other).
+ * The leased ones are for handleSender, side by side by sender, each sender's texts one after the
+ * other in the order they were stored (decision 0016). Should that transaction fail, the batch is
+ * claimed again and every text of it is to be handled a text at a time, each failing alone.
  */
-export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions = {}, signal?: AbortSignal): Promise<number> {
+async function takeInboundBatch(ctx: MessagingContext, options: WorkerOptions, signal: AbortSignal | undefined, maxSenders: number): Promise<InboundBatch> {
   const now = ctx.clock();
   const leaseUntil = new Date(now.getTime() + LEASE_MS);
-  let batch: { taken: number; waiting: Map<string, MessageRow[]>; facts: Map<string, SenderFacts> };
   try {
-    batch = await ctx.db.transaction(async (tx) => {
+    return await ctx.db.transaction(async (tx) => {
       const rows = await takeInbound(tx, { now, limit: INBOUND_BATCH });
       const { bySender, facts } = await sendersOf(tx, rows);
       const plain: PlainText[] = [];
       const rest: number[] = [];
+      let restSenders = 0;
       for (const [phone, texts] of bySender) {
         const known = facts.get(phone);
         for (const [index, row] of texts.entries()) {
           const plan = planPlainText(row, known);
           if (!plan) {
-            rest.push(...texts.slice(index).map((r) => r.id));
+            if (restSenders++ < maxSenders) rest.push(...texts.slice(index).map((r) => r.id));
             break;
           }
           plain.push(plan);
         }
       }
       // Stopping: nothing is leased, the texts stay due for the next process.
-      if (signal?.aborted) return { taken: 0, waiting: new Map(), facts };
+      if (signal?.aborted) return { taken: 0, moved: 0, waiting: [], facts };
       await storePlainTexts(tx, plain);
       const leased = await leaseInbound(tx, rest, leaseUntil);
-      return { taken: rows.length, waiting: groupBySender(leased), facts };
+      return { taken: rows.length, moved: plain.length + leased.length, waiting: [...groupBySender(leased)], facts };
     });
   } catch (error) {
     options.onBatchError?.(error);
     const rows = await claimInbound(ctx.db, { now, leaseUntil, limit: INBOUND_BATCH });
     const { bySender, facts } = await sendersOf(ctx.db, rows);
-    batch = { taken: rows.length, waiting: bySender, facts };
+    return { taken: rows.length, moved: rows.length, waiting: [...bySender], facts };
   }
-  const { facts } = batch;
-  const waiting = [...batch.waiting];
+}
+
+/** Handles one sender's leased texts in order; answers those given back because the process is stopping. */
+async function handleSender(
+  ctx: MessagingContext,
+  options: WorkerOptions,
+  signal: AbortSignal | undefined,
+  [phone, texts]: [string, MessageRow[]],
+  facts: Map<string, SenderFacts>,
+): Promise<number[]> {
+  const known: KnownSender = { facts: facts.get(phone) };
+  for (const [index, row] of texts.entries()) {
+    // Stopping: the rest go back for the next process instead of waiting out their lease.
+    if (signal?.aborted) return texts.slice(index).map((r) => r.id);
+    await processInbound(ctx, row, { ...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}), known }).catch((error: unknown) =>
+      retryInbound(ctx, row, error),
+    );
+  }
+  return [];
+}
+
+/**
+ * Handles due inbound texts once, to the end: takes a batch (takeInboundBatch) and handles its
+ * leased texts, INBOUND_CONCURRENCY senders at once. Returns how many texts it took. The worker
+ * does not wait like this: it takes the next batch while texts with photos or videos convert.
+ */
+export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions = {}, signal?: AbortSignal): Promise<number> {
+  const batch = await takeInboundBatch(ctx, options, signal, Infinity);
   const released: number[] = [];
   const handleSenders = async () => {
-    for (let next = waiting.shift(); next; next = waiting.shift()) {
-      const [phone, texts] = next;
-      const known: KnownSender = { facts: facts.get(phone) };
-      for (const [index, row] of texts.entries()) {
-        // Stopping: the rest go back for the next process instead of waiting out their lease.
-        if (signal?.aborted) {
-          released.push(...texts.slice(index).map((r) => r.id));
-          break;
-        }
-        await processInbound(ctx, row, { ...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}), known }).catch((error: unknown) =>
-          retryInbound(ctx, row, error),
-        );
-      }
-    }
+    for (let next = batch.waiting.shift(); next; next = batch.waiting.shift()) released.push(...(await handleSender(ctx, options, signal, next, batch.facts)));
   };
-  await Promise.all(Array.from({ length: Math.min(ctx.config.INBOUND_CONCURRENCY, waiting.length) }, handleSenders));
+  await Promise.all(Array.from({ length: Math.min(ctx.config.INBOUND_CONCURRENCY, batch.waiting.length) }, handleSenders));
   await releaseMessages(ctx.db, 'inbound', released);
   return batch.taken;
 }
@@ -188,9 +213,28 @@ export function startMessageWorker(
   // ...unless the provider has not answered SEND_ABORT_AFTER_STOP_MS later: then they are aborted
   // and released too (a slow Twilio would otherwise hold the stop for its 30 s timeout).
   const abortSends = new AbortController();
-  // Inbound goes on while a claim finds anything (a claim may take fewer than it looked at:
+  // Senders whose texts (photos, videos, keywords) are being handled one at a time, at most
+  // INBOUND_CONCURRENCY: a video converting for seconds holds up only its own sender's texts, while
+  // the next batches store everyone else's.
+  const handling = new Set<Promise<void>>();
+  const takeAndHandle = async (): Promise<number> => {
+    const batch = await takeInboundBatch(ctx, options, stopping.signal, Math.max(0, ctx.config.INBOUND_CONCURRENCY - handling.size));
+    for (const sender of batch.waiting) {
+      const task: Promise<void> = handleSender(ctx, options, stopping.signal, sender, batch.facts)
+        .then((released) => releaseMessages(ctx.db, 'inbound', released))
+        .catch(options.onError)
+        .finally(() => {
+          handling.delete(task);
+          // A sender is free: texts left due for want of one can be taken now.
+          inbound.kick();
+        });
+      handling.add(task);
+    }
+    return batch.moved;
+  };
+  // Inbound goes on while a claim moves anything (a claim may take fewer than it looked at:
   // senders held elsewhere), also while webhooks keep arriving: a batch is a few statements.
-  const inbound = loop(() => sweepInbound(ctx, options, stopping.signal), 1);
+  const inbound = loop(takeAndHandle, 1);
   const outbound = loop(() => sweepOutbound(ctx, pacer, stopping.signal, abortSends.signal), OUTBOUND_BATCH);
   const loops = { inbound, outbound };
   // A wake-up usually comes from inside a transaction: give it a moment to commit. One timer
@@ -248,6 +292,8 @@ export function startMessageWorker(
       Object.values(wakeTimers).forEach(clearTimeout);
       unsubscribe();
       await Promise.all([inbound.stop(), outbound.stop()]);
+      // Senders under way see the stop and give their remaining texts back.
+      while (handling.size > 0) await Promise.all([...handling]);
       clearTimeout(abortTimer);
     },
   };

@@ -13,6 +13,8 @@ interface MediaResponse {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+  /** The answer waits for this (a slow download). */
+  held?: Promise<void>;
 }
 
 export interface FakeTwilio {
@@ -34,6 +36,8 @@ export interface FakeTwilio {
    * for a MessageSid before its API answer reaches us.
    */
   beforeAnswer: ((sid: string, params: Record<string, string | string[]>) => Promise<void>) | undefined;
+  /** As addMedia, but every request for it waits until `release` is called: a download that takes its time. */
+  addHeldMedia: (path: string, body: Buffer, contentType: string) => { url: string; release: () => void };
   /** Answers `path` with a redirect to `location`. */
   addRedirect: (path: string, location: string) => string;
   /**
@@ -121,8 +125,11 @@ export async function startFakeTwilio(options: { responseDelayMs?: number } = {}
           response.statusCode = 401;
           return response.end();
         }
-        response.writeHead(found.status, found.headers);
-        return response.end(found.body);
+        const send = () => {
+          response.writeHead(found.status, found.headers);
+          response.end(found.body);
+        };
+        return found.held ? void found.held.then(send) : send();
       }
       response.statusCode = 404;
       response.end();
@@ -143,6 +150,14 @@ export async function startFakeTwilio(options: { responseDelayMs?: number } = {}
     addMedia: (path, body, contentType) => {
       media.set(path, { status: 200, headers: { 'content-type': contentType, 'content-length': String(body.length) }, body });
       return `${url}${path}`;
+    },
+    addHeldMedia: (path, body, contentType) => {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      media.set(path, { status: 200, headers: { 'content-type': contentType, 'content-length': String(body.length) }, body, held });
+      return { url: `${url}${path}`, release };
     },
     stall: (ms) => {
       stallMs = ms;
