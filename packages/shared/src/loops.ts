@@ -1,4 +1,4 @@
-import type { Photo } from './photos';
+import type { Clip, Photo } from './photos';
 import { z } from 'zod';
 import { emailSchema, messagingPreferenceSchema, personNameSchema, phoneNumberSchema } from './auth';
 import {
@@ -208,6 +208,8 @@ export interface LoopUpdate {
   /** The photos' /media/ paths (the largest size), as `photos[].url`. */
   mediaUrls: string[];
   photos: Photo[];
+  /** Its voice memos and videos (decision 0023), each with its length and a voice memo's transcript (0024). */
+  clips: Clip[];
   user: { firstName: string; lastName: string };
 }
 

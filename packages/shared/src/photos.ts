@@ -25,6 +25,11 @@ export interface Clip {
   height: number;
   /** A video's poster picture (/media/{key}/{width}, WebP), or null for a voice memo. */
   poster: string | null;
+  /**
+   * A voice memo's words as transcribed (decision 0024): plain text a member in effect sent, so
+   * escaped wherever it is shown. Null when there is none (no endpoint, a failure, a video).
+   */
+  transcript: string | null;
 }
 
 /** "0:42", "2:05": how long a voice memo or video is, as players show it. */

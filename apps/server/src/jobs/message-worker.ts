@@ -5,6 +5,7 @@ import type { MessageRow, MessagingContext } from '../messaging/context';
 import type { FetchMediaOptions } from '../messaging/fetch-media';
 import { createPacer, type Pacer } from '../messaging/pacer';
 import { processInbound } from '../messaging/process-inbound';
+import type { Transcriber } from '../media/transcribe';
 import { readSenderFacts, type KnownSender } from '../messaging/sender-facts';
 import { toE164 } from '@loop/shared/phone';
 import { SEND_ABORT_AFTER_STOP_MS } from '../messaging/provider';
@@ -21,6 +22,8 @@ const LEASE_MS = 2 * 60_000;
 export interface WorkerOptions {
   pacer?: Pacer;
   fetchOptions?: FetchMediaOptions;
+  /** Transcribes voice memos (decision 0024); unset: the config's (media/transcribe.ts), null: none. */
+  transcriber?: Transcriber | null;
 }
 
 /**
@@ -54,7 +57,11 @@ export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions
           released.push(...texts.slice(index).map((r) => r.id));
           break;
         }
-        await processInbound(ctx, row, { ...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}), known }).catch((error: unknown) =>
+        await processInbound(ctx, row, {
+          ...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}),
+          ...(options.transcriber !== undefined ? { transcriber: options.transcriber } : {}),
+          known,
+        }).catch((error: unknown) =>
           retryInbound(ctx, row, error),
         );
       }
