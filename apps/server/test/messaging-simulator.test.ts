@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processPending } from '../src/jobs/message-worker';
 import { createTestApp, signUp, type TestApp, type TestContext } from './helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
+import { oggMemo } from './helpers/clips';
 import { JPEG, PNG, createLoop, createPerson, updatesOf } from './helpers/messaging';
 
 let t: TestContext;
@@ -112,6 +113,17 @@ describe('what else a phone sends (item 7) and STOP as Twilio answers it (item 8
     expect((await thread(mate.phoneNumber)).at(-2)).toMatchObject({ direction: 'inbound', attachments: [label] });
   });
 
+  it('a voice memo with its bytes becomes an update that plays, through the same pipeline as a real phone’s', async () => {
+    const before = (await updatesOf(t.testDb.database.db, loopId)).length;
+    const media = [{ contentType: 'audio/ogg', dataBase64: oggMemo(2).toString('base64') }];
+    expect((await send(t.app, mate.phoneNumber, { body: '', media })).statusCode).toBe(202);
+    await processPending(t.app.ctx);
+    const updates = await updatesOf(t.testDb.database.db, loopId);
+    expect(updates).toHaveLength(before + 1);
+    expect(updates.at(-1)?.media.map((m) => m.contentType)).toEqual(['audio/mp4']);
+    expect(await lastReply(mate.phoneNumber)).toMatchObject({ body: 'Thanks Theo! Your update and voice memo went to "Garden Club".' });
+  });
+
   it('a WhatsApp location gets the location reply; on SMS a location is refused', async () => {
     expect((await send(t.app, mate.phoneNumber, { location: { latitude: 51.5, longitude: -0.12 }, channel: 'whatsapp' })).statusCode).toBe(202);
     await processPending(t.app.ctx);
@@ -143,7 +155,7 @@ describe('POST /api/simulator/phones/:phone/messages validation', () => {
     [{}, 'Type a message or attach a photo'],
     [{ body: '   ' }, 'Type a message or attach a photo'],
     [{ body: 'x'.repeat(1601) }, 'A text can be at most 1600 characters'],
-    [{ media: [{ contentType: 'image/svg+xml', dataBase64: 'PHN2Zz4=' }] }, 'Photos must be JPEG, PNG, GIF or WebP images'],
+    [{ media: [{ contentType: 'image/svg+xml', dataBase64: 'PHN2Zz4=' }] }, 'Photos must be JPEG, PNG, GIF or WebP images; voice memos and videos MP4, MP3, Ogg, AMR, MOV or 3GP'],
     [{ media: [{ contentType: 'image/png', dataBase64: '%%%' }] }, 'A photo is not valid base64 data'],
     [{ media: [{ contentType: 'image/png', dataBase64: JPEG.toString('base64') }] }, 'Photo 1 is not a PNG image.'],
     [{ media: Array.from({ length: 11 }, () => ({ contentType: 'image/jpeg', dataBase64: JPEG.toString('base64') })) }, 'At most 10 photos per text'],

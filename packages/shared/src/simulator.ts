@@ -7,6 +7,12 @@ import { controlCharactersMessage, hasNoControlCharacters } from './text';
 /** The Phone Simulator's API contract (GET/POST /api/simulator/...), and GET /api/config. */
 
 export const SIMULATOR_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+/**
+ * Voice memos and videos a simulated phone sends with their bytes, as Twilio reports their types
+ * (https://www.twilio.com/docs/messaging/guides/accepted-mime-types): converted by the same
+ * pipeline as a real phone's (decision 0023), which reads what they really are.
+ */
+export const SIMULATOR_CLIP_TYPES = ['audio/mp4', 'audio/mpeg', 'audio/ogg', 'audio/amr', 'video/mp4', 'video/quicktime', 'video/3gpp'] as const;
 export const SIMULATOR_LIMITS = {
   photos: 10,
   photoBytes: 5 * 1024 * 1024,
@@ -48,7 +54,9 @@ export const simulatorSendSchema = z
     media: z
       .array(
         z.object({
-          contentType: z.enum(SIMULATOR_IMAGE_TYPES, { error: 'Photos must be JPEG, PNG, GIF or WebP images' }),
+          contentType: z.enum([...SIMULATOR_IMAGE_TYPES, ...SIMULATOR_CLIP_TYPES], {
+            error: 'Photos must be JPEG, PNG, GIF or WebP images; voice memos and videos MP4, MP3, Ogg, AMR, MOV or 3GP',
+          }),
           dataBase64: base64,
         }),
       )

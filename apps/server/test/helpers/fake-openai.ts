@@ -78,7 +78,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     const fields: Record<string, string> = {};
     let file: FakeUpload['file'] = null;
     try {
-      const form = await new Request('http://fake.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body }).formData();
+      const form = await new Request('http://fake.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body: new Uint8Array(body) }).formData();
       for (const [name, value] of form.entries()) {
         if (typeof value === 'string') fields[name] = value;
         else if (name === 'file') file = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };

@@ -28,7 +28,12 @@ export async function sendSimulatedText(
 ): Promise<{ id: number }> {
   const photos = input.text.media.map((m, i) => {
     const bytes = Buffer.from(m.dataBase64, 'base64');
-    if (bytes.length > SIMULATOR_LIMITS.photoBytes) throw new AppError('payload_too_large', `Photo ${i + 1} is larger than 5 MB.`);
+    const clip = !m.contentType.startsWith('image/');
+    if (bytes.length > SIMULATOR_LIMITS.photoBytes) {
+      throw new AppError('payload_too_large', `${clip ? 'Voice memo or video' : 'Photo'} ${i + 1} is larger than 5 MB.`);
+    }
+    // A voice memo or video is read by the clip pipeline, which says what it really is in its reply.
+    if (clip) return { bytes, contentType: m.contentType };
     const actual = sniffImageType(bytes);
     if (!actual || actual !== m.contentType) {
       throw new AppError('bad_request', `Photo ${i + 1} is not a ${m.contentType.replace('image/', '').toUpperCase()} image.`);
