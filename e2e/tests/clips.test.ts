@@ -1,8 +1,9 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { m4aMemo, movVideo } from '../../apps/server/test/helpers/clips';
 import { startFakeOpenAi, type FakeOpenAi } from '../../apps/server/test/helpers/fake-openai';
 import { registerAccount, waitVisible } from '../support/app';
+import { seriousViolations } from '../support/axe';
 import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
 import { addMember, createLoop, waitForUpdates } from '../support/loop-data';
 import type { RunningServer } from '../support/server';
@@ -29,6 +30,20 @@ afterAll(async () => {
   await openai?.close();
 });
 withServerAndBrowser((s, b) => ([server, browser] = [s, b]), env);
+
+/** At 375 and 1280 px: nothing wider than the screen, the player whole on it; a screenshot of each to look at. */
+async function atPhoneAndDesktop(page: Page, name: string, player: Locator): Promise<void> {
+  for (const [viewport, width] of [
+    [PHONE, 375],
+    [DESKTOP, 1280],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    const box = await player.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= width).toBe(true);
+    await screenshot(page, `${name}-${width}`);
+  }
+}
 
 describe('voice memos and videos on the Updates tab', () => {
   it('a texted voice memo plays (press play, the time advances), with its transcript; a video shows its poster', async () => {
@@ -67,17 +82,17 @@ describe('voice memos and videos on the Updates tab', () => {
     await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.3);
     await audio.evaluate((a: HTMLAudioElement) => a.pause());
 
-    for (const [viewport, width] of [
-      [PHONE, 375],
-      [DESKTOP, 1280],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      // Nothing wider than the screen.
-      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-      const player = await audio.boundingBox();
-      expect(player && player.x >= 0 && player.x + player.width <= width).toBe(true);
-      await screenshot(page, `updates-clips-${width}`);
-    }
+    await atPhoneAndDesktop(page, 'updates-clips', audio);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The admin update detail plays them too, with the transcript beside the memo.
+    await page.goto(`${server.url}/admin/loops/${loop.id}`);
+    const adminAudio = page.getByLabel('Voice memo, 0:03, from Tomas Diaz');
+    await waitVisible(adminAudio);
+    await waitVisible(page.getByText('Hi Grandma! We went to the beach today.'));
+    expect(await page.locator('video').evaluate((v: HTMLVideoElement) => [v.preload, v.width, v.height])).toEqual(['none', 640, 360]);
+    await atPhoneAndDesktop(page, 'admin-update-clips', adminAudio);
+    expect(await seriousViolations(page)).toEqual([]);
     await context.close();
     expect(errors).toEqual([]);
   });
