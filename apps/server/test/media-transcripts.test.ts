@@ -6,7 +6,8 @@ import { processPending } from '../src/jobs/message-worker';
 import { cleanTranscript } from '../src/media/transcribe';
 import type { MessagingContext } from '../src/messaging/context';
 import { createOpenAiWriter } from '../src/newsletters/openai-writer';
-import { templateWriter } from '../src/newsletters/template-writer';
+import { templateWriter, writeFromTemplate } from '../src/newsletters/template-writer';
+import type { NewsletterInput } from '../src/newsletters/writer';
 import { publishNewsletter } from '../src/services/newsletters/publish-newsletter';
 import { mediaStorageFor } from '../src/storage/create-storage';
 import { signUp } from './helpers/app';
@@ -185,28 +186,40 @@ describe('a transcript kept as plain text, at most TRANSCRIPT_MAX_CHARS', () => 
   });
 });
 
+const MEMO_URL = '/media/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+/** A writer's input: Ada sent one voice memo (42 s) with these words and typed nothing. */
+function memoInput(kind: NewsletterInput['kind'], transcript: string): NewsletterInput {
+  return {
+    kind,
+    loop: { name: 'Grandkids', context: null, vibe: ['family'], timeZone: 'UTC' },
+    period: { start: new Date('2026-03-01T00:00:00Z'), end: new Date('2026-03-08T00:00:00Z') },
+    updates: [
+      {
+        authorId: 1,
+        author: { firstName: 'Ada', lastName: 'Lovelace', context: null },
+        content: '',
+        createdAt: new Date('2026-03-02T10:00:00Z'),
+        photoUrls: [],
+        clips: [{ url: MEMO_URL, kind: 'audio', durationMs: 42_000, width: 0, height: 0, poster: null, transcript }],
+      },
+    ],
+  };
+}
+
+describe('the sneak peek quotes what a voice memo said when the member typed nothing', () => {
+  it('takes the transcript as the update’s words', () => {
+    expect(writeFromTemplate(memoInput('sneak_peek', 'We *miss* you!')).content).toContain('> **Ada:** We \\*miss\\* you!');
+  });
+});
+
 describe('the model writer is given the transcript to quote', () => {
   it('puts it beside the voice memo in the facts, and says to quote it', async () => {
     openai.answer({ kind: 'content', content: JSON.stringify({ content: 'Ada sent a voice memo.' }) });
     const writer = createOpenAiWriter({ apiKey: 'sk-test', baseUrl: openai.baseUrl, model: 'fake-model', timeoutMs: 10_000, log: { warn: () => {} } });
-    const url = '/media/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-    await writer.write({
-      kind: 'newsletter',
-      loop: { name: 'Grandkids', context: null, vibe: ['family'], timeZone: 'UTC' },
-      period: { start: new Date('2026-03-01T00:00:00Z'), end: new Date('2026-03-08T00:00:00Z') },
-      updates: [
-        {
-          authorId: 1,
-          author: { firstName: 'Ada', lastName: 'Lovelace', context: null },
-          content: '',
-          createdAt: new Date('2026-03-02T10:00:00Z'),
-          photoUrls: [],
-          clips: [{ url, kind: 'audio', durationMs: 42_000, width: 0, height: 0, poster: null, transcript: 'We miss you!' }],
-        },
-      ],
-    });
+    await writer.write(memoInput('newsletter', 'We miss you!'));
     const messages = openai.requests.at(-1)?.body.messages as { role: string; content: string }[];
     expect(messages[0]?.content).toContain('quote it word for word');
-    expect(JSON.parse(messages[1]!.content).updates[0].voiceMemos).toEqual([{ url, length: '0:42', transcript: 'We miss you!' }]);
+    expect(JSON.parse(messages[1]!.content).updates[0].voiceMemos).toEqual([{ url: MEMO_URL, length: '0:42', transcript: 'We miss you!' }]);
   });
 });
