@@ -96,7 +96,8 @@ try {
         await page.waitForTimeout(60);
       }
       await page.waitForLoadState('networkidle');
-      const shifted = Number(await page.evaluate("[...document.images].filter((img) => !img.getAttribute('width') || !img.getAttribute('height')).length"));
+      // Photos that would shift the page while loading (the lightbox's empty <img> is filled only when opened).
+      const shifted = Number(await page.evaluate("[...document.images].filter((img) => img.getAttribute('src') && (!img.getAttribute('width') || !img.getAttribute('height'))).length"));
       console.log(
         `375 px at ${scale}x: ${(bytes / 1024).toFixed(0)} KB transferred in all (${images} photos, ${(imageBytes / 1024).toFixed(0)} KB of photos); images without width/height: ${shifted}`,
       );

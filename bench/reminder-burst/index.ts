@@ -1,8 +1,11 @@
 // `npm run bench -- reminder-burst`: 10,000 Loops of 10 members, all due Thursday 09:00, on
 // PostgreSQL. Prints how long the scheduler takes to queue the 100,000 reminder texts, the
 // delivery rate to a fake Twilio on 127.0.0.1 with pacing off, and the achieved rate against a
-// configured pace of 50/s. Uses a fresh database that it drops at the end.
+// configured pace of 50/s. Uses a fresh database that it drops at the end. The fake Twilio runs
+// in a child process (fake-twilio-process.ts), as Twilio is not in Loop's process either.
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +15,7 @@ import { openDatabase } from '../../apps/server/src/db/client';
 import { processPending, startMessageWorker } from '../../apps/server/src/jobs/message-worker';
 import { templateWriter } from '../../apps/server/src/newsletters/template-writer';
 import { runSchedulerTick } from '../../apps/server/src/scheduling/run-scheduler-tick';
-import { startFakeTwilio, twilioEnv } from '../../apps/server/test/helpers/fake-twilio';
+import { twilioEnv, type FakeTwilio } from '../../apps/server/test/helpers/fake-twilio';
 
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const LOOPS = Number(process.env.BENCH_LOOPS ?? 10_000);
@@ -31,11 +34,11 @@ async function main(): Promise<void> {
   const url = new URL(POSTGRES);
   url.pathname = `/${name}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-bench-'));
-  const fake = await startFakeTwilio();
+  const fake = await startFakeTwilioProcess();
   const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
   if (database.kind !== 'postgres') throw new Error('bench/reminder-burst runs on PostgreSQL only');
   try {
-    const env = { ...twilioEnv(fake), DATABASE_URL: url.toString(), DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' };
+    const env = { ...twilioEnv(fake.settings), DATABASE_URL: url.toString(), DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' };
     let seeded = performance.now();
     await seed(url.toString());
     seeded = performance.now() - seeded;
@@ -53,11 +56,11 @@ async function main(): Promise<void> {
       // Clean up after rewriting the held rows (bench setup) before the timing starts.
       await database.pool.query('vacuum analyze messages');
     }
-    const sentBefore = fake.sent.length;
+    const sentBefore = await fake.count();
     const deliverAt = performance.now();
     await processPending(unpaced);
     const deliverSeconds = (performance.now() - deliverAt) / 1000;
-    const delivered = fake.sent.length - sentBefore;
+    const delivered = (await fake.count()) - sentBefore;
 
     // Paced at 50/s: queue texts again and measure what a sender achieves over a fixed window.
     await database.pool.query(`update messages set status = 'queued', next_attempt_at = null, attempts = 0 where kind = 'reminder' and status in ('held', 'sent')`);
@@ -65,19 +68,18 @@ async function main(): Promise<void> {
     // window opens, so the window measures the sender.
     await database.pool.query('vacuum analyze messages');
     const paced = { ...unpaced, config: loadConfig({ ...env, SEND_RATE_PER_SECOND: '50' }) };
-    const pacedBefore = fake.sent.length;
+    const pacedBefore = await fake.count();
+    // When the first text reaches Twilio: the start-up part of the window (claim, connections).
+    let firstAt: number | undefined;
+    void fake.first().then(() => {
+      firstAt = performance.now();
+    });
     const pacedAt = performance.now();
     const stop = pacedAt + PACED_SECONDS * 1000;
     const errors: unknown[] = [];
     const worker = startMessageWorker(paced, { onError: (error) => errors.push(error), pollMs: 50 });
-    // When the first text reaches Twilio: the start-up part of the window (claim, connections).
-    let firstAt: number | undefined;
-    const watch = setInterval(() => {
-      if (firstAt === undefined && fake.sent.length > pacedBefore) firstAt = performance.now();
-    }, 1);
     await new Promise((resolve) => setTimeout(resolve, stop - performance.now()));
-    clearInterval(watch);
-    const pacedSent = fake.sent.length - pacedBefore;
+    const pacedSent = (await fake.count()) - pacedBefore;
     const pacedSeconds = (performance.now() - pacedAt) / 1000;
     await worker.stop();
     if (errors.length > 0) console.error(`the paced worker failed ${errors.length} time(s); first:`, errors[0]);
@@ -87,10 +89,10 @@ async function main(): Promise<void> {
     const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
     const rows: [string, string][] = [
       ['reminder texts queued', `${tick.reminderTexts.toLocaleString('en-US')} (target 100,000)`],
-      ['time to queue them all', `${queueSeconds.toFixed(2)} s (target < 60 s) ${verdict(queueSeconds < 60)}`],
+      ['time to queue them all', `${queueSeconds.toFixed(2)} s (target < 10 s) ${verdict(queueSeconds < 10)}`],
       [
         'delivered with pacing off',
-        `${delivered.toLocaleString('en-US')} in ${deliverSeconds.toFixed(1)} s = ${Math.round(unpacedRate)} texts/s (target >= 1,000/s) ${verdict(unpacedRate >= 1000)}`,
+        `${delivered.toLocaleString('en-US')} in ${deliverSeconds.toFixed(1)} s = ${Math.round(unpacedRate)} texts/s (target >= 5,000/s) ${verdict(unpacedRate >= 5000)}`,
       ],
       [
         'achieved rate at a pace of 50/s',
@@ -108,6 +110,54 @@ async function main(): Promise<void> {
     await admin.end();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+interface FakeTwilioProcess {
+  settings: FakeTwilio;
+  /** How many texts it took so far. */
+  count: () => Promise<number>;
+  /** Resolves when the next text arrives. */
+  first: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+async function startFakeTwilioProcess(): Promise<FakeTwilioProcess> {
+  const child: ChildProcess = fork(path.join(import.meta.dirname, 'fake-twilio-process.ts'), [], { execArgv: ['--import', 'tsx'] });
+  // Every message goes to the oldest waiter for its type.
+  const waiters = new Map<string, ((message: never) => void)[]>();
+  child.on('message', (message: { type: string }) => waiters.get(message.type)?.shift()?.(message as never));
+  const next = <T>(type: string): Promise<T> =>
+    new Promise((resolve) => {
+      const list = waiters.get(type) ?? [];
+      list.push(resolve as (message: never) => void);
+      waiters.set(type, list);
+    });
+  const ready = await next<{ url: string; accountSid: string; authToken: string }>('ready');
+  let counting = Promise.resolve(0);
+  return {
+    settings: { ...ready } as FakeTwilio,
+    count: () => {
+      // One question at a time: each answer belongs to its question.
+      counting = counting.then(async () => {
+        const answer = next<{ count: number }>('count');
+        child.send({ type: 'count' });
+        return (await answer).count;
+      });
+      return counting;
+    },
+    first: async () => {
+      const arrived = next('first');
+      child.send({ type: 'watch' });
+      await arrived;
+    },
+    close: async () => {
+      if (child.exitCode !== null) return;
+      child.send({ type: 'close' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await once(child, 'exit');
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** Users, Loops and members set-wise in SQL: seeding is not what is measured. */

@@ -8,22 +8,41 @@ import { controlCharactersMessage, hasNoControlCharacters } from './text';
 
 export const SIMULATOR_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 /**
- * Voice memos and videos a simulated phone sends with their bytes, as Twilio reports their types
- * (https://www.twilio.com/docs/messaging/guides/accepted-mime-types): converted by the same
- * pipeline as a real phone's (decision 0023), which reads what they really are.
+ * Voice memos and videos a simulated phone can attach, as the content type Twilio reports for
+ * them (https://www.twilio.com/docs/messaging/guides/accepted-mime-types), plus WebM, which a
+ * browser's MediaRecorder makes. The server reads what the bytes really are (decision 0023).
  */
-export const SIMULATOR_CLIP_TYPES = ['audio/mp4', 'audio/mpeg', 'audio/ogg', 'audio/amr', 'video/mp4', 'video/quicktime', 'video/3gpp'] as const;
+export const SIMULATOR_CLIP_TYPES = [
+  'audio/mp4',
+  'audio/mpeg',
+  'audio/ogg',
+  'audio/amr',
+  'audio/aac',
+  'audio/wav',
+  'audio/flac',
+  'audio/webm',
+  'video/mp4',
+  'video/quicktime',
+  'video/3gpp',
+  'video/webm',
+] as const;
+export type SimulatorClipType = (typeof SIMULATOR_CLIP_TYPES)[number];
 export const SIMULATOR_LIMITS = {
   photos: 10,
   photoBytes: 5 * 1024 * 1024,
-  /** All photos of one text together, as sent. */
+  /**
+   * The largest voice memo or video: WhatsApp's 16 MB. The server holds each channel to its own
+   * limit in config.ts (MMS_MEDIA_MAX_BYTES, WHATSAPP_MEDIA_MAX_BYTES), as Twilio would.
+   */
+  clipBytes: 16 * 1024 * 1024,
+  /** All photos, voice memos and videos of one text together, as sent. */
   totalBytes: 20 * 1024 * 1024,
   body: LIMITS.message,
 } as const;
 
 /**
- * What else a simulated phone can send, as the content type Twilio would report for it: Loop
- * never keeps these (only photos), so the simulator sends no bytes, just what they are.
+ * What else a simulated phone can send without a file, as the content type Twilio would report
+ * for it: only what they are. (A real voice memo or video goes in `media`, with its bytes.)
  */
 export const SIMULATOR_ATTACHMENT_TYPES = {
   video: 'video/mp4',
@@ -39,8 +58,27 @@ export const simulatorPhoneParamsSchema = z.object({ phone: phoneNumberSchema })
 const base64 = z
   .string({ error: 'Each photo needs dataBase64' })
   .transform((v) => v.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, ''))
-  .refine((v) => v.length > 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(v), 'A photo is not valid base64 data')
-  .refine((v) => Math.floor((v.length * 3) / 4) <= SIMULATOR_LIMITS.photoBytes + 2, 'Each photo must be at most 5 MB');
+  .refine((v) => v.length > 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(v), 'A photo is not valid base64 data');
+
+export function isSimulatorClipType(type: string): type is SimulatorClipType {
+  return (SIMULATOR_CLIP_TYPES as readonly string[]).includes(type);
+}
+
+/** A photo, voice memo or video, its bytes in base64: photos up to 5 MB, the others up to 16 MB. */
+const mediaItem = z
+  .object({
+    contentType: z.enum([...SIMULATOR_IMAGE_TYPES, ...SIMULATOR_CLIP_TYPES], {
+      error: 'Photos must be JPEG, PNG, GIF or WebP images; voice memos and videos MP4, MOV, 3GP, M4A, MP3, AMR, Ogg, WAV, FLAC or WebM',
+    }),
+    dataBase64: base64,
+  })
+  .superRefine((item, ctx) => {
+    const bytes = Math.floor((item.dataBase64.length * 3) / 4);
+    const clip = isSimulatorClipType(item.contentType);
+    if (bytes > (clip ? SIMULATOR_LIMITS.clipBytes : SIMULATOR_LIMITS.photoBytes) + 2) {
+      ctx.addIssue({ code: 'custom', path: ['dataBase64'], message: clip ? 'Each voice memo or video must be at most 16 MB' : 'Each photo must be at most 5 MB' });
+    }
+  });
 
 export const simulatorSendSchema = z
   .object({
@@ -51,18 +89,12 @@ export const simulatorSendSchema = z
       .default(''),
     /** Which app the simulated phone texts from; default: the member's messaging preference. */
     channel: z.enum(MESSAGING_PREFERENCES, { error: 'channel must be "sms" or "whatsapp"' }).optional(),
+    /** Photos, voice memos and videos, with their bytes. */
     media: z
-      .array(
-        z.object({
-          contentType: z.enum([...SIMULATOR_IMAGE_TYPES, ...SIMULATOR_CLIP_TYPES], {
-            error: 'Photos must be JPEG, PNG, GIF or WebP images; voice memos and videos MP4, MP3, Ogg, AMR, MOV or 3GP',
-          }),
-          dataBase64: base64,
-        }),
-      )
+      .array(mediaItem)
       .max(SIMULATOR_LIMITS.photos, `At most ${SIMULATOR_LIMITS.photos} photos per text`)
       .default([]),
-    /** Videos, voice memos, contact cards, PDFs: what they are, without bytes. */
+    /** Videos, voice memos, contact cards, PDFs: what they are, without bytes (Loop answers that no file came). */
     attachments: z
       .array(z.enum(SIMULATOR_ATTACHMENTS as [SimulatorAttachment, ...SimulatorAttachment[]], { error: 'Attachments are video, voice_memo, contact or pdf' }))
       .max(SIMULATOR_LIMITS.photos, `At most ${SIMULATOR_LIMITS.photos} attachments per text`)

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { messages, users } from '../db/schema';
 import { findRecipients, phoneMayBeTexted } from './recipients';
@@ -109,19 +109,41 @@ export async function enqueueLoopTexts(
   );
 }
 
-/** Rows per INSERT: far below PostgreSQL's parameter limit. */
-const ROWS_PER_INSERT = 1000;
+/** Rows per INSERT: a reminder burst's texts go in a few statements of one parameter each. */
+const ROWS_PER_INSERT = 5000;
 
-/** Inserts queued outbound rows set-wise, skipping keys that exist; returns how many were new. */
+/**
+ * Inserts queued outbound rows set-wise, skipping keys that exist; returns how many were new.
+ * The rows travel as one JSON parameter per statement: the same statement text for 1 row or
+ * 5,000, and no per-value work building it (a reminder burst queues 100,000 at once).
+ */
 export async function insertOutboundRows(tx: DbOrTx, rows: readonly OutboundRow[]): Promise<number> {
   let queued = 0;
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const inserted = await tx
-      .insert(messages)
-      .values(rows.slice(i, i + ROWS_PER_INSERT).map((row) => ({ direction: 'outbound' as const, status: 'queued', ...row, body: clip(row.body, TEXT_MAX_CHARS) })))
-      .onConflictDoNothing({ target: messages.idempotencyKey })
-      .returning({ id: messages.id });
-    queued += inserted.length;
+    const values = JSON.stringify(
+      rows.slice(i, i + ROWS_PER_INSERT).map((row) => ({
+        channel: row.channel,
+        kind: row.kind,
+        to_address: row.toAddress,
+        from_address: row.fromAddress,
+        body: clip(row.body, TEXT_MAX_CHARS),
+        media_urls: row.mediaUrls,
+        idempotency_key: row.idempotencyKey,
+        loop_id: row.loopId,
+        user_id: row.userId,
+        newsletter_id: row.newsletterId ?? null,
+        raw: row.raw ?? null,
+        created_at: row.createdAt?.toISOString() ?? null,
+      })),
+    );
+    const inserted = await tx.execute(sql`
+      insert into ${messages} (direction, status, channel, kind, to_address, from_address, body, media_urls, idempotency_key, loop_id, user_id, newsletter_id, raw, created_at)
+      select 'outbound', 'queued', v.channel, v.kind, v.to_address, v.from_address, v.body, v.media_urls, v.idempotency_key, v.loop_id, v.user_id, v.newsletter_id, v.raw, coalesce(v.created_at, now())
+      from jsonb_to_recordset(${values}::text::jsonb) as v (channel message_channel, kind text, to_address text, from_address text, body text,
+        media_urls jsonb, idempotency_key text, loop_id bigint, user_id bigint, newsletter_id bigint, raw jsonb, created_at timestamptz)
+      on conflict (idempotency_key) do nothing
+      returning id`);
+    queued += (inserted as unknown as { rows: unknown[] }).rows.length;
   }
   if (queued > 0) wakeMessageWorker('outbound');
   return queued;

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
+import type { Db, DbOrTx } from '../db/client';
 import { loops, members, messages, phoneOptOuts, users } from '../db/schema';
 
 /**
@@ -104,12 +104,25 @@ export interface Sendable {
 
 /**
  * The send-time re-check of many texts in one statement: whether each may still go out, and the
- * member's WhatsApp window as it is now.
+ * member's WhatsApp window as it is now. It runs for every few texts sent, so it is prepared once
+ * per database handle (the server parses and plans it once per connection) and takes its ids as
+ * one array parameter: the same statement text whatever the number of texts.
  */
-export async function sendableTexts(db: DbOrTx, ids: readonly number[]): Promise<Map<number, Sendable>> {
+export async function sendableTexts(db: Db, ids: readonly number[]): Promise<Map<number, Sendable>> {
   const result = new Map<number, Sendable>();
   if (ids.length === 0) return result;
-  const rows = await db
+  let query = sendCheckQueries.get(db);
+  if (!query) {
+    query = prepareSendCheck(db);
+    sendCheckQueries.set(db, query);
+  }
+  const rows = await query.execute({ ids: `{${ids.join(',')}}` });
+  for (const row of rows) result.set(row.id, { allowed: row.allowed, optedOut: row.optedOut, lastWhatsappInboundAt: row.lastWhatsappInboundAt });
+  return result;
+}
+
+function prepareSendCheck(db: Db) {
+  return db
     .select({
       id: messages.id,
       allowed: sql<boolean>`${messageMayBeSent()}`.mapWith(isTrue),
@@ -118,7 +131,9 @@ export async function sendableTexts(db: DbOrTx, ids: readonly number[]): Promise
     })
     .from(messages)
     .leftJoin(users, eq(users.id, messages.userId))
-    .where(inArray(messages.id, [...ids]));
-  for (const row of rows) result.set(row.id, { allowed: row.allowed, optedOut: row.optedOut, lastWhatsappInboundAt: row.lastWhatsappInboundAt });
-  return result;
+    // Text cast to bigint[]: node-postgres and PGlite pass a string parameter alike.
+    .where(sql`${messages.id} = any(${sql.placeholder('ids')}::text::bigint[])`)
+    .prepare('loop_send_check');
 }
+
+const sendCheckQueries = new WeakMap<Db, ReturnType<typeof prepareSendCheck>>();

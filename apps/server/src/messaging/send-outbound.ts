@@ -168,7 +168,7 @@ interface SentRecord {
 }
 
 /** Check queries in flight at once: a text never waits behind more than a short one. */
-const CHECKS_IN_FLIGHT = 4;
+const CHECKS_IN_FLIGHT = 2;
 
 /**
  * Asks, for many texts at once, whether each may still go out (recipients.ts: the one rule) and
@@ -337,12 +337,9 @@ class SentLog {
 async function recordSent(ctx: MessagingContext, records: SentRecord[]): Promise<void> {
   const { db } = ctx;
   if (records.length === 0) return;
-  const values = sql.join(
-    records.map(
-      (r) =>
-        sql`(${r.id}::bigint, ${r.attempts}::integer, ${r.providerMessageId}::text, ${r.channel}::message_channel, ${r.fromAddress}::text, ${r.sentAt.toISOString()}::timestamptz)`,
-    ),
-    sql`, `,
+  // One JSON parameter for the whole group: the statement text is the same for 1 text or 500.
+  const values = JSON.stringify(
+    records.map((r) => ({ id: r.id, attempts: r.attempts, provider_message_id: r.providerMessageId, channel: r.channel, from_address: r.fromAddress, sent_at: r.sentAt.toISOString() })),
   );
   // One statement: the update, and whether any callback for these sids is waiting (rarely).
   const result = await db.execute(sql`
@@ -350,7 +347,8 @@ async function recordSent(ctx: MessagingContext, records: SentRecord[]): Promise
       update ${messages}
       set status = 'sent', provider_message_id = v.provider_message_id, channel = v.channel, from_address = v.from_address,
           sent_at = v.sent_at, error = null, next_attempt_at = null, updated_at = now()
-      from (values ${values}) as v (id, attempts, provider_message_id, channel, from_address, sent_at)
+      from jsonb_to_recordset(${values}::text::jsonb)
+        as v (id bigint, attempts integer, provider_message_id text, channel message_channel, from_address text, sent_at timestamptz)
       where ${messages.id} = v.id and ${messages.status} = 'sending' and ${messages.attempts} = v.attempts
       returning v.provider_message_id
     )

@@ -31,8 +31,15 @@ class TwilioHttpClient extends twilio.RequestClient {
   private readonly agents = { http: new http.Agent(AGENT_OPTIONS), https: new https.Agent(AGENT_OPTIONS) };
   private readonly sdkTransport = Boolean(process.env.HTTP_PROXY || process.env.TWILIO_CA_BUNDLE);
 
-  constructor(private readonly baseUrl: string | undefined) {
+  /** TWILIO_API_BASE_URL's origin and path without a trailing slash, parsed once. */
+  private readonly base: string | undefined;
+
+  constructor(baseUrl: string | undefined) {
     super({ timeout: TIMEOUT_MS, autoRetry: false, keepAlive: true, maxSockets: SEND_CONCURRENCY, maxFreeSockets: SEND_CONCURRENCY });
+    if (baseUrl) {
+      const base = new URL(baseUrl);
+      this.base = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+    }
   }
 
   override async request<TData>(opts: RequestOptions<TData>): Promise<Answer<TData>> {
@@ -97,10 +104,8 @@ class TwilioHttpClient extends twilio.RequestClient {
 
   private target(uri: string): URL {
     const url = new URL(uri);
-    if (!this.baseUrl) return url;
-    const base = new URL(this.baseUrl);
-    const prefix = base.pathname.replace(/\/+$/, '');
-    return new URL(`${base.origin}${prefix}${url.pathname}${url.search}`);
+    if (!this.base) return url;
+    return new URL(`${this.base}${url.pathname}${url.search}`);
   }
 }
 

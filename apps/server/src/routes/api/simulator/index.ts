@@ -60,6 +60,7 @@ const simulatorRoutes: FastifyPluginAsyncZod = async (app) => {
         channel: text.channel ?? phone.messagingPreference,
         text,
         storage: mediaStorageFor(config),
+        clipMaxBytes: { sms: config.MMS_MEDIA_MAX_BYTES, whatsapp: config.WHATSAPP_MEDIA_MAX_BYTES },
         scope,
         now: clock(),
       });

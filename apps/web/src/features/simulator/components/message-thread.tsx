@@ -46,7 +46,11 @@ export function MessageThread({ messages, firstName, replying }: MessageThreadPr
         const box = event.currentTarget;
         stuck.current = box.scrollHeight - box.scrollTop - box.clientHeight < STICK_DISTANCE;
       }}
-      className="relative h-full overflow-y-auto overscroll-contain"
+      // Scrollable by keyboard too, even when no text holds a link (axe: scrollable-region-focusable).
+      tabIndex={0}
+      role="region"
+      aria-label="Conversation"
+      className="relative h-full overflow-y-auto overscroll-contain outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
     >
       <div ref={content} role="log" aria-label={`Texts with ${firstName}`} className="flex flex-col gap-3 px-3 py-4">
         {groupByDay(messages).map(({ day, items }) => (

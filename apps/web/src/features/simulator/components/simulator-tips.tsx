@@ -38,7 +38,10 @@ export function SimulatorTips({ className }: { className?: string }) {
             </div>
           ))}
         </dl>
-        <p className="text-xs text-muted-foreground">Photos: JPEG, PNG, GIF or WebP, up to 5 MB each and 10 per text.</p>
+        <p className="text-xs text-muted-foreground">
+          Photos: JPEG, PNG, GIF or WebP, up to 5 MB each and 10 per text. Voice memos and videos: any common audio or video file, up to 5 MB by
+          SMS or 16 MB on WhatsApp, or record one with the microphone button.
+        </p>
       </CardContent>
     </Card>
   );
