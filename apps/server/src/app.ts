@@ -3,6 +3,7 @@ import { LIMITS } from '@loop/shared/constants';
 import type { Config } from './config';
 import { openDatabase, pingDatabase, type Database } from './db/client';
 import { AppError, databaseUnavailable, validatorCompiler } from './errors';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import { systemClock, type Clock } from './lib/clock';
 import { logSafeUrl } from './lib/log-safe-url';
 import type { AppContext } from './plugins/context';
@@ -119,6 +120,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   // Route schemas are the shared zod schemas, checked by parseInput: a bad input is the AppError 400.
   app.setValidatorCompiler(validatorCompiler);
+  // A route's response schema (GET /api/loops/{id}: its updates and clips) is checked as it is sent.
+  app.setSerializerCompiler(serializerCompiler);
   // Before any route, so that the API description lists every one (it adds no request hook).
   await app.register(openapi);
   // First of the request hooks, so that a closing server refuses a request before anything else runs.

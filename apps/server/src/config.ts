@@ -76,6 +76,12 @@ const envSchema = z
     OPENAI_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
     /** How long the newsletter model may take before the template writer stands in. */
     OPENAI_TIMEOUT_MS: positiveInt('OPENAI_TIMEOUT_MS', 30_000),
+    /** The model that transcribes voice memos, at the same endpoint (decision 0024); a Whisper server names its own. */
+    OPENAI_TRANSCRIPTION_MODEL: z.string().trim().min(1, 'OPENAI_TRANSCRIPTION_MODEL must not be empty').default('gpt-4o-mini-transcribe'),
+    /** How long one transcription may take; then the voice memo is kept without its words. */
+    TRANSCRIPTION_TIMEOUT_MS: positiveInt('TRANSCRIPTION_TIMEOUT_MS', 60_000),
+    /** The longest transcript kept, in characters (five minutes of speech is about 4,000); longer ones are cut at a word. */
+    TRANSCRIPT_MAX_CHARS: positiveInt('TRANSCRIPT_MAX_CHARS', 5_000),
     /** WhatsApp templates per kind of text, for outside the 24-hour window: "reminder=HX...,newsletter=HX...". */
     TWILIO_WHATSAPP_TEMPLATES: z
       .string()
@@ -268,6 +274,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests: e.LOG_REQUESTS ?? e.NODE_ENV !== 'production',
     metricsOn: e.METRICS_TOKEN !== undefined && e.METRICS !== false,
   };
+}
+
+/**
+ * The OpenAI-compatible endpoint of the newsletter writer and the voice memo transcriber: set by
+ * OPENAI_API_KEY or OPENAI_BASE_URL (a local server needs no key); null when neither is.
+ */
+export function openAiEndpoint(config: Pick<Env, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL'>): { apiKey: string | undefined; baseUrl: string | undefined } | null {
+  if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) return null;
+  return { apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL };
 }
 
 /** S3 keys come in pairs; S3 settings without a bucket would silently keep photos on local disk. */

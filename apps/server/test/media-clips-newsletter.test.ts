@@ -84,6 +84,15 @@ describe('a voice memo and a video in the newsletter', () => {
       await player.click({ position: { x: 24, y: (frame?.height ?? 360) - 48 } });
       await playedPast('video');
       expect(await page.evaluate("(v => [v.videoWidth, v.videoHeight])(document.querySelector('video'))")).toEqual([640, 360]);
+
+      // On paper (decision 0024): no player, its length and "Listen online" with the page's address.
+      const shown = (selector: string) => page.evaluate(`getComputedStyle(document.querySelector('${selector}')).display`);
+      expect([await shown('audio'), await shown('.clip-online')]).toEqual(['block', 'none']);
+      await page.emulateMedia({ media: 'print' });
+      expect([await shown('audio'), await shown('video'), await shown('.clip-label'), await shown('.clip-online')]).toEqual(['none', 'none', 'block', 'block']);
+      // The page's public address (PUBLIC_URL), the one its text message links to.
+      const address = `${env.t.app.ctx.config.PUBLIC_URL}${new URL(page.url()).pathname}`;
+      expect(await page.locator('.clip-online').allTextContents()).toEqual([`Listen online: ${address}`, `Watch online: ${address}`]);
     } finally {
       await page.close();
     }

@@ -4,6 +4,8 @@ import { createTestApp, type TestContext } from './helpers/app';
 
 interface Operation {
   parameters?: { in: string; name: string; required?: boolean }[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON Schema, walked in the test
+  responses?: Record<string, { content: Record<string, { schema: any }> }>;
   requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> };
 }
 interface Document {
@@ -74,6 +76,16 @@ describe('GET /api/openapi.json (decision 0018)', () => {
     );
     // Twilio's webhooks take a form.
     expect(Object.keys(operation('POST', '/api/webhooks/twilio/status')?.requestBody?.content ?? {})).toEqual(['application/x-www-form-urlencoded']);
+  });
+
+  it('describes the Loop detail’s answer: each update with its photos and its voice memos and videos (issue 22)', () => {
+    const detail = operation('GET', '/api/loops/:id')?.responses?.['200']?.content['application/json']?.schema;
+    const update = detail?.properties?.updates?.items;
+    expect(Object.keys(update?.properties ?? {})).toEqual(['id', 'userId', 'content', 'createdAt', 'mediaUrls', 'photos', 'clips', 'user']);
+    const clip = update?.properties?.clips?.items;
+    expect(clip?.required).toEqual(['url', 'kind', 'durationMs', 'width', 'height', 'poster', 'transcript']);
+    expect(clip?.properties?.kind?.enum).toEqual(['audio', 'video']);
+    expect(clip?.properties?.transcript).toBeDefined();
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Photo } from './photos';
+import { clipSchema, photoSchema } from './photos';
 import { z } from 'zod';
 import { emailSchema, messagingPreferenceSchema, personNameSchema, phoneNumberSchema } from './auth';
 import {
@@ -6,6 +6,7 @@ import {
   DEFAULT_REMINDER_SCHEDULE,
   FREQUENCIES,
   LIMITS,
+  MESSAGING_PREFERENCES,
   VIBES,
   WEEKDAYS,
   type Frequency,
@@ -200,16 +201,66 @@ export interface AddMemberAnswer extends LoopMember {
 /** The notice for a phone that texted STOP: nothing was sent to it. */
 export const OPTED_OUT_NOTICE = 'This number has opted out of Loop texts, so no invitation was sent. They can rejoin by texting START.';
 
-export interface LoopUpdate {
-  id: number;
-  userId: number;
-  content: string;
-  createdAt: string;
+/** An update as the Loop's Updates tab and the admin detail show it (the response schema of their routes). */
+export const loopUpdateSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  /** What the member typed (a voice memo's words are its clip's `transcript`). */
+  content: z.string(),
+  createdAt: z.string(),
   /** The photos' /media/ paths (the largest size), as `photos[].url`. */
-  mediaUrls: string[];
-  photos: Photo[];
-  user: { firstName: string; lastName: string };
-}
+  mediaUrls: z.array(z.string()),
+  photos: z.array(photoSchema),
+  /** Its voice memos and videos (decision 0023), each with its length and a voice memo's transcript (0024). */
+  clips: z.array(clipSchema),
+  user: z.object({ firstName: z.string(), lastName: z.string() }),
+});
+export type LoopUpdate = z.output<typeof loopUpdateSchema>;
+
+const nullableText = z.string().nullable();
+
+/**
+ * GET /api/loops/{id} as the OpenAPI document describes it (decision 0018) and as the server
+ * checks it when it answers: LoopDetail, field for field (a field it does not list is not sent).
+ */
+export const loopDetailResponseSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  context: nullableText,
+  vibe: z.array(z.string()),
+  frequency: z.enum(FREQUENCIES),
+  reminderSchedule: z.array(z.object({ day: z.enum(WEEKDAYS), time: z.string() })),
+  timeZone: z.string(),
+  creatorId: z.number().int(),
+  createdAt: z.string(),
+  paused: z.boolean(),
+  creator: z.object({ firstName: z.string(), lastName: z.string(), email: nullableText }),
+  memberCount: z.number().int(),
+  updateCount: z.number().int(),
+  lastNewsletter: nullableText,
+  role: z.enum(['owner', 'staff', 'member']),
+  members: z.array(
+    z.object({
+      id: z.number().int(),
+      userId: z.number().int(),
+      context: nullableText,
+      isCreator: z.boolean(),
+      detailsEditable: z.boolean(),
+      user: z.object({
+        firstName: z.string(),
+        lastName: z.string(),
+        phoneNumber: z.string(),
+        email: nullableText,
+        messagingPreference: z.enum(MESSAGING_PREFERENCES),
+      }),
+      state: z.enum(MEMBER_STATES),
+      invitedAt: nullableText,
+      resendAt: nullableText,
+      lastError: nullableText,
+    }),
+  ),
+  updates: z.array(loopUpdateSchema).describe('the newest updates first, with their photos, voice memos and videos'),
+});
 
 export interface LoopDetail extends LoopSummary {
   /** What the signed-in viewer is to this Loop: decides which actions the page offers. */

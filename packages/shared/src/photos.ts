@@ -1,13 +1,16 @@
+import { z } from 'zod';
+
 /** A member's photo as every page shows it: stored sizes of one upright, metadata-free picture. */
-export interface Photo {
+export const photoSchema = z.object({
   /** /media/{key}: the largest stored size. Each width is at /media/{key}/{width}. */
-  url: string;
+  url: z.string().describe('/media/{key}: the largest stored size; each width is at /media/{key}/{width}'),
   /** The largest size's pixels: set on <img> so nothing shifts while it loads. */
-  width: number;
-  height: number;
+  width: z.number().int(),
+  height: z.number().int(),
   /** The stored widths, smallest first (for example 320, 640, 1280). */
-  widths: number[];
-}
+  widths: z.array(z.number().int()).describe('the stored widths, smallest first'),
+});
+export type Photo = z.output<typeof photoSchema>;
 
 /** The srcset of a photo: every stored width. */
 export function photoSrcset(photo: Photo): string {
@@ -15,17 +18,23 @@ export function photoSrcset(photo: Photo): string {
 }
 
 /** A member's voice memo or video as every page plays it (decision 0023): AAC or H.264 in MP4. */
-export interface Clip {
+export const clipSchema = z.object({
   /** /media/{key}: the converted file, served with Range support. */
-  url: string;
-  kind: 'audio' | 'video';
-  durationMs: number;
+  url: z.string().describe('/media/{key}: the converted file (audio/mp4 or video/mp4), served with Range support'),
+  kind: z.enum(['audio', 'video']),
+  durationMs: z.number().int(),
   /** A video's size in pixels (0 for a voice memo): set on <video> so nothing shifts. */
-  width: number;
-  height: number;
+  width: z.number().int(),
+  height: z.number().int(),
   /** A video's poster picture (/media/{key}/{width}, WebP), or null for a voice memo. */
-  poster: string | null;
-}
+  poster: z.string().nullable().describe("a video's poster picture (/media/{key}/{width}, WebP); null for a voice memo"),
+  /**
+   * A voice memo's words as transcribed (decision 0024): plain text a member in effect sent, so
+   * escaped wherever it is shown. Null when there is none (no endpoint, a failure, a video).
+   */
+  transcript: z.string().nullable().describe("a voice memo's words as transcribed, plain text; null when there are none"),
+});
+export type Clip = z.output<typeof clipSchema>;
 
 /** "0:42", "2:05": how long a voice memo or video is, as players show it. */
 export function formatDuration(ms: number): string {

@@ -316,6 +316,12 @@ export const media = pgTable(
      * stored before the pipeline: the conversion at start fills it and deletes the original.
      */
     variants: jsonb('variants').$type<MediaVariant[]>().notNull().default([]),
+    /**
+     * A voice memo's words as the transcription model heard them (decision 0024), trimmed and at
+     * most TRANSCRIPT_MAX_CHARS; null when it was not transcribed (no endpoint, a failure, a video).
+     * Deleted with the row, so with its update.
+     */
+    transcript: text('transcript'),
     createdAt: createdAt(),
   },
   (t) => [

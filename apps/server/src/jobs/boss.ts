@@ -1,5 +1,6 @@
 import { PgBoss, fromPglite } from 'pg-boss';
 import type { AppContext } from '../plugins/context';
+import { createTranscriber } from '../media/transcribe';
 import { startMessageWorker } from './message-worker';
 import { startScheduler } from './scheduler';
 
@@ -14,7 +15,9 @@ export interface Jobs {
  */
 export async function startJobs(
   ctx: AppContext,
-  options: { log: { info: (obj: object, msg: string) => void; warn: (msg: string) => void; error: (obj: object, msg: string) => void } },
+  options: {
+    log: { info: (obj: object, msg: string) => void; warn: { (msg: string): void; (obj: object, msg: string): void }; error: (obj: object, msg: string) => void };
+  },
 ): Promise<Jobs> {
   const { database } = ctx;
   const boss =
@@ -24,6 +27,7 @@ export async function startJobs(
   boss.on('error', (error: unknown) => console.error('job queue error:', error));
   await boss.start();
   const messageWorker = startMessageWorker(ctx, {
+    transcriber: createTranscriber(ctx.config, options.log),
     onError: (error) => options.log.error({ err: error }, 'message worker failed; trying again at the next poll'),
     onBatchError: (error) => options.log.error({ err: error }, 'a batch of inbound texts could not be stored together; handling them one at a time'),
   });

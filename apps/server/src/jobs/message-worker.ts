@@ -6,6 +6,7 @@ import type { MessageRow, MessagingContext } from '../messaging/context';
 import type { FetchMediaOptions } from '../messaging/fetch-media';
 import { createPacer, type Pacer } from '../messaging/pacer';
 import { planPlainText, storePlainTexts, type PlainText } from '../messaging/plain-texts';
+import type { Transcriber } from '../media/transcribe';
 import { processInbound } from '../messaging/process-inbound';
 import { readSenderFacts, type KnownSender, type SenderFacts } from '../messaging/sender-facts';
 import { toE164 } from '@loop/shared/phone';
@@ -25,6 +26,8 @@ export interface WorkerOptions {
   fetchOptions?: FetchMediaOptions;
   /** A batch of plain texts could not be stored together: its texts are handled one at a time instead. */
   onBatchError?: (error: unknown) => void;
+  /** Transcribes voice memos (decision 0024); unset: the config's (media/transcribe.ts), null: none. */
+  transcriber?: Transcriber | null;
 }
 
 /** A batch taken by takeInboundBatch: its texts to handle one at a time, by sender. */
@@ -95,9 +98,11 @@ async function handleSender(
   for (const [index, row] of texts.entries()) {
     // Stopping: the rest go back for the next process instead of waiting out their lease.
     if (signal?.aborted) return texts.slice(index).map((r) => r.id);
-    await processInbound(ctx, row, { ...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}), known }).catch((error: unknown) =>
-      retryInbound(ctx, row, error),
-    );
+    await processInbound(ctx, row, {
+      ...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}),
+      ...(options.transcriber !== undefined ? { transcriber: options.transcriber } : {}),
+      known,
+    }).catch((error: unknown) => retryInbound(ctx, row, error));
   }
   return [];
 }

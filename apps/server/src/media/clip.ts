@@ -32,6 +32,8 @@ export interface ConvertedClip {
   height: number;
   /** A video's first picture, through the photo pipeline (WebP sizes). */
   poster?: ConvertedPhoto;
+  /** A voice memo's words, when it was transcribed (media/transcribe.ts, decision 0024). */
+  transcript?: string;
 }
 
 export type ClipResult = { ok: true; clip: ConvertedClip } | { ok: false; reason: string };

@@ -30,8 +30,25 @@ export async function findClips(db: DbOrTx, paths: string[], options: { loopId?:
   return found;
 }
 
+/** What clipOf (and a photo's sizes) are read from. */
+export const MEDIA_FILE_COLUMNS = {
+  storageKey: media.storageKey,
+  contentType: media.contentType,
+  width: media.width,
+  height: media.height,
+  variants: media.variants,
+  transcript: media.transcript,
+};
+
 /** A voice memo's or video's row as pages play it; null for a photo's. */
-export function clipOf(row: { storageKey: string; contentType: string; width: number; height: number; variants: MediaVariant[] }): Clip | null {
+export function clipOf(row: {
+  storageKey: string;
+  contentType: string;
+  width: number;
+  height: number;
+  variants: MediaVariant[];
+  transcript?: string | null;
+}): Clip | null {
   const file = row.variants.at(-1);
   if (!isClipType(row.contentType) || file?.durationMs === undefined) return null;
   const url = mediaUrl(row.storageKey);
@@ -43,6 +60,7 @@ export function clipOf(row: { storageKey: string; contentType: string; width: nu
     width: row.width,
     height: row.height,
     poster: poster ? `${url}/${poster.width}` : null,
+    transcript: row.transcript ?? null,
   };
 }
 
@@ -52,7 +70,7 @@ async function mediaRows(db: DbOrTx, paths: string[], kind: SQL, options: { loop
   const conditions: SQL[] = [inArray(media.storageKey, keys), kind];
   if (options.loopId !== undefined) conditions.push(eq(updates.loopId, options.loopId));
   return db
-    .select({ storageKey: media.storageKey, contentType: media.contentType, width: media.width, height: media.height, variants: media.variants })
+    .select(MEDIA_FILE_COLUMNS)
     .from(media)
     .innerJoin(updates, eq(updates.id, media.updateId))
     .where(and(...conditions));

@@ -13,6 +13,8 @@ export interface StoredPhoto {
   width: number;
   height: number;
   variants: MediaVariant[];
+  /** A voice memo's words (decision 0024); photos and videos have none. */
+  transcript?: string | null;
 }
 
 /** Writes every size of a photo. On a failure the sizes already written are removed again. */
@@ -65,6 +67,7 @@ export async function putClip(storage: MediaStorage, clip: ConvertedClip): Promi
     width: clip.width,
     height: clip.height,
     variants: [...(poster?.variants ?? []), { width: clip.width, height: clip.height, key, bytes: clip.bytes.length, durationMs: clip.durationMs }],
+    transcript: clip.transcript ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import { CLIP_REFUSALS, convertClip, type ClipLimits, type ConvertedClip } from '../media/clip';
 import { findFfmpeg } from '../media/ffmpeg';
+import type { Transcriber } from '../media/transcribe';
 import { convertPhoto, PHOTO_REFUSALS, type ConvertedPhoto } from '../media/photo';
 import type { MediaStorage } from '../storage/media-storage';
 import { fetchMedia, type FetchMediaOptions } from './fetch-media';
@@ -46,7 +47,7 @@ export interface InboundMedia {
 /** Collects every MediaUrlN of an inbound text (at most 10): photos and voice memos/videos converted, the rest counted. */
 export async function collectInboundMedia(
   params: InboundParams,
-  options: { config: Config; storage: MediaStorage; fromSimulator: boolean; fetchOptions?: FetchMediaOptions },
+  options: { config: Config; storage: MediaStorage; fromSimulator: boolean; fetchOptions?: FetchMediaOptions; transcriber?: Transcriber | null },
 ): Promise<InboundMedia> {
   const result: InboundMedia = {
     photos: [],
@@ -78,7 +79,7 @@ export async function collectInboundMedia(
       continue;
     }
     const add = async (bytes: Buffer) => {
-      if (clip && clipLimits) await addClip(result, bytes, clipLimits);
+      if (clip && clipLimits) await addClip(result, bytes, clipLimits, options.transcriber ?? null);
       else await addPhoto(result, bytes);
     };
     if (url.startsWith(SIMULATOR_MEDIA_PREFIX)) {
@@ -128,10 +129,19 @@ export function clipLimitsFor(config: Config, whatsApp: boolean): ClipLimits | n
   };
 }
 
-async function addClip(result: InboundMedia, bytes: Buffer, limits: ClipLimits): Promise<void> {
+/**
+ * A voice memo or video, converted; a voice memo then transcribed where an endpoint is set
+ * (decision 0024). A transcription that fails or times out leaves the memo without words.
+ */
+async function addClip(result: InboundMedia, bytes: Buffer, limits: ClipLimits, transcriber: Transcriber | null): Promise<void> {
   const converted = await convertClip(bytes, limits);
-  if (converted.ok) result.clips.push(converted.clip);
-  else result.refusedClips.push(converted.reason);
+  if (!converted.ok) {
+    result.refusedClips.push(converted.reason);
+    return;
+  }
+  const { clip } = converted;
+  const transcript = clip.kind === 'audio' && transcriber ? await transcriber.transcribe(clip.bytes) : null;
+  result.clips.push(transcript ? { ...clip, transcript } : clip);
 }
 
 async function addPhoto(result: InboundMedia, bytes: Buffer): Promise<void> {

@@ -6,6 +6,7 @@ import { mediaStorageFor } from '../storage/create-storage';
 import type { FetchMediaOptions } from './fetch-media';
 import type { MessageRow, MessagingContext } from './context';
 import { DAY_MS } from '../lib/clock';
+import { defaultTranscriber, type Transcriber } from '../media/transcribe';
 import { collectInboundMedia, type UnsupportedMedia } from './inbound-media';
 import { parseKeyword } from './keywords';
 import { isOptedOut } from './opt-outs';
@@ -31,7 +32,7 @@ export class RetryLater extends Error {}
 export async function processInbound(
   ctx: MessagingContext,
   row: MessageRow,
-  options: { fetchOptions?: FetchMediaOptions; known?: KnownSender } = {},
+  options: { fetchOptions?: FetchMediaOptions; known?: KnownSender; transcriber?: Transcriber | null } = {},
 ): Promise<void> {
   const { db, config } = ctx;
   const params = row.raw ?? {};
@@ -103,6 +104,7 @@ export async function processInbound(
     config,
     storage,
     fromSimulator: simulated,
+    transcriber: options.transcriber === undefined ? defaultTranscriber(config) : options.transcriber,
     ...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}),
   });
   if (media.retryable && row.attempts < config.SEND_MAX_ATTEMPTS) throw new RetryLater('a photo could not be fetched yet');

@@ -57,7 +57,7 @@ ${draft ? '<p class="draft-banner" role="status"><strong>Draft preview.</strong>
     <p class="period">${escapeHtml(period)}</p>
   </header>
   <main class="content">
-${renderMarkdown(newsletter.content, input.photos, input.clips)}
+${renderMarkdown(newsletter.content, input.photos, input.clips, input.pageUrl)}
   </main>
   <footer class="page-footer">
     <p>${newsletter.sentAt ? `Sent ${escapeHtml(formatDate(newsletter.sentAt, loop.timeZone))} with Loop.` : 'Written with Loop.'} Loop turns a group's text messages into newsletters.</p>

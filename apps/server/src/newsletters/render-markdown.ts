@@ -20,6 +20,8 @@ interface RenderEnv {
   photos?: PhotoSizes;
   /** A /media/ image whose path is a voice memo or video becomes its player. */
   clips?: ClipFiles;
+  /** The page's own address: the printed edition says "Listen online" there instead of a player. */
+  pageUrl?: string;
 }
 
 /**
@@ -39,7 +41,7 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
   const token = tokens[idx];
   const src = String(token?.attrGet('src') ?? '');
   const clip = MEDIA_PATH.test(src) ? (env as RenderEnv | undefined)?.clips?.get(src) : undefined;
-  if (clip) return renderClip(clip);
+  if (clip) return renderClip(clip, (env as RenderEnv | undefined)?.pageUrl);
   const allowed = token !== undefined && isAllowedUrl(src);
   const size = MEDIA_PATH.test(src) ? photos?.get(src) : undefined;
   if (MEDIA_PATH.test(src) && photos && !size) return '';
@@ -57,16 +59,21 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
 
 /**
  * A voice memo or video (`![Voice memo from Ada](/media/key)` in the Markdown) as a player that
- * loads nothing until pressed, sized so nothing shifts, with its length beside it.
+ * loads nothing until pressed, sized so nothing shifts, with its length beside it. On paper
+ * (newsletter.css, print) the player is hidden and "Listen online" gives the page's address; the
+ * transcript is in the text, quoted by the writer under the memo.
  */
-function renderClip(clip: Clip): string {
+function renderClip(clip: Clip, pageUrl: string | undefined): string {
   const src = md.utils.escapeHtml(clip.url);
   const label = md.utils.escapeHtml(clipLabel(clip));
   const player =
     clip.kind === 'audio'
       ? `<audio controls preload="none" src="${src}"></audio>`
       : `<video controls playsinline preload="none" src="${src}" width="${clip.width}" height="${clip.height}"${clip.poster ? ` poster="${md.utils.escapeHtml(clip.poster)}"` : ''}></video>`;
-  return `<span class="clip">${player}<span class="clip-label">${label}</span></span>`;
+  const online = pageUrl
+    ? `<span class="clip-online">${clip.kind === 'audio' ? 'Listen' : 'Watch'} online: <a href="${md.utils.escapeHtml(pageUrl)}">${md.utils.escapeHtml(pageUrl)}</a></span>`
+    : '';
+  return `<span class="clip">${player}<span class="clip-label">${label}</span>${online}</span>`;
 }
 
 /** A paragraph of nothing but photos becomes a gallery; with two or more, each photo is a tile. */
@@ -104,7 +111,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
     audio: ['src', 'controls', 'preload'],
     video: ['src', 'controls', 'playsinline', 'preload', 'poster', 'width', 'height'],
   },
-  allowedClasses: { a: ['photo'], p: ['gallery'], span: ['clip', 'clip-label'] },
+  allowedClasses: { a: ['photo'], p: ['gallery'], span: ['clip', 'clip-label', 'clip-online'] },
   allowedSchemes: ['http', 'https'],
   allowedSchemesByTag: {},
   allowProtocolRelative: false,
@@ -141,8 +148,8 @@ function ownClip(attribs: sanitizeHtml.Attributes): sanitizeHtml.Attributes {
  * Newsletter Markdown as safe HTML: markdown-it without HTML, then sanitize-html with an allow-list.
  * Nothing a member or an editor writes can become script, an event handler or a javascript: link.
  */
-export function renderMarkdown(markdown: string, photos?: PhotoSizes, clips?: ClipFiles): string {
-  const env: RenderEnv = { ...(photos ? { photos } : {}), ...(clips ? { clips } : {}) };
+export function renderMarkdown(markdown: string, photos?: PhotoSizes, clips?: ClipFiles, pageUrl?: string): string {
+  const env: RenderEnv = { ...(photos ? { photos } : {}), ...(clips ? { clips } : {}), ...(pageUrl ? { pageUrl } : {}) };
   return sanitizeHtml(md.render(markdown, env as Record<string, unknown>), SANITIZE);
 }
 

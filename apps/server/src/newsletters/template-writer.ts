@@ -2,7 +2,7 @@ import { formatDuration, type Clip } from '@loop/shared/photos';
 import { escapeMarkdown, escapeMarkdownLine } from './markdown-text';
 import { formatDay, formatPeriod, listNames, plural } from './period-label';
 import { voiceFor, type OpeningFacts } from './template-voices';
-import type { NewsletterInput, NewsletterWriter, WriterUpdate, WrittenNewsletter } from './writer';
+import { wordsOf, type NewsletterInput, type NewsletterWriter, type WriterUpdate, type WrittenNewsletter } from './writer';
 
 /** How many photos and how much text a sneak peek shows: a taste, not the newsletter. */
 const TEASER_PHOTOS = 3;
@@ -46,7 +46,10 @@ function section(updates: WriterUpdate[], timeZone: string): string {
     const text = escapeMarkdown(update.content);
     if (text) blocks.push(text);
     if (update.photoUrls.length) blocks.push(photos(update.photoUrls, firstName));
-    for (const clip of update.clips ?? []) blocks.push(clipBlock(clip, firstName));
+    for (const clip of update.clips ?? []) {
+      blocks.push(clipBlock(clip, firstName));
+      if (clip.transcript) blocks.push(transcriptQuote(clip.transcript));
+    }
   }
   return blocks.join('\n\n');
 }
@@ -57,6 +60,12 @@ function clipBlock(clip: Clip, firstName: string): string {
   return `![${escapeMarkdownLine(`${what} from ${firstName}, ${formatDuration(clip.durationMs)}`)}](${clip.url})`;
 }
 
+/** A voice memo's words, quoted right under its player and marked as transcribed (decision 0024). */
+function transcriptQuote(transcript: string): string {
+  const lines = escapeMarkdown(transcript).split('\n');
+  return `> “${lines.join('\n> ')}” *(transcribed)*`;
+}
+
 function photos(urls: string[], firstName: string): string {
   const alt = escapeMarkdownLine(`Photo from ${firstName}`);
   return urls.map((url) => `![${alt}](${url})`).join(' ');
@@ -65,9 +74,9 @@ function photos(urls: string[], firstName: string): string {
 function writeTeaser(input: NewsletterInput, period: string): string {
   const voice = voiceFor(input.loop.vibe);
   const blocks = [voice.teaser(facts(input, period))];
-  const highlight = input.updates.find((u) => u.content.trim() !== '');
+  const highlight = input.updates.find((u) => wordsOf(u) !== '');
   if (highlight) {
-    blocks.push(`> **${escapeMarkdownLine(highlight.author.firstName)}:** ${escapeMarkdownLine(snippet(highlight.content))}`);
+    blocks.push(`> **${escapeMarkdownLine(highlight.author.firstName)}:** ${escapeMarkdownLine(snippet(wordsOf(highlight)))}`);
   }
   const teaserPhotos = input.updates.flatMap((u) => u.photoUrls.map((url) => ({ url, firstName: u.author.firstName }))).slice(0, TEASER_PHOTOS);
   if (teaserPhotos.length) blocks.push(teaserPhotos.map((p) => photos([p.url], p.firstName)).join(' '));

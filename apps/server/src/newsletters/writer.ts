@@ -8,8 +8,16 @@ export interface WriterUpdate {
   content: string;
   createdAt: Date;
   photoUrls: string[];
-  /** Voice memos and videos (decision 0023), placed like photos: `![Voice memo from Ada, 0:42](url)`. */
+  /**
+   * Voice memos and videos (decision 0023), placed like photos: `![Voice memo from Ada, 0:42](url)`.
+   * A voice memo's `transcript` (decision 0024) is quoted beside it.
+   */
   clips?: Clip[];
+}
+
+/** What an update says: the member's own words, then what their voice memos said (transcribed). */
+export function wordsOf(update: Pick<WriterUpdate, 'content' | 'clips'>): string {
+  return [update.content, ...(update.clips ?? []).map((c) => c.transcript ?? '')].map((t) => t.trim()).filter((t) => t !== '').join('\n\n');
 }
 
 /** Everything a writer may use. Updates are in time order. */

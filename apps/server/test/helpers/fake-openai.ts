@@ -7,12 +7,31 @@ export type FakeAnswer =
   | { kind: 'status'; status: number; body: unknown }
   | { kind: 'hang' };
 
+/** What the fake answers to one transcription (POST /audio/transcriptions). */
+export type FakeTranscription = { kind: 'text'; text: string } | { kind: 'status'; status: number; body: unknown } | { kind: 'hang' };
+
+/** One multipart upload to /audio/transcriptions, as the fake read it. */
+export interface FakeUpload {
+  path: string;
+  authorization: string | undefined;
+  /** The request's Content-Type (multipart/form-data; boundary=...). */
+  contentType: string;
+  /** The form's text fields (model, response_format...). */
+  fields: Record<string, string>;
+  /** The form's `file` field, if it was a file. */
+  file: { name: string; type: string; bytes: Buffer } | null;
+}
+
 export interface FakeOpenAi {
   /** The OPENAI_BASE_URL to give the SDK. */
   baseUrl: string;
   /** Request bodies received, in order. */
   requests: Array<{ path: string; authorization: string | undefined; body: Record<string, unknown> }>;
+  /** Transcription uploads received, in order. */
+  uploads: FakeUpload[];
   answer: (next: FakeAnswer) => void;
+  /** What every later transcription request gets. */
+  transcribe: (next: FakeTranscription) => void;
   close: () => Promise<void>;
 }
 
@@ -22,7 +41,9 @@ export interface FakeOpenAi {
  */
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   let current: FakeAnswer = { kind: 'content', content: JSON.stringify({ content: 'Hello from the model.' }) };
+  let transcription: FakeTranscription = { kind: 'text', text: 'Hello from the voice memo.' };
   const requests: FakeOpenAi['requests'] = [];
+  const uploads: FakeUpload[] = [];
   const server = createServer((req, res) => {
     void handle(req, res);
   });
@@ -30,6 +51,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    if ((req.url ?? '').endsWith('/audio/transcriptions')) return handleUpload(req, res, Buffer.concat(chunks));
     const text = Buffer.concat(chunks).toString('utf8');
     requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
     const answer = current;
@@ -45,13 +67,47 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     });
   }
 
+  /**
+   * A transcription, as https://platform.openai.com/docs/api-reference/audio/createTranscription
+   * describes it: a multipart/form-data body with `file` and `model`; with response_format `json`
+   * the answer is `{ "text": ..., "usage": ... }`. The body is read by the platform's own
+   * multipart parser (Request.formData), not by anything of Loop's.
+   */
+  async function handleUpload(req: IncomingMessage, res: ServerResponse, body: Buffer) {
+    const contentType = req.headers['content-type'] ?? '';
+    const fields: Record<string, string> = {};
+    let file: FakeUpload['file'] = null;
+    try {
+      const form = await new Request('http://fake.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body: new Uint8Array(body) }).formData();
+      for (const [name, value] of form.entries()) {
+        if (typeof value === 'string') fields[name] = value;
+        else if (name === 'file') file = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+      }
+    } catch {
+      // Not multipart: recorded with no fields, and answered as the platform would.
+    }
+    uploads.push({ path: req.url ?? '', authorization: req.headers.authorization, contentType, fields, file });
+    const answer = transcription;
+    if (answer.kind === 'hang') return;
+    if (answer.kind === 'status') return json(res, answer.status, answer.body);
+    if (!file || !fields.model) return json(res, 400, { error: { message: 'file and model are required', type: 'invalid_request_error' } });
+    return json(res, 200, {
+      text: answer.text,
+      usage: { type: 'tokens', input_tokens: 14, input_token_details: { text_tokens: 0, audio_tokens: 14 }, output_tokens: 45, total_tokens: 59 },
+    });
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    uploads,
     answer: (next) => {
       current = next;
+    },
+    transcribe: (next) => {
+      transcription = next;
     },
     close: () =>
       new Promise<void>((resolve) => {

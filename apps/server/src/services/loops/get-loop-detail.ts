@@ -1,9 +1,10 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { LoopDetail, LoopMember, LoopRole, LoopUpdate } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
-import { loops, media, members, messages, phoneOptOuts, updates, users } from '../../db/schema';
+import { loops, media, members, messages, phoneOptOuts, updates, users, type MediaVariant } from '../../db/schema';
 import { AppError } from '../../errors';
 import { isClipRow } from '../../media/clip';
+import { clipOf } from '../../media/photo-sizes';
 import { mediaUrl } from '../../storage/media-storage';
 import { toLoopMember } from '../members/to-loop-member';
 import { memberState } from '../memberships/member-state';
@@ -35,6 +36,7 @@ interface UpdateJson {
   first_name: string;
   last_name: string;
   photos: { key: string; width: number; height: number; widths: number[] }[] | null;
+  clips: { key: string; content_type: string; width: number; height: number; variants: MediaVariant[]; transcript: string | null }[] | null;
 }
 
 /** How many updates the Loop page shows, newest first. */
@@ -99,7 +101,10 @@ export async function getLoopDetailWith<K extends string>(
           select newest.id, newest.user_id, newest.content, newest.created_at, author.first_name, author.last_name,
             (select json_agg(json_build_object('key', ${media.storageKey}, 'width', ${media.width}, 'height', ${media.height},
                 'widths', (select json_agg((v->>'width')::int) from jsonb_array_elements(${media.variants}) v)) order by ${media.position}, ${media.id})
-              from ${media} where ${media.updateId} = newest.id and ${media.variants} <> '[]'::jsonb and not ${isClipRow}) as photos
+              from ${media} where ${media.updateId} = newest.id and ${media.variants} <> '[]'::jsonb and not ${isClipRow}) as photos,
+            (select json_agg(json_build_object('key', ${media.storageKey}, 'content_type', ${media.contentType}, 'width', ${media.width},
+                'height', ${media.height}, 'variants', ${media.variants}, 'transcript', ${media.transcript}) order by ${media.position}, ${media.id})
+              from ${media} where ${media.updateId} = newest.id and ${isClipRow}) as clips
           from (
             select ${updates.id} as id, ${updates.userId} as user_id, ${updates.content} as content, ${updates.createdAt} as created_at
             from ${updates}
@@ -142,6 +147,7 @@ export async function getLoopDetailWith<K extends string>(
     createdAt: new Date(u.created_at).toISOString(),
     mediaUrls: (u.photos ?? []).map((p) => mediaUrl(p.key)),
     photos: (u.photos ?? []).map((p) => ({ url: mediaUrl(p.key), width: p.width, height: p.height, widths: p.widths })),
+    clips: (u.clips ?? []).flatMap((c) => clipOf({ storageKey: c.key, contentType: c.content_type, width: c.width, height: c.height, variants: c.variants, transcript: c.transcript }) ?? []),
     user: { firstName: u.first_name, lastName: u.last_name },
   }));
   return { detail: { ...summary, role, members: memberList, updates: updateList }, extra: row.extra as Record<K, unknown> };

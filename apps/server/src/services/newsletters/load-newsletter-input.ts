@@ -3,7 +3,7 @@ import type { NewsletterKind } from '@loop/shared/newsletters';
 import type { Clip } from '@loop/shared/photos';
 import type { DbOrTx } from '../../db/client';
 import { type loops, media, members, updates, users } from '../../db/schema';
-import { clipOf } from '../../media/photo-sizes';
+import { clipOf, MEDIA_FILE_COLUMNS } from '../../media/photo-sizes';
 import type { NewsletterInput, WriterUpdate } from '../../newsletters/writer';
 import { STORAGE_KEY, mediaUrl } from '../../storage/media-storage';
 
@@ -26,7 +26,7 @@ export async function loadNewsletterInput(
 
   const stored = rows.length
     ? await db
-        .select({ updateId: media.updateId, storageKey: media.storageKey, contentType: media.contentType, width: media.width, height: media.height, variants: media.variants })
+        .select({ updateId: media.updateId, ...MEDIA_FILE_COLUMNS })
         .from(media)
         .where(inArray(media.updateId, rows.map((r) => r.update.id)))
         .orderBy(asc(media.updateId), asc(media.position), asc(media.id))

@@ -119,3 +119,45 @@ describe('/loops/{id} newsletters and schedule (item 11)', () => {
     expect(await screen.findByText(/Loop staff have paused this loop/)).toBeDefined();
   });
 });
+
+describe('/loops/{id} Updates tab: voice memos and videos play (issue 22 item 4)', () => {
+  const memo = { url: '/media/memo', kind: 'audio' as const, durationMs: 42_000, width: 0, height: 0, poster: null, transcript: 'We miss you! <b>not bold</b>' };
+  const video = { url: '/media/video', kind: 'video' as const, durationMs: 125_000, width: 1280, height: 720, poster: '/media/video/640', transcript: null };
+  const update = {
+    id: 1,
+    userId: 2,
+    content: 'Listen to this',
+    createdAt: '2026-03-02T10:00:00.000Z',
+    mediaUrls: [],
+    photos: [],
+    clips: [memo, video],
+    user: { firstName: 'Margaret', lastName: 'Walker-Fitzgerald' },
+  };
+
+  it('shows a player for each, loading nothing until pressed, with its length and the transcript as text', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail({ updates: [update], updateCount: 1 }));
+    const { container } = renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('tab', { name: 'Updates' }));
+    await screen.findByText('Listen to this');
+    const audio = container.querySelector('audio');
+    expect([audio?.getAttribute('src'), audio?.hasAttribute('controls'), audio?.getAttribute('preload')]).toEqual(['/media/memo', true, 'none']);
+    expect(audio?.getAttribute('aria-label')).toBe('Voice memo, 0:42, from Margaret Walker-Fitzgerald');
+    const player = container.querySelector('video');
+    expect(['controls', 'playsinline', 'preload', 'poster', 'width', 'height', 'src'].map((a) => player?.getAttribute(a) ?? null)).toEqual([
+      '',
+      '',
+      'none',
+      '/media/video/640',
+      '1280',
+      '720',
+      '/media/video',
+    ]);
+    expect(screen.getByText('Voice memo, 0:42')).toBeDefined();
+    expect(screen.getByText('Video, 2:05')).toBeDefined();
+    // The transcript is text, never markup; marked as transcribed for everyone, "Transcript:" for screen readers.
+    const quote = container.querySelector('blockquote');
+    expect(quote?.textContent).toBe('Transcript: “We miss you! <b>not bold</b>” (transcribed)');
+    expect(quote?.querySelector('b')).toBeNull();
+  });
+});

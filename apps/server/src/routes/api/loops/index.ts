@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { addMemberSchema, createLoopSchema, idParamSchema, updateLoopSchema, updateMemberSchema } from '@loop/shared/loops';
+import { addMemberSchema, createLoopSchema, idParamSchema, loopDetailResponseSchema, updateLoopSchema, updateMemberSchema } from '@loop/shared/loops';
 import { requireUser } from '../../../plugins/session';
 import { createInvite } from '../../../services/invites/create-invite';
 import { getLoopAccess, requireManage } from '../../../services/loop-access';
@@ -49,7 +49,7 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.code(201).send({ ...loop, smsStatus });
   });
 
-  app.get('/:id', { schema: { params: loopParams } }, async (request) => {
+  app.get('/:id', { schema: { params: loopParams, response: { 200: loopDetailResponseSchema } } }, async (request) => {
     const { id } = request.params;
     const access = await getLoopAccess(db, request.user, id);
     return getLoopDetail(db, id, access.role, { now: clock() });

@@ -1,6 +1,7 @@
 import { ExternalLink } from 'lucide-react';
 import type { LoopUpdate } from '@loop/shared/loops';
 import { photoSrcset } from '@loop/shared/photos';
+import { ClipPlayer } from '@/components/clip-player';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatDateTime } from '@/lib/format-date';
 
@@ -31,6 +32,9 @@ export function AdminUpdateList({ updates, total }: { updates: LoopUpdate[]; tot
                   </time>
                 </div>
                 {update.content && <p className="whitespace-pre-wrap break-words">{update.content}</p>}
+                {update.clips.map((clip) => (
+                  <ClipPlayer key={clip.url} clip={clip} author={`${update.user.firstName} ${update.user.lastName}`} />
+                ))}
                 {update.photos.length > 0 && (
                   <ul className="flex flex-wrap gap-x-4 gap-y-2">
                     {update.photos.map((photo, index) => (

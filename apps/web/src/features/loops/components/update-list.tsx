@@ -10,6 +10,7 @@ import { useIsSimulatorMode } from '@/lib/app-config';
 import { useSignedInUser } from '@/lib/current-user';
 import { formatDateTime } from '@/lib/format-date';
 import { useDeleteUpdate } from '../api/delete-update';
+import { ClipPlayer } from '@/components/clip-player';
 import { PhotoTile } from '@/components/photo-tile';
 
 /** How wide a grid tile is drawn: half a phone's width, a third from sm, a quarter from lg. */
@@ -84,7 +85,11 @@ function UpdateItem({ loopId, update, canDelete }: { loopId: number; update: Loo
               </Button>
             }
             title="Delete this update?"
-            description="The update and its photos are deleted for good and will not appear in newsletters."
+            description={
+              update.clips.length > 0
+                ? 'The update, its photos, voice memos and videos (with their transcripts) are deleted for good and will not appear in newsletters.'
+                : 'The update and its photos are deleted for good and will not appear in newsletters.'
+            }
             confirmLabel="Delete"
             onConfirm={() =>
               deleteUpdate.mutateAsync(update.id).then(
@@ -99,6 +104,9 @@ function UpdateItem({ loopId, update, canDelete }: { loopId: number; update: Loo
         )}
       </div>
       {update.content && <p className="whitespace-pre-wrap break-words">{update.content}</p>}
+      {update.clips.map((clip) => (
+        <ClipPlayer key={clip.url} clip={clip} author={author} />
+      ))}
       {update.photos.length > 0 && (
         <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-4">
           {update.photos.map((photo, index) => (

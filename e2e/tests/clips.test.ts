@@ -1,0 +1,99 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { m4aMemo, movVideo } from '../../apps/server/test/helpers/clips';
+import { startFakeOpenAi, type FakeOpenAi } from '../../apps/server/test/helpers/fake-openai';
+import { registerAccount, waitVisible } from '../support/app';
+import { seriousViolations } from '../support/axe';
+import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
+import { addMember, createLoop, waitForUpdates } from '../support/loop-data';
+import type { RunningServer } from '../support/server';
+import { withServerAndBrowser } from '../support/suite';
+
+// Issue 22 item 4: a voice memo texted in (through the Phone Simulator, the real inbound pipeline:
+// ffmpeg converts it, the worker has it transcribed) plays on the Loop's Updates tab, with its
+// length and its transcript beside the player. Fixtures are made by ffmpeg's lavfi sources here.
+// The transcription endpoint is a fake OpenAI-compatible server on 127.0.0.1 answering
+// https://platform.openai.com/docs/api-reference/audio/createTranscription's `{ "text": ... }`.
+
+let server: RunningServer;
+let browser: Browser;
+let openai: FakeOpenAi;
+// Rosa is made staff (to read the admin detail while waiting); the endpoint is filled in before
+// the server starts (hooks run in the order they are registered).
+const env: Record<string, string> = { ADMIN_EMAILS: 'rosa@example.com' };
+beforeAll(async () => {
+  openai = await startFakeOpenAi();
+  openai.transcribe({ kind: 'text', text: 'Hi Grandma! We went to the beach today.' });
+  Object.assign(env, { OPENAI_BASE_URL: openai.baseUrl, OPENAI_API_KEY: 'sk-test' });
+});
+afterAll(async () => {
+  await openai?.close();
+});
+withServerAndBrowser((s, b) => ([server, browser] = [s, b]), env);
+
+/** At 375 and 1280 px: nothing wider than the screen, the player whole on it; a screenshot of each to look at. */
+async function atPhoneAndDesktop(page: Page, name: string, player: Locator): Promise<void> {
+  for (const [viewport, width] of [
+    [PHONE, 375],
+    [DESKTOP, 1280],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    const box = await player.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= width).toBe(true);
+    await screenshot(page, `${name}-${width}`);
+  }
+}
+
+describe('voice memos and videos on the Updates tab', () => {
+  it('a texted voice memo plays (press play, the time advances), with its transcript; a video shows its poster', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await registerAccount(page, server.url, { firstName: 'Rosa', lastName: 'Diaz', email: 'rosa@example.com', phoneNumber: '+14155550181' });
+    const loop = await createLoop(page.request, server.url, { name: 'Diaz Family', vibe: ['family'] });
+    const member = { firstName: 'Tomas', lastName: 'Diaz', phoneNumber: '+14155550182', messagingPreference: 'sms' as const };
+    await addMember(page.request, server.url, loop.id, member);
+    const media = [
+      { contentType: 'audio/mp4', dataBase64: m4aMemo(3).toString('base64') },
+      { contentType: 'video/quicktime', dataBase64: movVideo({ seconds: 2, width: 640, height: 360 }).toString('base64') },
+    ];
+    const sent = await page.request.post(`${server.url}/api/simulator/phones/${encodeURIComponent(member.phoneNumber)}/messages`, {
+      data: { body: 'Listen to this!', media },
+    });
+    expect(sent.status()).toBe(202);
+    await waitForUpdates(page.request, server.url, loop.id, 1);
+    expect(openai.uploads.map((u) => [u.fields.model, u.file?.type])).toEqual([['gpt-4o-mini-transcribe', 'audio/mp4']]);
+
+    await page.goto(`${server.url}/loops/${loop.id}`);
+    await page.getByRole('tab', { name: 'Updates' }).click();
+    const audio = page.getByLabel('Voice memo, 0:03, from Tomas Diaz');
+    await waitVisible(audio);
+    expect(await audio.evaluate((a: HTMLAudioElement) => [a.controls, a.preload, a.currentTime])).toEqual([true, 'none', 0]);
+    await waitVisible(page.getByText('Hi Grandma! We went to the beach today.'));
+    await waitVisible(page.getByText('Video, 0:02'));
+    const video = page.locator('video');
+    expect(await video.evaluate((v: HTMLVideoElement) => [v.controls, v.playsInline, v.preload, v.width, v.height])).toEqual([true, true, 'none', 640, 360]);
+    expect(await video.getAttribute('poster')).toMatch(/^\/media\/[\w-]+\/\d+$/);
+
+    // Press the player's own play button (Chromium draws it at the left of the control bar).
+    const box = await audio.boundingBox();
+    await audio.click({ position: { x: 16, y: (box?.height ?? 54) / 2 } });
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.3);
+    await audio.evaluate((a: HTMLAudioElement) => a.pause());
+
+    await atPhoneAndDesktop(page, 'updates-clips', audio);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The admin update detail plays them too, with the transcript beside the memo.
+    await page.goto(`${server.url}/admin/loops/${loop.id}`);
+    const adminAudio = page.getByLabel('Voice memo, 0:03, from Tomas Diaz');
+    await waitVisible(adminAudio);
+    await waitVisible(page.getByText('Hi Grandma! We went to the beach today.'));
+    expect(await page.locator('video').evaluate((v: HTMLVideoElement) => [v.preload, v.width, v.height])).toEqual(['none', 640, 360]);
+    await atPhoneAndDesktop(page, 'admin-update-clips', adminAudio);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+});
