@@ -1,7 +1,8 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processPending } from '../src/jobs/message-worker';
 import { CLIP_REFUSALS, convertClip, sniffClipFormat, type ClipLimits } from '../src/media/clip';
@@ -17,6 +18,12 @@ import { mmsParams, postWebhook, sid, whatsappParams } from './helpers/twilio-fi
 const tools = findFfmpeg(undefined);
 if (!tools) throw new Error('ffmpeg is not installed: apt-get install -y ffmpeg (decision 0023)');
 const limits: ClipLimits = { tools, maxBytes: 5 * 1024 * 1024, voiceMaxSeconds: 300, videoMaxSeconds: 120, timeoutMs: 60_000 };
+
+// Conversions in this file work in a temporary folder of its own, so the check below sees only
+// theirs, not those of other test files converting at the same time (os.tmpdir() reads TMPDIR).
+const ownTmp = mkdtempSync(join(tmpdir(), 'loop-clips-test-'));
+process.env.TMPDIR = ownTmp;
+afterAll(() => rmSync(ownTmp, { recursive: true, force: true }));
 
 /** Nothing of a conversion is left behind: no ffmpeg running, no temporary folder. */
 function expectNothingLeft() {
