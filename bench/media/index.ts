@@ -375,7 +375,7 @@ async function main(): Promise<void> {
       `Also: peak RSS of the server with its ffmpeg children (sampled every 100 ms) ${peakWithChildren.toFixed(0)} MB; ` +
         `${failedAcks} webhooks not answered 2xx; plain texts handled ${textsHandled}/${sentTexts.length}, ` +
         `webhook -> update p50 ${percentile(textReady, 50).toFixed(1)} s, max ${Math.max(...textReady).toFixed(1)} s ` +
-        '(a claimed batch of texts is handled to its end before the next claim: one video holds up texts that arrive meanwhile).',
+        "(a sender's video or memo holds up only that sender's texts, decision 0016).",
     );
   } finally {
     await server?.stop();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkLimit } from '../src/media/heavy-work';
+import { createWorkLimit, LONG_TASK_PATIENCE_MS } from '../src/media/heavy-work';
 import { convertPhoto, MAX_PHOTO_PIXELS, PHOTO_REFUSALS, type ConvertedPhoto } from '../src/media/photo';
 import { bmp, encodeAs, heicFixture, metadataOf, phoneJpeg, pixelAt, pngBomb, SVG } from './helpers/photos';
 
@@ -122,5 +122,31 @@ describe('the heavy-work limit', () => {
     expect(limit.active).toBe(0);
     await expect(limit.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(limit.active).toBe(0);
+  });
+
+  it('lets short work (photos, voice memos) wait ahead of long work (videos), until a long task has waited its patience', async () => {
+    let clock = 0;
+    const limit = createWorkLimit(1, () => clock);
+    const order: string[] = [];
+    let finishFirst = () => {};
+    const first = limit.run(() => new Promise<void>((resolve) => (finishFirst = resolve)));
+    const task = (name: string) => async () => {
+      order.push(name);
+    };
+    const waiting = [limit.run(task('video 1')), limit.run(task('memo 1'), { soon: true }), limit.run(task('photo'), { soon: true })];
+    expect(limit.waiting).toBe(3);
+    finishFirst();
+    await Promise.all([first, ...waiting]);
+    expect(order).toEqual(['memo 1', 'photo', 'video 1']);
+
+    // A video that has waited LONG_TASK_PATIENCE_MS goes before short work that came later.
+    order.length = 0;
+    const second = limit.run(() => new Promise<void>((resolve) => (finishFirst = resolve)));
+    const more = [limit.run(task('video 2'))];
+    clock += LONG_TASK_PATIENCE_MS;
+    more.push(limit.run(task('memo 2'), { soon: true }));
+    finishFirst();
+    await Promise.all([second, ...more]);
+    expect(order).toEqual(['video 2', 'memo 2']);
   });
 });

@@ -112,7 +112,9 @@ export async function convertClip(bytes: Buffer, limits: ClipLimits): Promise<Cl
   if (bytes.length > limits.maxBytes) return { ok: false, reason: CLIP_REFUSALS.tooLarge(limits.maxBytes) };
   const format = sniffClipFormat(bytes);
   if (!format) return { ok: false, reason: CLIP_REFUSALS.unreadable };
-  const converted = await heavyWork.run(() => withFolder((dir) => transcode(dir, bytes, format, limits)));
+  // Only these containers can hold a video: the rest (voice memos) are short work and go first.
+  const soon = format !== 'mov' && format !== 'matroska';
+  const converted = await heavyWork.run(() => withFolder((dir) => transcode(dir, bytes, format, limits)), { soon });
   if (!converted.ok || converted.clip.kind === 'audio' || !converted.posterPng) return converted;
   const { posterPng, clip } = converted;
   const poster = await convertPhoto(posterPng);
@@ -151,8 +153,8 @@ async function transcode(
   const output = join(dir, kind === 'audio' ? 'converted.m4a' : 'converted.mp4');
   const codecs =
     kind === 'audio'
-      ? ['-map', '0:a:0', '-vn', '-c:a', 'aac', '-b:a', '64k']
-      : ['-map', '0:v:0', '-map', '0:a:0?', '-vf', SCALE_720P, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26', '-c:a', 'aac', '-b:a', '96k'];
+      ? ['-map', '0:a:0', '-vn', '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '64k']
+      : ['-map', '0:v:0', '-map', '0:a:0?', '-vf', SCALE_720P, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26', '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '96k'];
   const args = [
     '-nostdin', '-hide_banner', '-v', 'error', '-xerror', '-threads', '1',
     ...inputOptions(format), '-i', input,

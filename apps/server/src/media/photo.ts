@@ -60,7 +60,7 @@ export async function convertPhoto(bytes: Buffer): Promise<PhotoResult> {
       // libvips and the decoders report damage in many words; the sender needs one reason.
       return { ok: false, reason: PHOTO_REFUSALS.damaged };
     }
-  });
+  }, { soon: true });
 }
 
 const SHARP_OPTIONS: SharpOptions = { limitInputPixels: MAX_PHOTO_PIXELS, failOn: 'warning', sequentialRead: true };
