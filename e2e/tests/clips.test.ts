@@ -81,6 +81,17 @@ describe('voice memos and videos on the Updates tab', () => {
     await audio.click({ position: { x: 16, y: (box?.height ?? 54) / 2 } });
     await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.3);
     await audio.evaluate((a: HTMLAudioElement) => a.pause());
+    // The converted video (H.264 + AAC, +faststart) plays too: muted, as a page may start it.
+    const started = await video.evaluate((v: HTMLVideoElement) => {
+      v.muted = true;
+      return v.play().then(
+        () => 'playing',
+        (error: Error) => error.name,
+      );
+    });
+    expect(started).toBe('playing');
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.3);
+    await video.evaluate((v: HTMLVideoElement) => v.pause());
 
     await atPhoneAndDesktop(page, 'updates-clips', audio);
     expect(await seriousViolations(page)).toEqual([]);
