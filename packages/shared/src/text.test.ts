@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasNoControlCharacters, hasNoNul, toWellFormed } from './text';
+import { andList, hasNoControlCharacters, hasNoNul, plural, toWellFormed } from './text';
 
 describe('text checks', () => {
   it('allows tab and line breaks, refuses NUL, other C0 controls and DEL', () => {
@@ -13,5 +13,10 @@ describe('text checks', () => {
     expect(toWellFormed('짯\udce5䀞')).toBe('짯\ufffd䀞');
     expect(toWellFormed('\ud800x\udfff')).toBe('\ufffdx\ufffd');
     expect(toWellFormed('family 👨‍👩‍👧 🙂')).toBe('family 👨‍👩‍👧 🙂');
+  });
+
+  it('lists and counts in words', () => {
+    expect([[], ['Ada'], ['Ada', 'Ben'], ['Ada', 'Ben', 'Cleo']].map(andList)).toEqual(['', 'Ada', 'Ada and Ben', 'Ada, Ben and Cleo']);
+    expect([plural(1, 'photo'), plural(3, 'photo'), plural(2, 'person', 'people')]).toEqual(['1 photo', '3 photos', '2 people']);
   });
 });

@@ -33,3 +33,13 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export function toWellFormed(value: string): string {
   return value.replace(LONE_SURROGATE, '\ufffd');
 }
+
+/** "A", "A and B", "A, B and C": every item, in order (see the server's listNames for a bounded list). */
+export function andList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** "1 photo", "3 photos"; `many` for an irregular plural. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

@@ -10,7 +10,7 @@ import type { Transcriber } from '../media/transcribe';
 import { processInbound } from '../messaging/process-inbound';
 import { readSenderFacts, type KnownSender, type SenderFacts } from '../messaging/sender-facts';
 import { toE164 } from '@loop/shared/phone';
-import { SEND_ABORT_AFTER_STOP_MS } from '../messaging/provider';
+import { retryDelayMs, SEND_ABORT_AFTER_STOP_MS } from '../messaging/provider';
 import { releaseMessages } from '../messaging/release-messages';
 import { sendDueTexts } from '../messaging/send-outbound';
 import { onWake, type WakeCause } from '../messaging/worker-signal';
@@ -185,7 +185,7 @@ export async function processPending(ctx: MessagingContext, options: WorkerOptio
 async function retryInbound(ctx: MessagingContext, row: MessageRow, error: unknown): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
   const last = row.attempts >= ctx.config.SEND_MAX_ATTEMPTS;
-  const delayMs = ctx.config.SEND_RETRY_BASE_SECONDS * 1000 * 2 ** (row.attempts - 1);
+  const delayMs = retryDelayMs(ctx.config.SEND_RETRY_BASE_SECONDS, row.attempts);
   await ctx.db
     .update(messages)
     .set({

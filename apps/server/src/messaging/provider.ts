@@ -59,3 +59,8 @@ export class SendError extends Error {
     this.name = 'SendError';
   }
 }
+
+/** How long a retryable failure waits before attempt `attempts + 1`: the base, doubled per attempt. */
+export function retryDelayMs(baseSeconds: number, attempts: number): number {
+  return baseSeconds * 1000 * 2 ** (attempts - 1);
+}

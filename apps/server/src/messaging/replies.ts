@@ -1,3 +1,4 @@
+import { andList } from '@loop/shared/text';
 import { flattened, QUOTE_LIMITS, quoted, quotedLoopNames as listNames } from './quote';
 
 /**
@@ -16,7 +17,7 @@ export const replies = {
     const count = (n: number, one: string) => (n === 0 ? [] : [n === 1 ? one : `${n} ${one}s`]);
     const voice = clips.filter((c) => c.kind === 'audio').length;
     const parts = ['update', ...count(photos, 'photo'), ...count(voice, 'voice memo'), ...count(clips.length - voice, 'video')];
-    const what = parts.length === 1 ? 'update' : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+    const what = andList(parts);
     return `Thanks ${firstNameOf(firstName)}! Your ${what} went to ${listNames(loopNames)}.`;
   },
 

@@ -10,7 +10,7 @@ import { planDelivery, type DeliveryPlan } from './plan-delivery';
 import { applyEarlyStatuses, closeWhatsappWindow, markPhone } from './record-status';
 import { sendableTexts, type Sendable } from './recipients';
 import { releaseMessages } from './release-messages';
-import { PERMANENT_ERROR_CODES, SEND_CONCURRENCY, SEND_TIMEOUT_MS, SendError } from './provider';
+import { PERMANENT_ERROR_CODES, retryDelayMs, SEND_CONCURRENCY, SEND_TIMEOUT_MS, SendError } from './provider';
 
 /** How long one sendDueTexts goes on claiming more; the worker then starts it again. */
 const REFILL_FOR_MS = 30_000;
@@ -20,22 +20,6 @@ const LEASE_MARGIN_MS = 5_000;
 const SENT_PER_UPDATE = 500;
 const OPTED_OUT_ERROR = 'Not sent: this phone opted out of texts (STOP).';
 const NOT_ALLOWED_ERROR = 'Not sent: the member left the Loop, or the Loop was paused, after the text was queued.';
-
-/**
- * Sends one claimed outbound row (status `sending`). Re-reads it first and does nothing if it
- * was sent meanwhile. Retries later with exponential backoff on errors that may pass; fails at once
- * on those that cannot, marking the member.
- */
-export async function sendOutbound(ctx: MessagingContext, claimed: MessageRow, pacer: Pacer, signal?: AbortSignal): Promise<void> {
-  const { db } = ctx;
-  const [row] = await db.select().from(messages).where(eq(messages.id, claimed.id));
-  if (!row || row.status !== 'sending') return;
-  const outcome = await deliver(ctx, row, pacer, new SendCheck(db), signal);
-  // The process is stopping: leave the text for the next one rather than hold the shutdown.
-  if (outcome === 'stopped') return releaseMessages(db, 'outbound', [row.id]);
-  if (outcome === 'late') return giveBack(db, [row]);
-  if (outcome !== 'failed') await recordSent(ctx, [outcome]);
-}
 
 /**
  * Sends due outbound texts, claimed `batch` at a time by `claim` (claimOutbound): the rows are
@@ -377,7 +361,7 @@ async function recordFailure(ctx: MessagingContext, row: MessageRow, failure: Se
   const permanent = Object.values(PERMANENT_ERROR_CODES).some((code) => code === failure.code);
   if (permanent) await markPhone(ctx.db, row.toAddress, failure.code ?? 0, ctx.clock());
   if (failure.retryable && !permanent && row.attempts < config.SEND_MAX_ATTEMPTS) {
-    const delayMs = config.SEND_RETRY_BASE_SECONDS * 1000 * 2 ** (row.attempts - 1);
+    const delayMs = retryDelayMs(config.SEND_RETRY_BASE_SECONDS, row.attempts);
     return finish(ctx, row, {
       status: 'queued',
       nextAttemptAt: new Date(ctx.clock().getTime() + delayMs),

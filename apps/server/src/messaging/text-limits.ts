@@ -1,3 +1,4 @@
+import { andList } from '@loop/shared/text';
 import { LIMITS } from '@loop/shared/constants';
 
 /**
@@ -31,8 +32,7 @@ export function listNames(names: readonly string[], options: { maxChars?: number
   const maxChars = options.maxChars ?? 400;
   const maxNames = options.maxNames ?? 10;
   const all = names.map((n) => clip(n, options.maxNameChars ?? LIMITS.loopName));
-  const join = (list: string[]) => (list.length <= 1 ? (list[0] ?? '') : `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`);
-  if (all.length <= maxNames && join(all).length <= maxChars) return join(all);
+  if (all.length <= maxNames && andList(all).length <= maxChars) return andList(all);
   for (let shown = Math.min(all.length - 1, maxNames); shown >= 1; shown--) {
     const others = all.length - shown;
     const text = `${all.slice(0, shown).join(', ')} and ${others === 1 ? '1 other' : `${others} others`}`;

@@ -1,6 +1,7 @@
 import { formatDuration, type Clip } from '@loop/shared/photos';
 import { escapeMarkdown, escapeMarkdownLine } from './markdown-text';
-import { formatDay, formatPeriod, listNames, plural } from './period-label';
+import { andList, plural } from '@loop/shared/text';
+import { formatDay, formatPeriod } from './period-label';
 import { voiceFor, type OpeningFacts } from './template-voices';
 import { wordsOf, type NewsletterInput, type NewsletterWriter, type WriterUpdate, type WrittenNewsletter } from './writer';
 
@@ -96,9 +97,9 @@ export function describeUpdates(updates: WriterUpdate[], escape: (text: string) 
   const clips = updates.flatMap((u) => u.clips ?? []);
   const voice = clips.filter((c) => c.kind === 'audio').length;
   // "7 updates, 4 photos and 2 voice memos"
-  const summary = listNames([plural(updates.length, 'update'), ...count(photoCount, 'photo'), ...count(voice, 'voice memo'), ...count(clips.length - voice, 'video')]);
+  const summary = andList([plural(updates.length, 'update'), ...count(photoCount, 'photo'), ...count(voice, 'voice memo'), ...count(clips.length - voice, 'video')]);
   const names = byAuthor(updates).map((list) => escape(list[0]?.author.firstName ?? ''));
-  return { summary, people: names.length ? listNames(names) : 'nobody yet', authors: names };
+  return { summary, people: names.length ? andList(names) : 'nobody yet', authors: names };
 }
 
 function byAuthor(updates: WriterUpdate[]): WriterUpdate[][] {

@@ -1,3 +1,4 @@
+import { newsletterPath } from '@loop/shared/newsletters';
 import type { LandingLinks } from '@loop/shared/simulator';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -19,7 +20,7 @@ export async function getLandingLinks(
   let exampleNewsletter = config.EXAMPLE_NEWSLETTER_URL;
   if (!exampleNewsletter) {
     const urlId = await findDemoNewsletter(db);
-    exampleNewsletter = urlId ? `/newsletters/${urlId}` : `${GUIDE_PATH}#newsletter`;
+    exampleNewsletter = urlId ? newsletterPath(urlId) : `${GUIDE_PATH}#newsletter`;
   }
   return { exampleNewsletter, demoVideo: config.DEMO_VIDEO_URL ?? `${GUIDE_PATH}#walkthrough`, guide };
 }

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { AdminSort } from '@loop/shared/constants';
+import { currentUserQueryKey } from '@/lib/current-user';
 
 /** Query keys of the admin feature: everything starts with "admin". */
 export const adminKeys = {
@@ -21,5 +22,5 @@ export const ADMIN_LIST_STALE_TIME = 1000;
  * refetches now; the rest refetches when it next shows.
  */
 export function refreshAfterStaffChange(queryClient: QueryClient): Promise<void> {
-  return queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'current-user' });
+  return queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== currentUserQueryKey[0] });
 }
