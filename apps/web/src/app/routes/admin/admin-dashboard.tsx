@@ -4,7 +4,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { useAdminStats } from '@/features/admin/api/get-admin-stats';
 import { AllLoops } from '@/features/admin/components/all-loops';
 import { GrowthChart } from '@/features/admin/components/growth-chart';
-import { LoadErrorCard } from '@/features/admin/components/load-error-card';
+import { LoadErrorCard } from '@/components/load-error-card';
 import { RecentNewsletters } from '@/features/admin/components/recent-newsletters';
 import { StatCards } from '@/features/admin/components/stat-cards';
 

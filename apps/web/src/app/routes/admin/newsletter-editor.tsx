@@ -5,7 +5,7 @@ import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useNewsletterPreview } from '@/features/admin/api/get-newsletter-preview';
-import { LoadErrorCard } from '@/features/admin/components/load-error-card';
+import { LoadErrorCard } from '@/components/load-error-card';
 import { NewsletterEditor } from '@/features/admin/components/newsletter-editor';
 import { NotFoundRoute } from '../not-found';
 
