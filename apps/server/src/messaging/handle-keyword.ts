@@ -1,12 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { loops, members } from '../db/schema';
 import { listConfirmableLoops } from '../services/memberships/confirm-pending-memberships';
-import { membershipIsActive } from '../services/memberships/membership-is-active';
 import type { Keyword } from './keywords';
 import { optInPhone, optOutPhone } from './opt-outs';
 import type { TextKind } from './outbox';
 import { replies } from './replies';
+import { activeLoopsOf } from './sender-facts';
 
 export interface KeywordInput {
   keyword: Keyword;
@@ -62,13 +60,8 @@ export async function handleKeyword(tx: DbOrTx, input: KeywordInput): Promise<{ 
       return { body: replies.help(), kind: 'reply' };
     case 'loops': {
       if (input.userId === null) return { body: replies.joinHelp(), kind: 'reply' };
-      const names = await tx
-        .select({ name: loops.name })
-        .from(members)
-        .innerJoin(loops, eq(loops.id, members.loopId))
-        .where(and(eq(members.userId, input.userId), membershipIsActive))
-        .orderBy(asc(loops.name));
-      return { body: names.length > 0 ? replies.yourLoops(names.map((n) => n.name)) : replies.joinHelp(), kind: 'reply' };
+      const names = ((await activeLoopsOf(tx, [input.userId])).get(input.userId) ?? []).map((loop) => loop.name);
+      return { body: names.length > 0 ? replies.yourLoops(names) : replies.joinHelp(), kind: 'reply' };
     }
   }
 }
