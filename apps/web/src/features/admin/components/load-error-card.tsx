@@ -5,7 +5,7 @@ import { Card } from '@/components/ui/card';
 import { errorText } from '@/lib/api-client';
 
 interface LoadErrorCardProps {
-  /** SPEC §8's page-level title, e.g. "Failed to load loop details". */
+  /** The page-level title (docs/product.md#messages-on-screen), e.g. "Failed to load loop details". */
   title: string;
   error: unknown;
   onRetry: () => void;
