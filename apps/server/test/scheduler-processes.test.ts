@@ -11,7 +11,7 @@ import { createLoop, createPerson } from './helpers/messaging';
 import { startFixtureProcess } from './helpers/fixture-process';
 
 /**
- * ARCHITECTURE.md "Growing past one machine": two server processes on one PostgreSQL database,
+ * docs/architecture.md#growing-past-one-machine: two server processes on one PostgreSQL database,
  * and a process killed mid-sweep, never send a scheduled text twice or lose one. Counted at the
  * fake Twilio server. Needs a PostgreSQL server (TEST_DATABASE_URL); PGlite is one process.
  */

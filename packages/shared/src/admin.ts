@@ -49,7 +49,7 @@ export const bulkMessageSchema = z.object({
 });
 
 /**
- * Paged lists answer with the array itself (SPEC: "list of Loops") and say where the next page
+ * Paged lists answer with the array itself (docs/product.md#api-calls: a list of Loops) and say where the next page
  * is in headers: X-Total-Count, and when there is a next page X-Next-Page (its number, for
  * `page=`) and X-Next-Cursor (for `cursor=`: it starts after this page's last row, so a deep page
  * costs what the first does).
@@ -64,7 +64,7 @@ export interface GrowthPoint {
 export interface AdminStats {
   totalLoops: number;
   totalMembers: number;
-  /** SPEC §2 Total Updates: the sum of every Loop's updateCount (all Loops, not one page of them). */
+  /** Total Updates (docs/product.md#admin-dashboard): the sum of every Loop's updateCount (all Loops, not one page of them). */
   totalUpdates: number;
   loopGrowth: GrowthPoint[];
   memberGrowth: GrowthPoint[];

@@ -1,4 +1,4 @@
-/** Business constants of SPEC §5 and §9, shared by the server and the web app. */
+/** Business constants (docs/product.md#limits-and-timings), shared by the server and the web app. */
 
 export const MESSAGING_PREFERENCES = ['sms', 'whatsapp'] as const;
 export type MessagingPreference = (typeof MESSAGING_PREFERENCES)[number];
@@ -51,7 +51,7 @@ export const DEFAULT_PHONE_COUNTRY = 'US';
 export const PHONE_MAX_DIGITS = 15;
 
 /**
- * Input limits (SPEC §5 and §9 give none): every one is checked by a shared zod schema or by
+ * Input limits (docs/product.md#input-rules): every one is checked by a shared zod schema or by
  * the server, and answered with a 400 (413 for bytes) that says which limit was hit.
  */
 export const LIMITS = {

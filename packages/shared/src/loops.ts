@@ -270,7 +270,7 @@ export interface LoopDetail extends LoopSummary {
 }
 
 export interface CreateLoopAnswer extends LoopSummary {
-  /** 'simulated': texts work but stay in the Phone Simulator; 'disabled' (SPEC): texts are off. */
+  /** 'simulated': texts work but stay in the Phone Simulator; 'disabled' (docs/product.md#api-calls): texts are off. */
   smsStatus: 'enabled' | 'simulated' | 'disabled';
 }
 

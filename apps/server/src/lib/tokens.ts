@@ -6,7 +6,7 @@ export function randomToken(bytes = 32): string {
 }
 
 /**
- * Random bytes of each token a stranger could guess (ARCHITECTURE.md: at least 128 bits). The
+ * Random bytes of each token a stranger could guess (docs/architecture.md#tokens: at least 128 bits). The
  * services and test/security/tokens.test.ts both call newToken(), so the test checks what runs.
  */
 export const TOKEN_BYTES = {

@@ -2,8 +2,10 @@ import { andList } from '@loop/shared/text';
 import { flattened, QUOTE_LIMITS, quoted, quotedLoopNames as listNames } from './quote';
 
 /**
- * Every text Loop sends on its own, in one place, so the wording stays consistent. Anything a
- * person typed (Loop names, names, words from a text) goes in quoted and length-limited.
+ * The texts Loop sends on its own in answer to a member's texts, and the invitation, welcome and
+ * joined texts. Reminders, newsletter links and phone codes have their own files (the list is in
+ * docs/product.md#texts-a-member-gets). Anything a person typed (Loop names, names, words from a
+ * text) goes in quoted and length-limited.
  */
 
 const loopName = (name: string) => quoted(name, QUOTE_LIMITS.loopName);

@@ -7,7 +7,7 @@ import { membershipIsActive } from './memberships/membership-is-active';
 import type { SessionUser } from './sessions/find-session-user';
 
 /**
- * The one place that decides who may do what on a Loop (ARCHITECTURE.md "Authorization"):
+ * The one place that decides who may do what on a Loop (docs/architecture.md#authorization):
  * - owner (its creator): everything on their Loop;
  * - staff (isPrivileged): everything on every Loop;
  * - member (an active one: a pending invitation grants nothing yet): sees the Loop, its members and updates, and deletes their own updates;

@@ -4,7 +4,7 @@ import { NotFoundRoute } from './routes/not-found';
 
 // The layout draws no page before the session is known, so `data` is a user or null here.
 
-/** Pages of signed-in users; signed-out visitors get the not-found screen (SPEC §2). */
+/** Pages of signed-in users; signed-out visitors get the not-found screen (docs/product.md#screens-and-routes). */
 export function RequireUser() {
   const { data: user } = useCurrentUser();
   if (!user) return <NotFoundRoute />;

@@ -6,7 +6,7 @@ import { useCurrentUser } from '@/lib/current-user';
 import { SessionError } from './session-error';
 import { TopBar } from './top-bar';
 
-/** Top bar and page. No page draws before the session is known (SPEC §2: a spinner meanwhile). */
+/** Top bar and page. No page draws before the session is known (docs/product.md#screens-and-routes: a spinner meanwhile). */
 export function AppLayout() {
   const session = useCurrentUser();
   const known = session.data !== undefined;

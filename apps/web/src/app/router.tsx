@@ -36,7 +36,7 @@ function HomeRoute() {
   );
 }
 
-/** SPEC §2 route table (tests render it in a memory router). */
+/** The route table of docs/product.md#screens-and-routes (tests render it in a memory router). */
 export const routes: RouteObject[] = [
   {
     element: <AppLayout />,

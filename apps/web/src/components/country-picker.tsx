@@ -5,7 +5,7 @@ import { findCountry, searchCountries, type CountryCode } from '@/lib/phone-form
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 
-/** SPEC §9: the country search waits 250 ms after the last key. */
+/** docs/product.md#limits-and-timings: the country search waits 250 ms after the last key. */
 const SEARCH_DEBOUNCE_MS = 250;
 /** Marks the picker's popup, which is portaled out of the phone input's DOM. */
 export const COUNTRY_LIST_ATTRIBUTE = 'data-country-picker';

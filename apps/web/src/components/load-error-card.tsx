@@ -6,7 +6,7 @@ import { cn } from '@/lib/cn';
 import { errorText } from '@/lib/api-client';
 
 interface LoadErrorCardProps {
-  /** The page-level title, e.g. "Failed to load loop details" or "Loop not found". */
+  /** The page-level title (docs/product.md#messages-on-screen), e.g. "Failed to load loop details" or "Loop not found". */
   title: string;
   error: unknown;
   /** Offers "Try again" (not for what retrying cannot fix, such as a 404). */

@@ -25,7 +25,7 @@ interface MessagingPreferenceFieldProps {
   className?: string;
 }
 
-/** SMS or WhatsApp, as two large radio cards under the label and hint (SPEC §2). */
+/** SMS or WhatsApp, as two large radio cards under the label and hint (docs/product.md#sign-in-and-sign-up). */
 export function MessagingPreferenceField({
   value,
   onChange,

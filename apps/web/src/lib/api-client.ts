@@ -14,11 +14,11 @@ export class ApiError extends Error {
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RequestOptions {
-  /** Default "include" (the session cookie). The join call sends none (SPEC §7). */
+  /** Default "include" (the session cookie). The join call sends none (docs/product.md#api-calls). */
   credentials?: RequestCredentials;
 }
 
-/** What login, register and logout answer (SPEC §7): they never throw. */
+/** What login, register and logout answer (docs/product.md#api-calls): they never throw. */
 export type AuthResult = { ok: true } | { ok: false; message: string };
 
 export function createApiClient(baseUrl = '') {
@@ -93,7 +93,7 @@ export function errorText(error: unknown): string {
   return typeof error === 'string' ? error : '';
 }
 
-// SPEC §7: the body text for 4xx (our server's `{message}` when it is JSON), status and
+// docs/product.md#api-calls: the body text for 4xx (our server's `{message}` when it is JSON), status and
 // status text for 5xx (a 5xx body may be a proxy's HTML page, never worth showing).
 async function failureMessage(response: Response): Promise<string> {
   const statusLine = `${response.status} ${response.statusText}`.trim();

@@ -17,7 +17,7 @@ export async function getCurrentUser(): Promise<User | null> {
 }
 
 /**
- * SPEC §9: the user query is never cached: it is read afresh on every page load and dropped
+ * docs/product.md#limits-and-timings: the user query is never cached: it is read afresh on every page load and dropped
  * as soon as nothing shows it. The layout, guards and pages that read it while the page is up
  * share that one answer (a second GET per load was a second 401 in a signed-out console);
  * login, register, logout and profile changes read it again through `refreshCurrentUser`.

@@ -3,7 +3,7 @@ import { currentUserQueryOptions } from './current-user';
 import { createQueryClient } from './query-client';
 
 describe('query client', () => {
-  it('never refetches on its own and never retries (SPEC §9)', () => {
+  it('never refetches on its own and never retries (docs/product.md#limits-and-timings)', () => {
     const { queries, mutations } = createQueryClient().getDefaultOptions();
     expect(queries).toMatchObject({ staleTime: Infinity, refetchOnWindowFocus: false, retry: false });
     expect(queries?.refetchInterval).toBeUndefined();

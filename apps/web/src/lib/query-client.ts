@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 
 /**
- * SPEC §9: data never goes stale on its own, no refetch on window focus, no polling, no
+ * docs/product.md#limits-and-timings: data never goes stale on its own, no refetch on window focus, no polling, no
  * retry. Queries that need fresher data (the current user) say so in their own options.
  */
 export function createQueryClient(): QueryClient {

@@ -17,7 +17,7 @@ const cache = new WeakMap<Db, { key: string; growth: Promise<Growth> }>();
  * Totals and cumulative daily growth (UTC days) from the first Loop to today. Grouping every
  * member by day is the costly part, so that answer is kept per database handle until the data
  * changes: any insert or delete moves the Loop count, the member total or a newest id. Total
- * updates (SPEC: the sum of every Loop's updateCount) changes with each text, so it is read fresh
+ * updates (docs/product.md#admin-dashboard: the sum of every Loop's updateCount) changes with each text, so it is read fresh
  * with the fingerprint and is not part of it.
  */
 export async function getAdminStats(db: Db, now: Date): Promise<AdminStats> {

@@ -17,7 +17,9 @@ export interface PreparedNewsletter {
 
 /**
  * Writes, but does not store, the Loop's next newsletter or sneak peek. Null when no updates came
- * in since the last sent newsletter. Runs outside any transaction: the writer may wait on a model.
+ * in since the last sent newsletter. Runs on the `db` it is given: staff actions pass the database,
+ * so the writer's wait on a model holds no lock; the scheduler's sweep passes its transaction, which
+ * holds the claim on this one Loop meanwhile (docs/architecture.md#scheduling).
  */
 export async function prepareNewsletter(
   db: DbOrTx,

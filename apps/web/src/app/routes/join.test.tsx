@@ -49,7 +49,7 @@ describe('/join/{code} phone number', () => {
   it('clears "Phone number is required" as soon as a number is typed (item 6)', async () => {
     const user = userEvent.setup();
     const phone = await openJoinForm();
-    // Leaving the empty field shows the message (validation runs on blur, SPEC §5).
+    // Leaving the empty field shows the message (validation runs on blur, docs/product.md#input-rules).
     await user.click(phone);
     await user.click(screen.getByRole('textbox', { name: 'First Name' }));
     expect(await screen.findByText('Phone number is required')).toBeDefined();

@@ -13,7 +13,7 @@ import { errorText } from '@/lib/api-client';
 import { formatDate } from '@/lib/format-date';
 
 /**
- * /join/{code}: join a Loop with an invite link (SPEC §2). Success stays here and says what
+ * /join/{code}: join a Loop with an invite link (docs/product.md#join-a-loop). Success stays here and says what
  * happens next (a text to reply YES to, then what to send), not the marketing page at "/".
  */
 export function JoinRoute() {

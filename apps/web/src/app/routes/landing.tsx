@@ -5,7 +5,7 @@ import { GuideTeaser } from '@/features/landing/components/guide-teaser';
 import { Hero } from '@/features/landing/components/hero';
 import { HowItWorks } from '@/features/landing/components/how-it-works';
 
-/** The marketing page: signed-out "/" (SPEC §2 Landing page). */
+/** The marketing page: signed-out "/" (docs/product.md#landing-page). */
 export function LandingRoute() {
   return (
     <div className="flex flex-col">

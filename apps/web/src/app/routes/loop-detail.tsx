@@ -16,7 +16,7 @@ import { ReminderSchedule } from '@/features/loops/components/reminder-schedule'
 import { UpdateList } from '@/features/loops/components/update-list';
 import { NotFoundRoute } from './not-found';
 
-/** /loops/{id} (numeric): the Loop's members, updates and settings (SPEC §2). */
+/** /loops/{id} (numeric): the Loop's members, updates and settings (docs/product.md#loop-detail). */
 export function LoopDetailRoute() {
   const { id = '' } = useParams();
   if (!/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) return <NotFoundRoute />;

@@ -4,7 +4,7 @@ import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { useCurrentUser } from '@/lib/current-user';
 
-/** Any unknown address, and pages the visitor may not see (SPEC §2). */
+/** Any unknown address, and pages the visitor may not see (docs/product.md#screens-and-routes). */
 export function NotFoundRoute() {
   const { data: user } = useCurrentUser();
   return (

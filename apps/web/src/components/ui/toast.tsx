@@ -4,7 +4,7 @@ import type { ComponentProps } from 'react';
 import { Toast as ToastPrimitive } from 'radix-ui';
 import { cn } from '@/lib/cn';
 
-/** SPEC §9: a toast shows for 5 s and is swiped right to dismiss; F8 (Radix' default) focuses the area. */
+/** docs/product.md#limits-and-timings: a toast shows for 5 s and is swiped right to dismiss; F8 (Radix' default) focuses the area. */
 export function ToastProvider(props: ComponentProps<typeof ToastPrimitive.Provider>) {
   return <ToastPrimitive.Provider duration={5000} swipeDirection="right" {...props} />;
 }

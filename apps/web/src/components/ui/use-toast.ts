@@ -1,7 +1,7 @@
 import { useSyncExternalStore, type ReactElement } from 'react';
 import type { ToastVariant } from './toast';
 
-// SPEC §9: one toast at a time; a dismissed toast leaves the list after 1,000,000 ms
+// docs/product.md#limits-and-timings: one toast at a time; a dismissed toast leaves the list after 1,000,000 ms
 // (shadcn's TOAST_REMOVE_DELAY), long after Radix has animated it away.
 const TOAST_LIMIT = 1;
 const TOAST_REMOVE_DELAY = 1_000_000;
@@ -71,7 +71,7 @@ export function useToast() {
   return { toasts: current, toast, dismiss: dismissToast };
 }
 
-/** SPEC §8: a failure is a destructive toast titled "Error" with the message, else the fallback. */
+/** docs/product.md#messages-on-screen: a failure is a destructive toast titled "Error" with the message, else the fallback. */
 export function toastError(message: string | undefined, fallback: string) {
   return toast({ variant: 'destructive', title: 'Error', description: message || fallback });
 }

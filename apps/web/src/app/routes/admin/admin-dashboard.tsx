@@ -8,7 +8,7 @@ import { LoadErrorCard } from '@/components/load-error-card';
 import { RecentNewsletters } from '@/features/admin/components/recent-newsletters';
 import { StatCards } from '@/features/admin/components/stat-cards';
 
-/** /admin (staff only): totals, growth, recent newsletters and every Loop (SPEC §2). */
+/** /admin (staff only): totals, growth, recent newsletters and every Loop (docs/product.md#admin-dashboard). */
 export function AdminDashboardRoute() {
   const stats = useAdminStats();
 

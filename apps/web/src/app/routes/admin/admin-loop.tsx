@@ -15,7 +15,7 @@ import { NewsletterActions } from '@/features/admin/components/newsletter-action
 import { PastNewsletters } from '@/features/admin/components/past-newsletters';
 import { NotFoundRoute } from '../not-found';
 
-/** /admin/loops/{id} (staff only): the Loop as staff see it, and what staff can do with it (SPEC §2). */
+/** /admin/loops/{id} (staff only): the Loop as staff see it, and what staff can do with it (docs/product.md#admin-loop-detail). */
 export function AdminLoopRoute() {
   const { id = '' } = useParams();
   if (!/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) return <NotFoundRoute />;

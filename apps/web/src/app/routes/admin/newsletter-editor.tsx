@@ -11,7 +11,7 @@ import { NotFoundRoute } from '../not-found';
 
 const isId = (value: string) => /^\d+$/.test(value) && Number.isSafeInteger(Number(value));
 
-/** /admin/loops/{loopId}/newsletters/{newsletterId} (staff only): the draft editor (SPEC §2). */
+/** /admin/loops/{loopId}/newsletters/{newsletterId} (staff only): the draft editor (docs/product.md#newsletter-editor). */
 export function NewsletterEditorRoute() {
   const { loopId = '', newsletterId = '' } = useParams();
   if (!isId(loopId) || !isId(newsletterId)) return <NotFoundRoute />;

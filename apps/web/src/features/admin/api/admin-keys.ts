@@ -13,7 +13,7 @@ export const adminKeys = {
   newsletter: (loopId: number, newsletterId: number) => ['admin', 'newsletter', loopId, newsletterId] as const,
 };
 
-/** SPEC §9: the admin Loop and newsletter lists are fresh for one second. */
+/** docs/product.md#limits-and-timings: the admin Loop and newsletter lists are fresh for one second. */
 export const ADMIN_LIST_STALE_TIME = 1000;
 
 /**

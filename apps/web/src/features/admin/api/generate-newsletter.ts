@@ -3,7 +3,7 @@ import type { GenerateNewsletterAnswer } from '@loop/shared/newsletters';
 import { api } from '@/lib/api-client';
 import { refreshAfterStaffChange } from './admin-keys';
 
-/** SPEC §5: the message when the answer has no newsletter id. */
+/** docs/product.md#messages-on-screen: the message when the answer has no newsletter id. */
 export const INVALID_GENERATE_ANSWER = 'Invalid response format from server';
 
 /**

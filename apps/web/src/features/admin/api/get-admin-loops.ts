@@ -9,7 +9,7 @@ export interface AdminLoopFilters {
   sort: AdminSort;
 }
 
-/** GET /api/admin/loops: one page of every Loop. SPEC §5: the search is trimmed and sent only when not empty. */
+/** GET /api/admin/loops: one page of every Loop. (docs/product.md#input-rules) The search is trimmed and sent only when not empty. */
 export function getAdminLoops(filters: AdminLoopFilters, at: PageParam): Promise<Page<AdminLoop>> {
   const params = new URLSearchParams();
   const search = filters.search.trim();

@@ -49,7 +49,7 @@ export function AdminLoopRow({ loop }: { loop: AdminLoop }) {
     });
   }
 
-  // Paused rows are dimmed (SPEC §2) by a tinted background and softer text that still reads at
+  // Paused rows are dimmed (docs/product.md#admin-dashboard) by a tinted background and softer text that still reads at
   // 4.5:1 or more (axe): see-through text, as it was, fell to 2.2:1.
   const dim = paused && 'text-muted-foreground';
   const frequencySelect = (

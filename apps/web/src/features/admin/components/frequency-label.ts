@@ -2,7 +2,7 @@ import type { Frequency } from '@loop/shared/constants';
 
 const LABELS: Record<Frequency, string> = { weekly: 'Weekly', biweekly: 'Biweekly', monthly: 'Monthly' };
 
-/** SPEC §2: "Weekly", "Biweekly", "Monthly". */
+/** docs/product.md#admin-dashboard: "Weekly", "Biweekly", "Monthly". */
 export function frequencyLabel(frequency: Frequency): string {
   return LABELS[frequency];
 }

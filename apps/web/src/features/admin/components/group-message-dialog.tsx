@@ -31,7 +31,7 @@ export function GroupMessageDialog({ loopId, loopName, memberCount }: GroupMessa
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // SPEC §5: a message that is blank once trimmed sends nothing.
+    // docs/product.md#input-rules: a message that is blank once trimmed sends nothing.
     const text = message.trim();
     if (!text || send.isPending) return;
     send.mutate(text, {

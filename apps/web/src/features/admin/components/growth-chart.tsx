@@ -5,7 +5,7 @@ import { formatDate } from '@/lib/format-date';
 import { useElementWidth } from '@/lib/use-element-width';
 import { chartScale } from './chart-scale';
 
-// SPEC §9: charts are 300 px tall.
+// docs/product.md#limits-and-timings: charts are 300 px tall.
 const HEIGHT = 300;
 const MARGIN = { top: 16, right: 16, bottom: 32, left: 48 };
 

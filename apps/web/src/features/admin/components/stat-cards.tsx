@@ -5,7 +5,7 @@ import { Card } from '@/components/ui/card';
 interface StatCardsProps {
   totalLoops: number;
   totalMembers: number;
-  /** SPEC §2: the sum of every Loop's updateCount (the stats call adds them up on the server). */
+  /** docs/product.md#admin-dashboard: the sum of every Loop's updateCount (the stats call adds them up on the server). */
   totalUpdates: number;
 }
 

@@ -28,7 +28,7 @@ const COPY = {
   },
 } as const;
 
-/** One card that toggles between Login and Sign Up (SPEC §2 /auth). */
+/** One card that toggles between Login and Sign Up (docs/product.md#sign-in-and-sign-up). */
 export function AuthCard({ initialMode = 'login', onSuccess }: { initialMode?: AuthMode; onSuccess: () => void }) {
   const [mode, setMode] = useState<AuthMode>(initialMode);
   const copy = COPY[mode];

@@ -13,7 +13,7 @@ import { errorText } from '@/lib/api-client';
 import { resendSignUpCode, startSignUp, useVerifySignUp } from '../api/register';
 import { CodeField, codeError, NO_TEXT_HINT, ResendButton, resendTime, SimulatedText } from './code-step';
 
-/** Sign Up (SPEC §2 /auth), then the code texted to the phone: no account exists before it checks out. */
+/** Sign Up (docs/product.md#sign-in-and-sign-up), then the code texted to the phone: no account exists before it checks out. */
 export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
   const [started, setStarted] = useState<{ answer: SignUpStarted; resendAt: number } | null>(null);
   const form = useForm({

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { JoinAnswer, JoinLoopInput } from '@loop/shared/loops';
 import { api } from '@/lib/api-client';
 
-/** POST /api/invites/{code}/join, without the session cookie (SPEC §7): the phone number decides who joins. */
+/** POST /api/invites/{code}/join, without the session cookie (docs/product.md#api-calls): the phone number decides who joins. */
 export function joinLoop(code: string, input: JoinLoopInput): Promise<JoinAnswer> {
   return api.post<JoinAnswer>(`/api/invites/${encodeURIComponent(code)}/join`, input, { credentials: 'omit' });
 }

@@ -7,7 +7,7 @@ import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { useJoinLoop } from '../api/join-loop';
 
-/** First and last name, optional email, phone and messaging preference (SPEC §2 Join Loop page). */
+/** First and last name, optional email, phone and messaging preference (docs/product.md#join-a-loop). */
 export function JoinForm({ code, onJoined }: { code: string; onJoined: (answer: JoinAnswer, phoneNumber: string) => void }) {
   const join = useJoinLoop(code);
   const form = useForm({

@@ -1,6 +1,6 @@
 /**
  * Query keys of the loops feature. Every detail key starts with the list key, so invalidating
- * `loopsQueryKey` refetches the list and every open Loop after a change (SPEC §7).
+ * `loopsQueryKey` refetches the list and every open Loop after a change (docs/product.md#api-calls).
  */
 export const loopsQueryKey = ['loops'] as const;
 

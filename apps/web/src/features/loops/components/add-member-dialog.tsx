@@ -20,7 +20,7 @@ import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { useAddMember } from '../api/add-member';
 
-/** "Add Member": a person by name and phone number; they get texts from the Loop (SPEC §2). */
+/** "Add Member": a person by name and phone number; they get texts from the Loop (docs/product.md#loop-detail). */
 export function AddMemberDialog({ loopId }: { loopId: number }) {
   const [open, setOpen] = useState(false);
   return (

@@ -7,7 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 // The form brings zod and react-hook-form: load them when the dialog first opens, not with "/".
 const CreateLoopForm = lazy(async () => ({ default: (await import('./create-loop-form')).CreateLoopForm }));
 
-/** The "Create Loop" button and its dialog: name, vibes and group context (SPEC §2). */
+/** The "Create Loop" button and its dialog: name, vibes and group context (docs/product.md#my-loops-dashboard). */
 export function CreateLoopDialog({ size = 'default' }: { size?: ButtonProps['size'] }) {
   const [open, setOpen] = useState(false);
   return (

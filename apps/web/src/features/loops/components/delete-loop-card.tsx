@@ -8,7 +8,7 @@ import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { useDeleteLoop } from '../api/delete-loop';
 
-/** Delete Loop, after a confirmation; then back to "/" (SPEC §4). */
+/** Delete Loop, after a confirmation; then back to "/" (docs/product.md#loop-detail). */
 export function DeleteLoopCard({ loop }: { loop: LoopDetail }) {
   const deleteLoop = useDeleteLoop(loop.id);
   const navigate = useNavigate();

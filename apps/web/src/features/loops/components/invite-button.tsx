@@ -23,7 +23,7 @@ interface Invite {
   expiresAt: string;
 }
 
-/** "Generate Invite Link": makes a link, copies it, and shows it in a dialog (SPEC §2, §8). */
+/** "Generate Invite Link": makes a link, copies it, and shows it in a dialog (docs/product.md#loop-detail). */
 export function InviteButton({ loopId, loopName }: { loopId: number; loopName: string }) {
   const createInvite = useCreateInvite(loopId);
   const [invite, setInvite] = useState<Invite | null>(null);

@@ -7,7 +7,7 @@ import { useLoops } from '../api/get-loops';
 import { CreateLoopDialog } from './create-loop-dialog';
 import { LoopCard } from './loop-card';
 
-/** The dashboard's body: a spinner, then the Loop cards, or the empty state (SPEC §2). */
+/** The dashboard's body: a spinner, then the Loop cards, or the empty state (docs/product.md#my-loops-dashboard). */
 export function LoopList() {
   const loops = useLoops();
   if (loops.isPending) return <PageSpinner />;

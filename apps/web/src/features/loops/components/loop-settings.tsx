@@ -23,7 +23,7 @@ const FREQUENCY_LABELS: Record<Frequency, string> = {
 
 const formSchema = createLoopSchema.pick({ name: true, context: true, vibe: true });
 
-/** The Settings tab's main card: read-only, or (owner and staff) an edit form (SPEC §2, §4). */
+/** The Settings tab's main card: read-only, or (owner and staff) an edit form (docs/product.md#loop-detail). */
 export function LoopSettings({ loop }: { loop: LoopDetail }) {
   const [editing, setEditing] = useState(false);
   const canEdit = loop.role !== 'member';

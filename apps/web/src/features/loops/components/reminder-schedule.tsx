@@ -11,7 +11,7 @@ import { formatClockTime } from '@/lib/format-date';
 import { useUpdateLoop } from '../api/update-loop';
 import { TimeZoneSetting } from './time-zone-setting';
 
-/** 00:00, 00:05 … 23:55: the 288 reminder times (SPEC §9). */
+/** 00:00, 00:05 … 23:55: the 288 reminder times (docs/product.md#limits-and-timings). */
 const TIMES = Array.from({ length: (24 * 60) / REMINDER_STEP_MINUTES }, (_, i) => {
   const minutes = i * REMINDER_STEP_MINUTES;
   return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
@@ -26,7 +26,7 @@ function sortByWeekday(entries: ReminderEntry[]): ReminderEntry[] {
 }
 
 /**
- * When members get a reminder to text in. The owner's changes are saved at once (SPEC §4):
+ * When members get a reminder to text in. The owner's changes are saved at once (docs/product.md#loop-detail):
  * ticking a day adds it at 09:00, unticking removes it, a new time replaces that day's time.
  */
 export function ReminderSchedule({ loop }: { loop: LoopDetail }) {
