@@ -1,22 +1,9 @@
 import { inArray, sql } from 'drizzle-orm';
 import { ADMIN_DETAIL_MEMBER_LIMIT, type AdminLoopDetail, type AdminLoopNewsletter, type DeliveryCounts } from '@loop/shared/admin';
 import type { Db } from '../../db/client';
-import { messages, newsletters } from '../../db/schema';
+import { messages } from '../../db/schema';
 import { DAY_MS } from '../../lib/clock';
-import { getLoopDetailWith, parseJson } from '../loops/get-loop-detail';
-
-/** A newsletter as the statement below builds it (PostgreSQL's JSON). */
-interface NewsletterJson {
-  id: number;
-  loop_id: number;
-  kind: AdminLoopNewsletter['kind'];
-  status: AdminLoopNewsletter['status'];
-  sent_at: string | null;
-  created_at: string;
-  url_id: string;
-  /** Texts by status, counted in the same statement for newsletters not yet settled; else null. */
-  fresh_counts: Record<string, number> | null;
-}
+import { getLoopDetailWith } from '../loops/get-loop-detail';
 
 /**
  * Decision 0007: the texts of a newsletter sent this long ago have their final status (sending,
@@ -40,36 +27,13 @@ export async function getAdminLoopDetail(
   options: { now: Date; allMembers?: boolean },
 ): Promise<AdminLoopDetail> {
   const now = options.now.getTime();
-  const settledBefore = new Date(now - SETTLED_AFTER_MS).toISOString();
   // The Loop, its newsletters and the delivery counts of the recent ones in one statement (each
   // statement is a round trip).
-  const { detail, extra } = await getLoopDetailWith(db, loopId, 'staff', {
+  const { detail, newsletters: rows } = await getLoopDetailWith(db, loopId, 'staff', {
     ...(options.allMembers ? {} : { memberLimit: ADMIN_DETAIL_MEMBER_LIMIT }),
     now: options.now,
-    extra: {
-      newsletters: sql`(
-        select coalesce(json_agg(n order by n.created_at desc, n.id desc), '[]'::json) from (
-          select ${newsletters.id} as id, ${newsletters.loopId} as loop_id, ${newsletters.kind} as kind, ${newsletters.status} as status,
-            ${newsletters.sentAt} as sent_at, ${newsletters.createdAt} as created_at, ${newsletters.urlId} as url_id,
-            case when ${newsletters.sentAt} is null or ${newsletters.sentAt} > ${settledBefore}::timestamptz then (
-              select coalesce(json_object_agg(s.status, s.count), '{}'::json) from (
-                select ${messages.status} as status, count(*) as count from ${messages} where ${messages.newsletterId} = ${newsletters.id} group by ${messages.status}
-              ) s
-            ) end as fresh_counts
-          from ${newsletters} where ${newsletters.loopId} = ${loopId}
-        ) n)`,
-    },
+    newsletters: { countedAfter: new Date(now - SETTLED_AFTER_MS) },
   });
-  const rows = parseJson(extra.newsletters as NewsletterJson[] | string).map((n) => ({
-    id: Number(n.id),
-    loopId: Number(n.loop_id),
-    kind: n.kind,
-    status: n.status,
-    sentAt: n.sent_at === null ? null : new Date(n.sent_at),
-    createdAt: new Date(n.created_at),
-    urlId: n.url_id,
-    freshCounts: n.fresh_counts,
-  }));
 
   let cache = settledCounts.get(db);
   if (!cache) settledCounts.set(db, (cache = new Map()));

@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { LoopDetail, LoopMember, LoopRole, LoopUpdate } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
 import { loops, media, members, messages, phoneOptOuts, updates, users, type MediaVariant } from '../../db/schema';
@@ -8,6 +8,7 @@ import { clipOf } from '../../media/photo-sizes';
 import { mediaUrl } from '../../storage/media-storage';
 import { toLoopMember } from '../members/to-loop-member';
 import { memberState } from '../memberships/member-state';
+import { loopNewslettersJson, toLoopNewsletterRow, type LoopNewsletterRow } from './loop-newsletters';
 import { summaryFields, toLoopSummary } from './loop-summary';
 
 /** A member as the statement below builds it (PostgreSQL's JSON: ids are numbers, names snake_case). */
@@ -54,16 +55,15 @@ export async function getLoopDetail(db: Db, loopId: number, role: LoopRole, opti
 }
 
 /**
- * getLoopDetail, with more columns of the caller's (subqueries about the Loop, which should name
- * it by the `loopId` parameter, as the ones here do) read in the same statement; their values
- * come back as the driver gives them.
+ * getLoopDetail, and with `newsletters` the Loop's newsletters too (loop-newsletters.ts), read in
+ * the same statement; without it, `newsletters` is empty.
  */
-export async function getLoopDetailWith<K extends string>(
+export async function getLoopDetailWith(
   db: Db,
   loopId: number,
   role: LoopRole,
-  options: { memberLimit?: number; extra?: Record<K, SQL>; now?: Date } = {},
-): Promise<{ detail: LoopDetail; extra: Record<K, unknown> }> {
+  options: { memberLimit?: number; now?: Date; newsletters?: { countedAfter: Date } } = {},
+): Promise<{ detail: LoopDetail; newsletters: LoopNewsletterRow[] }> {
   const limit = options.memberLimit === undefined ? sql`` : sql`limit ${options.memberLimit}`;
   const [row] = await db
     .select({
@@ -114,7 +114,7 @@ export async function getLoopDetailWith<K extends string>(
           ) newest
           cross join lateral (select ${users.firstName}, ${users.lastName} from ${users} where ${users.id} = newest.user_id limit 1) author
         ) u)`,
-      extra: (options.extra ?? {}) as Record<K, SQL>,
+      newsletters: options.newsletters ? loopNewslettersJson(loopId, options.newsletters.countedAfter) : sql<null>`null`,
     })
     .from(loops)
     .innerJoin(users, eq(users.id, loops.creatorId))
@@ -150,10 +150,13 @@ export async function getLoopDetailWith<K extends string>(
     clips: (u.clips ?? []).flatMap((c) => clipOf({ storageKey: c.key, contentType: c.content_type, width: c.width, height: c.height, variants: c.variants, transcript: c.transcript }) ?? []),
     user: { firstName: u.first_name, lastName: u.last_name },
   }));
-  return { detail: { ...summary, role, members: memberList, updates: updateList }, extra: row.extra as Record<K, unknown> };
+  return {
+    detail: { ...summary, role, members: memberList, updates: updateList },
+    newsletters: row.newsletters === null ? [] : parseJson(row.newsletters).map(toLoopNewsletterRow),
+  };
 }
 
 /** node-postgres parses json columns; PGlite may hand them over as text. */
-export function parseJson<T>(value: T[] | string): T[] {
+function parseJson<T>(value: T[] | string): T[] {
   return typeof value === 'string' ? (JSON.parse(value) as T[]) : value;
 }
