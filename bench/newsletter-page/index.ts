@@ -17,7 +17,7 @@ import { convertPhoto } from '../../apps/server/src/media/photo';
 import { putPhoto } from '../../apps/server/src/media/stored-photo';
 import { templateWriter } from '../../apps/server/src/newsletters/template-writer';
 import { publishNewsletter } from '../../apps/server/src/services/newsletters/publish-newsletter';
-import { mediaStorageFor } from '../../apps/server/src/storage/create-storage';
+import { createMediaStorage } from '../../apps/server/src/storage/create-storage';
 import { phonePhoto } from '../photos/phone-photo';
 
 const PEOPLE = ['Ada', 'Ben', 'Cleo', 'Dev'];
@@ -31,7 +31,7 @@ const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SCHEDULER: '
 const app = await buildApp(config);
 try {
   const { db } = app.ctx;
-  const storage = mediaStorageFor(config);
+  const storage = createMediaStorage(config);
   const start = new Date(Date.now() - 7 * 86_400_000);
   const people = [];
   for (const [i, firstName] of PEOPLE.entries()) {

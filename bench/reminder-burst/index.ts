@@ -13,7 +13,7 @@ import pg from 'pg';
 import { loadConfig } from '../../apps/server/src/config';
 import { openDatabase } from '../../apps/server/src/db/client';
 import { processPending, startMessageWorker } from '../../apps/server/src/jobs/message-worker';
-import { templateWriter } from '../../apps/server/src/newsletters/template-writer';
+import { createAppContext } from '../../apps/server/src/create-context';
 import { runSchedulerTick } from '../../apps/server/src/scheduling/run-scheduler-tick';
 import { twilioEnv, type FakeTwilio } from '../../apps/server/test/helpers/fake-twilio';
 
@@ -44,9 +44,9 @@ async function main(): Promise<void> {
     seeded = performance.now() - seeded;
     console.log(`seeded ${LOOPS} Loops x ${MEMBERS} members in ${(seeded / 1000).toFixed(1)} s`);
 
-    const unpaced = { db: database.db, config: loadConfig({ ...env, SEND_RATE_PER_SECOND: '0' }), clock: () => DUE };
+    const unpaced = createAppContext(loadConfig({ ...env, SEND_RATE_PER_SECOND: '0' }), database, { clock: () => DUE, log: console });
     const queuedAt = performance.now();
-    const tick = await runSchedulerTick(unpaced, { now: DUE, writer: templateWriter, mode: 'off' });
+    const tick = await runSchedulerTick(unpaced, { now: DUE, mode: 'off' });
     const queueSeconds = (performance.now() - queuedAt) / 1000;
 
     // Delivery with pacing off: the real sender, the twilio SDK, real HTTP to the fake server.

@@ -4,9 +4,9 @@ import type { Config } from './config';
 import { openDatabase, pingDatabase, type Database } from './db/client';
 import { AppError, databaseUnavailable, validatorCompiler } from './errors';
 import { serializerCompiler } from 'fastify-type-provider-zod';
-import { systemClock, type Clock } from './lib/clock';
+import type { Clock } from './lib/clock';
 import { logSafeUrl } from './lib/log-safe-url';
-import type { AppContext } from './plugins/context';
+import { createAppContext } from './create-context';
 import gracefulClose from './plugins/graceful-close';
 import metrics from './plugins/metrics';
 import openapi, { OPENAPI_PATH } from './plugins/openapi';
@@ -87,7 +87,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
   if (!options.database) app.addHook('onClose', () => database.close());
 
-  const ctx: AppContext = { config, database, db: database.db, clock: options.clock ?? systemClock };
+  // The provider, the media storage and the newsletter writer: built here, once, for everything the app runs.
+  const ctx = createAppContext(config, database, { ...(options.clock ? { clock: options.clock } : {}), log: app.log });
   app.decorate('ctx', ctx);
 
   let databaseDownLoggedAt = 0;

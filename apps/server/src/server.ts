@@ -3,7 +3,6 @@ import { ConfigError, loadConfig, loadEnvFile } from './config';
 import { startJobs } from './jobs/boss';
 import { convertExistingPhotos } from './media/convert-existing';
 import { firstStepsMessage } from './services/demo/first-steps-message';
-import { mediaStorageFor } from './storage/create-storage';
 
 async function main(): Promise<void> {
   const envFile = loadEnvFile();
@@ -46,7 +45,7 @@ async function main(): Promise<void> {
   if (config.messagingProvider === 'simulator') console.log(`${SIMULATOR_WARNING}\n`);
   console.log(`${await firstStepsMessage(app.ctx.db, config).catch(() => '')}\n`);
   // Photos stored before the pipeline are converted in the background; a stop resumes next start.
-  convertExistingPhotos(app.ctx.db, mediaStorageFor(config), app.log).then(
+  convertExistingPhotos(app.ctx.db, app.ctx.storage, app.log).then(
     (report) => report.converted + report.removed > 0 && app.log.info(report, 'Stored photos converted'),
     (error: unknown) => app.log.warn({ err: error }, 'Converting stored photos stopped; it goes on at the next start'),
   );

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemoCommand } from '../src/cli/demo';
 import { loops, media, members, messages, newsletters, updates, users } from '../src/db/schema';
 import { processPending } from '../src/jobs/message-worker';
-import { mediaStorageFor } from '../src/storage/create-storage';
 import { createTestApp, sessionCookie, signUp, type TestContext } from './helpers/app';
 
 const NOW = new Date('2026-03-18T15:00:00Z');
@@ -16,7 +15,7 @@ async function counts(t: TestContext) {
 }
 
 const demo = (t: TestContext) =>
-  runDemoCommand(t.testDb.database.db, { publicUrl: t.app.ctx.config.PUBLIC_URL, storage: mediaStorageFor(t.app.ctx.config), now: NOW });
+  runDemoCommand(t.testDb.database.db, { publicUrl: t.app.ctx.config.PUBLIC_URL, storage: t.app.ctx.storage, now: NOW });
 
 describe('npm run demo on an empty database', () => {
   let t: TestContext;

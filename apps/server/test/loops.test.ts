@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invites, loops, media, members, messages, updates } from '../src/db/schema';
-import { mediaStorageFor } from '../src/storage/create-storage';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
 import { addActiveMemberAs, addMemberAs, BROWSER_ZONE, createLoopAs, insertUpdate } from './helpers/loops';
 
@@ -314,7 +313,7 @@ describe('welcome texts and photo files', () => {
   it('removes photo files with their update and with their Loop', async () => {
     const owner = await signUp(t.app);
     const loop = await createLoopAs(t.app, owner.cookie);
-    const storage = mediaStorageFor(t.app.ctx.config);
+    const storage = t.app.ctx.storage;
     const [first, second] = [await storage.put(Buffer.from('one')), await storage.put(Buffer.from('two'))];
     const db = t.testDb.database.db;
     const update = await insertUpdate(db, loop.id, owner.user.id, 'Photo', [first]);

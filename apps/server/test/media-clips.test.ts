@@ -9,7 +9,6 @@ import { CLIP_REFUSALS, convertClip, sniffClipFormat, type ClipLimits } from '..
 import { findFfmpeg, inputOptions, runningTools, runTool } from '../src/media/ffmpeg';
 import { clipLimitsFor } from '../src/messaging/inbound-media';
 import { parseRange } from '../src/routes/media';
-import { mediaStorageFor } from '../src/storage/create-storage';
 import { amrMemo, LOCATION, m4aMemo, movVideo, mp3Memo, oggMemo, probe } from './helpers/clips';
 import { signUp } from './helpers/app';
 import { createLoop, createPerson, textsTo, updatesOf, useFakeTwilioApp } from './helpers/messaging';
@@ -273,7 +272,7 @@ describe('voice memos and videos texted in (signed Twilio webhooks)', () => {
     expect(storedFiles().length).toBe(before + keys.length);
     const res = await env.t.app.inject({ method: 'DELETE', url: `/api/loops/${loop.id}/updates/${update!.id}`, headers: { cookie: owner.cookie } });
     expect(res.statusCode).toBe(200);
-    const storage = mediaStorageFor(env.t.app.ctx.config);
+    const storage = env.t.app.ctx.storage;
     for (const key of keys) expect(await storage.get(key)).toBeNull();
     expect(storedFiles().length).toBe(before);
     for (const m of update!.media) expect((await env.t.app.inject({ url: `/media/${m.storageKey}` })).statusCode).toBe(404);

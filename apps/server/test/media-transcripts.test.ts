@@ -9,7 +9,6 @@ import { createOpenAiWriter } from '../src/newsletters/openai-writer';
 import { templateWriter, writeFromTemplate } from '../src/newsletters/template-writer';
 import type { NewsletterInput } from '../src/newsletters/writer';
 import { publishNewsletter } from '../src/services/newsletters/publish-newsletter';
-import { mediaStorageFor } from '../src/storage/create-storage';
 import { signUp } from './helpers/app';
 import { m4aMemo, movVideo } from './helpers/clips';
 import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai';
@@ -87,7 +86,7 @@ describe('a voice memo transcribed at the configured endpoint', () => {
     expect(upload.contentType).toMatch(/^multipart\/form-data; boundary=/);
     expect(upload.fields).toMatchObject({ model: 'gpt-4o-mini-transcribe', response_format: 'json' });
     const [memo] = update.media;
-    const stored = await mediaStorageFor(env.t.app.ctx.config).get(memo!.variants.at(-1)!.key);
+    const stored = await env.t.app.ctx.storage.get(memo!.variants.at(-1)!.key);
     expect(upload.file).toMatchObject({ name: 'voice-memo.m4a', type: 'audio/mp4' });
     expect(upload.file?.bytes.equals(stored!)).toBe(true);
 

@@ -5,7 +5,6 @@ import { processPending } from '../src/jobs/message-worker';
 import { convertExistingPhotos } from '../src/media/convert-existing';
 import { templateWriter } from '../src/newsletters/template-writer';
 import { publishNewsletter } from '../src/services/newsletters/publish-newsletter';
-import { mediaStorageFor } from '../src/storage/create-storage';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
 import { createLoop, createPerson, textsTo, updatesOf } from './helpers/messaging';
@@ -35,7 +34,7 @@ describe.each(['local disk', 'S3'] as const)('photos end to end, stored on %s', 
   const db = () => t.testDb.database.db;
   const mediaPath = () => `/2010-04-01/Accounts/${fake.accountSid}/Messages/${sid('MM')}/Media/${sid('ME')}`;
   /** Every stored object: in the bucket, or (local disk) asked of the storage by key. */
-  const exists = async (key: string) => (await mediaStorageFor(t.app.ctx.config).get(key)) !== null;
+  const exists = async (key: string) => (await t.app.ctx.storage.get(key)) !== null;
 
   it('keeps the good photos of a text, refuses the bad ones with reasons, and the text still becomes an update', async () => {
     const owner = await signUp(t.app);
@@ -135,7 +134,7 @@ describe.each(['local disk', 'S3'] as const)('photos end to end, stored on %s', 
   });
 
   it('converts photos stored before the pipeline once, keeping their addresses; a second run has nothing to do', async () => {
-    const storage = mediaStorageFor(t.app.ctx.config);
+    const storage = t.app.ctx.storage;
     const owner = await signUp(t.app);
     const loop = await createLoop(db(), { name: 'Old Photos', memberIds: [owner.user.id], creatorId: owner.user.id });
     const [update] = await db().insert(updates).values({ loopId: loop.id, userId: owner.user.id, content: 'From last year' }).returning();

@@ -2,7 +2,6 @@ import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loops, messages, newsletters, phoneOptOuts } from '../src/db/schema';
 import { MINUTE_MS } from '../src/lib/clock';
-import { templateWriter } from '../src/newsletters/template-writer';
 import { runSchedulerTick } from '../src/scheduling/run-scheduler-tick';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
 import { addActiveMemberAs, createLoopAs, insertUpdate } from './helpers/loops';
@@ -16,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.testDb.database.db;
-const tick = (mode: 'send' | 'draft' | 'off' = 'send') => runSchedulerTick(t.app.ctx, { now: clock(), writer: templateWriter, mode });
+const tick = (mode: 'send' | 'draft' | 'off' = 'send') => runSchedulerTick(t.app.ctx, { now: clock(), mode });
 
 /** Ticks every `stepMinutes` until `until`, like the minute cron would. */
 async function runUntil(until: Date, stepMinutes = 5, mode: 'send' | 'draft' | 'off' = 'send') {

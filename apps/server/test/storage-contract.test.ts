@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
-import { mediaStorageFor } from '../src/storage/create-storage';
+import { createMediaStorage } from '../src/storage/create-storage';
 import { localDiskStorage } from '../src/storage/local-disk';
 import { STORAGE_KEY, type MediaStorage } from '../src/storage/media-storage';
 import { s3Storage } from '../src/storage/s3';
@@ -66,10 +66,10 @@ describe.each(implementations)('MediaStorage contract: %s', (_name, make) => {
   });
 });
 
-describe('mediaStorageFor', () => {
+describe('createMediaStorage', () => {
   it('uses the S3 bucket when S3_BUCKET is set, and the objects land in that bucket', async () => {
     const config = loadConfig({ DATA_DIR: folder, SESSION_SECRET: 'x'.repeat(32), ...s3.env });
-    const storage = mediaStorageFor(config);
+    const storage = createMediaStorage(config);
     const key = await storage.put(Buffer.from('in the bucket'));
     expect(await s3.listKeys()).toContain(`media/${key}`);
     await storage.delete(key);

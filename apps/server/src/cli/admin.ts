@@ -22,4 +22,4 @@ export async function runAdminCommand(db: Db, args: readonly string[]): Promise<
   return { output: grant ? `${who} is now staff (isPrivileged).` : `${who} is no longer staff.`, code: 0 };
 }
 
-runAsCommand(import.meta.url, (db) => runAdminCommand(db, process.argv.slice(2)));
+runAsCommand(import.meta.url, ({ db }) => runAdminCommand(db, process.argv.slice(2)));

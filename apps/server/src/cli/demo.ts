@@ -2,7 +2,6 @@ import type { Db } from '../db/client';
 import { runAsCommand, type CommandResult } from './run-command';
 import { newsletterUrl } from '../newsletters/newsletter-texts';
 import { seedDemo } from '../services/demo/seed-demo';
-import { mediaStorageFor } from '../storage/create-storage';
 import type { MediaStorage } from '../storage/media-storage';
 
 /** Fills an empty database with the demo and returns what to print and the exit code. */
@@ -37,6 +36,4 @@ export async function runDemoCommand(
   return { output: lines.join('\n'), code: 0 };
 }
 
-runAsCommand(import.meta.url, (db, config) =>
-  runDemoCommand(db, { publicUrl: config.PUBLIC_URL, storage: mediaStorageFor(config) }),
-);
+runAsCommand(import.meta.url, ({ db, config, storage }) => runDemoCommand(db, { publicUrl: config.PUBLIC_URL, storage }));

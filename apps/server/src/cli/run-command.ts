@@ -1,5 +1,7 @@
-import { loadConfig, loadEnvFile, type Config } from '../config';
-import { openDatabase, type Db } from '../db/client';
+import { loadConfig, loadEnvFile } from '../config';
+import { createAppContext } from '../create-context';
+import { openDatabase } from '../db/client';
+import type { AppContext } from '../plugins/context';
 
 export interface CommandResult {
   output: string;
@@ -8,11 +10,12 @@ export interface CommandResult {
 
 /**
  * Runs a command-line tool when its file is the one Node started: opens the configured database,
- * prints the command's output (to stderr when it failed), sets the exit code, and closes the database.
+ * hands the command the app's context (its adapters built as buildApp builds them), prints the
+ * command's output (to stderr when it failed), sets the exit code, and closes the database.
  */
 export function runAsCommand(
   moduleUrl: string,
-  command: (db: Db, config: Config) => Promise<CommandResult>,
+  command: (ctx: AppContext) => Promise<CommandResult>,
 ): void {
   const started = process.argv[1];
   if (!started || !moduleUrl.endsWith(started.replace(/\\/g, '/'))) return;
@@ -21,7 +24,7 @@ export function runAsCommand(
     const config = loadConfig();
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
     try {
-      const { output, code } = await command(database.db, config);
+      const { output, code } = await command(createAppContext(config, database, { log: console }));
       (code === 0 ? console.log : console.error)(output);
       process.exitCode = code;
     } finally {

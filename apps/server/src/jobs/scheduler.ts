@@ -1,6 +1,5 @@
 import type { PgBoss } from 'pg-boss';
 import { schedulerTicks } from '../metrics/process-metrics';
-import { createNewsletterWriter } from '../newsletters/create-writer';
 import type { AppContext } from '../plugins/context';
 import { runSchedulerTick } from '../scheduling/run-scheduler-tick';
 import { deleteExpiredAttempts } from '../services/attempts/count-attempts';
@@ -22,7 +21,6 @@ interface Log {
  * One tick also runs at start, to catch up on what came due while the server was down.
  */
 export async function startScheduler(ctx: AppContext, boss: PgBoss, log: Log): Promise<() => Promise<void>> {
-  const writer = createNewsletterWriter(ctx.config, log);
   const tick = async () => {
     try {
       await runTick();
@@ -34,7 +32,7 @@ export async function startScheduler(ctx: AppContext, boss: PgBoss, log: Log): P
   };
   const runTick = async () => {
     const now = ctx.clock();
-    const result = await runSchedulerTick(ctx, { now, writer });
+    const result = await runSchedulerTick(ctx, { now });
     if (result.reminderLoops || result.newsletters) log.info(result, 'scheduler tick');
     // Housekeeping: attempt counts whose window ended, expired codes, sessions past their absolute expiry.
     await deleteExpiredAttempts(ctx.db, now);

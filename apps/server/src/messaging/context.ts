@@ -1,6 +1,6 @@
 import type { messages } from '../db/schema';
 import type { AppContext } from '../plugins/context';
 
-/** What the messaging code needs from the app: its database, settings and clock. */
-export type MessagingContext = Pick<AppContext, 'db' | 'config' | 'clock'>;
+/** What the messaging code needs from the app: its database, settings, clock, provider and media storage. */
+export type MessagingContext = Pick<AppContext, 'db' | 'config' | 'clock' | 'provider' | 'storage'>;
 export type MessageRow = typeof messages.$inferSelect;

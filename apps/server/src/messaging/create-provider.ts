@@ -3,19 +3,16 @@ import type { MessagingProvider } from './provider';
 import { isSimulatorAddress, simulatorProvider } from './simulator';
 import { createTwilioProvider } from './twilio';
 
-const twilioProviders = new WeakMap<Config, MessagingProvider>();
+/** The configured provider: Twilio (one client, so its connections are reused) or the simulator. Built once per app. */
+export function createMessagingProvider(config: Config): MessagingProvider {
+  return config.messagingProvider === 'simulator' ? simulatorProvider : createTwilioProvider(config);
+}
 
 /**
  * The provider that sends a text from `from`: the simulator for the simulator's own address
  * (replies to the Phone Simulator never reach a real phone, even with Twilio configured), else the
- * configured one. One Twilio client per config, so its connections are reused.
+ * configured one.
  */
-export function providerFor(config: Config, from: string): MessagingProvider {
-  if (config.messagingProvider === 'simulator' || isSimulatorAddress(from)) return simulatorProvider;
-  let provider = twilioProviders.get(config);
-  if (!provider) {
-    provider = createTwilioProvider(config);
-    twilioProviders.set(config, provider);
-  }
-  return provider;
+export function providerFor(provider: MessagingProvider, from: string): MessagingProvider {
+  return isSimulatorAddress(from) ? simulatorProvider : provider;
 }

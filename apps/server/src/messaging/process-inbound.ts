@@ -2,7 +2,6 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { toE164 } from '@loop/shared/phone';
 import type { DbOrTx } from '../db/client';
 import { messages, users } from '../db/schema';
-import { mediaStorageFor } from '../storage/create-storage';
 import type { FetchMediaOptions } from './fetch-media';
 import type { MessageRow, MessagingContext } from './context';
 import { DAY_MS } from '../lib/clock';
@@ -34,7 +33,7 @@ export async function processInbound(
   row: MessageRow,
   options: { fetchOptions?: FetchMediaOptions; known?: KnownSender; transcriber?: Transcriber | null } = {},
 ): Promise<void> {
-  const { db, config } = ctx;
+  const { db, config, storage } = ctx;
   const params = row.raw ?? {};
   const body = params.Body ?? row.body;
   const phone = toE164(row.fromAddress);
@@ -99,7 +98,6 @@ export async function processInbound(
   const routing = routeForSender(body, user, userLoops);
   if (routing.kind === 'nowhere') return db.transaction((tx) => finish(tx, 'ignored', routing.reply));
 
-  const storage = mediaStorageFor(config);
   const media = await collectInboundMedia(params, {
     config,
     storage,

@@ -263,7 +263,7 @@ async function deliver(
 async function send(ctx: MessagingContext, row: MessageRow, plan: DeliveryPlan, abortSends?: AbortSignal): Promise<string> {
   const { config } = ctx;
   const mediaUrls = row.mediaUrls.map((url) => (url.startsWith('/') ? `${config.PUBLIC_URL}${url}` : url));
-  const sent = await providerFor(config, plan.from).send({
+  const sent = await providerFor(ctx.provider, plan.from).send({
     to: plan.to,
     from: plan.from,
     body: row.body,

@@ -1,13 +1,28 @@
 import type { Config } from '../config';
 import type { Database, Db } from '../db/client';
 import type { Clock } from '../lib/clock';
+import type { MessagingProvider } from '../messaging/provider';
+import type { NewsletterWriter } from '../newsletters/writer';
+import type { SettledCounts } from '../services/admin/settled-counts';
+import type { MediaStorage } from '../storage/media-storage';
 
-/** What every route and service needs from the running app. */
+/**
+ * What every route and service needs from the running app. The adapters (provider, storage,
+ * writer) are built once, by createAppContext, and handed down from here: nothing caches them.
+ */
 export interface AppContext {
   config: Config;
   database: Database;
   db: Db;
   clock: Clock;
+  /** The configured messaging provider (messaging/create-provider.ts: providerFor picks the simulator for its own address). */
+  provider: MessagingProvider;
+  /** Where photos, clips and voice memos are kept. */
+  storage: MediaStorage;
+  /** Writes newsletters: the model when one is configured, else the template. */
+  writer: NewsletterWriter;
+  /** Delivery counts of settled newsletters, kept a few minutes (services/admin/settled-counts.ts). */
+  settledCounts: SettledCounts;
 }
 
 declare module 'fastify' {

@@ -1,6 +1,5 @@
 import { applyEarlyStatuses } from '../messaging/record-status';
 import type { AppContext } from '../plugins/context';
-import type { NewsletterWriter } from '../newsletters/writer';
 import { sweepOneNewsletter, type AutoNewsletters } from './sweep-newsletters';
 import { sweepReminders, type SweepHooks } from './sweep-reminders';
 
@@ -19,8 +18,8 @@ export interface TickResult {
  * Loop at a time. Safe to run in several processes at once.
  */
 export async function runSchedulerTick(
-  ctx: Pick<AppContext, 'db' | 'config'>,
-  options: { now: Date; writer: NewsletterWriter; mode?: AutoNewsletters; hooks?: SweepHooks },
+  ctx: Pick<AppContext, 'db' | 'config' | 'writer'>,
+  options: { now: Date; mode?: AutoNewsletters; hooks?: SweepHooks },
 ): Promise<TickResult> {
   const result: TickResult = { reminderLoops: 0, reminderTexts: 0, newsletters: 0 };
   for (;;) {
@@ -35,7 +34,7 @@ export async function runSchedulerTick(
   for (let i = 0; i < NEWSLETTERS_PER_TICK; i++) {
     const swept = await sweepOneNewsletter(ctx.db, options.now, {
       mode,
-      writer: options.writer,
+      writer: ctx.writer,
       publicUrl: ctx.config.PUBLIC_URL,
       ...(options.hooks ? { hooks: options.hooks } : {}),
     });

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config';
 import { openDatabase, type Db } from '../../src/db/client';
 import { messages, users } from '../../src/db/schema';
 import { enqueueText } from '../../src/messaging/outbox';
-import { mediaStorageFor } from '../../src/storage/create-storage';
+import { createMediaStorage } from '../../src/storage/create-storage';
 import { TEST_DATABASE_URL } from '../helpers/database';
 import { createPerson } from '../helpers/messaging';
 
@@ -35,7 +35,7 @@ const PHOTO = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(
 async function fill(db: Db, dataDir: string) {
   const person = await createPerson(db, { firstName: 'Backed' });
   const textId = await enqueueText(db, { kind: 'bulk', userId: person.id, body: 'Kept in the backup', idempotencyKey: `backup:${person.id}` });
-  const photoKey = await mediaStorageFor(config(dataDir)).put(PHOTO);
+  const photoKey = await createMediaStorage(config(dataDir)).put(PHOTO);
   return { personId: person.id, phone: person.phoneNumber, textId: textId as number, photoKey };
 }
 
@@ -45,7 +45,7 @@ async function check(db: Db, dataDir: string, kept: Awaited<ReturnType<typeof fi
   expect(person?.phoneNumber).toBe(kept.phone);
   const [text] = await db.select().from(messages).where(eq(messages.id, kept.textId));
   expect(text?.body).toBe('Kept in the backup');
-  expect(await mediaStorageFor(config(dataDir)).get(kept.photoKey)).toEqual(PHOTO);
+  expect(await createMediaStorage(config(dataDir)).get(kept.photoKey)).toEqual(PHOTO);
   const added = await createPerson(db, { firstName: 'After' });
   expect(added.id).toBeGreaterThan(kept.personId);
 }

@@ -4,7 +4,7 @@ import { invites, loops, media, members, newsletters, updates, users } from '../
 import { hashPassword } from '../../src/lib/passwords';
 import { randomToken } from '../../src/lib/tokens';
 import { createSession } from '../../src/services/sessions/create-session';
-import { mediaStorageFor } from '../../src/storage/create-storage';
+import { createMediaStorage } from '../../src/storage/create-storage';
 import { createTestApp, uniquePhone, type TestApp, type TestContext } from '../helpers/app';
 import { JPEG } from '../helpers/messaging';
 
@@ -71,7 +71,7 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
   const t = await createTestApp(env);
   const db = t.testDb.database.db;
   const config = t.app.ctx.config;
-  const storage = mediaStorageFor(config);
+  const storage = createMediaStorage(config);
   const passwordHash = await hashPassword(PASSWORD);
   const now = () => new Date();
 

@@ -1,7 +1,6 @@
 import { loops, members, messages, newsletters, users } from '../../src/db/schema';
 import { randomToken } from '../../src/lib/tokens';
 import { createInvite } from '../../src/services/invites/create-invite';
-import { mediaStorageFor } from '../../src/storage/create-storage';
 import { signUp, uniquePhone, type TestContext } from '../helpers/app';
 import { insertUpdate } from '../helpers/loops';
 import { JPEG } from '../helpers/messaging';
@@ -49,7 +48,7 @@ interface Account {
 
 export async function createWorld(t: TestContext) {
   const db = t.testDb.database.db;
-  const storage = mediaStorageFor(t.app.ctx.config);
+  const storage = t.app.ctx.storage;
   const account = async (name: string, overrides: Record<string, unknown> = {}): Promise<Account> => {
     const firstName = tag(name);
     const signed = await signUp(t.app, { firstName, lastName: tag('Surname'), ...overrides });

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mediaStorageFor } from '../../src/storage/create-storage';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { ROUTES, type Case } from './authorization-routes';
 import { ACTORS, createWorld, hiddenFrom, NOW, roleIn, type World } from './authorization-world';
@@ -94,7 +93,7 @@ describe('authorization across Loops (property)', () => {
 
 describe('photos', () => {
   it('are served by their unguessable path only while their update exists', async () => {
-    const storage = mediaStorageFor(t.app.ctx.config);
+    const storage = t.app.ctx.storage;
     const loop = world.loops.A;
     const key = loop.photoKey;
     const detail = await t.app.inject({ url: `/api/loops/${loop.id}`, headers: { cookie: world.cookie('ownerA') ?? '' } });

@@ -7,7 +7,6 @@ import { buildApp } from '../../src/app';
 import { newsletters } from '../../src/db/schema';
 import { newToken } from '../../src/lib/tokens';
 import { pageAssets } from '../../src/newsletters/page-assets';
-import { mediaStorageFor } from '../../src/storage/create-storage';
 import { createTestApp, signUp, testConfig, type TestApp, type TestContext } from '../helpers/app';
 import { createLoopAs, insertUpdate } from '../helpers/loops';
 import { JPEG } from '../helpers/messaging';
@@ -51,7 +50,7 @@ beforeAll(async () => {
   const db = t.testDb.database.db;
   const owner = await signUp(t.app);
   const loop = await createLoopAs(t.app, owner.cookie);
-  const photoKey = await mediaStorageFor(t.app.ctx.config).put(JPEG);
+  const photoKey = await t.app.ctx.storage.put(JPEG);
   await insertUpdate(db, loop.id, owner.user.id, 'A photo', [photoKey]);
   const letter = (status: 'sent' | 'draft') => ({ loopId: loop.id, status, urlId: newToken('newsletterUrlId'), content: '# Hello', periodEnd: new Date(), sentAt: status === 'sent' ? new Date() : null });
   const [sent, draft] = await db.insert(newsletters).values([letter('sent'), letter('draft')]).returning();

@@ -4,7 +4,6 @@ import { media, type MediaVariant } from '../../db/schema';
 import { AppError } from '../../errors';
 import { isClipType } from '../../media/clip';
 import { PHOTO_CONTENT_TYPE } from '../../media/photo';
-import { mediaStorageFor } from '../../storage/create-storage';
 import { STORAGE_KEY } from '../../storage/media-storage';
 
 const NOT_FOUND = 'This photo does not exist or was deleted.';
@@ -46,7 +45,7 @@ const mediaRoutes: FastifyPluginAsync = async (app) => {
     // A video's poster sizes are its pictures by width; the clip itself (with a duration) is only ever /media/:key.
     const pictures: MediaVariant[] = row?.variants.filter((v) => v.durationMs === undefined) ?? [];
     const variant = row && (width === undefined ? row.variants.at(-1) : pictures.find((v) => v.width === Number(width)));
-    const bytes = variant ? await mediaStorageFor(app.ctx.config).get(variant.key) : null;
+    const bytes = variant ? await app.ctx.storage.get(variant.key) : null;
     if (!row || !variant || !bytes) throw new AppError('not_found', NOT_FOUND);
     reply
       // A video's poster is WebP; everything else is of the row's type.

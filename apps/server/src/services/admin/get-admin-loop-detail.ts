@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { messages } from '../../db/schema';
 import { DAY_MS } from '../../lib/clock';
 import { getLoopDetailWith } from '../loops/get-loop-detail';
+import type { SettledCounts } from './settled-counts';
 
 /**
  * Decision 0007: the texts of a newsletter sent this long ago have their final status (sending,
@@ -13,7 +14,6 @@ const SETTLED_AFTER_MS = 2 * DAY_MS;
 /** ...so their counts are kept this long, for the rare late status callback. */
 const SETTLED_COUNTS_TTL_MS = 5 * 60_000;
 const SETTLED_COUNTS_MAX = 20_000;
-const settledCounts = new WeakMap<Db, Map<number, { delivery: DeliveryCounts; until: number }>>();
 
 /**
  * A Loop as staff see it: its first members (all of them when asked), newest updates, and every
@@ -22,10 +22,11 @@ const settledCounts = new WeakMap<Db, Map<number, { delivery: DeliveryCounts; un
  * (in the same statement), and at most five minutes old for newsletters sent more than two days ago.
  */
 export async function getAdminLoopDetail(
-  db: Db,
+  ctx: { db: Db; settledCounts: SettledCounts },
   loopId: number,
   options: { now: Date; allMembers?: boolean },
 ): Promise<AdminLoopDetail> {
+  const { db, settledCounts: cache } = ctx;
   const now = options.now.getTime();
   // The Loop, its newsletters and the delivery counts of the recent ones in one statement (each
   // statement is a round trip).
@@ -35,8 +36,6 @@ export async function getAdminLoopDetail(
     newsletters: { countedAfter: new Date(now - SETTLED_AFTER_MS) },
   });
 
-  let cache = settledCounts.get(db);
-  if (!cache) settledCounts.set(db, (cache = new Map()));
   const counts = new Map<number, DeliveryCounts>();
   for (const n of rows) {
     if (n.freshCounts) {

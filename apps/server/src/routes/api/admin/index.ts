@@ -43,7 +43,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/loops/:id', { schema: { params: loopParams, querystring: adminLoopDetailQuerySchema } }, async (request) =>
-    getAdminLoopDetail(db, request.params.id, { now: clock(), allMembers: request.query.members === 'all' }),
+    getAdminLoopDetail(app.ctx, request.params.id, { now: clock(), allMembers: request.query.members === 'all' }),
   );
 
   app.post('/loops/:id/toggle-pause', { schema: { params: loopParams } }, async (request) => toggleLoopPause(db, request.params.id));

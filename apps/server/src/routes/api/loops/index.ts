@@ -15,7 +15,6 @@ import { listLoopNewsletters } from '../../../services/newsletters/list-loop-new
 import { updateMember } from '../../../services/members/update-member';
 import { resendInvitation } from '../../../services/memberships/invite-member';
 import { deleteUpdate } from '../../../services/updates/delete-update';
-import { mediaStorageFor } from '../../../storage/create-storage';
 
 const loopParams = z.object({ id: idParamSchema });
 const memberParams = z.object({ id: idParamSchema, memberId: idParamSchema });
@@ -26,8 +25,7 @@ const updateParams = z.object({ id: idParamSchema, updateId: idParamSchema });
  * Signed out is a 401 before the input is looked at; then the input (a 400), then the Loop (decision 0018).
  */
 const loopRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, clock, config } = app.ctx;
-  const storage = mediaStorageFor(config);
+  const { db, clock, config, storage } = app.ctx;
   /** Photo files go once their rows are committed away; a failure leaves an unservable file, never a broken row. */
   const removeMediaFiles = async (keys: string[]) => {
     for (const key of keys) await storage.delete(key).catch((error: unknown) => app.log.warn({ err: error, key }, 'could not delete a photo file'));

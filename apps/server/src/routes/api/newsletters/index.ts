@@ -11,7 +11,6 @@ import {
   type SendNewsletterAnswer,
   type SneakPeekAnswer,
 } from '@loop/shared/newsletters';
-import { createNewsletterWriter } from '../../../newsletters/create-writer';
 import { requireStaff } from '../../../plugins/session';
 import { getLoopAccess } from '../../../services/loop-access';
 import { generateNewsletter } from '../../../services/newsletters/generate-newsletter';
@@ -29,8 +28,7 @@ const loopParams = z.object({ id: idParamSchema });
  * another Loop; decision 0018).
  */
 const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, clock, config } = app.ctx;
-  const writer = createNewsletterWriter(config, app.log);
+  const { db, clock, config, writer } = app.ctx;
   app.addHook('preValidation', async (request) => {
     requireStaff(request);
   });

@@ -7,7 +7,6 @@ import { readPhoneThread } from '../../../messaging/phone-simulator/read-phone-t
 import { sendSimulatedText } from '../../../messaging/phone-simulator/send-simulated-text';
 import { getLandingLinks } from '../../../services/demo/get-landing-links';
 import { requireUser } from '../../../plugins/session';
-import { mediaStorageFor } from '../../../storage/create-storage';
 
 // Base64 is 4/3 of the bytes, plus the JSON around it.
 const BODY_LIMIT = Math.ceil((SIMULATOR_LIMITS.totalBytes * 4) / 3) + 64 * 1024;
@@ -59,7 +58,7 @@ const simulatorRoutes: FastifyPluginAsyncZod = async (app) => {
         phoneNumber: phone.phoneNumber,
         channel: text.channel ?? phone.messagingPreference,
         text,
-        storage: mediaStorageFor(config),
+        storage: app.ctx.storage,
         clipMaxBytes: { sms: config.MMS_MEDIA_MAX_BYTES, whatsapp: config.WHATSAPP_MEDIA_MAX_BYTES },
         scope,
         now: clock(),
