@@ -3,6 +3,7 @@ import type { AppContext } from '../plugins/context';
 import { createTranscriber } from '../media/transcribe';
 import { startMessageWorker } from './message-worker';
 import { startScheduler } from './scheduler';
+import type { Log } from '../lib/log';
 
 export interface Jobs {
   boss: PgBoss;
@@ -16,7 +17,7 @@ export interface Jobs {
 export async function startJobs(
   ctx: AppContext,
   options: {
-    log: { info: (obj: object, msg: string) => void; warn: { (msg: string): void; (obj: object, msg: string): void }; error: (obj: object, msg: string) => void };
+    log: Log;
   },
 ): Promise<Jobs> {
   const { database } = ctx;

@@ -5,14 +5,9 @@ import { runSchedulerTick } from '../scheduling/run-scheduler-tick';
 import { deleteExpiredAttempts } from '../services/attempts/count-attempts';
 import { deleteExpiredPhoneCodes } from '../services/phone-codes/issue-phone-code';
 import { deleteExpiredSessions } from '../services/sessions/delete-session';
+import type { Log } from '../lib/log';
 
 export const SCHEDULER_QUEUE = 'scheduler-tick';
-
-interface Log {
-  info: (obj: object, msg: string) => void;
-  warn: (msg: string) => void;
-  error: (obj: object, msg: string) => void;
-}
 
 /**
  * Reminders, automatic newsletters and housekeeping: pg-boss fires one tick a minute for the whole cluster
