@@ -15,12 +15,12 @@ import session from './plugins/session';
 import webApp from './plugins/web-app';
 import adminRoutes from './routes/api/admin/index';
 import authRoutes from './routes/api/auth/index';
+import configRoutes from './routes/api/config/index';
 import simulatorRoutes from './routes/api/simulator/index';
 import mediaRoutes from './routes/media/index';
 import twilioWebhooks from './routes/webhooks/twilio';
 import inviteRoutes from './routes/api/invites/index';
 import loopRoutes from './routes/api/loops/index';
-import newsletterRoutes from './routes/api/newsletters/index';
 import newsletterPageRoutes from './routes/newsletters/index';
 
 const DATABASE_DOWN = 'The database is not reachable right now. Please try again in a moment.';
@@ -132,12 +132,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(metrics);
   await app.register(session);
   await app.register(authRoutes, { prefix: '/api' });
-  await app.register(simulatorRoutes, { prefix: '/api' });
+  await app.register(configRoutes, { prefix: '/api/config' });
+  await app.register(simulatorRoutes, { prefix: '/api/simulator' });
   await app.register(twilioWebhooks, { prefix: '/api/webhooks/twilio' });
   await app.register(mediaRoutes);
   await app.register(loopRoutes, { prefix: '/api/loops' });
   await app.register(inviteRoutes, { prefix: '/api/invites' });
-  await app.register(newsletterRoutes, { prefix: '/api/loops' });
   await app.register(adminRoutes, { prefix: '/api/admin' });
   app.get('/api/health', async (_request, reply) => {
     const ok = await pingDatabase(ctx.db);

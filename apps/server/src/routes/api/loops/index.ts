@@ -15,6 +15,7 @@ import { listLoopNewsletters } from '../../../services/newsletters/list-loop-new
 import { updateMember } from '../../../services/members/update-member';
 import { resendInvitation } from '../../../services/memberships/invite-member';
 import { deleteUpdate } from '../../../services/updates/delete-update';
+import staffNewsletterRoutes from './staff-newsletters';
 
 const loopParams = z.object({ id: idParamSchema });
 const memberParams = z.object({ id: idParamSchema, memberId: idParamSchema });
@@ -117,6 +118,10 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
     await removeMediaFiles(await deleteUpdate(db, access, updateId));
     return { ok: true };
   });
+
+  // Staff's newsletter and sneak peek routes share the prefix: they run after the signed-in check
+  // above, then their own staff check.
+  await app.register(staffNewsletterRoutes);
 };
 
 export default loopRoutes;

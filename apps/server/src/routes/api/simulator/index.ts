@@ -1,18 +1,17 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { simulatorPhoneParamsSchema, simulatorSendSchema, type ApiConfig, SIMULATOR_LIMITS } from '@loop/shared/simulator';
+import { simulatorPhoneParamsSchema, simulatorSendSchema, SIMULATOR_LIMITS } from '@loop/shared/simulator';
 import { AppError } from '../../../errors';
 import { listSimulatorPhones, simulatorScopeFor } from '../../../messaging/phone-simulator/list-simulator-phones';
 import { readPhoneThread } from '../../../messaging/phone-simulator/read-phone-thread';
 import { sendSimulatedText } from '../../../messaging/phone-simulator/send-simulated-text';
-import { getLandingLinks } from '../../../services/demo/get-landing-links';
 import { requireUser } from '../../../plugins/session';
 
 // Base64 is 4/3 of the bytes, plus the JSON around it.
 const BODY_LIMIT = Math.ceil((SIMULATOR_LIMITS.totalBytes * 4) / 3) + 64 * 1024;
 
 /**
- * The Phone Simulator's API: any signed-in user while Loop runs without Twilio, staff always.
+ * The Phone Simulator's API, under /api/simulator: any signed-in user while Loop runs without Twilio, staff always.
  * A phone you may not play is a 404, the same as one that does not exist; who may play which phone,
  * and see which of its texts, is listSimulatorPhones / simulatorScopeFor (decision 0015).
  */
@@ -35,20 +34,15 @@ const simulatorRoutes: FastifyPluginAsyncZod = async (app) => {
     return { phone: found, scope: await simulatorScopeFor(app.ctx.db, user, found.userId) };
   };
 
-  app.get('/config', async (): Promise<ApiConfig> => ({
-    messagingProvider: app.ctx.config.messagingProvider,
-    links: await getLandingLinks(app.ctx.db, app.ctx.config),
-  }));
+  app.get('/phones', async (request) => ({ phones: await listSimulatorPhones(app.ctx.db, viewer(request)) }));
 
-  app.get('/simulator/phones', async (request) => ({ phones: await listSimulatorPhones(app.ctx.db, viewer(request)) }));
-
-  app.get('/simulator/phones/:phone/messages', { preValidation: mayView, schema: { params: simulatorPhoneParamsSchema } }, async (request) => {
+  app.get('/phones/:phone/messages', { preValidation: mayView, schema: { params: simulatorPhoneParamsSchema } }, async (request) => {
     const { phone, scope } = await visiblePhone(request, request.params.phone);
     return { phone, messages: await readPhoneThread(app.ctx.db, phone.phoneNumber, scope) };
   });
 
   app.post(
-    '/simulator/phones/:phone/messages',
+    '/phones/:phone/messages',
     { bodyLimit: BODY_LIMIT, preValidation: mayView, schema: { params: simulatorPhoneParamsSchema, body: simulatorSendSchema } },
     async (request, reply) => {
       const { phone, scope } = await visiblePhone(request, request.params.phone);

@@ -23,11 +23,12 @@ import { toNewsletter } from '../../../services/newsletters/to-newsletter';
 const loopParams = z.object({ id: idParamSchema });
 
 /**
- * Newsletters and sneak peeks of a Loop, under /api/loops/{id}/...: staff only (401 signed out,
+ * Newsletters and sneak peeks of a Loop, under /api/loops/{id}/... (registered by the Loop routes,
+ * after their signed-in check): staff only (401 signed out,
  * 403 for everyone else, then a 400 for bad input, then 404 for an unknown Loop or a newsletter of
  * another Loop; decision 0018).
  */
-const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
+const staffNewsletterRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, clock, config, writer } = app.ctx;
   app.addHook('preValidation', async (request) => {
     requireStaff(request);
@@ -75,4 +76,4 @@ const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 };
 
-export default newsletterRoutes;
+export default staffNewsletterRoutes;
