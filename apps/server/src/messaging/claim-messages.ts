@@ -100,7 +100,7 @@ export type ClaimedText = MessageRow & {
 /**
  * Claims due outbound texts like `claimMessages`, and reads in the same statement, for WhatsApp,
  * when the member last texted there: planning a claimed text then needs no other query. Whether
- * it may still go out is checked at the moment of sending (sendableTexts), not here.
+ * it may still go out is checked at the moment of sending (sendableTextsQuery), not here.
  */
 export async function claimOutbound(db: Db, input: ClaimInput): Promise<ClaimedText[]> {
   const rows = await claim(db, 'outbound', input).returning({

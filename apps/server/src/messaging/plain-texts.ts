@@ -1,11 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import { toE164 } from '@loop/shared/phone';
 import type { DbOrTx } from '../db/client';
-import { loops, messages, phoneOptOuts, updates, users } from '../db/schema';
+import { loops, messages, updates, users } from '../db/schema';
 import type { MessageRow } from './context';
 import { parseConsent } from './consent';
 import { parseKeyword } from './keywords';
 import { insertOutboundRows, type OutboundRow } from './outbox';
+import { phoneMayBeTexted } from './recipients';
 import { routeForSender } from './process-inbound';
 import { replies } from './replies';
 import type { SenderFacts } from './sender-facts';
@@ -123,11 +124,11 @@ async function queueReplies(tx: DbOrTx, texts: readonly PlainText[]): Promise<vo
   const answered = texts.filter((t) => t.reply !== undefined);
   if (answered.length === 0) return;
   const phones = JSON.stringify([...new Set(answered.map((t) => t.phone))]);
-  const result = await tx.execute(sql`select ${phoneOptOuts.phoneNumber} as phone from ${phoneOptOuts}
-    where ${phoneOptOuts.phoneNumber} in (select jsonb_array_elements_text(${phones}::jsonb))`);
-  const optedOut = new Set((result as unknown as { rows: { phone: string }[] }).rows.map((r) => r.phone));
+  const result = await tx.execute(sql`select p.phone from jsonb_array_elements_text(${phones}::jsonb) as p(phone)
+    where ${phoneMayBeTexted(sql`p.phone`)}`);
+  const textable = new Set((result as unknown as { rows: { phone: string }[] }).rows.map((r) => r.phone));
   const rows: OutboundRow[] = answered
-    .filter((t) => !optedOut.has(t.phone))
+    .filter((t) => textable.has(t.phone))
     .map((t) => ({
       channel: t.row.channel,
       toAddress: t.phone,

@@ -4,7 +4,7 @@ import { loops, members, messages, phoneOptOuts, users } from '../db/schema';
 
 /**
  * The one rule for who may be texted, used when texts are queued (reminders, newsletters, sneak
- * peeks, group texts: `findRecipients`) and again at the moment of sending (`sendableTexts`):
+ * peeks, group texts: `findRecipients`) and again at the moment of sending (`sendableTextsQuery`):
  *
  * - the phone has not opted out (STOP, or Twilio refused it for good), and
  * - for a text to a Loop's members: the person is still a member, the phone's holder said YES to
@@ -104,25 +104,12 @@ export interface Sendable {
 
 /**
  * The send-time re-check of many texts in one statement: whether each may still go out, and the
- * member's WhatsApp window as it is now. It runs for every few texts sent, so it is prepared once
- * per database handle (the server parses and plans it once per connection) and takes its ids as
- * one array parameter: the same statement text whatever the number of texts.
+ * member's WhatsApp window as it is now. A sender asks it every few texts, so it is a prepared
+ * statement (the server parses and plans it once per connection) taking the ids as one array
+ * parameter: the same statement text whatever the number of texts. Build it once per sending run.
  */
-export async function sendableTexts(db: Db, ids: readonly number[]): Promise<Map<number, Sendable>> {
-  const result = new Map<number, Sendable>();
-  if (ids.length === 0) return result;
-  let query = sendCheckQueries.get(db);
-  if (!query) {
-    query = prepareSendCheck(db);
-    sendCheckQueries.set(db, query);
-  }
-  const rows = await query.execute({ ids: `{${ids.join(',')}}` });
-  for (const row of rows) result.set(row.id, { allowed: row.allowed, optedOut: row.optedOut, lastWhatsappInboundAt: row.lastWhatsappInboundAt });
-  return result;
-}
-
-function prepareSendCheck(db: Db) {
-  return db
+export function sendableTextsQuery(db: Db): (ids: readonly number[]) => Promise<Map<number, Sendable>> {
+  const query = db
     .select({
       id: messages.id,
       allowed: sql<boolean>`${messageMayBeSent()}`.mapWith(isTrue),
@@ -134,6 +121,12 @@ function prepareSendCheck(db: Db) {
     // Text cast to bigint[]: node-postgres and PGlite pass a string parameter alike.
     .where(sql`${messages.id} = any(${sql.placeholder('ids')}::text::bigint[])`)
     .prepare('loop_send_check');
+  return async (ids) => {
+    const result = new Map<number, Sendable>();
+    if (ids.length === 0) return result;
+    for (const row of await query.execute({ ids: `{${ids.join(',')}}` })) {
+      result.set(row.id, { allowed: row.allowed, optedOut: row.optedOut, lastWhatsappInboundAt: row.lastWhatsappInboundAt });
+    }
+    return result;
+  };
 }
-
-const sendCheckQueries = new WeakMap<Db, ReturnType<typeof prepareSendCheck>>();

@@ -8,7 +8,7 @@ import { providerFor } from './create-provider';
 import type { Pacer } from './pacer';
 import { planDelivery, type DeliveryPlan } from './plan-delivery';
 import { applyEarlyStatuses, closeWhatsappWindow, markPhone } from './record-status';
-import { sendableTexts, type Sendable } from './recipients';
+import { sendableTextsQuery, type Sendable } from './recipients';
 import { releaseMessages } from './release-messages';
 import { PERMANENT_ERROR_CODES, retryDelayMs, SEND_CONCURRENCY, SEND_TIMEOUT_MS, SendError } from './provider';
 
@@ -165,8 +165,11 @@ const CHECKS_IN_FLIGHT = 2;
 class SendCheck {
   private waiting: { id: number; resolve: (value: Sendable) => void; reject: (error: unknown) => void }[] = [];
   private inFlight = 0;
+  private readonly sendable: ReturnType<typeof sendableTextsQuery>;
 
-  constructor(private readonly db: Db) {}
+  constructor(db: Db) {
+    this.sendable = sendableTextsQuery(db);
+  }
 
   check(id: number): Promise<Sendable> {
     return new Promise((resolve, reject) => {
@@ -180,7 +183,7 @@ class SendCheck {
     if (this.waiting.length === 0 || this.inFlight >= CHECKS_IN_FLIGHT) return;
     const batch = this.waiting.splice(0);
     this.inFlight++;
-    sendableTexts(this.db, batch.map((w) => w.id))
+    this.sendable(batch.map((w) => w.id))
       .then(
         (found) => {
           for (const w of batch) w.resolve(found.get(w.id) ?? { allowed: false, optedOut: false, lastWhatsappInboundAt: null });
