@@ -1,7 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { toE164 } from '@loop/shared/phone';
 import type { DbOrTx } from '../db/client';
-import { loops, messages, updates, users } from '../db/schema';
+import { loops, messages, updates } from '../db/schema';
 import type { MessageRow } from './context';
 import { parseConsent } from './consent';
 import { parseKeyword } from './keywords';
@@ -11,7 +11,7 @@ import { routeForSender } from './process-inbound';
 import { replies } from './replies';
 import type { SenderFacts } from './sender-facts';
 import { isSimulatorAddress } from './simulator';
-import { queueWholeTextsAfterTemplates } from './template-follow-ups';
+import { openWhatsappWindow } from './template-follow-ups';
 
 /**
  * What a plain text comes to, decided from its sender's facts alone: the updates to store, how
@@ -97,10 +97,9 @@ export async function storePlainTexts(tx: DbOrTx, texts: readonly PlainText[]): 
 }
 
 /**
- * A WhatsApp text opens the sender's 24-hour window: first the whole texts that templates cut
- * short go out (template-follow-ups.ts), then the window moves to the sender's last text. Per
- * member, in id order; the first text of a member in the batch brings the follow-ups, as it
- * would one text at a time.
+ * Each member's WhatsApp texts of the batch open the window once (openWhatsappWindow): from the
+ * first of them (it brings the whole texts templates cut short, as it would one text at a time)
+ * to the last. Members in id order.
  */
 async function openWhatsappWindows(tx: DbOrTx, texts: readonly PlainText[]): Promise<void> {
   const first = new Map<number, PlainText>();
@@ -111,11 +110,7 @@ async function openWhatsappWindows(tx: DbOrTx, texts: readonly PlainText[]): Pro
     last.set(t.userId, t.row.createdAt);
   }
   for (const [userId, t] of [...first].sort(([a], [b]) => a - b)) {
-    await queueWholeTextsAfterTemplates(tx, { userId, phone: t.phone, fromAddress: t.row.toAddress, at: t.row.createdAt });
-    await tx
-      .update(users)
-      .set({ lastWhatsappInboundAt: sql`greatest(${users.lastWhatsappInboundAt}, ${(last.get(userId) ?? t.row.createdAt).toISOString()}::timestamptz)` })
-      .where(eq(users.id, userId));
+    await openWhatsappWindow(tx, { userId, phone: t.phone, fromAddress: t.row.toAddress, at: t.row.createdAt, lastAt: last.get(userId) ?? t.row.createdAt });
   }
 }
 

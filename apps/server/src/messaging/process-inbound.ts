@@ -17,7 +17,7 @@ import { handleConsent } from './handle-consent';
 import { isSimulatorAddress, simulatorScope } from './simulator';
 import { handleKeyword } from './handle-keyword';
 import { storeUpdates } from './store-updates';
-import { queueWholeTextsAfterTemplates } from './template-follow-ups';
+import { openWhatsappWindow } from './template-follow-ups';
 import { activeLoopsOf, type KnownSender } from './sender-facts';
 
 /** Thrown to try the whole message again later (a photo host failed for now). */
@@ -215,11 +215,7 @@ async function finishInbound(
     .where(eq(messages.id, row.id));
   // Only a WhatsApp text opens WhatsApp's 24-hour window: the window is per channel.
   if (outcome.userId !== null && row.channel === 'whatsapp') {
-    if (outcome.phone) await queueWholeTextsAfterTemplates(tx, { userId: outcome.userId, phone: outcome.phone, fromAddress: row.toAddress, at: row.createdAt });
-    await tx
-      .update(users)
-      .set({ lastWhatsappInboundAt: sql`greatest(${users.lastWhatsappInboundAt}, ${row.createdAt.toISOString()}::timestamptz)` })
-      .where(eq(users.id, outcome.userId));
+    await openWhatsappWindow(tx, { userId: outcome.userId, phone: outcome.phone ?? null, fromAddress: row.toAddress, at: row.createdAt });
   }
   const kind = outcome.kind ?? 'reply';
   if (!outcome.reply || !outcome.phone) return;

@@ -12,17 +12,40 @@ export const FOLLOW_UP_WITHIN_MS = 7 * DAY_MS;
 const FOLLOWED_KINDS: TextKind[] = ['bulk', 'sneak_peek', 'welcome', 'invitation'];
 
 /**
+ * A member's WhatsApp texts (the first at `at`, the last at `lastAt`) open WhatsApp's 24-hour
+ * window, which is per channel: the window moves to the last of them (never back), and the whole
+ * texts that templates cut short since the previous window go out (queueWholeTextsAfterTemplates),
+ * to `phone` from the number that was texted. One statement reads the old window and moves it.
+ */
+export async function openWhatsappWindow(
+  tx: DbOrTx,
+  input: { userId: number; phone: string | null; fromAddress: string; at: Date; lastAt?: Date },
+): Promise<void> {
+  const lastAt = (input.lastAt ?? input.at).toISOString();
+  const result = await tx.execute(sql`
+    update ${users} u set last_whatsapp_inbound_at = greatest(u.last_whatsapp_inbound_at, ${lastAt}::timestamptz)
+    from (select id, last_whatsapp_inbound_at as before from ${users} where id = ${input.userId} for update) o
+    where u.id = o.id
+    returning extract(epoch from o.before)::float8 * 1000 as before_ms`);
+  const [row] = (result as unknown as { rows: { before_ms: number | string | null }[] }).rows;
+  if (!row || !input.phone) return;
+  const windowEnd = row.before_ms === null ? null : new Date(Number(row.before_ms) + DAY_MS);
+  await queueWholeTextsAfterTemplates(tx, { userId: input.userId, phone: input.phone, fromAddress: input.fromAddress, at: input.at, windowEnd });
+}
+
+/**
  * Outside WhatsApp's 24-hour window a text goes as an approved template whose variables are one
  * short line each (Twilio: https://www.twilio.com/docs/content/create-templates-with-the-content-template-builder),
  * so a long or multi-line group text arrives cut short. When the member next texts on WhatsApp
  * (the window opens), Loop sends, free-form, the whole of each such text from the last 7 days,
- * once (idempotency key `full:{id}`). Call it before the window is moved to this text: a text
- * sent inside the previous window went free-form already and is not sent again.
+ * once (idempotency key `full:{id}`). A text sent inside the previous window (it ended at
+ * `windowEnd`) went free-form already and is not sent again.
  */
-export async function queueWholeTextsAfterTemplates(tx: DbOrTx, input: { userId: number; phone: string; fromAddress: string; at: Date }): Promise<number> {
-  const [user] = await tx.select({ last: users.lastWhatsappInboundAt }).from(users).where(eq(users.id, input.userId));
-  if (!user) return 0;
-  const windowEnd = user.last ? new Date(user.last.getTime() + DAY_MS) : null;
+async function queueWholeTextsAfterTemplates(
+  tx: DbOrTx,
+  input: { userId: number; phone: string; fromAddress: string; at: Date; windowEnd: Date | null },
+): Promise<number> {
+  const { windowEnd } = input;
   const candidates = await tx
     .select({ id: messages.id, kind: messages.kind, body: messages.body, loopId: messages.loopId })
     .from(messages)
