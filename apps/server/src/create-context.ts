@@ -4,7 +4,7 @@ import type { Database } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
 import { createMessagingProvider } from './messaging/create-provider';
 import { createNewsletterWriter } from './newsletters/create-writer';
-import type { AppContext } from './plugins/context';
+import type { AppContext } from './context';
 import { createSettledCounts } from './services/admin/settled-counts';
 import { createMediaStorage } from './storage/create-storage';
 

@@ -1,7 +1,7 @@
 import { loadConfig, loadEnvFile } from '../config';
 import { createAppContext } from '../create-context';
 import { openDatabase } from '../db/client';
-import type { AppContext } from '../plugins/context';
+import type { AppContext } from '../context';
 
 export interface CommandResult {
   output: string;

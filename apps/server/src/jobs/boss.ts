@@ -1,5 +1,5 @@
 import { PgBoss, fromPglite } from 'pg-boss';
-import type { AppContext } from '../plugins/context';
+import type { AppContext } from '../context';
 import { createTranscriber } from '../media/transcribe';
 import { startMessageWorker } from './message-worker';
 import { startScheduler } from './scheduler';

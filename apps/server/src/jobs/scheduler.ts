@@ -1,6 +1,6 @@
 import type { PgBoss } from 'pg-boss';
 import { schedulerTicks } from '../metrics/process-metrics';
-import type { AppContext } from '../plugins/context';
+import type { AppContext } from '../context';
 import { runSchedulerTick } from '../scheduling/run-scheduler-tick';
 import { deleteExpiredAttempts } from '../services/attempts/count-attempts';
 import { deleteExpiredPhoneCodes } from '../services/phone-codes/issue-phone-code';

@@ -1,5 +1,5 @@
 import type { messages } from '../db/schema';
-import type { AppContext } from '../plugins/context';
+import type { AppContext } from '../context';
 
 /** What the messaging code needs from the app: its database, settings, clock, provider and media storage. */
 export type MessagingContext = Pick<AppContext, 'db' | 'config' | 'clock' | 'provider' | 'storage'>;

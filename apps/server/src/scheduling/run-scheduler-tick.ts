@@ -1,5 +1,5 @@
 import { applyEarlyStatuses } from '../messaging/record-status';
-import type { AppContext } from '../plugins/context';
+import type { AppContext } from '../context';
 import { sweepOneNewsletter, type AutoNewsletters } from './sweep-newsletters';
 import { sweepReminders, type SweepHooks } from './sweep-reminders';
 

@@ -1,10 +1,10 @@
-import type { Config } from '../config';
-import type { Database, Db } from '../db/client';
-import type { Clock } from '../lib/clock';
-import type { MessagingProvider } from '../messaging/provider';
-import type { NewsletterWriter } from '../newsletters/writer';
-import type { SettledCounts } from '../services/admin/settled-counts';
-import type { MediaStorage } from '../storage/media-storage';
+import type { Config } from './config';
+import type { Database, Db } from './db/client';
+import type { Clock } from './lib/clock';
+import type { MessagingProvider } from './messaging/provider';
+import type { NewsletterWriter } from './newsletters/writer';
+import type { SettledCounts } from './services/admin/settled-counts';
+import type { MediaStorage } from './storage/media-storage';
 
 /**
  * What every route and service needs from the running app. The adapters (provider, storage,
