@@ -4,7 +4,7 @@ import { eq, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loops, members } from '../src/db/schema';
 import { MINUTE_MS } from '../src/lib/clock';
-import { nextReminderAt } from '../src/scheduling/schedule-columns';
+import { nextReminderAt } from '../src/services/schedules/schedule-columns';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './helpers/database';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
 import { createLoop, createPerson } from './helpers/messaging';

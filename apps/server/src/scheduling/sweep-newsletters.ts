@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { loops } from '../db/schema';
 import type { NewsletterWriter } from '../newsletters/writer';
 import { publishNewsletter } from '../services/newsletters/publish-newsletter';
-import { nextNewsletterSlot } from './next-newsletter';
+import { nextNewsletterSlot } from '../services/schedules/next-newsletter';
 import type { SweepHooks } from './sweep-reminders';
 
 export type AutoNewsletters = 'send' | 'draft' | 'off';

@@ -4,7 +4,7 @@ import { loops } from '../db/schema';
 import { HOUR_MS } from '../lib/clock';
 import { insertOutboundRows } from '../messaging/outbox';
 import { findRecipients, type Recipient } from '../messaging/recipients';
-import { nextReminderSlot } from './next-reminder';
+import { nextReminderSlot } from '../services/schedules/next-reminder';
 import { reminderTemplateVariables, reminderText } from './reminder-text';
 
 /** A reminder more than this late (the server was down) is skipped rather than sent at night. */

@@ -4,7 +4,7 @@ import type { LoopSummary } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
 import { loops } from '../../db/schema';
 import { AppError } from '../../errors';
-import { nextNewsletterAt } from '../../scheduling/schedule-columns';
+import { nextNewsletterAt } from '../schedules/schedule-columns';
 import { getLoopSummary } from '../loops/get-loop-summary';
 
 /** Pauses an active Loop or resumes a paused one (staff only): paused Loops get no reminders or newsletters. */

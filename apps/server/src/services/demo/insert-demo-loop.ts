@@ -6,7 +6,7 @@ import { loops, media, members, messages, newsletters, updates, users } from '..
 import { queueWelcomeText } from '../../messaging/outbox';
 import { SIMULATOR_ADDRESS } from '../../messaging/simulator';
 import { templateWriter } from '../../newsletters/template-writer';
-import { nextNewsletterAt, nextReminderAt } from '../../scheduling/schedule-columns';
+import { nextNewsletterAt, nextReminderAt } from '../schedules/schedule-columns';
 import { mediaUrl } from '../../storage/media-storage';
 import { findOrCreateMemberUser } from '../members/find-or-create-member-user';
 import { publishNewsletter } from '../newsletters/publish-newsletter';

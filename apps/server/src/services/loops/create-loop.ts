@@ -7,7 +7,7 @@ import { AppError } from '../../errors';
 import { enforceLimits } from '../attempts/enforce-limits';
 import { loopCreationLimits } from '../memberships/invitation-limits';
 import { queueWelcomeText } from '../../messaging/outbox';
-import { nextNewsletterAt, nextReminderAt } from '../../scheduling/schedule-columns';
+import { nextNewsletterAt, nextReminderAt } from '../schedules/schedule-columns';
 import { getLoopSummary } from './get-loop-summary';
 
 /** Creates a Loop with its creator as the first member, in one transaction. */

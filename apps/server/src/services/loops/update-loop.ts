@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { LoopSummary, updateLoopSchema } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
 import { loops } from '../../db/schema';
-import { nextNewsletterAt, nextReminderAt } from '../../scheduling/schedule-columns';
+import { nextNewsletterAt, nextReminderAt } from '../schedules/schedule-columns';
 import { getLoopSummary } from './get-loop-summary';
 
 /**
