@@ -4,7 +4,7 @@ import { members, updates } from '../src/db/schema';
 import { processPending } from '../src/jobs/message-worker';
 import { ingestInbound } from '../src/messaging/ingest-inbound';
 import { optOutPhone } from '../src/messaging/opt-outs';
-import { nameKey } from '../src/messaging/route-text';
+import { nameKey } from '../src/services/inbound/route-text';
 import { inArray } from 'drizzle-orm';
 import { createLoop, createPerson, testClock, useFakeTwilioApp } from './helpers/messaging';
 import { smsParams } from './helpers/twilio-fixtures';

@@ -3,8 +3,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages, updates } from '../src/db/schema';
 import { processPending } from '../src/jobs/message-worker';
-import type * as PlainTexts from '../src/messaging/plain-texts';
-import type * as ProcessInbound from '../src/messaging/process-inbound';
+import type * as PlainTexts from '../src/services/inbound/plain-texts';
+import type * as ProcessInbound from '../src/services/inbound/process-inbound';
 import { ingestInbound } from '../src/messaging/ingest-inbound';
 import { createTestApp, type TestContext } from './helpers/app';
 import { TEST_DATABASE_URL } from './helpers/database';
@@ -47,7 +47,7 @@ const watch = vi.hoisted(() => {
   };
   return { state, track };
 });
-vi.mock('../src/messaging/process-inbound', async (importOriginal) => {
+vi.mock('../src/services/inbound/process-inbound', async (importOriginal) => {
   const original = await importOriginal<typeof ProcessInbound>();
   return {
     ...original,
@@ -62,7 +62,7 @@ vi.mock('../src/messaging/process-inbound', async (importOriginal) => {
     },
   };
 });
-vi.mock('../src/messaging/plain-texts', async (importOriginal) => {
+vi.mock('../src/services/inbound/plain-texts', async (importOriginal) => {
   const original = await importOriginal<typeof PlainTexts>();
   return {
     ...original,

@@ -5,10 +5,10 @@ import { claimInbound, claimOutbound, leaseInbound, senderOf, takeInbound } from
 import type { MessageRow, MessagingContext } from '../messaging/context';
 import type { FetchMediaOptions } from '../messaging/fetch-media';
 import { createPacer, type Pacer } from '../messaging/pacer';
-import { planPlainText, storePlainTexts, type PlainText } from '../messaging/plain-texts';
+import { planPlainText, storePlainTexts, type PlainText } from '../services/inbound/plain-texts';
 import type { Transcriber } from '../media/transcribe';
-import { processInbound } from '../messaging/process-inbound';
-import { readSenderFacts, type KnownSender, type SenderFacts } from '../messaging/sender-facts';
+import { processInbound } from '../services/inbound/process-inbound';
+import { readSenderFacts, type KnownSender, type SenderFacts } from '../services/inbound/sender-facts';
 import { toE164 } from '@loop/shared/phone';
 import { retryDelayMs, SEND_ABORT_AFTER_STOP_MS } from '../messaging/provider';
 import { releaseMessages } from '../messaging/release-messages';

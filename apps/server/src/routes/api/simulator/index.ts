@@ -2,9 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { simulatorPhoneParamsSchema, simulatorSendSchema, SIMULATOR_LIMITS } from '@loop/shared/simulator';
 import { AppError } from '../../../errors';
-import { listSimulatorPhones, simulatorScopeFor } from '../../../messaging/phone-simulator/list-simulator-phones';
-import { readPhoneThread } from '../../../messaging/phone-simulator/read-phone-thread';
-import { sendSimulatedText } from '../../../messaging/phone-simulator/send-simulated-text';
+import { listSimulatorPhones, simulatorScopeFor } from '../../../services/phone-simulator/list-simulator-phones';
+import { readPhoneThread } from '../../../services/phone-simulator/read-phone-thread';
+import { sendSimulatedText } from '../../../services/phone-simulator/send-simulated-text';
 import { requireUser } from '../../../plugins/session';
 
 // Base64 is 4/3 of the bytes, plus the JSON around it.

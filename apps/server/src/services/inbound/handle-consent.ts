@@ -1,11 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { loops, members, users } from '../db/schema';
-import { membershipIsActive } from '../services/memberships/membership-is-active';
-import { confirmPendingMemberships, listConfirmableLoops } from '../services/memberships/confirm-pending-memberships';
+import type { DbOrTx } from '../../db/client';
+import { loops, members, users } from '../../db/schema';
+import { membershipIsActive } from '../memberships/membership-is-active';
+import { confirmPendingMemberships, listConfirmableLoops } from '../memberships/confirm-pending-memberships';
 import type { ConsentText } from './consent';
-import { isOptedOut, optInPhone } from './opt-outs';
-import { replies } from './replies';
+import { isOptedOut, optInPhone } from '../../messaging/opt-outs';
+import { replies } from '../../messaging/replies';
 import { nameKey } from './route-text';
 
 /**

@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from '../db/client';
-import { loops, members, phoneOptOuts, users } from '../db/schema';
-import { membershipIsActive } from '../services/memberships/membership-is-active';
+import type { DbOrTx } from '../../db/client';
+import { loops, members, phoneOptOuts, users } from '../../db/schema';
+import { membershipIsActive } from '../memberships/membership-is-active';
 import type { LoopRef } from './route-text';
 
 /** What handling a text needs to know about its sender before it writes anything. */

@@ -1,17 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { toE164 } from '@loop/shared/phone';
-import type { DbOrTx } from '../db/client';
-import { loops, messages, updates } from '../db/schema';
-import type { MessageRow } from './context';
+import type { DbOrTx } from '../../db/client';
+import { loops, messages, updates } from '../../db/schema';
+import type { MessageRow } from '../../messaging/context';
 import { parseConsent } from './consent';
 import { parseKeyword } from './keywords';
-import { insertOutboundRows, type OutboundRow } from './outbox';
-import { phoneMayBeTexted } from './recipients';
+import { insertOutboundRows, type OutboundRow } from '../../messaging/outbox';
+import { phoneMayBeTexted } from '../../messaging/recipients';
 import { routeForSender } from './process-inbound';
-import { replies } from './replies';
+import { replies } from '../../messaging/replies';
 import type { SenderFacts } from './sender-facts';
-import { isSimulatorAddress } from './simulator';
-import { openWhatsappWindow } from './template-follow-ups';
+import { isSimulatorAddress } from '../../messaging/simulator';
+import { openWhatsappWindow } from '../../messaging/template-follow-ups';
 
 /**
  * What a plain text comes to, decided from its sender's facts alone: the updates to store, how

@@ -12,9 +12,9 @@ import { randomToken } from '../../lib/tokens';
 import { sniffClipFormat } from '../../media/clip';
 import { sniffImageType } from '../../storage/image-type';
 import type { MediaStorage } from '../../storage/media-storage';
-import { SIMULATED_ATTACHMENT_PREFIX, SIMULATOR_MEDIA_PREFIX } from '../inbound-media';
-import { ingestInbound, type InboundParams } from '../ingest-inbound';
-import { SIMULATOR_ADDRESS, SIMULATOR_SCOPE_PARAM } from '../simulator';
+import { SIMULATED_ATTACHMENT_PREFIX, SIMULATOR_MEDIA_PREFIX } from '../../messaging/inbound-media';
+import { ingestInbound, type InboundParams } from '../../messaging/ingest-inbound';
+import { SIMULATOR_ADDRESS, SIMULATOR_SCOPE_PARAM } from '../../messaging/simulator';
 
 /**
  * A text from a simulated phone. It is shaped like Twilio's webhook parameters and stored by the

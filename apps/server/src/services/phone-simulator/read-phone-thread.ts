@@ -3,7 +3,7 @@ import type { SimulatorMessage } from '@loop/shared/simulator';
 import type { Db } from '../../db/client';
 import { messages, updates } from '../../db/schema';
 import { findPhotos } from '../../media/photo-sizes';
-import { SIMULATOR_SCOPE_PARAM } from '../simulator';
+import { SIMULATOR_SCOPE_PARAM } from '../../messaging/simulator';
 
 const MAX_MESSAGES = 200;
 

@@ -1,23 +1,23 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { toE164 } from '@loop/shared/phone';
-import type { DbOrTx } from '../db/client';
-import { messages, users } from '../db/schema';
-import type { FetchMediaOptions } from './fetch-media';
-import type { MessageRow, MessagingContext } from './context';
-import { DAY_MS } from '../lib/clock';
-import { defaultTranscriber, type Transcriber } from '../media/transcribe';
-import { collectInboundMedia, type UnsupportedMedia } from './inbound-media';
+import type { DbOrTx } from '../../db/client';
+import { messages, users } from '../../db/schema';
+import type { FetchMediaOptions } from '../../messaging/fetch-media';
+import type { MessageRow, MessagingContext } from '../../messaging/context';
+import { DAY_MS } from '../../lib/clock';
+import { defaultTranscriber, type Transcriber } from '../../media/transcribe';
+import { collectInboundMedia, type UnsupportedMedia } from '../../messaging/inbound-media';
 import { parseKeyword } from './keywords';
-import { isOptedOut } from './opt-outs';
-import { insertOutbound, type TextKind } from './outbox';
-import { replies } from './replies';
+import { isOptedOut } from '../../messaging/opt-outs';
+import { insertOutbound, type TextKind } from '../../messaging/outbox';
+import { replies } from '../../messaging/replies';
 import { routeText, type LoopRef } from './route-text';
 import { parseConsent } from './consent';
 import { handleConsent } from './handle-consent';
-import { isSimulatorAddress, simulatorScope } from './simulator';
+import { isSimulatorAddress, simulatorScope } from '../../messaging/simulator';
 import { handleKeyword } from './handle-keyword';
-import { storeUpdates } from './store-updates';
-import { openWhatsappWindow } from './template-follow-ups';
+import { storeUpdates } from '../updates/store-updates';
+import { openWhatsappWindow } from '../../messaging/template-follow-ups';
 import { activeLoopsOf, type KnownSender } from './sender-facts';
 
 /** Thrown to try the whole message again later (a photo host failed for now). */

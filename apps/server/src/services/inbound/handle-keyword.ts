@@ -1,9 +1,9 @@
-import type { DbOrTx } from '../db/client';
-import { listConfirmableLoops } from '../services/memberships/confirm-pending-memberships';
+import type { DbOrTx } from '../../db/client';
+import { listConfirmableLoops } from '../memberships/confirm-pending-memberships';
 import type { Keyword } from './keywords';
-import { optInPhone, optOutPhone } from './opt-outs';
-import type { TextKind } from './outbox';
-import { replies } from './replies';
+import { optInPhone, optOutPhone } from '../../messaging/opt-outs';
+import type { TextKind } from '../../messaging/outbox';
+import { replies } from '../../messaging/replies';
 import { activeLoopsOf } from './sender-facts';
 
 export interface KeywordInput {

@@ -1,12 +1,12 @@
 import { asc, inArray } from 'drizzle-orm';
-import { loops, media, updates } from '../db/schema';
-import type { DbOrTx } from '../db/client';
-import type { ConvertedClip } from '../media/clip';
-import type { ConvertedPhoto } from '../media/photo';
-import { deleteStoredKeys, putMedia, storedKeysOf, type StoredPhoto } from '../media/stored-photo';
-import { mediaUrl, type MediaStorage } from '../storage/media-storage';
-import type { LoopRef } from './route-text';
-import type { MessageRow, MessagingContext } from './context';
+import { loops, media, updates } from '../../db/schema';
+import type { DbOrTx } from '../../db/client';
+import type { ConvertedClip } from '../../media/clip';
+import type { ConvertedPhoto } from '../../media/photo';
+import { deleteStoredKeys, putMedia, storedKeysOf, type StoredPhoto } from '../../media/stored-photo';
+import { mediaUrl, type MediaStorage } from '../../storage/media-storage';
+import type { LoopRef } from '../inbound/route-text';
+import type { MessageRow, MessagingContext } from '../../messaging/context';
 
 /**
  * Creates one update per Loop, each with its own copy of the photos (a Loop deleting its update
