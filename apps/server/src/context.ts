@@ -1,6 +1,7 @@
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { Clock } from './lib/clock';
+import type { Transcriber } from './media/transcribe';
 import type { MessagingProvider } from './messaging/provider';
 import type { NewsletterWriter } from './newsletters/writer';
 import type { SettledCounts } from './services/admin/settled-counts';
@@ -21,6 +22,8 @@ export interface AppContext {
   storage: MediaStorage;
   /** Writes newsletters: the model when one is configured, else the template. */
   writer: NewsletterWriter;
+  /** Turns voice memos into words where an OpenAI-compatible endpoint is set, else null (decision 0024). */
+  transcriber: Transcriber | null;
   /** Delivery counts of settled newsletters, kept a few minutes (services/admin/settled-counts.ts). */
   settledCounts: SettledCounts;
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
+import { createTranscriber } from './media/transcribe';
 import { createMessagingProvider } from './messaging/create-provider';
 import { createNewsletterWriter } from './newsletters/create-writer';
 import type { AppContext } from './context';
@@ -25,6 +26,7 @@ export function createAppContext(
     provider: createMessagingProvider(config),
     storage: createMediaStorage(config),
     writer: createNewsletterWriter(config, options.log),
+    transcriber: createTranscriber(config, options.log),
     settledCounts: createSettledCounts(),
   };
 }

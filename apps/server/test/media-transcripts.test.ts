@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoopDetail } from '@loop/shared/loops';
 import { media } from '../src/db/schema';
 import { processPending } from '../src/jobs/message-worker';
-import { cleanTranscript } from '../src/media/transcribe';
+import { cleanTranscript, createTranscriber } from '../src/media/transcribe';
 import type { MessagingContext } from '../src/messaging/context';
 import { createOpenAiWriter } from '../src/newsletters/openai-writer';
 import { templateWriter, writeFromTemplate } from '../src/newsletters/template-writer';
@@ -30,10 +30,11 @@ afterAll(async () => {
   await openai.close();
 });
 
-/** The app's messaging context with an endpoint configured, as an operator would set it. */
+/** The app's messaging context with an endpoint configured, as an operator would set it (the transcriber built from it, as createAppContext does). */
 function withEndpoint(settings: Record<string, unknown> = {}): MessagingContext {
   const { ctx } = env.t.app;
-  return { ...ctx, config: { ...ctx.config, OPENAI_BASE_URL: openai.baseUrl, OPENAI_API_KEY: 'sk-test', ...settings } };
+  const config = { ...ctx.config, OPENAI_BASE_URL: openai.baseUrl, OPENAI_API_KEY: 'sk-test', ...settings };
+  return { ...ctx, config, transcriber: createTranscriber(config, env.t.app.log) };
 }
 
 const mediaPath = () => `/2010-04-01/Accounts/${env.fake.accountSid}/Messages/${sid('MM')}/Media/${sid('ME')}`;

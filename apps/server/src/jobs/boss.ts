@@ -1,6 +1,5 @@
 import { PgBoss, fromPglite } from 'pg-boss';
 import type { AppContext } from '../context';
-import { createTranscriber } from '../media/transcribe';
 import { startMessageWorker } from './message-worker';
 import { startScheduler } from './scheduler';
 import type { Log } from '../lib/log';
@@ -28,7 +27,6 @@ export async function startJobs(
   boss.on('error', (error: unknown) => console.error('job queue error:', error));
   await boss.start();
   const messageWorker = startMessageWorker(ctx, {
-    transcriber: createTranscriber(ctx.config, options.log),
     onError: (error) => options.log.error({ err: error }, 'message worker failed; trying again at the next poll'),
     onBatchError: (error) => options.log.error({ err: error }, 'a batch of inbound texts could not be stored together; handling them one at a time'),
   });

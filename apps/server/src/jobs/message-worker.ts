@@ -6,7 +6,6 @@ import type { MessageRow, MessagingContext } from '../messaging/context';
 import type { FetchMediaOptions } from '../messaging/fetch-media';
 import { createPacer, type Pacer } from '../messaging/pacer';
 import { planPlainText, storePlainTexts, type PlainText } from '../services/inbound/plain-texts';
-import type { Transcriber } from '../media/transcribe';
 import { processInbound } from '../services/inbound/process-inbound';
 import { readSenderFacts, type KnownSender, type SenderFacts } from '../services/inbound/sender-facts';
 import { toE164 } from '@loop/shared/phone';
@@ -26,8 +25,6 @@ export interface WorkerOptions {
   fetchOptions?: FetchMediaOptions;
   /** A batch of plain texts could not be stored together: its texts are handled one at a time instead. */
   onBatchError?: (error: unknown) => void;
-  /** Transcribes voice memos (decision 0024); unset: the config's (media/transcribe.ts), null: none. */
-  transcriber?: Transcriber | null;
 }
 
 /** A batch taken by takeInboundBatch: its texts to handle one at a time, by sender. */
@@ -100,7 +97,6 @@ async function handleSender(
     if (signal?.aborted) return texts.slice(index).map((r) => r.id);
     await processInbound(ctx, row, {
       ...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}),
-      ...(options.transcriber !== undefined ? { transcriber: options.transcriber } : {}),
       known,
     }).catch((error: unknown) => retryInbound(ctx, row, error));
   }

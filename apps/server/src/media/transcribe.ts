@@ -39,19 +39,6 @@ export function createTranscriber(config: Config, log: TranscriberLog): Transcri
   return openAiTranscriber({ ...endpoint, model, timeoutMs, maxChars, log });
 }
 
-const defaults = new WeakMap<Config, Transcriber | null>();
-
-/**
- * The transcriber of a process that was given none (tests, scripts): one per config, warning on
- * the console. The server's worker passes its own, logging with the app's logger.
- */
-export function defaultTranscriber(config: Config): Transcriber | null {
-  if (!defaults.has(config)) {
-    defaults.set(config, createTranscriber(config, { warn: (obj: object, msg: string) => console.warn(msg, String((obj as { err?: unknown }).err)) }));
-  }
-  return defaults.get(config) ?? null;
-}
-
 /**
  * `audio.transcriptions.create` of the official SDK (one try, bounded by the timeout): the m4a
  * goes up as a multipart file, the answer's `text` comes back. Whatever goes wrong (an error, no

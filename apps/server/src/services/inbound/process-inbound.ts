@@ -5,7 +5,6 @@ import { messages, users } from '../../db/schema';
 import type { FetchMediaOptions } from '../../messaging/fetch-media';
 import type { MessageRow, MessagingContext } from '../../messaging/context';
 import { DAY_MS } from '../../lib/clock';
-import { defaultTranscriber, type Transcriber } from '../../media/transcribe';
 import { collectInboundMedia, type UnsupportedMedia } from '../../messaging/inbound-media';
 import { parseKeyword } from './keywords';
 import { isOptedOut } from '../../messaging/opt-outs';
@@ -31,7 +30,7 @@ export class RetryLater extends Error {}
 export async function processInbound(
   ctx: MessagingContext,
   row: MessageRow,
-  options: { fetchOptions?: FetchMediaOptions; known?: KnownSender; transcriber?: Transcriber | null } = {},
+  options: { fetchOptions?: FetchMediaOptions; known?: KnownSender } = {},
 ): Promise<void> {
   const { db, config, storage } = ctx;
   const params = row.raw ?? {};
@@ -102,7 +101,7 @@ export async function processInbound(
     config,
     storage,
     fromSimulator: simulated,
-    transcriber: options.transcriber === undefined ? defaultTranscriber(config) : options.transcriber,
+    transcriber: ctx.transcriber,
     ...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}),
   });
   if (media.retryable && row.attempts < config.SEND_MAX_ATTEMPTS) throw new RetryLater('a photo could not be fetched yet');
