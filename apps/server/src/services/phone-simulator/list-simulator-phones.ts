@@ -1,34 +1,17 @@
-import { and, asc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { SimulatorPhone } from '@loop/shared/simulator';
 import type { Db } from '../../db/client';
 import { loops, members, phoneOptOuts, users } from '../../db/schema';
+import { phonesVisibleTo, type SimulatorViewer } from '../simulator-access';
 
 const MAX_ROWS = 2000;
 
-export interface SimulatorViewer {
-  id: number;
-  isPrivileged: boolean;
-}
-
 /**
- * The phones a person may play in the simulator (decision 0015): their own (with its invitations);
- * the phones of text-only members (no account: pending or not) of the Loops they own; never another
- * account holder's.
- * Staff may play every member's phone. Each phone lists only the Loops the viewer may see it in:
- * their own Loops for their own phone, the Loops they own for anyone else's.
+ * The phones a person may play in the simulator, each with the Loops they may see it in
+ * (services/simulator-access.ts says which).
  */
 export async function listSimulatorPhones(db: Db, viewer: SimulatorViewer, options: { phoneNumber?: string } = {}): Promise<SimulatorPhone[]> {
-  const conditions: (SQL | undefined)[] = [];
-  if (!viewer.isPrivileged) {
-    conditions.push(
-      or(
-        // Their own phone in every Loop it belongs to or is invited to: an account holder added
-        // after sign-up says yes by texting YES from it.
-        eq(users.id, viewer.id),
-        and(eq(loops.creatorId, viewer.id), isNull(users.passwordHash)),
-      ),
-    );
-  }
+  const conditions: (SQL | undefined)[] = [phonesVisibleTo(viewer)];
   if (options.phoneNumber) conditions.push(eq(users.phoneNumber, options.phoneNumber));
   const rows = await db
     .select({
@@ -61,12 +44,3 @@ export async function listSimulatorPhones(db: Db, viewer: SimulatorViewer, optio
   return [...phones.values()];
 }
 
-/**
- * The Loops whose messages a viewer sees on a phone, and the only ones a text they send from it may
- * reach: null (all) for staff and for their own phone, else the Loops they own.
- */
-export async function simulatorScopeFor(db: Db, viewer: SimulatorViewer, phoneUserId: number): Promise<number[] | null> {
-  if (viewer.isPrivileged || phoneUserId === viewer.id) return null;
-  const owned = await db.select({ id: loops.id }).from(loops).where(eq(loops.creatorId, viewer.id));
-  return owned.map((l) => l.id);
-}

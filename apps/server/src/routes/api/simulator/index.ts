@@ -1,11 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { simulatorPhoneParamsSchema, simulatorSendSchema, SIMULATOR_LIMITS } from '@loop/shared/simulator';
-import { AppError } from '../../../errors';
-import { listSimulatorPhones, simulatorScopeFor } from '../../../services/phone-simulator/list-simulator-phones';
+import { listSimulatorPhones } from '../../../services/phone-simulator/list-simulator-phones';
 import { readPhoneThread } from '../../../services/phone-simulator/read-phone-thread';
 import { sendSimulatedText } from '../../../services/phone-simulator/send-simulated-text';
 import { requireUser } from '../../../plugins/session';
+import { getSimulatorPhone } from '../../../services/phone-simulator/get-simulator-phone';
+import { requireSimulatorUse } from '../../../services/simulator-access';
 
 // Base64 is 4/3 of the bytes, plus the JSON around it.
 const BODY_LIMIT = Math.ceil((SIMULATOR_LIMITS.totalBytes * 4) / 3) + 64 * 1024;
@@ -13,26 +14,19 @@ const BODY_LIMIT = Math.ceil((SIMULATOR_LIMITS.totalBytes * 4) / 3) + 64 * 1024;
 /**
  * The Phone Simulator's API, under /api/simulator: any signed-in user while Loop runs without Twilio, staff always.
  * A phone you may not play is a 404, the same as one that does not exist; who may play which phone,
- * and see which of its texts, is listSimulatorPhones / simulatorScopeFor (decision 0015).
+ * and see which of its texts, is services/simulator-access.ts (decision 0015).
  */
 const simulatorRoutes: FastifyPluginAsyncZod = async (app) => {
   const viewer = (request: FastifyRequest) => {
     const user = requireUser(request);
-    if (app.ctx.config.messagingProvider !== 'simulator' && !user.isPrivileged) {
-      throw new AppError('forbidden', 'The phone simulator is for Loop staff while real text messages are on.');
-    }
+    requireSimulatorUse(app.ctx.config, user);
     return user;
   };
   /** Who may use the simulator is checked before the input (decision 0018). */
   const mayView = async (request: FastifyRequest) => {
     viewer(request);
   };
-  const visiblePhone = async (request: FastifyRequest, phone: string) => {
-    const user = viewer(request);
-    const [found] = await listSimulatorPhones(app.ctx.db, user, { phoneNumber: phone });
-    if (!found) throw new AppError('not_found', 'No member of your Loops has this phone number.');
-    return { phone: found, scope: await simulatorScopeFor(app.ctx.db, user, found.userId) };
-  };
+  const visiblePhone = (request: FastifyRequest, phone: string) => getSimulatorPhone(app.ctx.db, viewer(request), phone);
 
   app.get('/phones', async (request) => ({ phones: await listSimulatorPhones(app.ctx.db, viewer(request)) }));
 
