@@ -1,5 +1,7 @@
 import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
@@ -13,6 +15,47 @@ const features = (() => {
     return [];
   }
 })();
+
+/**
+ * The server's layers (docs/architecture.md#who-may-import-whom): what each folder of
+ * apps/server/src may import besides itself. Everything not listed is forbidden, so nothing
+ * imports upward: routes -> plugins -> services -> newsletters -> messaging -> media -> storage -> db,
+ * with jobs and scheduling on top of services, and lib, config, errors and the context's types
+ * usable by all. Only the entry points (app.ts, server.ts, create-context.ts, cli/) put it all together.
+ */
+const base = ['lib', 'config.ts', 'errors.ts', 'context.ts'];
+const below = {
+  db: ['lib', 'config.ts', 'errors.ts'],
+  metrics: ['lib', 'config.ts', 'errors.ts'],
+  storage: ['lib', 'config.ts', 'errors.ts'],
+  media: ['storage', 'db', ...base],
+  messaging: ['media', 'storage', 'metrics', 'db', ...base],
+  newsletters: ['messaging', 'media', 'storage', 'db', ...base],
+  services: ['newsletters', 'messaging', 'media', 'storage', 'db', ...base],
+  plugins: ['services', 'newsletters', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
+  routes: ['plugins', 'services', 'newsletters', 'messaging', 'media', 'storage', 'db', ...base],
+  scheduling: ['services', 'newsletters', 'messaging', 'media', 'storage', 'db', ...base],
+  jobs: ['scheduling', 'services', 'newsletters', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
+  cli: ['create-context.ts', 'services', 'newsletters', 'messaging', 'media', 'storage', 'db', ...base],
+  lib: ['errors.ts'],
+  'config.ts': [],
+  'errors.ts': [],
+};
+const serverParts = [...Object.keys(below), 'context.ts', 'create-context.ts', 'app.ts', 'server.ts'];
+const serverLayers = Object.entries(below).map(([part, allowed]) => ({
+  target: `./apps/server/src/${part}`,
+  from: serverParts.filter((other) => other !== part && !allowed.includes(other)).map((other) => `./apps/server/src/${other}`),
+  message: `${part} may import only ${allowed.join(', ') || 'nothing of the server'} (docs/architecture.md#who-may-import-whom).`,
+}));
+
+/** import-x reads TypeScript files and resolves imports as Node and the bundler do (with the web app's "@/" alias). */
+function importSettings(alias = {}) {
+  return {
+    ...importX.flatConfigs.typescript.settings,
+    'import-x/resolver': undefined,
+    'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'], alias })],
+  };
+}
 
 const noServerCode = {
   group: ['@loop/server', '@loop/server/**', '**/apps/server/**', '**/server/src/**'],
@@ -40,6 +83,25 @@ export default defineConfig(
   {
     files: ['apps/server/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/web/**', '@loop/web', '@loop/web/**'], message: 'The server never imports web code.' }] }] },
+  },
+  {
+    // The server's layers, and no import cycles in the server or the shared package (type-only imports aside).
+    files: ['apps/server/src/**/*.ts', 'packages/shared/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: importSettings(),
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: serverLayers }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    // No import cycles in the web app either ("@/" is apps/web/src, as in its tsconfig).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: importSettings({ '@': [fileURLToPath(new URL('./apps/web/src', import.meta.url))] }),
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
