@@ -12,7 +12,7 @@ const WORDS: Record<string, Keyword> = {
   REVOKE: 'opt_out',
   START: 'opt_in',
   UNSTOP: 'opt_in',
-  // YES (Twilio's third opt-in word) is consent to join as well: messaging/consent.ts handles it.
+  // YES (Twilio's third opt-in word) is consent to join as well: consent.ts handles it.
   HELP: 'help',
   INFO: 'help',
   LOOPS: 'loops',
