@@ -3,14 +3,12 @@
 // at the end). Target: every call under 100 ms. Traffic only to 127.0.0.1.
 // BENCH_ADMIN_DATABASE_URL: reuse a database seeded earlier by this benchmark's seedLarge (kept, not
 // dropped; pending migrations are applied), to profile without seeding for a minute each run.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../../apps/server/src/db/client';
 import { startServer } from '../../apps/server/test/helpers/server-process';
+import { createScratchDatabase } from '../scratch-database';
 import { SERVER_NODE_ARGS } from '../server-node-args';
 import { seedLarge } from './seed-large';
 
@@ -20,27 +18,22 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
 
 async function main(): Promise<void> {
   const reuse = process.env.BENCH_ADMIN_DATABASE_URL;
-  const name = `loop_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES });
   await admin.connect();
-  const url = new URL(reuse ?? POSTGRES);
-  if (!reuse) {
-    await admin.query(`CREATE DATABASE ${name}`);
-    url.pathname = `/${name}`;
-  }
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-bench-'));
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 2 });
+  const scratch = await createScratchDatabase(POSTGRES, { reuse });
+  const { url, dataDir } = scratch;
+  const database = await openDatabase({ databaseUrl: url, poolSize: 2 });
   if (database.kind !== 'postgres') throw new Error('bench/admin runs on PostgreSQL only');
   try {
     let t = performance.now();
     if (!reuse) {
-      await seedLarge(url.toString());
+      await seedLarge(url);
       console.log(`seeded 10,000 Loops, 100,000 members, 1,000,000 updates in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     }
     // The real server in its own process, so the load generator does not share its event loop.
     // Attempt counts live in the database: a reused one remembers earlier runs' sign-ins.
     const server = await startServer(
-      { DATABASE_URL: url.toString(), DATA_DIR: dataDir, SCHEDULER: 'false', AUTH_RATE_LIMIT_PER_ACCOUNT: '1000000' },
+      { DATABASE_URL: url, DATA_DIR: dataDir, SCHEDULER: 'false', AUTH_RATE_LIMIT_PER_ACCOUNT: '1000000' },
       { nodeArgs: SERVER_NODE_ARGS },
     );
     try {
@@ -83,8 +76,7 @@ async function main(): Promise<void> {
       console.log(`\nadmin API on PostgreSQL, ${CONCURRENCY} concurrent, ${REQUESTS} requests each (target p95 < 100 ms)`);
       // CPU per request of the server process and of PostgreSQL's backends for this database:
       // steadier than latency on a shared machine, where other work takes turns on the same cores.
-      const databaseName = url.pathname.slice(1);
-      const cpu = async () => ({ server: cpuMs(server.child.pid ?? 0), postgres: await postgresCpuMs(admin, databaseName) });
+      const cpu = async () => ({ server: cpuMs(server.child.pid ?? 0), postgres: await postgresCpuMs(admin, scratch.name) });
       console.log(`  ${''.padEnd(34)} ${'p50'.padStart(9)}    ${'p95'.padStart(9)}    ${'req/s'.padStart(5)}   CPU ms/request: server  PostgreSQL  this client`);
       // BENCH_ONLY=detail runs only the cases whose label contains it (profiling one call).
       for (const [label, pathname] of cases.filter(([label]) => label.includes(process.env.BENCH_ONLY ?? ''))) {
@@ -108,9 +100,8 @@ async function main(): Promise<void> {
     }
   } finally {
     await database.close();
-    if (!reuse) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await scratch.drop();
   }
 }
 

@@ -24,6 +24,7 @@ import { amrMemo } from '../../apps/server/test/helpers/clips';
 import { startFakeTwilio, type FakeTwilio } from '../../apps/server/test/helpers/fake-twilio';
 import { startServer, type ServerProcess } from '../../apps/server/test/helpers/server-process';
 import { phonePhoto } from '../photos/phone-photo';
+import { createScratchDatabase, type ScratchDatabase } from '../scratch-database';
 import { SERVER_NODE_ARGS } from '../server-node-args';
 
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -229,20 +230,17 @@ const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 async function main(): Promise<void> {
   if (spawnSync('ffmpeg', ['-version']).error) throw new Error('ffmpeg is not on PATH (apt-get install ffmpeg)');
   const work = mkdtempSync(path.join(tmpdir(), 'loop-bench-media-'));
-  const name = `loop_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES });
+  let scratch: ScratchDatabase | null = null;
   const fake = await startFakeTwilio();
   let server: ServerProcess | null = null;
   const seenChildren = new Set<number>();
   let client: pg.Client | null = null;
   try {
     const fixtures = await makeFixtures(work);
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(POSTGRES);
-    url.pathname = `/${name}`;
-    await seed(url.toString());
-    client = new pg.Client({ connectionString: url.toString() });
+    scratch = await createScratchDatabase(POSTGRES);
+    const { url } = scratch;
+    await seed(url);
+    client = new pg.Client({ connectionString: url });
     await client.connect();
     const serve = (kind: string, n: number, bytes: Buffer, contentType: string) => ({
       url: fake.addMedia(`/2010-04-01/Accounts/${fake.accountSid}/Messages/MM${kind}${n}/Media/ME${kind}${n}`, bytes, contentType),
@@ -258,8 +256,8 @@ async function main(): Promise<void> {
     console.log('Starting the server (PostgreSQL)...');
     server = await startServer(
       {
-        DATABASE_URL: url.toString(),
-        DATA_DIR: path.join(work, 'data'),
+        DATABASE_URL: url,
+        DATA_DIR: scratch.dataDir,
         TWILIO_ACCOUNT_SID: fake.accountSid,
         TWILIO_AUTH_TOKEN: fake.authToken,
         TWILIO_FROM_NUMBER: '+15005550006',
@@ -389,8 +387,7 @@ async function main(): Promise<void> {
     }
     await client?.end().catch(() => {});
     await fake.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin.end().catch(() => {});
+    await scratch?.drop().catch(() => {});
     if (existsSync(work)) rmSync(work, { recursive: true, force: true });
   }
 }

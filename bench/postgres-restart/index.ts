@@ -7,14 +7,13 @@
 // BENCH_RESTART_POSTGRES=yes, by hand, never in the test suite (the tests cut a TCP proxy instead:
 // apps/server/test/faults/postgres-restart.test.ts). All traffic stays on 127.0.0.1.
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { startFakeTwilio } from '../../apps/server/test/helpers/fake-twilio';
 import { freePort, startServer } from '../../apps/server/test/helpers/server-process';
+import { createScratchDatabase } from '../scratch-database';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 
@@ -81,17 +80,11 @@ async function main(): Promise<void> {
 async function measure(postgres: Postgres): Promise<void> {
   const POSTGRES = postgres.url;
   const RESTART = postgres.restart;
-  const name = `loop_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(POSTGRES);
-  url.pathname = `/${name}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-bench-'));
+  const scratch = await createScratchDatabase(POSTGRES);
+  const { name, url, dataDir } = scratch;
   const fake = await startFakeTwilio();
   const server = await startServer({
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: url,
     DATA_DIR: dataDir,
     SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-01',
     TWILIO_ACCOUNT_SID: fake.accountSid,
@@ -165,11 +158,7 @@ async function measure(postgres: Postgres): Promise<void> {
   } finally {
     await server.stop();
     await fake.close();
-    const cleanup = new pg.Client({ connectionString: POSTGRES });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await cleanup.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await scratch.drop();
   }
 }
 

@@ -4,10 +4,8 @@
 // configured pace of 50/s. Uses a fresh database that it drops at the end. The fake Twilio runs
 // in a child process (fake-twilio-process.ts), as Twilio is not in Loop's process either.
 import { fork, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../apps/server/src/config';
@@ -16,6 +14,7 @@ import { processPending, startMessageWorker } from '../../apps/server/src/jobs/m
 import { createAppContext } from '../../apps/server/src/create-context';
 import { runSchedulerTick } from '../../apps/server/src/scheduling/run-scheduler-tick';
 import { twilioEnv, type FakeTwilio } from '../../apps/server/test/helpers/fake-twilio';
+import { createScratchDatabase } from '../scratch-database';
 
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const LOOPS = Number(process.env.BENCH_LOOPS ?? 10_000);
@@ -27,20 +26,15 @@ const DUE = new Date('2026-09-10T09:00:00Z'); // a Thursday
 
 async function main(): Promise<void> {
   const load = loadavg()[0] ?? 0;
-  const name = `loop_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(POSTGRES);
-  url.pathname = `/${name}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-bench-'));
+  const scratch = await createScratchDatabase(POSTGRES);
+  const { url, dataDir } = scratch;
   const fake = await startFakeTwilioProcess();
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
+  const database = await openDatabase({ databaseUrl: url, poolSize: 10 });
   if (database.kind !== 'postgres') throw new Error('bench/reminder-burst runs on PostgreSQL only');
   try {
-    const env = { ...twilioEnv(fake.settings), DATABASE_URL: url.toString(), DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' };
+    const env = { ...twilioEnv(fake.settings), DATABASE_URL: url, DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' };
     let seeded = performance.now();
-    await seed(url.toString());
+    await seed(url);
     seeded = performance.now() - seeded;
     console.log(`seeded ${LOOPS} Loops x ${MEMBERS} members in ${(seeded / 1000).toFixed(1)} s`);
 
@@ -106,9 +100,7 @@ async function main(): Promise<void> {
   } finally {
     await database.close();
     await fake.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await scratch.drop();
   }
 }
 

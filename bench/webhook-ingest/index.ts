@@ -16,6 +16,7 @@ import twilio from 'twilio';
 import { openDatabase } from '../../apps/server/src/db/client';
 import { startFakeTwilio, type FakeTwilio } from '../../apps/server/test/helpers/fake-twilio';
 import { startServer } from '../../apps/server/test/helpers/server-process';
+import { createScratchDatabase } from '../scratch-database';
 import { SERVER_NODE_ARGS } from '../server-node-args';
 
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -152,16 +153,14 @@ async function main(): Promise<void> {
 type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
 
 async function onPostgres(fake: FakeTwilio): Promise<Figures> {
-  const name = `loop_bench_${randomBytes(4).toString('hex')}`;
+  // Reads which backends serve the new database (pg_stat_activity).
   const admin = new pg.Client({ connectionString: POSTGRES });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(POSTGRES);
-  url.pathname = `/${name}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-bench-'));
-  const client = new pg.Client({ connectionString: url.toString() });
+  const scratch = await createScratchDatabase(POSTGRES);
+  const { name, url, dataDir } = scratch;
+  const client = new pg.Client({ connectionString: url });
   try {
-    await seed({ databaseUrl: url.toString() });
+    await seed({ databaseUrl: url });
     await client.connect();
     const query: Query = async <T,>(text: string, params: unknown[]) => (await client.query(text, params)).rows as T[];
     const backends = async () => {
@@ -170,12 +169,11 @@ async function onPostgres(fake: FakeTwilio): Promise<Figures> {
     };
     // PostgreSQL is read while the server runs: the bench waits exactly until no text is left.
     const backlog = async () => (await query<{ n: number }>(`select count(*)::int as n from messages where direction = 'inbound' and status in ('received', 'processing')`, []))[0]?.n ?? 0;
-    return await measure('PostgreSQL', fake, { DATABASE_URL: url.toString(), DATA_DIR: dataDir }, backends, backlog, async () => query);
+    return await measure('PostgreSQL', fake, { DATABASE_URL: url, DATA_DIR: dataDir }, backends, backlog, async () => query);
   } finally {
     await client.end().catch(() => {});
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await scratch.drop();
   }
 }
 
