@@ -1,4 +1,5 @@
 import { BookOpen, MessageSquareText, Smartphone } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { JoinAnswer } from '@loop/shared/loops';
 import { Button } from '@/components/ui/button';
@@ -21,33 +22,18 @@ export function JoinedCard({ answer, phoneNumber }: { answer: JoinAnswer; phoneN
       </CardHeader>
       <CardContent className="grid gap-5">
         <ol className="grid gap-4 text-sm">
-          <li className="flex gap-3">
-            <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-bold text-primary-foreground">
-              1
-            </span>
-            <p>
-              A text from Loop is on its way to <span className="font-semibold whitespace-nowrap">{formatPhoneNumber(phoneNumber)}</span>.
-              <strong> Reply YES</strong> to it to join. Until then, nothing is sent to the loop.
-            </p>
-          </li>
-          <li className="flex gap-3">
-            <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-bold text-primary-foreground">
-              2
-            </span>
-            <p>
-              Then text your news to that number whenever you like: what you are up to, a photo of dinner, a small win.
-              You can send as many texts and photos as you want.
-            </p>
-          </li>
-          <li className="flex gap-3">
-            <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-bold text-primary-foreground">
-              3
-            </span>
-            <p>
-              Loop sends a friendly reminder now and then, and turns everyone’s updates into a newsletter with a link to read it.
-              Reply STOP at any time to stop all texts.
-            </p>
-          </li>
+          <Step number={1}>
+            A text from Loop is on its way to <span className="font-semibold whitespace-nowrap">{formatPhoneNumber(phoneNumber)}</span>.
+            <strong> Reply YES</strong> to it to join. Until then, nothing is sent to the loop.
+          </Step>
+          <Step number={2}>
+            Then text your news to that number whenever you like: what you are up to, a photo of dinner, a small win.
+            You can send as many texts and photos as you want.
+          </Step>
+          <Step number={3}>
+            Loop sends a friendly reminder now and then, and turns everyone’s updates into a newsletter with a link to read it.
+            Reply STOP at any time to stop all texts.
+          </Step>
         </ol>
         <p className="flex items-start gap-2 rounded-lg bg-muted p-3 text-sm text-muted-foreground">
           <MessageSquareText aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
@@ -61,5 +47,17 @@ export function JoinedCard({ answer, phoneNumber }: { answer: JoinAnswer; phoneN
         </Button>
       </CardContent>
     </Card>
+  );
+}
+
+/** One step of what happens next: its number in a circle, then what happens. */
+function Step({ number, children }: { number: number; children: ReactNode }) {
+  return (
+    <li className="flex gap-3">
+      <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-bold text-primary-foreground">
+        {number}
+      </span>
+      <p>{children}</p>
+    </li>
   );
 }
