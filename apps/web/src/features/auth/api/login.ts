@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { LoginInput } from '@loop/shared/auth';
 import { api, type AuthResult } from '@/lib/api-client';
-import { refreshCurrentUser } from '@/lib/current-user';
+import { useAuthMutation } from './auth-mutation';
 
 /** POST /api/login. */
 export function login(input: LoginInput): Promise<AuthResult> {
@@ -10,11 +9,5 @@ export function login(input: LoginInput): Promise<AuthResult> {
 
 /** Logs in; on success the session is read again before the promise resolves. */
 export function useLogin() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: login,
-    onSuccess: async (result) => {
-      if (result.ok) await refreshCurrentUser(queryClient);
-    },
-  });
+  return useAuthMutation(login);
 }

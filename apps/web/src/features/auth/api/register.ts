@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RegisterInput, SignUpStarted, VerifySignUpInput } from '@loop/shared/auth';
 import { api, type AuthResult } from '@/lib/api-client';
-import { refreshCurrentUser } from '@/lib/current-user';
+import { useAuthMutation } from './auth-mutation';
 
 /** POST /api/register: texts a code to the phone; no account exists yet. */
 export function startSignUp(input: RegisterInput): Promise<SignUpStarted> {
@@ -19,11 +18,5 @@ export function verifySignUp(input: VerifySignUpInput): Promise<AuthResult> {
 }
 
 export function useVerifySignUp() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: verifySignUp,
-    onSuccess: async (result) => {
-      if (result.ok) await refreshCurrentUser(queryClient);
-    },
-  });
+  return useAuthMutation(verifySignUp);
 }

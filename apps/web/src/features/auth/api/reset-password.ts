@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PasswordResetStarted, ResetPasswordInput } from '@loop/shared/auth';
 import { api, type AuthResult } from '@/lib/api-client';
-import { refreshCurrentUser } from '@/lib/current-user';
+import { useAuthMutation } from './auth-mutation';
 
 /** POST /api/password-reset: the same answer whether or not an account exists. */
 export function requestPasswordReset(login: string): Promise<PasswordResetStarted> {
@@ -14,11 +13,5 @@ export function resetPassword(input: ResetPasswordInput): Promise<AuthResult> {
 }
 
 export function useResetPassword() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: resetPassword,
-    onSuccess: async (result) => {
-      if (result.ok) await refreshCurrentUser(queryClient);
-    },
-  });
+  return useAuthMutation(resetPassword);
 }

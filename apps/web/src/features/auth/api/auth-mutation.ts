@@ -1,0 +1,14 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AuthResult } from '@/lib/api-client';
+import { refreshCurrentUser } from '@/lib/current-user';
+
+/** A call that signs in, as a mutation: on success the session is read again before the promise resolves. */
+export function useAuthMutation<Input>(mutationFn: (input: Input) => Promise<AuthResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: async (result) => {
+      if (result.ok) await refreshCurrentUser(queryClient);
+    },
+  });
+}
