@@ -1,19 +1,16 @@
 import { Search, SearchX } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
-import type { AdminLoop } from '@loop/shared/admin';
+import { useId, useState } from 'react';
 import type { AdminSort } from '@loop/shared/constants';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Spinner } from '@/components/ui/spinner';
 import { Table, TableBody, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { toastError } from '@/components/ui/use-toast';
-import { errorText } from '@/lib/api-client';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useAdminLoops } from '../api/get-admin-loops';
 import { AdminLoopRow } from './admin-loop-row';
+import { LoadMoreButton, usePagedRows } from './paged-list';
 
 const SORT_OPTIONS: { value: AdminSort; label: string }[] = [
   { value: 'recent', label: 'Most Recent' },
@@ -30,12 +27,7 @@ export function AllLoops() {
   const searchId = useId();
   const sortId = useId();
 
-  useEffect(() => {
-    if (loops.error) toastError(errorText(loops.error), 'Failed to fetch loops');
-  }, [loops.error, loops.errorUpdatedAt]);
-
-  const rows: AdminLoop[] = loops.data?.pages.flatMap((page) => page.items) ?? [];
-  const total = loops.data?.pages[0]?.total ?? 0;
+  const { rows, total } = usePagedRows(loops, 'Failed to fetch loops');
   const searching = debouncedSearch.trim() !== '';
 
   return (
@@ -109,13 +101,7 @@ export function AllLoops() {
             </TableBody>
           </Table>
         )}
-        {loops.hasNextPage && (
-          <div className="mt-4 flex justify-center">
-            <Button variant="outline" disabled={loops.isFetchingNextPage} onClick={() => void loops.fetchNextPage()}>
-              {loops.isFetchingNextPage ? 'Loading...' : 'Load more'}
-            </Button>
-          </div>
-        )}
+        <LoadMoreButton list={loops} />
       </CardContent>
     </Card>
   );

@@ -1,16 +1,15 @@
 import { ChevronDown, ExternalLink, Newspaper } from 'lucide-react';
-import { Fragment, useEffect, useId, useMemo, useState } from 'react';
+import { Fragment, useId, useMemo, useState } from 'react';
 import { newsletterPath } from '@loop/shared/newsletters';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { toastError } from '@/components/ui/use-toast';
-import { errorText } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format-date';
 import { renderNewsletter } from '@/lib/render-newsletter';
 import { useAdminNewsletters } from '../api/get-admin-newsletters';
+import { LoadMoreButton, usePagedRows } from './paged-list';
 import { kindLabel, StatusBadge } from './status-badge';
 
 /** Newsletters and sneak peeks of every Loop, newest first; "View Content" opens one at a time. */
@@ -19,12 +18,7 @@ export function RecentNewsletters() {
   const [openId, setOpenId] = useState<number | null>(null);
   const baseId = useId();
 
-  useEffect(() => {
-    if (newsletters.error) toastError(errorText(newsletters.error), 'Failed to fetch newsletters');
-  }, [newsletters.error, newsletters.errorUpdatedAt]);
-
-  const rows = newsletters.data?.pages.flatMap((page) => page.items) ?? [];
-  const total = newsletters.data?.pages[0]?.total ?? 0;
+  const { rows, total } = usePagedRows(newsletters, 'Failed to fetch newsletters');
 
   return (
     <Card>
@@ -109,13 +103,7 @@ export function RecentNewsletters() {
             </TableBody>
           </Table>
         )}
-        {newsletters.hasNextPage && (
-          <div className="mt-4 flex justify-center">
-            <Button variant="outline" disabled={newsletters.isFetchingNextPage} onClick={() => void newsletters.fetchNextPage()}>
-              {newsletters.isFetchingNextPage ? 'Loading...' : 'Load more'}
-            </Button>
-          </div>
-        )}
+        <LoadMoreButton list={newsletters} />
       </CardContent>
     </Card>
   );
