@@ -30,7 +30,7 @@ import { JPEG, PNG, createLoop, createPerson, testClock, textsTo, updatesOf } fr
 import { mmsParams, OUR_WHATSAPP, postWebhook, sid, smsParams, statusParams, whatsappParams } from './helpers/twilio-fixtures';
 
 const TEMPLATE = (digit: string) => `HX${digit.repeat(32)}`;
-const TEMPLATES = `reminder=${TEMPLATE('1')},newsletter=${TEMPLATE('2')},bulk=${TEMPLATE('3')},sneak_peek=${TEMPLATE('4')},welcome=${TEMPLATE('5')}`;
+const TEMPLATES = `reminder=${TEMPLATE('1')},newsletter=${TEMPLATE('2')},group_message=${TEMPLATE('3')},sneak_peek=${TEMPLATE('4')},welcome=${TEMPLATE('5')}`;
 const clock = testClock();
 let t: TestContext;
 let fake: FakeTwilio;
@@ -389,7 +389,7 @@ describe('6. template variables are short and single-line', () => {
     const body = Array.from({ length: 40 }, (_, i) => `Line ${i}: ${'news '.repeat(7)}`).join('\n\n').slice(0, 1600);
     await db().transaction(async (tx) => {
       const { enqueueLoopTexts } = await import('../src/messaging/outbox');
-      await enqueueLoopTexts(tx, { loopId: loop.id, kind: 'bulk', body, keyPrefix: `bulk:${loop.id}:conf`, templateVariables: { '1': loop.name, '2': body } });
+      await enqueueLoopTexts(tx, { loopId: loop.id, kind: 'group_message', body, keyPrefix: `group_message:${loop.id}:conf`, templateVariables: { '1': loop.name, '2': body } });
     });
     await run();
     const [sent] = sentTo(person.phoneNumber);
@@ -405,7 +405,7 @@ describe('6. template variables are short and single-line', () => {
 describe('6. the whole text after the member replies', () => {
   const groupText = async (loopId: number, loopName: string, body: string) => {
     const { enqueueLoopTexts } = await import('../src/messaging/outbox');
-    await db().transaction((tx) => enqueueLoopTexts(tx, { loopId, kind: 'bulk', body, keyPrefix: `bulk:${loopId}:${++counter}`, templateVariables: { '1': loopName, '2': body } }));
+    await db().transaction((tx) => enqueueLoopTexts(tx, { loopId, kind: 'group_message', body, keyPrefix: `group_message:${loopId}:${++counter}`, templateVariables: { '1': loopName, '2': body } }));
   };
   const freeForm = (phone: string) => sentTo(phone).filter((s) => s.params.Body !== undefined && s.params.ContentSid === undefined).map((s) => s.params.Body);
 

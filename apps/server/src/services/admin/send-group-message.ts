@@ -11,9 +11,9 @@ export async function sendGroupMessage(db: Db, options: { loopId: number; messag
   return db.transaction((tx) =>
     enqueueLoopTexts(tx, {
       loopId: options.loopId,
-      kind: 'bulk',
+      kind: 'group_message',
       body: options.message,
-      keyPrefix: `bulk:${options.loopId}:${randomToken(12)}`,
+      keyPrefix: `group_message:${options.loopId}:${randomToken(12)}`,
     }),
   );
 }
