@@ -239,7 +239,7 @@ describe('the admin Loop page, on a desktop', () => {
 
     // Every member's phone gets it, trimmed.
     for (const phone of [OWNER.phoneNumber, ...PARKERS.map((m) => m.phoneNumber)]) {
-      const text = await waitForText(staff.request, server.url, phone, (m) => m.kind === 'bulk');
+      const text = await waitForText(staff.request, server.url, phone, (m) => m.kind === 'group_message');
       expect(text.body).toBe('Family call on Sunday at 6!');
     }
 

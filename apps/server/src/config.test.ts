@@ -77,6 +77,10 @@ describe('messaging settings', () => {
     expect(loadConfig(base).TWILIO_WHATSAPP_TEMPLATES).toEqual({});
   });
 
+  it('reads a group message template under its former kind name, bulk', () => {
+    expect(loadConfig({ ...base, TWILIO_WHATSAPP_TEMPLATES: `bulk=HX${'3'.repeat(32)}` }).TWILIO_WHATSAPP_TEMPLATES).toEqual({ group_message: `HX${'3'.repeat(32)}` });
+  });
+
   it('names a bad template entry', () => {
     expect(() => loadConfig({ ...base, TWILIO_WHATSAPP_TEMPLATES: 'reminder=HX12' })).toThrow(
       'TWILIO_WHATSAPP_TEMPLATES: "reminder=HX12" is not kind=HX followed by 32 hex digits (got "reminder=HX12")',

@@ -209,6 +209,9 @@ function parsePhones(value: string, ctx: z.RefinementCtx): string[] {
   return phones;
 }
 
+/** A kind's former name, still read in TWILIO_WHATSAPP_TEMPLATES: `bulk` is `group_message` since migration 0012. */
+const FORMER_KIND_NAMES: Record<string, string> = { bulk: 'group_message' };
+
 /** "kind=HX...,kind=HX..." into a map; a bad entry is reported like any other bad variable. */
 function parseTemplates(value: string, ctx: z.RefinementCtx): Record<string, string> {
   const templates: Record<string, string> = {};
@@ -218,7 +221,8 @@ function parseTemplates(value: string, ctx: z.RefinementCtx): Record<string, str
       ctx.addIssue({ code: 'custom', message: `"${entry}" is not kind=HX followed by 32 hex digits` });
       continue;
     }
-    templates[match[1].toLowerCase()] = match[2];
+    const kind = match[1].toLowerCase();
+    templates[FORMER_KIND_NAMES[kind] ?? kind] = match[2];
   }
   return templates;
 }

@@ -371,7 +371,7 @@ describe('newsletters and the admin Loop detail', () => {
 
 describe('POST /api/admin/loops/{id}/bulk-sms', () => {
   it('texts every opted-in member once, skips the opted-out and the pending, and refuses a blank message', async () => {
-    const loop = await createLoopAs(t.app, owner.cookie, { name: 'Bulk Loop' });
+    const loop = await createLoopAs(t.app, owner.cookie, { name: 'Group Message Loop' });
     await addActiveMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: '+14155550141' });
     await addActiveMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: '+14155550142' });
     await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: '+14155550143' });
@@ -383,16 +383,16 @@ describe('POST /api/admin/loops/{id}/bulk-sms', () => {
     const res = await send({ message: '  Family dinner moved to 7pm!  ' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ queued: 2 });
-    const bulk = await db.select().from(messages).where(and(eq(messages.loopId, loop.id), eq(messages.kind, 'bulk')));
-    expect(bulk.map((m) => m.toAddress).sort()).toEqual([owner.account.phoneNumber, '+14155550141'].sort());
-    expect(new Set(bulk.map((m) => m.body))).toEqual(new Set(['Family dinner moved to 7pm!']));
-    expect(bulk.every((m) => m.status === 'queued' && m.direction === 'outbound')).toBe(true);
+    const sent = await db.select().from(messages).where(and(eq(messages.loopId, loop.id), eq(messages.kind, 'group_message')));
+    expect(sent.map((m) => m.toAddress).sort()).toEqual([owner.account.phoneNumber, '+14155550141'].sort());
+    expect(new Set(sent.map((m) => m.body))).toEqual(new Set(['Family dinner moved to 7pm!']));
+    expect(sent.every((m) => m.status === 'queued' && m.direction === 'outbound')).toBe(true);
 
     const blank = await send({ message: '   ' });
     expect(blank.statusCode).toBe(400);
     expect(blank.json().message).toBe('Message must not be blank');
     expect((await send({ message: 'hi' }, owner.cookie)).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'POST', url: '/api/admin/loops/999999/bulk-sms', headers: { cookie: staff }, payload: { message: 'x' } })).statusCode).toBe(404);
-    expect(await db.select().from(messages).where(and(eq(messages.loopId, loop.id), eq(messages.kind, 'bulk')))).toHaveLength(2);
+    expect(await db.select().from(messages).where(and(eq(messages.loopId, loop.id), eq(messages.kind, 'group_message')))).toHaveLength(2);
   });
 });

@@ -48,7 +48,7 @@ describe('a membership is pending until its phone says YES', () => {
       '"Alice Smith" invited you to the Loop "Smith Family". Loop turns a group\'s texts and photos into a newsletter. Reply YES to join. If you don\'t, you get no more texts from this Loop. Reply STOP to stop all Loop texts.',
     );
 
-    // Pending: a text from Carol reaches no Loop, and a group text skips her.
+    // Pending: a text from Carol reaches no Loop, and a group message skips her.
     expect(await text(carol, 'Hello?')).toEqual([expect.stringContaining("This number isn't in a Loop yet")]);
     expect(await updatesOf(db(), loop.id)).toEqual([]);
 

@@ -146,7 +146,7 @@ describe('accounts', () => {
 });
 
 describe('messages and newsletters', () => {
-  it(`group text: at most ${LIMITS.message} characters`, async () => {
+  it(`group message: at most ${LIMITS.message} characters`, async () => {
     const url = `/api/admin/loops/${world.refs.ownLoop}/bulk-sms`;
     await accepted('staff', 'POST', url, { message: x(LIMITS.message) });
     await refused(400, `Message must be at most ${LIMITS.message} characters`, 'staff', 'POST', url, { message: x(LIMITS.message + 1) });

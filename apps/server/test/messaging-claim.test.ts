@@ -21,7 +21,7 @@ const due = (direction: 'inbound' | 'outbound', count: number) =>
   Array.from({ length: count }, (_, i) => ({
     direction,
     channel: 'sms' as const,
-    kind: direction === 'inbound' ? 'inbound' : 'bulk',
+    kind: direction === 'inbound' ? 'inbound' : 'group_message',
     toAddress: `+1555${direction === 'inbound' ? 1 : 2}00${String(i).padStart(4, '0')}`,
     fromAddress: '+15005550006',
     status: direction === 'inbound' ? 'received' : 'queued',

@@ -181,7 +181,7 @@ describe('the outbox', () => {
     const person = await createPerson(db());
     await expect(
       db().transaction(async (tx) => {
-        await enqueueText(tx, { kind: 'bulk', userId: person.id, body: 'x', idempotencyKey: `rollback:${person.id}` });
+        await enqueueText(tx, { kind: 'group_message', userId: person.id, body: 'x', idempotencyKey: `rollback:${person.id}` });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');

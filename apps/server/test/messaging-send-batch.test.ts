@@ -15,7 +15,7 @@ const { db } = env;
 
 let counter = 0;
 const queue = (userId: number, body: string) =>
-  db().transaction((tx) => enqueueText(tx, { kind: 'bulk', userId, body, idempotencyKey: `batch-test:${++counter}` }));
+  db().transaction((tx) => enqueueText(tx, { kind: 'group_message', userId, body, idempotencyKey: `batch-test:${++counter}` }));
 
 /** A Loop of `count` members with fresh phones, inserted set-wise. */
 async function bigLoop(count: number) {

@@ -30,7 +30,7 @@ import { JPEG, PNG, createLoop, createPerson, testClock, textsTo, updatesOf } fr
 import { mmsParams, OUR_WHATSAPP, postWebhook, sid, smsParams, statusParams, whatsappParams } from './helpers/twilio-fixtures';
 
 const TEMPLATE = (digit: string) => `HX${digit.repeat(32)}`;
-const TEMPLATES = `reminder=${TEMPLATE('1')},newsletter=${TEMPLATE('2')},bulk=${TEMPLATE('3')},sneak_peek=${TEMPLATE('4')},welcome=${TEMPLATE('5')}`;
+const TEMPLATES = `reminder=${TEMPLATE('1')},newsletter=${TEMPLATE('2')},group_message=${TEMPLATE('3')},sneak_peek=${TEMPLATE('4')},welcome=${TEMPLATE('5')}`;
 const clock = testClock();
 let t: TestContext;
 let fake: FakeTwilio;
@@ -384,12 +384,12 @@ describe('4. status callbacks in any order', () => {
 });
 
 describe('6. template variables are short and single-line', () => {
-  it('a 1,600-character multi-line group text outside the window: every variable one line, at most 200 characters', async () => {
+  it('a 1,600-character multi-line group message outside the window: every variable one line, at most 200 characters', async () => {
     const { person, loop } = await member('whatsapp');
     const body = Array.from({ length: 40 }, (_, i) => `Line ${i}: ${'news '.repeat(7)}`).join('\n\n').slice(0, 1600);
     await db().transaction(async (tx) => {
       const { enqueueLoopTexts } = await import('../src/messaging/outbox');
-      await enqueueLoopTexts(tx, { loopId: loop.id, kind: 'bulk', body, keyPrefix: `bulk:${loop.id}:conf`, templateVariables: { '1': loop.name, '2': body } });
+      await enqueueLoopTexts(tx, { loopId: loop.id, kind: 'group_message', body, keyPrefix: `group_message:${loop.id}:conf`, templateVariables: { '1': loop.name, '2': body } });
     });
     await run();
     const [sent] = sentTo(person.phoneNumber);
@@ -403,17 +403,17 @@ describe('6. template variables are short and single-line', () => {
 });
 
 describe('6. the whole text after the member replies', () => {
-  const groupText = async (loopId: number, loopName: string, body: string) => {
+  const groupMessage = async (loopId: number, loopName: string, body: string) => {
     const { enqueueLoopTexts } = await import('../src/messaging/outbox');
-    await db().transaction((tx) => enqueueLoopTexts(tx, { loopId, kind: 'bulk', body, keyPrefix: `bulk:${loopId}:${++counter}`, templateVariables: { '1': loopName, '2': body } }));
+    await db().transaction((tx) => enqueueLoopTexts(tx, { loopId, kind: 'group_message', body, keyPrefix: `group_message:${loopId}:${++counter}`, templateVariables: { '1': loopName, '2': body } }));
   };
   const freeForm = (phone: string) => sentTo(phone).filter((s) => s.params.Body !== undefined && s.params.ContentSid === undefined).map((s) => s.params.Body);
 
-  it('a group text cut short by its template comes whole, free-form, once, when the member texts on WhatsApp', async () => {
+  it('a group message cut short by its template comes whole, free-form, once, when the member texts on WhatsApp', async () => {
     const { person, loop } = await member('whatsapp');
     const long = Array.from({ length: 12 }, (_, i) => `Line ${i}: the lake house is booked for the reunion.`).join('\n');
-    await groupText(loop.id, loop.name, long);
-    await groupText(loop.id, loop.name, 'Short and on one line.');
+    await groupMessage(loop.id, loop.name, long);
+    await groupMessage(loop.id, loop.name, 'Short and on one line.');
     await run();
     expect(sentTo(person.phoneNumber).map((s) => s.params.ContentSid)).toEqual([TEMPLATE('3'), TEMPLATE('3')]);
 
@@ -423,8 +423,8 @@ describe('6. the whole text after the member replies', () => {
     expect(freeForm(person.phoneNumber)).toHaveLength(2);
     expect(freeForm(person.phoneNumber)).toContain(long);
 
-    // A second text inside the window brings nothing again; a group text inside the window went whole.
-    await groupText(loop.id, loop.name, `${long}\nP.S. inside the window`);
+    // A second text inside the window brings nothing again; a group message inside the window went whole.
+    await groupMessage(loop.id, loop.name, `${long}\nP.S. inside the window`);
     await post(whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Thanks!' }));
     await run();
     const whole = freeForm(person.phoneNumber);
@@ -435,7 +435,7 @@ describe('6. the whole text after the member replies', () => {
   it('an opted-out member gets no whole text after a template', async () => {
     const { person, loop } = await member('whatsapp');
     const long = `${'Big news. '.repeat(30)}\nMore below.`;
-    await groupText(loop.id, loop.name, long);
+    await groupMessage(loop.id, loop.name, long);
     await run();
     await post(whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'STOP' }));
     await run();

@@ -39,7 +39,7 @@ export const adminLoopDetailQuerySchema = z.object({
 
 export const setFrequencySchema = z.object({ frequency: frequencySchema });
 
-export const bulkMessageSchema = z.object({
+export const groupMessageSchema = z.object({
   message: z
     .string({ error: 'Message is required' })
     .trim()

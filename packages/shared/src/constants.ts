@@ -65,7 +65,7 @@ export const LIMITS = {
   loopName: 100,
   /** Group context and member context. */
   context: 2000,
-  /** A group text from staff, and a simulated text: Twilio's 1,600-character maximum. */
+  /** A group message from staff, and a simulated text: Twilio's 1,600-character maximum. */
   message: 1600,
   newsletter: 100_000,
   /** One entry per weekday. */

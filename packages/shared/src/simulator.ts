@@ -131,7 +131,7 @@ export interface SimulatorMessage {
   id: number;
   direction: 'inbound' | 'outbound';
   channel: 'sms' | 'whatsapp';
-  /** inbound, reply, welcome, reminder, newsletter, sneak_peek, bulk. */
+  /** inbound, reply, welcome, reminder, newsletter, sneak_peek, group_message. */
   kind: string;
   body: string;
   /** Paths (/media/...) or absolute URLs of photos. */

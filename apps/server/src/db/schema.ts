@@ -197,7 +197,7 @@ export const messages = pgTable(
     id: id(),
     direction: messageDirection('direction').notNull(),
     channel: messageChannel('channel').notNull(),
-    /** What the text is for: inbound, reply, welcome, reminder, newsletter, sneak_peek, bulk... */
+    /** What the text is for: inbound, reply, welcome, reminder, newsletter, sneak_peek, group_message... */
     kind: text('kind').notNull(),
     toAddress: text('to_address').notNull(),
     fromAddress: text('from_address').notNull(),

@@ -14,7 +14,7 @@ export type TextKind =
   | 'reminder'
   | 'newsletter'
   | 'sneak_peek'
-  | 'bulk'
+  | 'group_message'
   | 'code'
   | 'opt_out_notice';
 

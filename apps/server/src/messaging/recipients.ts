@@ -14,7 +14,7 @@ import { loops, members, messages, phoneOptOuts, users } from '../db/schema';
  */
 
 /** Texts that go to a Loop's members: they need the membership (and an unpaused Loop) when sent. */
-export const LOOP_WIDE_KINDS = ['reminder', 'newsletter', 'sneak_peek', 'bulk'] as const;
+export const LOOP_WIDE_KINDS = ['reminder', 'newsletter', 'sneak_peek', 'group_message'] as const;
 
 /**
  * Texts that answer a phone that opted out, as Twilio does: the STOP confirmation (where Twilio

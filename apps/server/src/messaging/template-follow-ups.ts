@@ -9,7 +9,7 @@ import { templateVariable } from './text-limits';
 export const FOLLOW_UP_WITHIN_MS = 7 * DAY_MS;
 
 /** Texts whose words are the content (not a link to it): the ones a template may cut short. */
-const FOLLOWED_KINDS: TextKind[] = ['bulk', 'sneak_peek', 'welcome', 'invitation'];
+const FOLLOWED_KINDS: TextKind[] = ['group_message', 'sneak_peek', 'welcome', 'invitation'];
 
 /**
  * A member's WhatsApp texts (the first at `at`, the last at `lastAt`) open WhatsApp's 24-hour

@@ -34,7 +34,7 @@ const PHOTO = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(
 /** Writes what a backup must keep: an account, a queued text, a photo. */
 async function fill(db: Db, dataDir: string) {
   const person = await createPerson(db, { firstName: 'Backed' });
-  const textId = await enqueueText(db, { kind: 'bulk', userId: person.id, body: 'Kept in the backup', idempotencyKey: `backup:${person.id}` });
+  const textId = await enqueueText(db, { kind: 'group_message', userId: person.id, body: 'Kept in the backup', idempotencyKey: `backup:${person.id}` });
   const photoKey = await createMediaStorage(config(dataDir)).put(PHOTO);
   return { personId: person.id, phone: person.phoneNumber, textId: textId as number, photoKey };
 }

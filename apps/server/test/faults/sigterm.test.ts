@@ -40,7 +40,7 @@ describe(`SIGTERM under load (${KIND})`, () => {
       const phones: string[] = [];
       for (let i = 0; i < TEXTS; i++) {
         const person = await createPerson(db);
-        await enqueueText(db, { kind: 'bulk', userId: person.id, body: `Fault test text ${i}`, idempotencyKey: `fault:sigterm:${i}` });
+        await enqueueText(db, { kind: 'group_message', userId: person.id, body: `Fault test text ${i}`, idempotencyKey: `fault:sigterm:${i}` });
         phones.push(person.phoneNumber);
       }
       return phones;

@@ -41,7 +41,7 @@ describe('a stop while Twilio is slow to answer', () => {
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) {
       const person = await createPerson(db);
-      const id = await enqueueText(db, { kind: 'bulk', userId: person.id, body: `Slow ${i}`, idempotencyKey: `slow-stop:${i}` });
+      const id = await enqueueText(db, { kind: 'group_message', userId: person.id, body: `Slow ${i}`, idempotencyKey: `slow-stop:${i}` });
       if (id !== null) ids.push(id);
     }
     fake.stall(STALL_MS);
@@ -89,7 +89,7 @@ describe(`SIGTERM while Twilio is slow to answer (${KIND})`, () => {
       const list: string[] = [];
       for (let i = 0; i < 6; i++) {
         const person = await createPerson(db);
-        await enqueueText(db, { kind: 'bulk', userId: person.id, body: `Slow stop ${i}`, idempotencyKey: `slow-sigterm:${i}` });
+        await enqueueText(db, { kind: 'group_message', userId: person.id, body: `Slow stop ${i}`, idempotencyKey: `slow-sigterm:${i}` });
         list.push(person.phoneNumber);
       }
       return list;

@@ -43,7 +43,7 @@ async function queueTexts(label: string): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < TEXTS; i++) {
     const person = await createPerson(db);
-    const id = await enqueueText(db, { kind: 'bulk', userId: person.id, body: `${label} ${i}`, idempotencyKey: `outage:${label}:${i}` });
+    const id = await enqueueText(db, { kind: 'group_message', userId: person.id, body: `${label} ${i}`, idempotencyKey: `outage:${label}:${i}` });
     if (id !== null) ids.push(id);
   }
   return ids;

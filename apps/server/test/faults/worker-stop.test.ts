@@ -32,7 +32,7 @@ describe('stopping the message worker mid-batch', () => {
     const ids: number[] = [];
     for (let i = 0; i < 20; i++) {
       const person = await createPerson(db);
-      const id = await enqueueText(db, { kind: 'bulk', userId: person.id, body: `Batch ${i}`, idempotencyKey: `stop:${i}` });
+      const id = await enqueueText(db, { kind: 'group_message', userId: person.id, body: `Batch ${i}`, idempotencyKey: `stop:${i}` });
       if (id !== null) ids.push(id);
     }
     const errors: unknown[] = [];

@@ -20,20 +20,31 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const database = await openDatabase({});
     return { database, url: undefined, drop: () => database.close() };
   }
+  const empty = await createEmptyPostgresDatabase(TEST_DATABASE_URL);
+  const database = await openDatabase({ databaseUrl: empty.url, poolSize: 5 });
+  return {
+    database,
+    url: empty.url,
+    drop: async () => {
+      await database.close();
+      await empty.drop();
+    },
+  };
+}
+
+/** A new, empty database on the server at `serverUrl`, not migrated; `drop` removes it (close its connections first). */
+export async function createEmptyPostgresDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `loop_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(TEST_DATABASE_URL);
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
   return {
-    database,
     url: url.toString(),
     drop: async () => {
-      await database.close();
-      const cleanup = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
       await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await cleanup.end();

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { adminLoopDetailQuerySchema, adminLoopsQuerySchema, adminNewslettersQuerySchema, bulkMessageSchema, PAGE_HEADERS, setFrequencySchema } from '@loop/shared/admin';
+import { adminLoopDetailQuerySchema, adminLoopsQuerySchema, adminNewslettersQuerySchema, groupMessageSchema, PAGE_HEADERS, setFrequencySchema } from '@loop/shared/admin';
 import { idParamSchema } from '@loop/shared/loops';
 import { requireStaff } from '../../../plugins/session';
 import { getAdminLoopDetail } from '../../../services/admin/get-admin-loop-detail';
 import { getAdminStats } from '../../../services/admin/get-admin-stats';
 import { listAdminLoops } from '../../../services/admin/list-admin-loops';
 import { listAdminNewsletters } from '../../../services/admin/list-admin-newsletters';
-import { sendGroupText } from '../../../services/admin/send-group-text';
+import { sendGroupMessage } from '../../../services/admin/send-group-message';
 import { setLoopFrequency, toggleLoopPause } from '../../../services/admin/update-loop-admin';
 import { getLoopSummary } from '../../../services/loops/get-loop-summary';
 
@@ -52,11 +52,11 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     setLoopFrequency(db, request.params.id, request.body.frequency, clock()),
   );
 
-  app.post('/loops/:id/bulk-sms', { schema: { params: loopParams, body: bulkMessageSchema } }, async (request) => {
+  app.post('/loops/:id/bulk-sms', { schema: { params: loopParams, body: groupMessageSchema } }, async (request) => {
     const { id } = request.params;
     const { message } = request.body;
     await getLoopSummary(db, id);
-    return { queued: await sendGroupText(db, { loopId: id, message }) };
+    return { queued: await sendGroupMessage(db, { loopId: id, message }) };
   });
 };
 

@@ -9,7 +9,7 @@ const KIND_LABELS: Record<string, string> = {
   reminder: 'Reminder',
   newsletter: 'Newsletter',
   sneak_peek: 'Sneak peek',
-  bulk: 'Group message',
+  group_message: 'Group message',
 };
 
 const CHANNEL_LABELS = { sms: 'SMS', whatsapp: 'WhatsApp' } as const;
