@@ -73,7 +73,7 @@ export function queueWelcomeText(tx: DbOrTx, input: { userId: number; loopId: nu
 
 /**
  * Queues one text to every member of a Loop who may be texted (findRecipients: the one rule),
- * set-wise: reminders' counterpart for newsletter links, sneak peeks and group texts. Keys are
+ * set-wise: reminders' counterpart for newsletter links, sneak peeks and group messages. Keys are
  * `{keyPrefix}:{memberId}`, so running it twice for one purpose queues nothing new. Returns how
  * many texts were queued.
  */

@@ -4,7 +4,7 @@ import { loops, members, messages, phoneOptOuts, users } from '../db/schema';
 
 /**
  * The one rule for who may be texted, used when texts are queued (reminders, newsletters, sneak
- * peeks, group texts: `findRecipients`) and again at the moment of sending (`sendableTextsQuery`):
+ * peeks, group messages: `findRecipients`) and again at the moment of sending (`sendableTextsQuery`):
  *
  * - the phone has not opted out (STOP, or Twilio refused it for good), and
  * - for a text to a Loop's members: the person is still a member, the phone's holder said YES to

@@ -36,7 +36,7 @@ export async function openWhatsappWindow(
 /**
  * Outside WhatsApp's 24-hour window a text goes as an approved template whose variables are one
  * short line each (Twilio: https://www.twilio.com/docs/content/create-templates-with-the-content-template-builder),
- * so a long or multi-line group text arrives cut short. When the member next texts on WhatsApp
+ * so a long or multi-line group message arrives cut short. When the member next texts on WhatsApp
  * (the window opens), Loop sends, free-form, the whole of each such text from the last 7 days,
  * once (idempotency key `full:{id}`). A text sent inside the previous window (it ended at
  * `windowEnd`) went free-form already and is not sent again.
