@@ -5,45 +5,37 @@ import { AppError } from '../../../errors';
 import { listSimulatorPhones, simulatorScopeFor } from '../../../messaging/phone-simulator/list-simulator-phones';
 import { readPhoneThread } from '../../../messaging/phone-simulator/read-phone-thread';
 import { sendSimulatedText } from '../../../messaging/phone-simulator/send-simulated-text';
-import { requireUser } from '../../../plugins/session';
+import { gate, gatedUser } from '../../../plugins/session';
 
 // Base64 is 4/3 of the bytes, plus the JSON around it.
 const BODY_LIMIT = Math.ceil((SIMULATOR_LIMITS.totalBytes * 4) / 3) + 64 * 1024;
 
 /**
- * The Phone Simulator's API, under /api/simulator: any signed-in user while Loop runs without Twilio, staff always.
- * A phone you may not play is a 404, the same as one that does not exist; who may play which phone,
- * and see which of its texts, is listSimulatorPhones / simulatorScopeFor (decision 0015).
+ * The Phone Simulator's API, under /api/simulator. Its gate: any signed-in user while Loop runs
+ * without Twilio, staff always (401, then 403, before the input; decision 0018). A phone you may
+ * not play is a 404, the same as one that does not exist; who may play which phone, and see which
+ * of its texts, is listSimulatorPhones / simulatorScopeFor (decision 0015).
  */
 const simulatorRoutes: FastifyPluginAsyncZod = async (app) => {
-  const viewer = (request: FastifyRequest) => {
-    const user = requireUser(request);
-    if (app.ctx.config.messagingProvider !== 'simulator' && !user.isPrivileged) {
-      throw new AppError('forbidden', 'The phone simulator is for Loop staff while real text messages are on.');
-    }
-    return user;
-  };
-  /** Who may use the simulator is checked before the input (decision 0018). */
-  const mayView = async (request: FastifyRequest) => {
-    viewer(request);
-  };
+  const { config } = app.ctx;
+  gate(app, (user) => config.messagingProvider === 'simulator' || user.isPrivileged || 'The phone simulator is for Loop staff while real text messages are on.');
   const visiblePhone = async (request: FastifyRequest, phone: string) => {
-    const user = viewer(request);
+    const user = gatedUser(request);
     const [found] = await listSimulatorPhones(app.ctx.db, user, { phoneNumber: phone });
     if (!found) throw new AppError('not_found', 'No member of your Loops has this phone number.');
     return { phone: found, scope: await simulatorScopeFor(app.ctx.db, user, found.userId) };
   };
 
-  app.get('/phones', async (request) => ({ phones: await listSimulatorPhones(app.ctx.db, viewer(request)) }));
+  app.get('/phones', async (request) => ({ phones: await listSimulatorPhones(app.ctx.db, gatedUser(request)) }));
 
-  app.get('/phones/:phone/messages', { preValidation: mayView, schema: { params: simulatorPhoneParamsSchema } }, async (request) => {
+  app.get('/phones/:phone/messages', { schema: { params: simulatorPhoneParamsSchema } }, async (request) => {
     const { phone, scope } = await visiblePhone(request, request.params.phone);
     return { phone, messages: await readPhoneThread(app.ctx.db, phone.phoneNumber, scope) };
   });
 
   app.post(
     '/phones/:phone/messages',
-    { bodyLimit: BODY_LIMIT, preValidation: mayView, schema: { params: simulatorPhoneParamsSchema, body: simulatorSendSchema } },
+    { bodyLimit: BODY_LIMIT, schema: { params: simulatorPhoneParamsSchema, body: simulatorSendSchema } },
     async (request, reply) => {
       const { phone, scope } = await visiblePhone(request, request.params.phone);
       const text = request.body;
