@@ -17,6 +17,7 @@ import adminRoutes from './routes/api/admin/index';
 import authRoutes from './routes/api/auth/index';
 import configRoutes from './routes/api/config/index';
 import simulatorRoutes from './routes/api/simulator/index';
+import userRoutes from './routes/api/user/index';
 import mediaRoutes from './routes/media/index';
 import twilioWebhooks from './routes/webhooks/twilio';
 import inviteRoutes from './routes/api/invites/index';
@@ -132,6 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(metrics);
   await app.register(session);
   await app.register(authRoutes, { prefix: '/api' });
+  await app.register(userRoutes, { prefix: '/api/user' });
   await app.register(configRoutes, { prefix: '/api/config' });
   await app.register(simulatorRoutes, { prefix: '/api/simulator' });
   await app.register(twilioWebhooks, { prefix: '/api/webhooks/twilio' });

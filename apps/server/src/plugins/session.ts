@@ -1,5 +1,5 @@
 import cookie from '@fastify/cookie';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors';
 import { findSessionUser, type SessionUser } from '../services/sessions/find-session-user';
@@ -47,15 +47,43 @@ export function clearSessionCookie(reply: FastifyReply): void {
   });
 }
 
-/** The signed-in user, or a 401. */
-export function requireUser(request: FastifyRequest): SessionUser {
-  if (!request.user) throw new AppError('unauthorized', 'Please log in to continue.');
-  return request.user;
+/**
+ * Who may pass a route folder's gate, once signed in: `true`, or the message of the 403.
+ * Signed out is always a 401.
+ */
+export type GateRule = (user: SessionUser) => true | string;
+
+/** Any signed-in user. */
+export const signedIn: GateRule = () => true;
+
+/** Staff (`isPrivileged`) only. */
+export const staffOnly: GateRule = (user) => user.isPrivileged || 'This page is for Loop staff only.';
+
+/** The user each request's gate let in. */
+const letIn = new WeakMap<FastifyRequest, SessionUser>();
+
+/**
+ * A route folder's one gate (docs/architecture.md#authorization), the first line of its plugin:
+ * every route of the folder, and of the folders it registers, answers 401 signed out and 403 when
+ * `rule` says no. It runs in `onRequest`, before the body is read, the input checked (400) or a
+ * Loop looked up (404). Handlers read the user it let in with `gatedUser`.
+ */
+export function gate(app: FastifyInstance, rule: GateRule): void {
+  app.addHook('onRequest', async (request) => {
+    const user = request.user;
+    if (!user) throw new AppError('unauthorized', 'Please log in to continue.');
+    const verdict = rule(user);
+    if (verdict !== true) throw new AppError('forbidden', verdict);
+    letIn.set(request, user);
+  });
 }
 
-/** A signed-in staff user, or 401 / 403. */
-export function requireStaff(request: FastifyRequest): SessionUser {
-  const user = requireUser(request);
-  if (!user.isPrivileged) throw new AppError('forbidden', 'This page is for Loop staff only.');
+/**
+ * The signed-in user the folder's gate let in. A route whose folder declares no gate has none: a
+ * mistake in the code, so a 500, never an answer about who is signed in.
+ */
+export function gatedUser(request: FastifyRequest): SessionUser {
+  const user = letIn.get(request);
+  if (!user) throw new Error(`${request.method} ${request.routeOptions.url ?? request.url} reads gatedUser, but its folder declares no gate`);
   return user;
 }

@@ -2,7 +2,6 @@ import { and, eq, isNull, or, type SQL } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { loops, users } from '../db/schema';
-import { AppError } from '../errors';
 
 /**
  * The one place that decides who may play which phone in the Phone Simulator (decision 0015),
@@ -19,11 +18,9 @@ export interface SimulatorViewer {
   isPrivileged: boolean;
 }
 
-/** Throws a 403 unless this person may use the simulator at all. */
-export function requireSimulatorUse(config: Pick<Config, 'messagingProvider'>, viewer: SimulatorViewer): void {
-  if (config.messagingProvider !== 'simulator' && !viewer.isPrivileged) {
-    throw new AppError('forbidden', 'The phone simulator is for Loop staff while real text messages are on.');
-  }
+/** Whether this person may use the simulator at all: true, or why not (the route folder's gate answers 403 with it). */
+export function simulatorUse(config: Pick<Config, 'messagingProvider'>, viewer: SimulatorViewer): true | string {
+  return config.messagingProvider === 'simulator' || viewer.isPrivileged || 'The phone simulator is for Loop staff while real text messages are on.';
 }
 
 /** SQL over `users` and `loops`: the phones (and Loops of each) the viewer may play; undefined for staff (all). */

@@ -5,7 +5,10 @@ import { api } from './api-client';
 // App-wide like the session: the account menu, the Loop page, the simulator and the landing page read it.
 export const appConfigQueryKey = ['config'] as const;
 
-/** GET /api/config: public settings such as how Loop sends texts (no session needed); fixed while the server runs. */
+/**
+ * GET /api/config, the one fetcher and query for it: public settings such as how Loop sends texts
+ * and the landing page's links (no session needed); fixed while the server runs.
+ */
 export function getAppConfig(): Promise<ApiConfig> {
   return api.get<ApiConfig>('/api/config');
 }

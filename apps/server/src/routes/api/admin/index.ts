@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { adminLoopDetailQuerySchema, adminLoopsQuerySchema, adminNewslettersQuerySchema, groupMessageSchema, PAGE_HEADERS, setFrequencySchema } from '@loop/shared/admin';
 import { idParamSchema } from '@loop/shared/loops';
-import { requireStaff } from '../../../plugins/session';
+import { gate, staffOnly } from '../../../plugins/session';
 import { getAdminLoopDetail } from '../../../services/admin/get-admin-loop-detail';
 import { getAdminStats } from '../../../services/admin/get-admin-stats';
 import { listAdminLoops } from '../../../services/admin/list-admin-loops';
@@ -25,10 +25,8 @@ function pageHeaders(total: number, next: { page: number; cursor: string } | nul
 
 /** /api/admin/*: staff only (401 signed out, 403 for everyone else), checked before anything else runs. */
 const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+  gate(app, staffOnly);
   const { db, clock } = app.ctx;
-  app.addHook('onRequest', async (request) => {
-    requireStaff(request);
-  });
 
   app.get('/stats', async () => getAdminStats(db, clock()));
 

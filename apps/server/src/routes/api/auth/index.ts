@@ -6,11 +6,10 @@ import {
   requestPasswordResetSchema,
   resendSignUpCodeSchema,
   resetPasswordSchema,
-  updateUserSchema,
   verifySignUpSchema,
 } from '@loop/shared/auth';
 import { tooManyAttempts } from '../../../plugins/security';
-import { clearSessionCookie, requireUser, setSessionCookie } from '../../../plugins/session';
+import { clearSessionCookie, setSessionCookie } from '../../../plugins/session';
 import { forgetSignInFailures, recordSignInFailure, signInKeys, signInWait } from '../../../services/attempts/sign-in-failures';
 import { createSession } from '../../../services/sessions/create-session';
 import { deleteSession } from '../../../services/sessions/delete-session';
@@ -19,27 +18,22 @@ import { completeSignUp } from '../../../services/users/complete-sign-up';
 import { requestPasswordReset, resetPassword } from '../../../services/users/reset-password';
 import { resendSignUpCode, startSignUp } from '../../../services/users/start-sign-up';
 import { toPublicUser } from '../../../services/users/to-public-user';
-import { updateUser } from '../../../services/users/update-user';
 
 const WINDOW_MS = 15 * 60_000;
 
 /**
  * POST /api/register (texts a code), /api/register/verify (the code: the account and a session),
  * /api/register/resend, /api/password-reset and /api/password-reset/confirm, /api/login,
- * /api/logout; GET and PUT /api/user. The attempt limit counts every form sent, good or bad: it runs
- * before the input is checked (preValidation; decision 0018).
+ * /api/logout: public, no gate (the signed-in account is `../user/`). The attempt limit counts
+ * every form sent, good or bad: it runs before the input is checked (preValidation; decision 0018).
  */
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app.ctx;
   const secret = config.SESSION_SECRET;
   const simulator = config.messagingProvider === 'simulator';
   // Codes are limited per phone inside the services; here every form is limited per address.
-  const limitAddress = app.attemptLimiter({ name: 'auth', perIp: config.AUTH_RATE_LIMIT_PER_IP, windowMs: WINDOW_MS });
+  const limitAttempts = app.attemptLimiter({ name: 'auth', perIp: config.AUTH_RATE_LIMIT_PER_IP, windowMs: WINDOW_MS });
   const signInLimits = { perPair: config.AUTH_RATE_LIMIT_PER_ACCOUNT, perAccount: config.AUTH_FAILURES_PER_ACCOUNT, windowMs: WINDOW_MS };
-
-  const signedIn = async (request: FastifyRequest) => {
-    requireUser(request);
-  };
 
   /** Ends the session this browser had (someone else's, perhaps) and starts one for this user. */
   async function startSession(request: FastifyRequest, reply: FastifyReply, userId: number) {
@@ -49,32 +43,32 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     setSessionCookie(reply, session.token, session.expiresAt);
   }
 
-  app.post('/register', { preValidation: limitAddress, schema: { body: registerSchema } }, async (request, reply) => {
+  app.post('/register', { preValidation: limitAttempts, schema: { body: registerSchema } }, async (request, reply) => {
     const started = await startSignUp(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator });
     return reply.code(202).send(started);
   });
 
-  app.post('/register/resend', { preValidation: limitAddress, schema: { body: resendSignUpCodeSchema } }, async (request, reply) => {
+  app.post('/register/resend', { preValidation: limitAttempts, schema: { body: resendSignUpCodeSchema } }, async (request, reply) => {
     return reply.code(202).send(await resendSignUpCode(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator }));
   });
 
-  app.post('/register/verify', { preValidation: limitAddress, schema: { body: verifySignUpSchema } }, async (request, reply) => {
+  app.post('/register/verify', { preValidation: limitAttempts, schema: { body: verifySignUpSchema } }, async (request, reply) => {
     const { user } = await completeSignUp(app.ctx.db, request.body, { now: app.ctx.clock(), secret, staffPhones: config.ADMIN_PHONES });
     await startSession(request, reply, user.id);
     return reply.code(201).send(toPublicUser(user));
   });
 
-  app.post('/password-reset', { preValidation: limitAddress, schema: { body: requestPasswordResetSchema } }, async (request, reply) => {
+  app.post('/password-reset', { preValidation: limitAttempts, schema: { body: requestPasswordResetSchema } }, async (request, reply) => {
     return reply.code(202).send(await requestPasswordReset(app.ctx.db, request.body.login, { now: app.ctx.clock(), secret, simulator }));
   });
 
-  app.post('/password-reset/confirm', { preValidation: limitAddress, schema: { body: resetPasswordSchema } }, async (request, reply) => {
+  app.post('/password-reset/confirm', { preValidation: limitAttempts, schema: { body: resetPasswordSchema } }, async (request, reply) => {
     const { userId } = await resetPassword(app.ctx.db, request.body, { now: app.ctx.clock(), secret, staffPhones: config.ADMIN_PHONES });
     await startSession(request, reply, userId);
     return { ok: true };
   });
 
-  app.post('/login', { preValidation: limitAddress, schema: { body: loginSchema } }, async (request, reply) => {
+  app.post('/login', { preValidation: limitAttempts, schema: { body: loginSchema } }, async (request, reply) => {
     const input = request.body;
     const { db, clock } = app.ctx;
     const keys = signInKeys(input.email, request.ip, secret);
@@ -94,13 +88,6 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     if (request.sessionToken) await deleteSession(app.ctx.db, { token: request.sessionToken, secret });
     clearSessionCookie(reply);
     return { ok: true };
-  });
-
-  app.get('/user', async (request) => toPublicUser(requireUser(request)));
-
-  app.put('/user', { preValidation: signedIn, schema: { body: updateUserSchema } }, async (request) => {
-    const user = requireUser(request);
-    return toPublicUser(await updateUser(app.ctx.db, user.id, request.body));
   });
 };
 

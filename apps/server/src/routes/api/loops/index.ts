@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addMemberSchema, createLoopSchema, idParamSchema, loopDetailResponseSchema, updateLoopSchema, updateMemberSchema } from '@loop/shared/loops';
-import { requireUser } from '../../../plugins/session';
+import { gate, gatedUser, signedIn } from '../../../plugins/session';
 import { createInvite } from '../../../services/invites/create-invite';
 import { getLoopAccess, requireManage } from '../../../services/loop-access';
 import { createLoop } from '../../../services/loops/create-loop';
@@ -15,7 +15,7 @@ import { listLoopNewsletters } from '../../../services/newsletters/list-loop-new
 import { updateMember } from '../../../services/members/update-member';
 import { resendInvitation } from '../../../services/memberships/invite-member';
 import { deleteUpdate } from '../../../services/updates/delete-update';
-import staffNewsletterRoutes from './staff-newsletters';
+import staffNewsletterRoutes from './staff-newsletters/index';
 
 const loopParams = z.object({ id: idParamSchema });
 const memberParams = z.object({ id: idParamSchema, memberId: idParamSchema });
@@ -26,22 +26,19 @@ const updateParams = z.object({ id: idParamSchema, updateId: idParamSchema });
  * Signed out is a 401 before the input is looked at; then the input (a 400), then the Loop (decision 0018).
  */
 const loopRoutes: FastifyPluginAsyncZod = async (app) => {
+  gate(app, signedIn);
   const { db, clock, config, storage } = app.ctx;
   /** Photo files go once their rows are committed away; a failure leaves an unservable file, never a broken row. */
   const removeMediaFiles = async (keys: string[]) => {
     for (const key of keys) await storage.delete(key).catch((error: unknown) => app.log.warn({ err: error, key }, 'could not delete a photo file'));
   };
 
-  app.addHook('preValidation', async (request) => {
-    requireUser(request);
-  });
-
   // /api/loops only, not /api/loops/ too: Fastify would register both from one route object, which
   // the API description then lists twice under the second path.
-  app.get('/', { prefixTrailingSlash: 'no-slash' }, async (request) => listLoops(db, requireUser(request).id));
+  app.get('/', { prefixTrailingSlash: 'no-slash' }, async (request) => listLoops(db, gatedUser(request).id));
 
   app.post('/', { prefixTrailingSlash: 'no-slash', schema: { body: createLoopSchema } }, async (request, reply) => {
-    const user = requireUser(request);
+    const user = gatedUser(request);
     const loop = await createLoop(db, request.body, { creatorId: user.id, config, now: clock() });
     // Texts work in the Phone Simulator, they just stay on this machine: not "disabled".
     const smsStatus = config.messagingProvider === 'twilio' ? 'enabled' : 'simulated';
@@ -50,25 +47,25 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/:id', { schema: { params: loopParams, response: { 200: loopDetailResponseSchema } } }, async (request) => {
     const { id } = request.params;
-    const access = await getLoopAccess(db, request.user, id);
+    const access = await getLoopAccess(db, gatedUser(request), id);
     return getLoopDetail(db, id, access.role, { now: clock() });
   });
 
   app.get('/:id/newsletters', { schema: { params: loopParams } }, async (request) => {
     const { id } = request.params;
-    return listLoopNewsletters(db, await getLoopAccess(db, request.user, id));
+    return listLoopNewsletters(db, await getLoopAccess(db, gatedUser(request), id));
   });
 
   app.put('/:id', { schema: { params: loopParams, body: updateLoopSchema } }, async (request) => {
     const { id } = request.params;
-    const access = await getLoopAccess(db, request.user, id);
+    const access = await getLoopAccess(db, gatedUser(request), id);
     requireManage(access);
     return updateLoop(db, access.loop, request.body, clock());
   });
 
   app.delete('/:id', { schema: { params: loopParams } }, async (request) => {
     const { id } = request.params;
-    const access = await getLoopAccess(db, request.user, id);
+    const access = await getLoopAccess(db, gatedUser(request), id);
     requireManage(access);
     await removeMediaFiles(await deleteLoop(db, id));
     return { ok: true };
@@ -76,14 +73,14 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/:id/invite', { schema: { params: loopParams } }, async (request, reply) => {
     const { id } = request.params;
-    const access = await getLoopAccess(db, request.user, id);
+    const access = await getLoopAccess(db, gatedUser(request), id);
     requireManage(access);
     return reply.code(201).send(await createInvite(db, { loopId: id, createdById: access.user.id, now: clock() }));
   });
 
   app.post('/:id/members', { schema: { params: loopParams, body: addMemberSchema } }, async (request, reply) => {
     const { id } = request.params;
-    const access = await getLoopAccess(db, request.user, id);
+    const access = await getLoopAccess(db, gatedUser(request), id);
     requireManage(access);
     const member = await addMember(db, { loop: access.loop, adder: access.user, input: request.body, config, now: clock() });
     return reply.code(201).send(member);
@@ -91,14 +88,14 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/:id/members/:memberId', { schema: { params: memberParams, body: updateMemberSchema } }, async (request) => {
     const { id, memberId } = request.params;
-    const access = await getLoopAccess(db, request.user, id);
+    const access = await getLoopAccess(db, gatedUser(request), id);
     requireManage(access);
     return updateMember(db, { loopId: id, creatorId: access.loop.creatorId, memberId, input: request.body, now: clock() });
   });
 
   app.post('/:id/members/:memberId/invitation', { schema: { params: memberParams } }, async (request) => {
     const { id, memberId } = request.params;
-    const access = await getLoopAccess(db, request.user, id);
+    const access = await getLoopAccess(db, gatedUser(request), id);
     requireManage(access);
     await db.transaction((tx) => resendInvitation(tx, { loop: access.loop, memberId, adder: access.user, config, now: clock() }));
     return getLoopDetail(db, id, access.role, { now: clock() });
@@ -106,7 +103,7 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete('/:id/members/:memberId', { schema: { params: memberParams } }, async (request) => {
     const { id, memberId } = request.params;
-    const access = await getLoopAccess(db, request.user, id);
+    const access = await getLoopAccess(db, gatedUser(request), id);
     requireManage(access);
     await removeMember(db, { loopId: id, creatorId: access.loop.creatorId, memberId });
     return { ok: true };
@@ -114,13 +111,13 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete('/:id/updates/:updateId', { schema: { params: updateParams } }, async (request) => {
     const { id, updateId } = request.params;
-    const access = await getLoopAccess(db, request.user, id);
+    const access = await getLoopAccess(db, gatedUser(request), id);
     await removeMediaFiles(await deleteUpdate(db, access, updateId));
     return { ok: true };
   });
 
-  // Staff's newsletter and sneak peek routes share the prefix: they run after the signed-in check
-  // above, then their own staff check.
+  // Staff's newsletter and sneak peek routes (staff-newsletters/) share the prefix: this folder's
+  // gate runs first, then theirs.
   await app.register(staffNewsletterRoutes);
 };
 

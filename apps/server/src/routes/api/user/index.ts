@@ -1,0 +1,18 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { updateUserSchema } from '@loop/shared/auth';
+import { gate, gatedUser, signedIn } from '../../../plugins/session';
+import { toPublicUser } from '../../../services/users/to-public-user';
+import { updateUser } from '../../../services/users/update-user';
+
+/** GET and PUT /api/user: the signed-in person's own account. Signed out is a 401 before the input is looked at. */
+const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  gate(app, signedIn);
+
+  app.get('/', { prefixTrailingSlash: 'no-slash' }, async (request) => toPublicUser(gatedUser(request)));
+
+  app.put('/', { prefixTrailingSlash: 'no-slash', schema: { body: updateUserSchema } }, async (request) =>
+    toPublicUser(await updateUser(app.ctx.db, gatedUser(request).id, request.body)),
+  );
+};
+
+export default userRoutes;
