@@ -19,7 +19,7 @@ const features = (() => {
 /**
  * The server's layers (docs/architecture.md#who-may-import-whom): what each folder of
  * apps/server/src may import besides itself. Everything not listed is forbidden, so nothing
- * imports upward: routes -> plugins -> services -> newsletters -> messaging -> media -> storage -> db,
+ * imports upward: routes -> plugins -> services -> publishing -> messaging -> media -> storage -> db,
  * with jobs and scheduling on top of services, and lib, config, errors and the context's types
  * usable by all. Only the entry points (app.ts, server.ts, create-context.ts, cli/) put it all together.
  */
@@ -30,13 +30,13 @@ const below = {
   storage: ['lib', 'config.ts', 'errors.ts'],
   media: ['storage', 'db', ...base],
   messaging: ['media', 'storage', 'metrics', 'db', ...base],
-  newsletters: ['messaging', 'media', 'storage', 'db', ...base],
-  services: ['newsletters', 'messaging', 'media', 'storage', 'db', ...base],
-  plugins: ['services', 'newsletters', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
-  routes: ['plugins', 'services', 'newsletters', 'messaging', 'media', 'storage', 'db', ...base],
-  scheduling: ['services', 'newsletters', 'messaging', 'media', 'storage', 'db', ...base],
-  jobs: ['scheduling', 'services', 'newsletters', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
-  cli: ['create-context.ts', 'services', 'newsletters', 'messaging', 'media', 'storage', 'db', ...base],
+  publishing: ['messaging', 'media', 'storage', 'db', ...base],
+  services: ['publishing', 'messaging', 'media', 'storage', 'db', ...base],
+  plugins: ['services', 'publishing', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
+  routes: ['plugins', 'services', 'publishing', 'messaging', 'media', 'storage', 'db', ...base],
+  scheduling: ['services', 'publishing', 'messaging', 'media', 'storage', 'db', ...base],
+  jobs: ['scheduling', 'services', 'publishing', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
+  cli: ['create-context.ts', 'services', 'publishing', 'messaging', 'media', 'storage', 'db', ...base],
   lib: ['errors.ts'],
   'config.ts': [],
   'errors.ts': [],

@@ -15,7 +15,7 @@ import { loadConfig } from '../../apps/server/src/config';
 import { loops, media, members, updates, users } from '../../apps/server/src/db/schema';
 import { convertPhoto } from '../../apps/server/src/media/photo';
 import { putPhoto } from '../../apps/server/src/media/stored-photo';
-import { templateWriter } from '../../apps/server/src/newsletters/template-writer';
+import { templateWriter } from '../../apps/server/src/publishing/template-writer';
 import { publishNewsletter } from '../../apps/server/src/services/newsletters/publish-newsletter';
 import { createMediaStorage } from '../../apps/server/src/storage/create-storage';
 import { phonePhoto } from '../photos/phone-photo';

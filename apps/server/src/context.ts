@@ -3,7 +3,7 @@ import type { Database, Db } from './db/client';
 import type { Clock } from './lib/clock';
 import type { Transcriber } from './media/transcribe';
 import type { MessagingProvider } from './messaging/provider';
-import type { NewsletterWriter } from './newsletters/writer';
+import type { NewsletterWriter } from './publishing/writer';
 import type { SettledCounts } from './services/admin/settled-counts';
 import type { MediaStorage } from './storage/media-storage';
 

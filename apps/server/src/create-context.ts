@@ -4,7 +4,7 @@ import type { Database } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
 import { createTranscriber } from './media/transcribe';
 import { createMessagingProvider } from './messaging/create-provider';
-import { createNewsletterWriter } from './newsletters/create-writer';
+import { createNewsletterWriter } from './publishing/create-writer';
 import type { AppContext } from './context';
 import { createSettledCounts } from './services/admin/settled-counts';
 import { createMediaStorage } from './storage/create-storage';

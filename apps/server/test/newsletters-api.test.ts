@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@loop/shared/constants';
 import { phoneOptOuts } from '../src/db/schema';
-import { templateWriter } from '../src/newsletters/template-writer';
+import { templateWriter } from '../src/publishing/template-writer';
 import { publishNewsletter } from '../src/services/newsletters/publish-newsletter';
 import { createTestApp, signUp, uniquePhone, type TestContext } from './helpers/app';
 import { addActiveMemberAs, createLoopAs } from './helpers/loops';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomToken } from '../src/lib/tokens';
-import { pageAssets } from '../src/newsletters/page-assets';
+import { pageAssets } from '../src/publishing/page-assets';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
 import { createLoopAs } from './helpers/loops';
 import { addUpdate, callAs, generateAs } from './helpers/newsletters';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { VIBES } from '@loop/shared/constants';
-import { createOpenAiWriter } from '../src/newsletters/openai-writer';
-import { renderMarkdown } from '../src/newsletters/render-markdown';
-import { templateWriter, writeFromTemplate } from '../src/newsletters/template-writer';
-import type { NewsletterInput, WriterUpdate } from '../src/newsletters/writer';
+import { createOpenAiWriter } from '../src/publishing/openai-writer';
+import { renderMarkdown } from '../src/publishing/render-markdown';
+import { templateWriter, writeFromTemplate } from '../src/publishing/template-writer';
+import type { NewsletterInput, WriterUpdate } from '../src/publishing/writer';
 import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai';
 
 const PHOTO_A = '/media/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

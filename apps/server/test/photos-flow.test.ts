@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { media, messages, newsletters, updates } from '../src/db/schema';
 import { processPending } from '../src/jobs/message-worker';
 import { convertExistingPhotos } from '../src/media/convert-existing';
-import { templateWriter } from '../src/newsletters/template-writer';
+import { templateWriter } from '../src/publishing/template-writer';
 import { publishNewsletter } from '../src/services/newsletters/publish-newsletter';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import { runAsCommand, type CommandResult } from './run-command';
-import { newsletterUrl } from '../newsletters/newsletter-texts';
+import { newsletterUrl } from '../publishing/newsletter-texts';
 import { seedDemo } from '../services/demo/seed-demo';
 import type { MediaStorage } from '../storage/media-storage';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@loop/shared/constants';
-import { newsletterTexts } from '../newsletters/newsletter-texts';
+import { newsletterTexts } from '../publishing/newsletter-texts';
 import { reminderTemplateVariables, reminderText } from '../scheduling/reminder-text';
 import { replies } from './replies';
 import { clip, listNames, templateVariable, TEXT_MAX_CHARS } from './text-limits';

@@ -1,7 +1,7 @@
 import { asc, eq, lte } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { loops } from '../db/schema';
-import type { NewsletterWriter } from '../newsletters/writer';
+import type { NewsletterWriter } from '../publishing/writer';
 import { publishNewsletter } from '../services/newsletters/publish-newsletter';
 import { nextNewsletterSlot } from '../services/schedules/next-newsletter';
 import type { SweepHooks } from './sweep-reminders';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
 import { newsletters } from '../../src/db/schema';
 import { newToken } from '../../src/lib/tokens';
-import { pageAssets } from '../../src/newsletters/page-assets';
+import { pageAssets } from '../../src/publishing/page-assets';
 import { createTestApp, signUp, testConfig, type TestApp, type TestContext } from '../helpers/app';
 import { createLoopAs, insertUpdate } from '../helpers/loops';
 import { JPEG } from '../helpers/messaging';

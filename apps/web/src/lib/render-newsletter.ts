@@ -1,7 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import { isAllowedNewsletterUrl } from '@loop/shared/newsletters';
 
-// As the public page renders it (apps/server/src/newsletters/render-markdown.ts): HTML in the
+// As the public page renders it (apps/server/src/publishing/render-markdown.ts): HTML in the
 // Markdown stays text (html: false), and links and photos may only point at the web or our own
 // /media, so nothing a member wrote becomes markup, script or a javascript: link.
 const md = new MarkdownIt('default', { html: false, linkify: false, typographer: false, breaks: true });

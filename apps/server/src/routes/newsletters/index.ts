@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { findClips, findPhotos } from '../../media/photo-sizes';
-import { newsletterUrl } from '../../newsletters/newsletter-texts';
-import { ASSET_PREFIX, pageAssets } from '../../newsletters/page-assets';
-import { renderNewsletterPage, renderNotFoundPage } from '../../newsletters/public-page';
-import { findPhotoUrls } from '../../newsletters/render-markdown';
+import { newsletterUrl } from '../../publishing/newsletter-texts';
+import { ASSET_PREFIX, pageAssets } from '../../publishing/page-assets';
+import { renderNewsletterPage, renderNotFoundPage } from '../../publishing/public-page';
+import { findPhotoUrls } from '../../publishing/render-markdown';
 import { findPublicNewsletter } from '../../services/newsletters/find-public-newsletter';
 
 /** A urlId is randomToken(): base64url. Anything else is unknown without asking the database. */

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { loops, media, members, messages, newsletters, updates, users } from '../../db/schema';
 import { queueWelcomeText } from '../../messaging/outbox';
 import { SIMULATOR_ADDRESS } from '../../messaging/simulator';
-import { templateWriter } from '../../newsletters/template-writer';
+import { templateWriter } from '../../publishing/template-writer';
 import { nextNewsletterAt, nextReminderAt } from '../schedules/schedule-columns';
 import { mediaUrl } from '../../storage/media-storage';
 import { findOrCreateMemberUser } from '../members/find-or-create-member-user';

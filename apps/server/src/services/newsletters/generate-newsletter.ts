@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
-import type { NewsletterWriter } from '../../newsletters/writer';
+import type { NewsletterWriter } from '../../publishing/writer';
 import { insertNewsletter, type NewsletterRow } from './insert-newsletter';
 import { prepareNewsletter } from './prepare-newsletter';
 

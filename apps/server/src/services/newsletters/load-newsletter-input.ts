@@ -4,7 +4,7 @@ import type { Clip } from '@loop/shared/photos';
 import type { DbOrTx } from '../../db/client';
 import { type loops, media, members, updates, users } from '../../db/schema';
 import { clipOf, MEDIA_FILE_COLUMNS } from '../../media/photo-sizes';
-import type { NewsletterInput, WriterUpdate } from '../../newsletters/writer';
+import type { NewsletterInput, WriterUpdate } from '../../publishing/writer';
 import { STORAGE_KEY, mediaUrl } from '../../storage/media-storage';
 
 type LoopRow = typeof loops.$inferSelect;

@@ -3,7 +3,7 @@ import type { NewsletterKind } from '@loop/shared/newsletters';
 import type { DbOrTx } from '../../db/client';
 import { loops } from '../../db/schema';
 import { AppError } from '../../errors';
-import type { NewsletterInput, NewsletterWriter, WrittenNewsletter } from '../../newsletters/writer';
+import type { NewsletterInput, NewsletterWriter, WrittenNewsletter } from '../../publishing/writer';
 import { findNewsletterPeriod, type NewsletterPeriod } from './find-newsletter-period';
 import { loadNewsletterInput } from './load-newsletter-input';
 

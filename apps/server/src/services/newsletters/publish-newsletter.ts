@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client';
-import { newsletterTexts, newsletterUrl } from '../../newsletters/newsletter-texts';
-import type { NewsletterWriter } from '../../newsletters/writer';
+import { newsletterTexts, newsletterUrl } from '../../publishing/newsletter-texts';
+import type { NewsletterWriter } from '../../publishing/writer';
 import { insertNewsletter, type NewsletterRow } from './insert-newsletter';
 import { prepareNewsletter } from './prepare-newsletter';
 import { queueNewsletterTexts } from './queue-newsletter-texts';

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lte, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { loops, newsletters } from '../../db/schema';
-import { writeFromTemplate } from '../../newsletters/template-writer';
+import { writeFromTemplate } from '../../publishing/template-writer';
 import { loadNewsletterInput } from './load-newsletter-input';
 
 /**

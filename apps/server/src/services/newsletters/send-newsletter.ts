@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { loops, newsletters } from '../../db/schema';
-import { newsletterTexts, newsletterUrl } from '../../newsletters/newsletter-texts';
+import { newsletterTexts, newsletterUrl } from '../../publishing/newsletter-texts';
 import { alreadySent, getLoopNewsletter } from './get-loop-newsletter';
 import type { NewsletterRow } from './insert-newsletter';
 import { queueNewsletterTexts } from './queue-newsletter-texts';
