@@ -12,10 +12,13 @@ export function quoted(text: string, max: number): string {
   return `"${flattened(text, max).replace(/"/g, "'")}"`;
 }
 
+/** Control characters and Unicode line breaks: each run becomes one space. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_AND_LINE_BREAKS = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
+
 /** One line, at most `max` characters (code points), for a greeting's first name. */
 export function flattened(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text.replace(CONTROL_AND_LINE_BREAKS, ' ').replace(/\s+/g, ' ').trim();
   const chars = [...flat];
   return chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : flat;
 }
