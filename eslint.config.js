@@ -10,7 +10,9 @@ import tseslint from 'typescript-eslint';
 const featuresDir = new URL('./apps/web/src/features/', import.meta.url);
 const features = (() => {
   try {
-    return readdirSync(featuresDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    return readdirSync(featuresDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
   } catch {
     return [];
   }
@@ -78,11 +80,21 @@ export default defineConfig(
   },
   {
     files: ['packages/shared/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [noServerCode, { group: ['**/apps/web/**', '@/**'], message: 'Shared code never imports the web app.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [noServerCode, { group: ['**/apps/web/**', '@/**'], message: 'Shared code never imports the web app.' }] },
+      ],
+    },
   },
   {
     files: ['apps/server/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/web/**', '@loop/web', '@loop/web/**'], message: 'The server never imports web code.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/apps/web/**', '@loop/web', '@loop/web/**'], message: 'The server never imports web code.' }] },
+      ],
+    },
   },
   {
     // The server's layers, and no import cycles in the server or the shared package (type-only imports aside).
@@ -120,7 +132,10 @@ export default defineConfig(
         {
           patterns: [
             noServerCode,
-            { group: ['@/features/**', '@/app/**', '**/features/**', '**/app/**'], message: 'Shared UI and lib code never import features or app code.' },
+            {
+              group: ['@/features/**', '@/app/**', '**/features/**', '**/app/**'],
+              message: 'Shared UI and lib code never import features or app code.',
+            },
           ],
         },
       ],
@@ -138,7 +153,10 @@ export default defineConfig(
               group: ['@/features/*/**', `!@/features/${feature}/**`, '@/app/**'],
               message: 'A feature never imports another feature or the app: move shared code to components/ or lib/.',
             },
-            { group: ['../../*', '!../../components/**', '!../../lib/**'], message: 'Import other folders through "@/", never across features.' },
+            {
+              group: ['../../*', '!../../components/**', '!../../lib/**'],
+              message: 'Import other folders through "@/", never across features.',
+            },
           ],
         },
       ],

@@ -63,31 +63,34 @@ const VIEWPORT = { width: 375, height: 667 };
 async function encode(encoder: Page, png: Buffer): Promise<{ webp: Buffer; jpg: Buffer }> {
   // tsx names functions with a __name helper that the page does not have.
   await encoder.evaluate('window.__name = (f) => f');
-  const result = await encoder.evaluate(async ({ data, max }) => {
-    const image = new Image();
-    image.src = `data:image/png;base64,${data}`;
-    await image.decode();
-    const canvas = document.createElement('canvas');
-    canvas.width = image.naturalWidth;
-    canvas.height = image.naturalHeight;
-    canvas.getContext('2d')?.drawImage(image, 0, 0);
-    const toBase64 = async (type: string, quality: number) => {
-      const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, type, quality));
-      if (!blob) throw new Error(`no ${type} encoder`);
-      const bytes = new Uint8Array(await blob.arrayBuffer());
-      let text = '';
-      for (const byte of bytes) text += String.fromCharCode(byte);
-      return { size: bytes.length, base64: btoa(text) };
-    };
-    const fit = async (type: string) => {
-      for (let quality = 0.85; quality > 0.3; quality -= 0.05) {
-        const encoded = await toBase64(type, quality);
-        if (encoded.size <= max) return encoded.base64;
-      }
-      throw new Error(`${type} does not fit in ${max} bytes`);
-    };
-    return { webp: await fit('image/webp'), jpg: await fit('image/jpeg') };
-  }, { data: png.toString('base64'), max: MAX_BYTES });
+  const result = await encoder.evaluate(
+    async ({ data, max }) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${data}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.naturalWidth;
+      canvas.height = image.naturalHeight;
+      canvas.getContext('2d')?.drawImage(image, 0, 0);
+      const toBase64 = async (type: string, quality: number) => {
+        const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, type, quality));
+        if (!blob) throw new Error(`no ${type} encoder`);
+        const bytes = new Uint8Array(await blob.arrayBuffer());
+        let text = '';
+        for (const byte of bytes) text += String.fromCharCode(byte);
+        return { size: bytes.length, base64: btoa(text) };
+      };
+      const fit = async (type: string) => {
+        for (let quality = 0.85; quality > 0.3; quality -= 0.05) {
+          const encoded = await toBase64(type, quality);
+          if (encoded.size <= max) return encoded.base64;
+        }
+        throw new Error(`${type} does not fit in ${max} bytes`);
+      };
+      return { webp: await fit('image/webp'), jpg: await fit('image/jpeg') };
+    },
+    { data: png.toString('base64'), max: MAX_BYTES },
+  );
   return { webp: Buffer.from(result.webp, 'base64'), jpg: Buffer.from(result.jpg, 'base64') };
 }
 
@@ -95,7 +98,11 @@ async function encode(encoder: Page, png: Buffer): Promise<{ webp: Buffer; jpg: 
 async function dismissToasts(page: Page): Promise<void> {
   const region = page.locator('[role="region"][aria-label^="Notifications"]');
   for (const close of await region.locator('button[aria-label="Close"]').all()) await close.dispatchEvent('click').catch(() => undefined);
-  await region.locator('li[data-state="open"]').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+  await region
+    .locator('li[data-state="open"]')
+    .first()
+    .waitFor({ state: 'detached', timeout: 5_000 })
+    .catch(() => undefined);
   await page.waitForTimeout(250);
 }
 
@@ -178,7 +185,10 @@ async function main(): Promise<void> {
     const config = await callApi<{ links: { exampleNewsletter: string } }>(page, 'GET', '/api/config');
     await page.goto(new URL(config.links.exampleNewsletter, PUBLIC_ORIGIN).toString());
     await shoot(page, 'newsletter');
-    await page.locator('main img, article img').first().evaluate((img) => img.closest('section, li, figure, p')?.scrollIntoView({ block: 'start' }));
+    await page
+      .locator('main img, article img')
+      .first()
+      .evaluate((img) => img.closest('section, li, figure, p')?.scrollIntoView({ block: 'start' }));
     await page.evaluate(() => window.scrollBy(0, -72));
     await shoot(page, 'newsletter-photos');
     await context.close();

@@ -38,7 +38,13 @@ async function main(): Promise<void> {
     );
     try {
       const base = server.url;
-      const account = { email: 'staff@example.com', password: 'benchmark password', firstName: 'Staff', lastName: 'Member', phoneNumber: '+14155550100' };
+      const account = {
+        email: 'staff@example.com',
+        password: 'benchmark password',
+        firstName: 'Staff',
+        lastName: 'Member',
+        phoneNumber: '+14155550100',
+      };
       const post = (pathname: string, body: object) =>
         fetch(`${base}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       // Sign-up texts a code (the simulator's text is in the answer); a reused database already has the account.
@@ -77,7 +83,9 @@ async function main(): Promise<void> {
       // CPU per request of the server process and of PostgreSQL's backends for this database:
       // steadier than latency on a shared machine, where other work takes turns on the same cores.
       const cpu = async () => ({ server: cpuMs(server.child.pid ?? 0), postgres: await postgresCpuMs(admin, scratch.name) });
-      console.log(`  ${''.padEnd(34)} ${'p50'.padStart(9)}    ${'p95'.padStart(9)}    ${'req/s'.padStart(5)}   CPU ms/request: server  PostgreSQL  this client`);
+      console.log(
+        `  ${''.padEnd(34)} ${'p50'.padStart(9)}    ${'p95'.padStart(9)}    ${'req/s'.padStart(5)}   CPU ms/request: server  PostgreSQL  this client`,
+      );
       // BENCH_ONLY=detail runs only the cases whose label contains it (profiling one call).
       for (const [label, pathname] of cases.filter(([label]) => label.includes(process.env.BENCH_ONLY ?? ''))) {
         const before = await cpu();

@@ -74,7 +74,9 @@ for (const [name, files] of pages) {
   const extra = [...files].filter((f) => !shell.has(f));
   const ok = total <= LIMIT_KB * 1024;
   failed ||= !ok;
-  console.log(`${ok ? 'ok  ' : 'OVER'} ${name}: ${kb(total)} of ${LIMIT_KB} KB${extra.length ? `  (shell + ${extra.map((f) => `${f} ${kb(sizeOf(f))}`).join(', ')})` : ''}`);
+  console.log(
+    `${ok ? 'ok  ' : 'OVER'} ${name}: ${kb(total)} of ${LIMIT_KB} KB${extra.length ? `  (shell + ${extra.map((f) => `${f} ${kb(sizeOf(f))}`).join(', ')})` : ''}`,
+  );
 }
 const signUpTotal = [...signUp].reduce((sum, f) => sum + sizeOf(f), 0);
 console.log(`     after switching to Sign Up (loaded on demand): ${kb(signUpTotal)}`);
@@ -84,9 +86,11 @@ const servedSize = (file: string) => {
   const br = path.join(assets, `${file}.br`);
   return existsSync(br) ? readFileSync(br).length : readFileSync(path.join(assets, file)).length;
 };
-console.log('\nAs served to a browser that accepts brotli (the build\'s .br files):');
+console.log("\nAs served to a browser that accepts brotli (the build's .br files):");
 for (const [name, files] of pages) console.log(`     ${name}: ${kb([...files].reduce((sum, f) => sum + servedSize(f), 0))}`);
 const lazy = readdirSync(assets).filter((f) => f.endsWith('.js') && !shell.has(f));
 const lazyTotal = lazy.reduce((sum, f) => sum + sizeOf(f), 0);
-console.log(`\nLoaded later, on their pages: ${lazy.length} chunks, ${kb(lazyTotal)} (admin: ${lazy.filter((f) => f.startsWith('admin')).join(', ') || 'none'})`);
+console.log(
+  `\nLoaded later, on their pages: ${lazy.length} chunks, ${kb(lazyTotal)} (admin: ${lazy.filter((f) => f.startsWith('admin')).join(', ') || 'none'})`,
+);
 process.exitCode = failed ? 1 : 0;

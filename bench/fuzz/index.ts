@@ -30,7 +30,9 @@ async function main(): Promise<void> {
         const result = await fuzzRoute(world, spec, { runs: perRoute, count: true });
         results.push(result);
         const rate = Math.round(result.cases / (result.ms / 1000));
-        console.log(`  ${spec.route.padEnd(54)} ${String(result.cases).padStart(7)} cases  ${String(result.serverErrors).padStart(3)} 5xx  ${String(result.problems.length).padStart(3)} problems  ${(result.ms / 1000).toFixed(1).padStart(6)} s  ${rate} cases/s`);
+        console.log(
+          `  ${spec.route.padEnd(54)} ${String(result.cases).padStart(7)} cases  ${String(result.serverErrors).padStart(3)} 5xx  ${String(result.problems.length).padStart(3)} problems  ${(result.ms / 1000).toFixed(1).padStart(6)} s  ${rate} cases/s`,
+        );
         for (const problem of result.problems.slice(0, 3)) console.log(`    ${problem.replaceAll('\n', '\n    ')}`);
       }
     } finally {
@@ -41,7 +43,9 @@ async function main(): Promise<void> {
   const cases = results.reduce((n, r) => n + r.cases, 0);
   const serverErrors = results.reduce((n, r) => n + r.serverErrors, 0);
   const problems = results.reduce((n, r) => n + r.problems.length, 0);
-  console.log(`\n${cases.toLocaleString('en-US')} cases, ${serverErrors} 5xx, ${problems} problems (5xx, unreadable errors, rows that disagree with the answer), ${seconds.toFixed(0)} s (${Math.round(cases / seconds)} cases/s)`);
+  console.log(
+    `\n${cases.toLocaleString('en-US')} cases, ${serverErrors} 5xx, ${problems} problems (5xx, unreadable errors, rows that disagree with the answer), ${seconds.toFixed(0)} s (${Math.round(cases / seconds)} cases/s)`,
+  );
   process.exitCode = problems > 0 ? 1 : 0;
 }
 

@@ -78,7 +78,19 @@ async function makeFixtures(dir: string): Promise<Fixtures> {
   for (let n = 0; n < MEMOS / 2; n++) {
     if (amrEncoder) {
       const out = path.join(dir, `memo-${n}.amr`);
-      ffmpeg(['-f', 'lavfi', '-i', `sine=frequency=${300 + n * 20}:duration=${MEMO_SECONDS}`, '-ar', '8000', '-ac', '1', '-c:a', 'amr_nb', out]);
+      ffmpeg([
+        '-f',
+        'lavfi',
+        '-i',
+        `sine=frequency=${300 + n * 20}:duration=${MEMO_SECONDS}`,
+        '-ar',
+        '8000',
+        '-ac',
+        '1',
+        '-c:a',
+        'amr_nb',
+        out,
+      ]);
       amr.push(readFileSync(out));
     } else {
       amr.push(amrMemo(MEMO_SECONDS));
@@ -89,9 +101,30 @@ async function makeFixtures(dir: string): Promise<Fixtures> {
     const out = path.join(dir, `video-${n}.mp4`);
     // As a phone sends it by MMS: H.264 + AAC, 1080p, 30 fps, well under 5 MB.
     ffmpeg([
-      '-f', 'lavfi', '-i', `testsrc=size=1920x1080:rate=30:duration=${VIDEO_SECONDS}:decimals=${n % 3}`,
-      '-f', 'lavfi', '-i', `sine=frequency=${440 + n * 50}:duration=${VIDEO_SECONDS}`,
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '28', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '96k', '-shortest', '-f', 'mp4', out,
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=1920x1080:rate=30:duration=${VIDEO_SECONDS}:decimals=${n % 3}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=${440 + n * 50}:duration=${VIDEO_SECONDS}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-crf',
+      '28',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '96k',
+      '-shortest',
+      '-f',
+      'mp4',
+      out,
     ]);
     video.push(readFileSync(out));
   }
@@ -123,7 +156,13 @@ async function seed(databaseUrl: string): Promise<void> {
 }
 
 /** Posts one signed inbound webhook as Twilio would and times the acknowledgement. */
-async function post(server: ServerProcess, fake: FakeTwilio, kind: Kind, from: number, media?: { url: string; contentType: string }): Promise<Sent> {
+async function post(
+  server: ServerProcess,
+  fake: FakeTwilio,
+  kind: Kind,
+  from: number,
+  media?: { url: string; contentType: string },
+): Promise<Sent> {
   const sid = `${media ? 'MM' : 'SM'}${randomBytes(16).toString('hex')}`;
   const params: Record<string, string> = {
     MessageSid: sid,
@@ -309,13 +348,19 @@ async function main(): Promise<void> {
     let together: Row[];
     try {
       sentMedia = await Promise.all(mediaSends);
-      together = await waitHandled(client, sentMedia.map((s) => s.sid));
+      together = await waitHandled(
+        client,
+        sentMedia.map((s) => s.sid),
+      );
     } finally {
       clearInterval(ticker);
     }
     const wallS = (performance.now() - started) / 1000;
     const sentTexts = await Promise.all(texts);
-    const textRows = await waitHandled(client, sentTexts.map((s) => s.sid));
+    const textRows = await waitHandled(
+      client,
+      sentTexts.map((s) => s.sid),
+    );
     clearInterval(sampler);
     sample();
     const serverMb = memoryMb(pid).peak;
@@ -329,11 +374,18 @@ async function main(): Promise<void> {
     const acks = [...sentMedia, ...sentTexts];
     const ackMs = acks.map((s) => s.ackMs);
     const failedAcks = acks.filter((s) => s.status < 200 || s.status > 299).length;
-    console.log(`\nmedia: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end, 127.0.0.1\n`);
+    console.log(
+      `\nmedia: ${cpus().length} CPUs, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} at the end, 127.0.0.1\n`,
+    );
     console.log('1. Alone, one after another (ready = webhook stored -> update with the converted clip):');
     console.table(
       alone.map((a) => ({
-        file: a.kind === 'video' ? `video ${VIDEO_SECONDS} s 1080p H.264` : `voice memo ${MEMO_SECONDS} s ${a.kind === 'ogg' ? 'Ogg/Opus' : 'AMR-NB'}`,
+        file:
+          a.kind === 'video'
+            ? `video ${VIDEO_SECONDS} s 1080p H.264`
+            : `voice memo ${MEMO_SECONDS} s ${a.kind === 'ogg' ? 'Ogg/Opus' : 'AMR-NB'}`,
         'ready s': a.readyS.toFixed(2),
         'CPU s (ffmpeg + server)': a.cpuS.toFixed(2),
         'wall s per minute of media': (a.readyS / a.minutes).toFixed(2),
@@ -361,13 +413,48 @@ async function main(): Promise<void> {
     const textReady = ready(textRows);
     console.log('Against the targets (issue 22, 2 cores):');
     console.table([
-      { figure: '30 s 1080p video ready, alone', value: `${videoAlone.toFixed(1)} s`, target: `< ${TARGETS.videoReadyS} s`, '': verdict(videoAlone < TARGETS.videoReadyS) },
-      { figure: '30 s 1080p video ready, all at once (slowest of 5)', value: `${videoLoaded.toFixed(1)} s`, target: `< ${TARGETS.videoReadyS} s`, '': verdict(videoLoaded < TARGETS.videoReadyS) },
-      { figure: '60 s voice memo ready, alone', value: `${memoAlone.toFixed(2)} s`, target: `< ${TARGETS.memoReadyS} s`, '': verdict(memoAlone < TARGETS.memoReadyS) },
-      { figure: '60 s voice memo ready, all at once (slowest of 20)', value: `${memoLoaded.toFixed(1)} s`, target: `< ${TARGETS.memoReadyS} s`, '': verdict(memoLoaded < TARGETS.memoReadyS) },
-      { figure: 'peak RSS of the Loop process (VmHWM)', value: `${serverMb.toFixed(0)} MB`, target: `< ${TARGETS.rssMb} MB`, '': verdict(serverMb < TARGETS.rssMb) },
-      { figure: `webhook ack p99 while converting (${acks.length} webhooks)`, value: `${percentile(ackMs, 99).toFixed(0)} ms`, target: `< ${TARGETS.ackMs} ms`, '': verdict(percentile(ackMs, 99) < TARGETS.ackMs) },
-      { figure: 'webhook ack max while converting', value: `${Math.max(...ackMs).toFixed(0)} ms`, target: `< ${TARGETS.ackMs} ms`, '': verdict(Math.max(...ackMs) < TARGETS.ackMs) },
+      {
+        figure: '30 s 1080p video ready, alone',
+        value: `${videoAlone.toFixed(1)} s`,
+        target: `< ${TARGETS.videoReadyS} s`,
+        '': verdict(videoAlone < TARGETS.videoReadyS),
+      },
+      {
+        figure: '30 s 1080p video ready, all at once (slowest of 5)',
+        value: `${videoLoaded.toFixed(1)} s`,
+        target: `< ${TARGETS.videoReadyS} s`,
+        '': verdict(videoLoaded < TARGETS.videoReadyS),
+      },
+      {
+        figure: '60 s voice memo ready, alone',
+        value: `${memoAlone.toFixed(2)} s`,
+        target: `< ${TARGETS.memoReadyS} s`,
+        '': verdict(memoAlone < TARGETS.memoReadyS),
+      },
+      {
+        figure: '60 s voice memo ready, all at once (slowest of 20)',
+        value: `${memoLoaded.toFixed(1)} s`,
+        target: `< ${TARGETS.memoReadyS} s`,
+        '': verdict(memoLoaded < TARGETS.memoReadyS),
+      },
+      {
+        figure: 'peak RSS of the Loop process (VmHWM)',
+        value: `${serverMb.toFixed(0)} MB`,
+        target: `< ${TARGETS.rssMb} MB`,
+        '': verdict(serverMb < TARGETS.rssMb),
+      },
+      {
+        figure: `webhook ack p99 while converting (${acks.length} webhooks)`,
+        value: `${percentile(ackMs, 99).toFixed(0)} ms`,
+        target: `< ${TARGETS.ackMs} ms`,
+        '': verdict(percentile(ackMs, 99) < TARGETS.ackMs),
+      },
+      {
+        figure: 'webhook ack max while converting',
+        value: `${Math.max(...ackMs).toFixed(0)} ms`,
+        target: `< ${TARGETS.ackMs} ms`,
+        '': verdict(Math.max(...ackMs) < TARGETS.ackMs),
+      },
     ]);
     console.log(
       `Also: peak RSS of the server with its ffmpeg children (sampled every 100 ms) ${peakWithChildren.toFixed(0)} MB; ` +

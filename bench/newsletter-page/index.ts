@@ -35,11 +35,17 @@ try {
   const start = new Date(Date.now() - 7 * 86_400_000);
   const people = [];
   for (const [i, firstName] of PEOPLE.entries()) {
-    const [user] = await db.insert(users).values({ firstName, lastName: 'Parker', phoneNumber: `+1415555${String(100 + i).padStart(4, '0')}` }).returning();
+    const [user] = await db
+      .insert(users)
+      .values({ firstName, lastName: 'Parker', phoneNumber: `+1415555${String(100 + i).padStart(4, '0')}` })
+      .returning();
     if (!user) throw new Error('no user');
     people.push(user);
   }
-  const [loop] = await db.insert(loops).values({ name: 'The Parkers', creatorId: people[0]!.id, createdAt: new Date(start.getTime() - 86_400_000) }).returning();
+  const [loop] = await db
+    .insert(loops)
+    .values({ name: 'The Parkers', creatorId: people[0]!.id, createdAt: new Date(start.getTime() - 86_400_000) })
+    .returning();
   if (!loop) throw new Error('no loop');
   for (const person of people) await db.insert(members).values({ loopId: loop.id, userId: person.id });
 
@@ -49,7 +55,12 @@ try {
   for (const [i, count] of UPDATE_PHOTOS.entries()) {
     const [update] = await db
       .insert(updates)
-      .values({ loopId: loop.id, userId: people[i % people.length]!.id, content: `Day ${i + 1}: a walk by the water, dinner with everyone, and a few photos from the afternoon.`, createdAt: new Date(start.getTime() + i * 3_600_000 * 12) })
+      .values({
+        loopId: loop.id,
+        userId: people[i % people.length]!.id,
+        content: `Day ${i + 1}: a walk by the water, dinner with everyone, and a few photos from the afternoon.`,
+        createdAt: new Date(start.getTime() + i * 3_600_000 * 12),
+      })
       .returning();
     if (!update) throw new Error('no update');
     for (let position = 0; position < count; position++) {
@@ -61,18 +72,32 @@ try {
       await db.insert(media).values({ ...stored, updateId: update.id, position });
     }
   }
-  const sent = await publishNewsletter(db, { loopId: loop.id, now: new Date(), writer: templateWriter, publicUrl: config.PUBLIC_URL, send: true });
+  const sent = await publishNewsletter(db, {
+    loopId: loop.id,
+    now: new Date(),
+    writer: templateWriter,
+    publicUrl: config.PUBLIC_URL,
+    send: true,
+  });
   if (sent.status !== 'sent') throw new Error(`the newsletter was not sent: ${sent.status}`);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
   const pageUrl = `http://127.0.0.1:${address.port}/newsletters/${sent.newsletter.urlId}`;
 
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
   try {
     console.log(`20 photos: the originals weigh ${(originals / 1024 / 1024).toFixed(1)} MB`);
     for (const scale of [1, 2, 3]) {
-      const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: scale, isMobile: true, hasTouch: true });
+      const context = await browser.newContext({
+        viewport: { width: 375, height: 812 },
+        deviceScaleFactor: scale,
+        isMobile: true,
+        hasTouch: true,
+      });
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
@@ -97,7 +122,11 @@ try {
       }
       await page.waitForLoadState('networkidle');
       // Photos that would shift the page while loading (the lightbox's empty <img> is filled only when opened).
-      const shifted = Number(await page.evaluate("[...document.images].filter((img) => img.getAttribute('src') && (!img.getAttribute('width') || !img.getAttribute('height'))).length"));
+      const shifted = Number(
+        await page.evaluate(
+          "[...document.images].filter((img) => img.getAttribute('src') && (!img.getAttribute('width') || !img.getAttribute('height'))).length",
+        ),
+      );
       console.log(
         `375 px at ${scale}x: ${(bytes / 1024).toFixed(0)} KB transferred in all (${images} photos, ${(imageBytes / 1024).toFixed(0)} KB of photos); images without width/height: ${shifted}`,
       );

@@ -42,7 +42,9 @@ async function run(dir: string, kind: 'jpg' | 'heic'): Promise<void> {
   const { putPhoto } = await import('../../apps/server/src/media/stored-photo');
   const { localDiskStorage } = await import('../../apps/server/src/storage/local-disk');
   const storage = localDiskStorage(path.join(dir, 'media'));
-  const files = readdirSync(dir).filter((f) => f.endsWith(`.${kind}`)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(`.${kind}`))
+    .sort();
   const texts: string[][] = Array.from({ length: Math.min(TEXTS, files.length) }, () => []);
   files.forEach((file, i) => texts[i % texts.length]?.push(file));
   let inputBytes = 0;

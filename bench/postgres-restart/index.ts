@@ -56,7 +56,9 @@ async function chosenPostgres(): Promise<Postgres> {
   if (!url) return privatePostgres();
   const restart = process.env.PG_RESTART_COMMAND ?? 'pg_ctlcluster --skip-systemctl-redirect 15 main restart';
   if (process.env.BENCH_RESTART_POSTGRES !== 'yes') {
-    console.log(`This would run "${restart}", which breaks every other user of ${url}.\nRun it with BENCH_RESTART_POSTGRES=yes on a machine of your own, or without BENCH_POSTGRES_URL.`);
+    console.log(
+      `This would run "${restart}", which breaks every other user of ${url}.\nRun it with BENCH_RESTART_POSTGRES=yes on a machine of your own, or without BENCH_POSTGRES_URL.`,
+    );
     process.exit(1);
   }
   return { url, restart, stop: () => {} };
@@ -96,7 +98,14 @@ async function measure(postgres: Postgres): Promise<void> {
     const send = (pathname: string, body: object) =>
       fetch(`${server.url}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const phoneNumber = '+16282000001';
-    await send('/api/register', { email: `bench-${name}@example.com`, password: 'correct horse battery', firstName: 'Ada', lastName: 'Lovelace', phoneNumber, messagingPreference: 'sms' });
+    await send('/api/register', {
+      email: `bench-${name}@example.com`,
+      password: 'correct horse battery',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      phoneNumber,
+      messagingPreference: 'sms',
+    });
     // Sign-up texts a code: read it where the (fake) Twilio received it.
     let code: string | undefined;
     for (let i = 0; i < 150 && !code; i++) {
@@ -110,11 +119,27 @@ async function measure(postgres: Postgres): Promise<void> {
     const errors: string[] = [];
     const record = (status: number, body: string) => answers.push({ at: performance.now(), status, body });
     const load = [
-      autocannon({ url: server.url, connections: CONNECTIONS, duration: 120, timeout: 30, sampleInt: 100, requests: [{ method: 'GET', path: '/api/health', onResponse: (s, b) => record(s, b) }] }),
-      autocannon({ url: server.url, connections: CONNECTIONS, duration: 120, timeout: 30, sampleInt: 100, requests: [{ method: 'GET', path: '/api/loops', headers: { cookie }, onResponse: (s, b) => record(s, b) }] }),
+      autocannon({
+        url: server.url,
+        connections: CONNECTIONS,
+        duration: 120,
+        timeout: 30,
+        sampleInt: 100,
+        requests: [{ method: 'GET', path: '/api/health', onResponse: (s, b) => record(s, b) }],
+      }),
+      autocannon({
+        url: server.url,
+        connections: CONNECTIONS,
+        duration: 120,
+        timeout: 30,
+        sampleInt: 100,
+        requests: [{ method: 'GET', path: '/api/loops', headers: { cookie }, onResponse: (s, b) => record(s, b) }],
+      }),
     ];
     for (const instance of load) {
-      instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push({ at: performance.now(), ms }));
+      instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) =>
+        latencies.push({ at: performance.now(), ms }),
+      );
       instance.on('reqError', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
     }
     await sleep(3000);
@@ -122,12 +147,17 @@ async function measure(postgres: Postgres): Promise<void> {
     const restartAt = performance.now();
     // Not execSync: the load and the answers keep flowing in this process meanwhile.
     await new Promise<void>((resolve, reject) =>
-      spawn(RESTART, { shell: true, stdio: 'inherit' }).once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${RESTART} exited ${code}`)))),
+      spawn(RESTART, { shell: true, stdio: 'inherit' }).once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`${RESTART} exited ${code}`)),
+      ),
     );
     const restartedAt = performance.now();
     let recoveredAt = 0;
     while (!recoveredAt) {
-      const ok = await fetch(`${server.url}/api/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${server.url}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) recoveredAt = performance.now();
       else await sleep(50);
       if (performance.now() - restartedAt > 60_000) throw new Error('the server did not recover within 60 s');

@@ -46,7 +46,9 @@ async function main(): Promise<void> {
     // Delivery with pacing off: the real sender, the twilio SDK, real HTTP to the fake server.
     const limit = Math.min(DELIVER, tick.reminderTexts);
     if (limit < tick.reminderTexts) {
-      await database.pool.query(`update messages set status = 'held' where kind = 'reminder' and id not in (select id from messages where kind = 'reminder' order by id limit ${limit})`);
+      await database.pool.query(
+        `update messages set status = 'held' where kind = 'reminder' and id not in (select id from messages where kind = 'reminder' order by id limit ${limit})`,
+      );
       // Clean up after rewriting the held rows (bench setup) before the timing starts.
       await database.pool.query('vacuum analyze messages');
     }
@@ -57,7 +59,9 @@ async function main(): Promise<void> {
     const delivered = (await fake.count()) - sentBefore;
 
     // Paced at 50/s: queue texts again and measure what a sender achieves over a fixed window.
-    await database.pool.query(`update messages set status = 'queued', next_attempt_at = null, attempts = 0 where kind = 'reminder' and status in ('held', 'sent')`);
+    await database.pool.query(
+      `update messages set status = 'queued', next_attempt_at = null, attempts = 0 where kind = 'reminder' and status in ('held', 'sent')`,
+    );
     // That rewrote 100,000 rows: let PostgreSQL clean up after the bench's own setup before the
     // window opens, so the window measures the sender.
     await database.pool.query('vacuum analyze messages');
@@ -93,7 +97,10 @@ async function main(): Promise<void> {
         `${pacedRate.toFixed(1)} texts/s over ${pacedSeconds.toFixed(1)} s, the first after ${firstAt === undefined ? '-' : Math.round(firstAt - pacedAt)} ms (target 47.5-52.5) ${verdict(Math.abs(pacedRate - 50) <= 2.5)}`,
       ],
       // Two cores shared with anything else running: figures move with the load.
-      ['machine load (1-minute average)', `${load.toFixed(2)} at start, ${loadavg()[0]?.toFixed(2)} at end, on ${availableParallelism()} cores`],
+      [
+        'machine load (1-minute average)',
+        `${load.toFixed(2)} at start, ${loadavg()[0]?.toFixed(2)} at end, on ${availableParallelism()} cores`,
+      ],
     ];
     console.log(`\nreminder-burst on PostgreSQL (${LOOPS.toLocaleString('en-US')} Loops x ${MEMBERS} members)`);
     for (const [label, value] of rows) console.log(`  ${label.padEnd(34)} ${value}`);
@@ -160,10 +167,13 @@ async function seed(url: string): Promise<void> {
     await client.query(`
       insert into users (first_name, last_name, phone_number)
       select 'Member', 'No. ' || g, '+1628' || (2000000 + g)::text from generate_series(1, ${LOOPS * MEMBERS}) g`);
-    await client.query(`
+    await client.query(
+      `
       insert into loops (name, vibe, reminder_schedule, time_zone, creator_id, next_reminder_at)
       select 'Loop ' || g, '{family}', '[{"day":"thursday","time":"09:00"}]'::jsonb, 'UTC', (g - 1) * ${MEMBERS} + 1, $1
-      from generate_series(1, ${LOOPS}) g`, [DUE]);
+      from generate_series(1, ${LOOPS}) g`,
+      [DUE],
+    );
     // A fresh database numbers rows from 1: Loop g has users (g-1)*10+1 .. g*10. Active
     // memberships: only those get reminders (decision 0015).
     await client.query(`

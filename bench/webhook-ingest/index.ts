@@ -118,7 +118,11 @@ function cpuMs(pids: number[]): Map<number, number> {
 }
 
 /** Measures one autocannon run with the CPU the server, its database backends and autocannon spent on it. */
-async function run(options: Parameters<typeof autocannon>[0], serverPid: number, backends: () => Promise<number[]>): Promise<{ result: Result; cpu: CpuPerRequest }> {
+async function run(
+  options: Parameters<typeof autocannon>[0],
+  serverPid: number,
+  backends: () => Promise<number[]>,
+): Promise<{ result: Result; cpu: CpuPerRequest }> {
   const before = cpuMs([serverPid, ...(await backends())]);
   const self = process.cpuUsage();
   const result = await autocannon(options);
@@ -162,13 +166,19 @@ async function onPostgres(fake: FakeTwilio): Promise<Figures> {
   try {
     await seed({ databaseUrl: url });
     await client.connect();
-    const query: Query = async <T,>(text: string, params: unknown[]) => (await client.query(text, params)).rows as T[];
+    const query: Query = async <T>(text: string, params: unknown[]) => (await client.query(text, params)).rows as T[];
     const backends = async () => {
       const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [name]);
       return rows.map((r) => r.pid);
     };
     // PostgreSQL is read while the server runs: the bench waits exactly until no text is left.
-    const backlog = async () => (await query<{ n: number }>(`select count(*)::int as n from messages where direction = 'inbound' and status in ('received', 'processing')`, []))[0]?.n ?? 0;
+    const backlog = async () =>
+      (
+        await query<{ n: number }>(
+          `select count(*)::int as n from messages where direction = 'inbound' and status in ('received', 'processing')`,
+          [],
+        )
+      )[0]?.n ?? 0;
     return await measure('PostgreSQL', fake, { DATABASE_URL: url, DATA_DIR: dataDir }, backends, backlog, async () => query);
   } finally {
     await client.end().catch(() => {});
@@ -182,13 +192,20 @@ async function onPglite(fake: FakeTwilio): Promise<Figures> {
   let close = async () => {};
   try {
     await seed({ dataDir });
-    return await measure('PGlite', fake, { DATABASE_URL: '', DATA_DIR: dataDir }, async () => [], null, async () => {
-      // The server has stopped and released the directory: open it to count.
-      const database = await openDatabase({ dataDir });
-      if (database.kind !== 'pglite') throw new Error('expected PGlite');
-      close = database.close;
-      return async <T,>(text: string, params: unknown[]) => (await database.pglite.query<T>(text, params)).rows;
-    });
+    return await measure(
+      'PGlite',
+      fake,
+      { DATABASE_URL: '', DATA_DIR: dataDir },
+      async () => [],
+      null,
+      async () => {
+        // The server has stopped and released the directory: open it to count.
+        const database = await openDatabase({ dataDir });
+        if (database.kind !== 'pglite') throw new Error('expected PGlite');
+        close = database.close;
+        return async <T>(text: string, params: unknown[]) => (await database.pglite.query<T>(text, params)).rows;
+      },
+    );
   } finally {
     await close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -202,14 +219,20 @@ async function onPglite(fake: FakeTwilio): Promise<Figures> {
 async function seed(options: { databaseUrl?: string; dataDir?: string }): Promise<void> {
   const database = await openDatabase(options);
   try {
-    await database.db.execute(sql.raw(`
+    await database.db.execute(
+      sql.raw(`
       insert into users (first_name, last_name, phone_number)
-      select 'Sender', 'No. ' || g, '+1415555' || lpad(g::text, 4, '0') from generate_series(0, ${SENDERS - 1}) g`));
-    await database.db.execute(sql.raw(`
-      insert into loops (name, creator_id) select 'Loop ' || g, g * ${SENDERS_PER_LOOP} + 1 from generate_series(0, ${SENDERS / SENDERS_PER_LOOP - 1}) g`));
-    await database.db.execute(sql.raw(`
+      select 'Sender', 'No. ' || g, '+1415555' || lpad(g::text, 4, '0') from generate_series(0, ${SENDERS - 1}) g`),
+    );
+    await database.db.execute(
+      sql.raw(`
+      insert into loops (name, creator_id) select 'Loop ' || g, g * ${SENDERS_PER_LOOP} + 1 from generate_series(0, ${SENDERS / SENDERS_PER_LOOP - 1}) g`),
+    );
+    await database.db.execute(
+      sql.raw(`
       insert into members (loop_id, user_id, status, confirmed_at)
-      select (u.id - 1) / ${SENDERS_PER_LOOP} + 1, u.id, 'active', now() from users u`));
+      select (u.id - 1) / ${SENDERS_PER_LOOP} + 1, u.id, 'active', now() from users u`),
+    );
   } finally {
     await database.close();
   }
@@ -225,13 +248,16 @@ async function measure(
   reader: () => Promise<Query>,
 ): Promise<Figures> {
   console.log(`\n${database}: starting the server...`);
-  const server = await startServer({
-    ...env,
-    TWILIO_ACCOUNT_SID: fake.accountSid,
-    TWILIO_AUTH_TOKEN: fake.authToken,
-    TWILIO_FROM_NUMBER: '+15005550006',
-    TWILIO_API_BASE_URL: fake.url,
-  }, { nodeArgs: SERVER_NODE_ARGS });
+  const server = await startServer(
+    {
+      ...env,
+      TWILIO_ACCOUNT_SID: fake.accountSid,
+      TWILIO_AUTH_TOKEN: fake.authToken,
+      TWILIO_FROM_NUMBER: '+15005550006',
+      TWILIO_API_BASE_URL: fake.url,
+    },
+    { nodeArgs: SERVER_NODE_ARGS },
+  );
   const pid = server.child.pid ?? 0;
   const prefix = `SM${randomBytes(6).toString('hex')}`;
   const steadyPrefix = `SM${randomBytes(6).toString('hex')}`;
@@ -392,14 +418,18 @@ function print(results: Figures[]): void {
   const ms = (c: CpuPerRequest) => `${c.server.toFixed(3)} / ${c.postgres.toFixed(3)} / ${c.autocannon.toFixed(3)}`;
   console.log('CPU ms per request (server / its PostgreSQL backends / autocannon), from /proc:');
   console.table(results.map((r) => ({ database: r.database, webhook: ms(r.cpu.webhook), health: ms(r.cpu.health) })));
-  console.log('End to end (acknowledged -> update stored -> reply queued), from the rows\' own times:');
+  console.log("End to end (acknowledged -> update stored -> reply queued), from the rows' own times:");
   console.table(
     results.flatMap((r) => [
       { database: r.database, run: `burst, ${CONNECTIONS} connections`, ...endToEnd(r.burst) },
       { database: r.database, run: `steady ${r.steady.rate}/s for ${STEADY_S} s (${r.steady.acked} acknowledged)`, ...endToEnd(r.steady) },
     ]),
   );
-  console.log(`load average: ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} CPUs`);
+  console.log(
+    `load average: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} on ${cpus().length} CPUs`,
+  );
 }
 
 function endToEnd(e: EndToEnd) {

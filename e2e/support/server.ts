@@ -70,10 +70,17 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     port,
     dataDir,
     output: () => log,
-    staffEmails: (ADMIN_EMAILS ?? '').split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== ''),
+    staffEmails: (ADMIN_EMAILS ?? '')
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter((e) => e !== ''),
     grantStaff: async (email: string) => {
       await current.stop();
-      const cli = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/admin.ts', 'grant', email], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+      const cli = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/admin.ts', 'grant', email], {
+        cwd: root,
+        env: childEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       cli.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
       cli.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
       const code = await new Promise<number | null>((resolve) => cli.once('exit', resolve));

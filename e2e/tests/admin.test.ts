@@ -27,7 +27,11 @@ beforeAll(async () => {
   await registerAccount(ownerPage, server.url, OWNER);
   const request = owner.request;
   loops.books = await createLoop(request, server.url, { name: 'Book Club', vibe: ['friends'], context: 'One novel a month' });
-  loops.parkers = await createLoop(request, server.url, { name: 'The Parkers', vibe: ['family', 'fun'], context: 'Cousins in three countries' });
+  loops.parkers = await createLoop(request, server.url, {
+    name: 'The Parkers',
+    vibe: ['family', 'fun'],
+    context: 'Cousins in three countries',
+  });
   for (const member of PARKERS) await addMember(request, server.url, loops.parkers.id, member);
   loops.zeta = await createLoop(request, server.url, { name: 'Zeta Team', vibe: ['co-workers'] });
   await addMember(request, server.url, loops.zeta.id, { firstName: 'Dee', lastName: 'Zed', phoneNumber: '+14155550104' });
@@ -116,7 +120,11 @@ describe('the admin dashboard, on a desktop', () => {
     await waitVisible(zeta.getByRole('button', { name: 'Paused', exact: true }));
     expect(await zeta.getAttribute('data-paused')).toBe('true');
     // Dimmed by a tinted background and softer text (not see-through text, which fell below 4.5:1).
-    const look = (row: typeof zeta) => row.locator('td').nth(1).evaluate((cell) => [getComputedStyle(cell).color, getComputedStyle(cell.parentElement as Element).backgroundColor]);
+    const look = (row: typeof zeta) =>
+      row
+        .locator('td')
+        .nth(1)
+        .evaluate((cell) => [getComputedStyle(cell).color, getComputedStyle(cell.parentElement as Element).backgroundColor]);
     const [pausedLook, activeLook] = [await look(zeta), await look(loopRow(page, 'Book Club'))];
     expect(pausedLook[0]).not.toBe(activeLook[0]);
     expect(pausedLook[1]).not.toBe(activeLook[1]);
@@ -159,7 +167,7 @@ describe('the dashboard charts and load failures', () => {
         json: {
           totalLoops: 1250,
           totalMembers: 9800,
-          loopGrowth: days.map((date, i) => ({ date, count: Math.round(20 * i + i * i / 3) })),
+          loopGrowth: days.map((date, i) => ({ date, count: Math.round(20 * i + (i * i) / 3) })),
           memberGrowth: days.map((date, i) => ({ date, count: 150 * i + (i % 7) * 20 })),
         },
       }),
@@ -278,7 +286,9 @@ describe('the admin screens on a phone', () => {
 
     // The status button still works on a phone, and does not open the row.
     const zeta = loopRow(page, 'Zeta Team');
-    const [before, after] = (await adminLoop(staff.request, server.url, loops.zeta.id)).paused ? ['Paused', 'Active'] : ['Active', 'Paused'];
+    const [before, after] = (await adminLoop(staff.request, server.url, loops.zeta.id)).paused
+      ? ['Paused', 'Active']
+      : ['Active', 'Paused'];
     await zeta.getByRole('button', { name: before, exact: true }).click();
     await waitToast(page, 'Loop pause state updated successfully');
     await waitVisible(zeta.getByRole('button', { name: after, exact: true }));

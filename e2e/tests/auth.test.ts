@@ -45,7 +45,7 @@ describe('signing up, out and in', () => {
     // Resend waits, visibly.
     const resend = page.getByRole('button', { name: /^Resend code in \d+ s$/ });
     expect(await resend.isDisabled()).toBe(true);
-    expect((await page.evaluate(async () => (await fetch('/api/user')).status))).toBe(401);
+    expect(await page.evaluate(async () => (await fetch('/api/user')).status)).toBe(401);
     await screenshot(page, 'auth-sign-up-code-375');
     const code = codeIn(await note.textContent());
     await page.getByLabel('Code', { exact: true }).fill(code === '000000' ? '111111' : '000000');
@@ -126,7 +126,14 @@ describe('signing up, out and in', () => {
       const context = await browser.newContext({ viewport });
       const page = await context.newPage();
       await page.goto(`${server.url}/no/such/page`);
-      await expect.poll(() => page.getByText(/not found/i).first().isVisible()).toBe(true);
+      await expect
+        .poll(() =>
+          page
+            .getByText(/not found/i)
+            .first()
+            .isVisible(),
+        )
+        .toBe(true);
       await screenshot(page, `not-found-${viewport.width}`);
       await context.close();
     }

@@ -50,7 +50,12 @@ describe('voice memos and videos on the Updates tab', () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
-    await registerAccount(page, server.url, { firstName: 'Rosa', lastName: 'Diaz', email: 'rosa@example.com', phoneNumber: '+14155550181' });
+    await registerAccount(page, server.url, {
+      firstName: 'Rosa',
+      lastName: 'Diaz',
+      email: 'rosa@example.com',
+      phoneNumber: '+14155550181',
+    });
     const loop = await createLoop(page.request, server.url, { name: 'Diaz Family', vibe: ['family'] });
     const member = { firstName: 'Tomas', lastName: 'Diaz', phoneNumber: '+14155550182', messagingPreference: 'sms' as const };
     await addMember(page.request, server.url, loop.id, member);
@@ -73,7 +78,13 @@ describe('voice memos and videos on the Updates tab', () => {
     await waitVisible(page.getByText('Hi Grandma! We went to the beach today.'));
     await waitVisible(page.getByText('Video, 0:02'));
     const video = page.locator('video');
-    expect(await video.evaluate((v: HTMLVideoElement) => [v.controls, v.playsInline, v.preload, v.width, v.height])).toEqual([true, true, 'none', 640, 360]);
+    expect(await video.evaluate((v: HTMLVideoElement) => [v.controls, v.playsInline, v.preload, v.width, v.height])).toEqual([
+      true,
+      true,
+      'none',
+      640,
+      360,
+    ]);
     expect(await video.getAttribute('poster')).toMatch(/^\/media\/[\w-]+\/\d+$/);
 
     // Press the player's own play button (Chromium draws it at the left of the control bar).

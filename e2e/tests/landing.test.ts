@@ -38,12 +38,20 @@ async function expectImagesLoaded(page: Page): Promise<void> {
 
 describe('the landing page', () => {
   it('shows every section, on a phone and a desktop, with the real screenshots', async () => {
-    for (const [viewport, name] of [[PHONE, 'landing-375'], [DESKTOP, 'landing-1280']] as const) {
+    for (const [viewport, name] of [
+      [PHONE, 'landing-375'],
+      [DESKTOP, 'landing-1280'],
+    ] as const) {
       const context = await browser.newContext({ viewport });
       const page = await context.newPage();
       const errors = collectPageErrors(page);
       await openLanding(page);
-      for (const heading of ['How it works', 'Getting Started Guide', 'Frequently asked questions', 'Ready to keep your group connected?']) {
+      for (const heading of [
+        'How it works',
+        'Getting Started Guide',
+        'Frequently asked questions',
+        'Ready to keep your group connected?',
+      ]) {
         expect(await page.getByRole('heading', { level: 2, name: heading }).isVisible()).toBe(true);
       }
       for (const card of ['Simple Sign Up', 'SMS Updates', 'Automated Newsletter']) {
@@ -102,7 +110,9 @@ describe('the landing page', () => {
 
     await question('What can I send?').click();
     expect(await expanded()).toEqual(['What can I send?']);
-    await waitVisible(page.getByText('Texts, photos, voice memos (up to 5 minutes) and short videos (up to 2 minutes). They play right in the newsletter.'));
+    await waitVisible(
+      page.getByText('Texts, photos, voice memos (up to 5 minutes) and short videos (up to 2 minutes). They play right in the newsletter.'),
+    );
     expect(await page.getByText('Nothing at all. Loop is free.').isVisible()).toBe(false);
 
     await question('What can I send?').click();

@@ -37,7 +37,8 @@ beforeAll(async () => {
   // A paused Loop: its row is dimmed in the admin table.
   await request.post(`${url}/api/admin/loops/${other}/toggle-pause`, { data: {} });
   inviteUrl = ((await (await request.post(`${url}/api/loops/${familyId}/invite`, { data: {} })).json()) as { inviteUrl: string }).inviteUrl;
-  newsletterUrl = ((await (await request.get(`${url}/api/config`)).json()) as { links: { exampleNewsletter: string } }).links.exampleNewsletter;
+  newsletterUrl = ((await (await request.get(`${url}/api/config`)).json()) as { links: { exampleNewsletter: string } }).links
+    .exampleNewsletter;
   const generated = (await (await request.post(`${url}/api/loops/${familyId}/newsletters/generate`, { data: {} })).json()) as {
     newsletter: { id: number };
   };
@@ -56,15 +57,18 @@ async function layoutProblems(page: Page, viewport: typeof PHONE): Promise<strin
     const width = window.innerWidth;
     const pageWidth = document.documentElement.scrollWidth;
     if (pageWidth > width) problems.push(`the page is ${pageWidth} px wide on a ${width} px screen`);
-    const name = (el: Element) => (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40) || el.outerHTML.slice(0, 60);
+    const name = (el: Element) =>
+      (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40) || el.outerHTML.slice(0, 60);
     const buttons = Array.from(document.querySelectorAll<HTMLElement>('button, [role="tab"], a[data-slot="button"], [role="button"]'));
     for (const button of buttons) {
       const box = button.getBoundingClientRect();
       if (box.width === 0 || box.height === 0) continue;
       const style = getComputedStyle(button);
       if (style.visibility === 'hidden' || button.closest('.sr-only, [aria-hidden="true"]')) continue;
-      if (box.left < -1 || box.right > width + 1) problems.push(`"${name(button)}" is cut by the screen (${Math.round(box.left)}..${Math.round(box.right)})`);
-      if (button.scrollWidth > button.clientWidth + 1) problems.push(`"${name(button)}" is too narrow for its label (${button.scrollWidth} > ${button.clientWidth})`);
+      if (box.left < -1 || box.right > width + 1)
+        problems.push(`"${name(button)}" is cut by the screen (${Math.round(box.left)}..${Math.round(box.right)})`);
+      if (button.scrollWidth > button.clientWidth + 1)
+        problems.push(`"${name(button)}" is too narrow for its label (${button.scrollWidth} > ${button.clientWidth})`);
       for (let parent = button.parentElement; parent && parent !== document.body; parent = parent.parentElement) {
         const overflow = getComputedStyle(parent).overflowX;
         if (overflow === 'visible') continue;
@@ -108,10 +112,20 @@ interface Screen {
 }
 
 const SCREENS: Screen[] = [
-  { name: 'landing', path: () => '/', signedIn: false, ready: (p) => waitVisible(p.getByRole('heading', { name: 'Frequently asked questions' })) },
+  {
+    name: 'landing',
+    path: () => '/',
+    signedIn: false,
+    ready: (p) => waitVisible(p.getByRole('heading', { name: 'Frequently asked questions' })),
+  },
   { name: 'auth', path: () => '/auth', signedIn: false, ready: (p) => waitVisible(p.getByRole('heading', { name: 'Welcome back' })) },
   { name: 'join', path: () => inviteUrl, signedIn: false, ready: (p) => waitVisible(p.getByText('Enter your details to join the loop')) },
-  { name: 'guide', path: () => '/guide', signedIn: false, ready: (p) => waitVisible(p.getByRole('heading', { name: 'Enjoy the newsletter' })) },
+  {
+    name: 'guide',
+    path: () => '/guide',
+    signedIn: false,
+    ready: (p) => waitVisible(p.getByRole('heading', { name: 'Enjoy the newsletter' })),
+  },
   { name: 'not-found', path: () => '/no-such-page', signedIn: false, ready: (p) => waitVisible(p.getByRole('heading').first()) },
   { name: 'newsletter', path: () => newsletterUrl, signedIn: false, ready: (p) => waitVisible(p.locator('h1').first()) },
   { name: 'dashboard', path: () => '/', signedIn: true, ready: (p) => waitVisible(p.getByText('The Rivera Family')) },
@@ -148,11 +162,24 @@ const SCREENS: Screen[] = [
     ready: async (p) => {
       await waitVisible(p.getByRole('heading', { name: 'All Loops' }));
       await waitVisible(p.getByRole('button', { name: /View Content/ }));
-      await p.getByRole('button', { name: /View Content/ }).first().click();
+      await p
+        .getByRole('button', { name: /View Content/ })
+        .first()
+        .click();
     },
   },
-  { name: 'admin-loop', path: () => `/admin/loops/${familyId}`, signedIn: true, ready: (p) => waitVisible(p.getByText('Past Newsletters')) },
-  { name: 'editor', path: () => draftPath, signedIn: true, ready: (p) => waitVisible(p.getByRole('heading', { name: 'Edit Newsletter Draft' })) },
+  {
+    name: 'admin-loop',
+    path: () => `/admin/loops/${familyId}`,
+    signedIn: true,
+    ready: (p) => waitVisible(p.getByText('Past Newsletters')),
+  },
+  {
+    name: 'editor',
+    path: () => draftPath,
+    signedIn: true,
+    ready: (p) => waitVisible(p.getByRole('heading', { name: 'Edit Newsletter Draft' })),
+  },
 ];
 
 describe.each([

@@ -189,10 +189,12 @@ describe('a Loop from creation to deletion, on a phone', () => {
 
     // An update, texted in through the Phone Simulator, then deleted.
     const photo = await page.screenshot({ clip: { x: 0, y: 0, width: 300, height: 200 } });
-    const sent = await page.request.post(
-      `${server.url}/api/simulator/phones/${encodeURIComponent(OWNER.phoneNumber)}/messages`,
-      { data: { body: 'Hello from the lake! We caught three fish.', media: [{ contentType: 'image/png', dataBase64: photo.toString('base64') }] } },
-    );
+    const sent = await page.request.post(`${server.url}/api/simulator/phones/${encodeURIComponent(OWNER.phoneNumber)}/messages`, {
+      data: {
+        body: 'Hello from the lake! We caught three fish.',
+        media: [{ contentType: 'image/png', dataBase64: photo.toString('base64') }],
+      },
+    });
     expect(sent.status(), await sent.text()).toBe(202);
     await expect.poll(async () => (await loopOf(page, loopId)).updates.length, { timeout: 20_000 }).toBe(1);
 

@@ -36,7 +36,12 @@ describe('member states on the Members tab', () => {
     const context = await browser.newContext({ viewport: PHONE });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
-    await registerAccount(page, server.url, { firstName: 'Olive', lastName: 'Owner', email: 'olive@example.com', phoneNumber: '+14155550170' });
+    await registerAccount(page, server.url, {
+      firstName: 'Olive',
+      lastName: 'Owner',
+      email: 'olive@example.com',
+      phoneNumber: '+14155550170',
+    });
     const created = await page.request.post(`${server.url}/api/loops`, { data: { name: 'Consent Crew', vibe: ['family'] } });
     const loopId = ((await created.json()) as { id: number }).id;
     for (const person of Object.values(PEOPLE)) {
@@ -55,16 +60,28 @@ describe('member states on the Members tab', () => {
     expect(await resend.isDisabled()).toBe(true);
     await waitVisible(row('Penny Waiting').getByText(/^You can resend after /));
     await waitVisible(row('Arlo Joined').getByText('Active', { exact: true }));
-    expect(await row('Arlo Joined').getByRole('button', { name: /Resend invitation/ }).count()).toBe(0);
+    expect(
+      await row('Arlo Joined')
+        .getByRole('button', { name: /Resend invitation/ })
+        .count(),
+    ).toBe(0);
     await waitVisible(row('Otto Stopped').getByText('Opted out', { exact: true }));
     await waitVisible(row('Otto Stopped').getByText('Texted STOP: Loop sends them nothing until they text START.'));
-    expect(await row('Otto Stopped').getByRole('button', { name: /Resend invitation/ }).count()).toBe(0);
+    expect(
+      await row('Otto Stopped')
+        .getByRole('button', { name: /Resend invitation/ })
+        .count(),
+    ).toBe(0);
 
     await screenshot(page, 'members-states-375');
     // The state badges, their sentences and the resend button stay on screen (the tab's own 375 px
     // overflow is issue 18's to fix).
     const fits = async () => {
-      for (const locator of [resend, row('Penny Waiting').getByText('Pending', { exact: true }), row('Otto Stopped').getByText(/^Texted STOP/)]) {
+      for (const locator of [
+        resend,
+        row('Penny Waiting').getByText('Pending', { exact: true }),
+        row('Otto Stopped').getByText(/^Texted STOP/),
+      ]) {
         const box = await locator.boundingBox();
         expect(box && box.x >= 0 && box.x + box.width <= (page.viewportSize()?.width ?? 0) + 1).toBe(true);
       }

@@ -127,7 +127,9 @@ describe('a newsletter from draft to the members phones', () => {
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await waitToast(page, 'Changes saved');
     await waitToast(page, 'Newsletter draft has been updated.');
-    const saved = (await (await staff.request.get(`${server.url}/api/loops/${parkers.id}/newsletters/${newsletterId}/preview`)).json()) as NewsletterPreview;
+    const saved = (await (
+      await staff.request.get(`${server.url}/api/loops/${parkers.id}/newsletters/${newsletterId}/preview`)
+    ).json()) as NewsletterPreview;
     expect(saved.content).toContain(note);
     expect(saved.status).toBe('draft');
 
@@ -190,7 +192,12 @@ describe('a newsletter from draft to the members phones', () => {
     await waitVisible(page.getByRole('heading', { name: 'Recent Newsletters' }));
     const viewButtons = page.getByRole('button', { name: 'View Content' });
     await expect.poll(() => viewButtons.count()).toBe(2);
-    expect(await page.getByRole('link', { name: /Open link/ }).first().getAttribute('target')).toBe('_blank');
+    expect(
+      await page
+        .getByRole('link', { name: /Open link/ })
+        .first()
+        .getAttribute('target'),
+    ).toBe('_blank');
     await viewButtons.nth(0).click();
     await waitVisible(page.getByText(note, { exact: false }));
     expect(await viewButtons.nth(0).getAttribute('aria-expanded')).toBe('true');
@@ -256,7 +263,9 @@ describe('member text full of HTML and script', () => {
     await expect.poll(() => page.getByLabel('Newsletter content (Markdown)').inputValue()).toContain('alert(1)');
     // An editor's own edit is no more trusted than a member's text.
     const editor = page.getByLabel('Newsletter content (Markdown)');
-    await editor.fill(`${await editor.inputValue()}\n\n<iframe src="javascript:alert(2)"></iframe> <div onclick="alert(3)">click</div> [x](JaVaScRiPt:alert(4))`);
+    await editor.fill(
+      `${await editor.inputValue()}\n\n<iframe src="javascript:alert(2)"></iframe> <div onclick="alert(3)">click</div> [x](JaVaScRiPt:alert(4))`,
+    );
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await waitToast(page, 'Changes saved');
     await dismissToasts(page);
@@ -292,7 +301,11 @@ describe('member text full of HTML and script', () => {
       const content = document.querySelector('main') ?? document.body;
       const all = Array.from(content.querySelectorAll('*'));
       return {
-        handlers: all.flatMap((el) => Array.from(el.attributes).filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName} ${a.name}`)),
+        handlers: all.flatMap((el) =>
+          Array.from(el.attributes)
+            .filter((a) => /^on/i.test(a.name))
+            .map((a) => `${el.tagName} ${a.name}`),
+        ),
         scripts: Array.from(document.querySelectorAll('script')).filter((s) => /alert/.test(s.textContent ?? '')).length,
         jsLinks: all.filter((el) => /^\s*javascript:/i.test(el.getAttribute('href') ?? el.getAttribute('src') ?? '')).length,
         dangerous: content.querySelectorAll('script, iframe, svg, object, embed').length,

@@ -26,7 +26,12 @@ describe('the Phone Simulator’s attachment menu', () => {
       const page = await context.newPage();
       const errors = collectPageErrors(page);
       const n = width === 375 ? '1' : '2';
-      await registerAccount(page, server.url, { firstName: 'Rosa', lastName: 'Diaz', email: `rosa${n}@example.com`, phoneNumber: `+1415555016${n}` });
+      await registerAccount(page, server.url, {
+        firstName: 'Rosa',
+        lastName: 'Diaz',
+        email: `rosa${n}@example.com`,
+        phoneNumber: `+1415555016${n}`,
+      });
       const loop = await createLoop(page.request, server.url, { name: `Diaz Family ${n}`, vibe: ['family'] });
       const member = { firstName: 'Tomas', lastName: 'Diaz', phoneNumber: `+1415555017${n}`, messagingPreference: 'whatsapp' as const };
       await addMember(page.request, server.url, loop.id, member);
@@ -47,7 +52,9 @@ describe('the Phone Simulator’s attachment menu', () => {
       // The phone's header (name, number, channel) fits too: it shortens with "…", never runs off.
       // (CSS, not roles: the open menu hides the rest of the page from assistive technology.)
       const header = page.locator('header', { has: page.locator('h2', { hasText: 'Tomas Diaz' }) });
-      expect(await header.evaluate((el, w) => [el, ...el.querySelectorAll('*')].every((e) => e.getBoundingClientRect().right <= w), width)).toBe(true);
+      expect(
+        await header.evaluate((el, w) => [el, ...el.querySelectorAll('*')].every((e) => e.getBoundingClientRect().right <= w), width),
+      ).toBe(true);
       await screenshot(page, `simulator-attachments-menu-${width}`);
 
       await menu.getByRole('menuitem', { name: 'A contact card' }).click();

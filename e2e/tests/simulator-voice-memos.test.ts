@@ -30,7 +30,21 @@ function oggMemo(): Buffer {
   const dir = mkdtempSync(path.join(tmpdir(), 'loop-e2e-memo-'));
   try {
     const out = path.join(dir, 'memo.ogg');
-    execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3', '-c:a', 'libopus', '-b:a', '24k', out]);
+    execFileSync('ffmpeg', [
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=3',
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '24k',
+      out,
+    ]);
     return readFileSync(out);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -72,7 +86,9 @@ describe('voice memos in the Phone Simulator', () => {
     await waitVisible(thread.getByRole('list', { name: 'Also sent' }).getByText('Voice memo'));
 
     // The update carries the converted clip: the newsletter page has a player for it.
-    const generated = (await (await page.request.post(`${server.url}/api/loops/${loop.id}/newsletters/generate`)).json()) as GenerateNewsletterAnswer;
+    const generated = (await (
+      await page.request.post(`${server.url}/api/loops/${loop.id}/newsletters/generate`)
+    ).json()) as GenerateNewsletterAnswer;
     const preview = (await (
       await page.request.get(`${server.url}/api/loops/${loop.id}/newsletters/${generated.newsletter.id}/preview`)
     ).json()) as NewsletterPreview;
@@ -101,7 +117,9 @@ describe('voice memos in the Phone Simulator', () => {
         // The session of Ana (staff) from the first test lives in the other browser: sign in here.
         const page = await context.newPage();
         const errors = collectPageErrors(page);
-        const login = await page.request.post(`${server.url}/api/login`, { data: { email: 'ana@example.com', password: 'a long enough password' } });
+        const login = await page.request.post(`${server.url}/api/login`, {
+          data: { email: 'ana@example.com', password: 'a long enough password' },
+        });
         expect(login.ok()).toBe(true);
         const thread = await openOwnPhone(page);
 
@@ -115,7 +133,10 @@ describe('voice memos in the Phone Simulator', () => {
         expect(await seriousViolations(page)).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
         // The whole row fits the phone: Send is not pushed out by the recording bar.
-        const [form, sendBox] = await Promise.all([page.locator('form').last().boundingBox(), page.getByRole('button', { name: 'Send', exact: true }).boundingBox()]);
+        const [form, sendBox] = await Promise.all([
+          page.locator('form').last().boundingBox(),
+          page.getByRole('button', { name: 'Send', exact: true }).boundingBox(),
+        ]);
         expect(form && sendBox && sendBox.x + sendBox.width <= form.x + form.width).toBe(true);
         // Focus stayed on the same button, now Stop.
         expect(await stop.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -128,7 +149,9 @@ describe('voice memos in the Phone Simulator', () => {
 
         await page.getByRole('button', { name: 'Send', exact: true }).click();
         await expect
-          .poll(async () => thread.getByText(/^Thanks Ana! Your update and voice memo went to "Silva Family"\./).count(), { timeout: 30_000 })
+          .poll(async () => thread.getByText(/^Thanks Ana! Your update and voice memo went to "Silva Family"\./).count(), {
+            timeout: 30_000,
+          })
           .toBe(viewport === PHONE ? 2 : 3);
         await context.close();
         expect(errors).toEqual([]);

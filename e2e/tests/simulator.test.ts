@@ -170,7 +170,12 @@ describe('the Phone Simulator', () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
-    await registerAccount(page, server.url, { firstName: 'Omar', lastName: 'Reyes', email: 'omar@example.com', phoneNumber: '+14155550141' });
+    await registerAccount(page, server.url, {
+      firstName: 'Omar',
+      lastName: 'Reyes',
+      email: 'omar@example.com',
+      phoneNumber: '+14155550141',
+    });
     const lena = { firstName: 'Lena', lastName: 'Reyes', phoneNumber: '+14155550142' };
     for (const name of ['Reyes Family', 'Book Club']) {
       const created = await page.request.post(`${server.url}/api/loops`, { data: { name, vibe: ['family'], timeZone: 'Europe/Madrid' } });
@@ -179,7 +184,9 @@ describe('the Phone Simulator', () => {
       expect((await page.request.post(`${server.url}/api/loops/${id}/members`, { data: lena })).status()).toBe(201);
     }
     // Lena says yes to both invitations from her phone (issue 15), then shares.
-    const yes = await page.request.post(`${server.url}/api/simulator/phones/${encodeURIComponent(lena.phoneNumber)}/messages`, { data: { body: 'YES' } });
+    const yes = await page.request.post(`${server.url}/api/simulator/phones/${encodeURIComponent(lena.phoneNumber)}/messages`, {
+      data: { body: 'YES' },
+    });
     expect(yes.status(), await yes.text()).toBe(202);
     const sent = await page.request.post(`${server.url}/api/simulator/phones/${encodeURIComponent(lena.phoneNumber)}/messages`, {
       data: {

@@ -83,9 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     logController: new LogController({ disableRequestLogging: !config.logRequests }),
   });
 
-  const database =
-    options.database ??
-    (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
+  const database = options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
   if (!options.database) app.addHook('onClose', () => database.close());
 
   // The provider, the media storage and the newsletter writer: built here, once, for everything the app runs.

@@ -52,14 +52,18 @@ describe('staff settings (issue 14: staff are granted, never claimed)', () => {
   const twilio = { TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM_NUMBER: '+14155550000' };
 
   it('refuses ADMIN_EMAILS and says what replaced it', () => {
-    expect(() => loadConfig({ ...base, ADMIN_EMAILS: 'boss@corp.example' })).toThrow(/ADMIN_EMAILS is no longer read.*npm run admin -- grant EMAIL/);
+    expect(() => loadConfig({ ...base, ADMIN_EMAILS: 'boss@corp.example' })).toThrow(
+      /ADMIN_EMAILS is no longer read.*npm run admin -- grant EMAIL/,
+    );
   });
 
   it('reads ADMIN_PHONES as E.164 numbers, with Twilio only', () => {
     const config = loadConfig({ ...base, ...twilio, ADMIN_PHONES: ' +1 (415) 555-0101 ,+44 20 7946 0958,, ' });
     expect(config.ADMIN_PHONES).toEqual(['+14155550101', '+442079460958']);
     expect(() => loadConfig({ ...base, ADMIN_PHONES: '+14155550101' })).toThrow(/ADMIN_PHONES needs Twilio/);
-    expect(() => loadConfig({ ...base, ...twilio, ADMIN_PHONES: 'boss@corp.example' })).toThrow(/"boss@corp.example" is not an international phone number/);
+    expect(() => loadConfig({ ...base, ...twilio, ADMIN_PHONES: 'boss@corp.example' })).toThrow(
+      /"boss@corp.example" is not an international phone number/,
+    );
   });
 });
 
@@ -78,7 +82,9 @@ describe('messaging settings', () => {
   });
 
   it('reads a group message template under its former kind name, bulk', () => {
-    expect(loadConfig({ ...base, TWILIO_WHATSAPP_TEMPLATES: `bulk=HX${'3'.repeat(32)}` }).TWILIO_WHATSAPP_TEMPLATES).toEqual({ group_message: `HX${'3'.repeat(32)}` });
+    expect(loadConfig({ ...base, TWILIO_WHATSAPP_TEMPLATES: `bulk=HX${'3'.repeat(32)}` }).TWILIO_WHATSAPP_TEMPLATES).toEqual({
+      group_message: `HX${'3'.repeat(32)}`,
+    });
   });
 
   it('names a bad template entry', () => {

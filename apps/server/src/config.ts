@@ -37,156 +37,149 @@ const positiveInt = (name: string, fallback: number) =>
     .min(1, `${name} must be at least 1`)
     .default(fallback);
 
-const envSchema = z
-  .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    PORT: z.coerce
-      .number({ error: 'PORT must be a number' })
-      .int('PORT must be a whole number')
-      .min(0, 'PORT must be from 0 to 65535')
-      .max(65535, 'PORT must be from 0 to 65535')
-      .default(3000),
-    HOST: z.string().trim().min(1, 'HOST must not be empty').default('127.0.0.1'),
-    PUBLIC_URL: httpUrl('PUBLIC_URL').optional(),
-    DATABASE_URL: optionalText.pipe(
-      z
-        .string()
-        .refine((v) => /^postgres(ql)?:\/\//.test(v), {
-          message: 'DATABASE_URL must start with postgres:// or postgresql://',
-        })
-        .optional(),
-    ),
-    DATA_DIR: z.string().trim().min(1, 'DATA_DIR must not be empty').default('./data'),
-    SESSION_SECRET: optionalText.pipe(
-      z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
-    ),
-    /** Phones whose holder becomes staff once they prove the phone with a texted code (Twilio only). */
-    ADMIN_PHONES: z
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce
+    .number({ error: 'PORT must be a number' })
+    .int('PORT must be a whole number')
+    .min(0, 'PORT must be from 0 to 65535')
+    .max(65535, 'PORT must be from 0 to 65535')
+    .default(3000),
+  HOST: z.string().trim().min(1, 'HOST must not be empty').default('127.0.0.1'),
+  PUBLIC_URL: httpUrl('PUBLIC_URL').optional(),
+  DATABASE_URL: optionalText.pipe(
+    z
       .string()
-      .default('')
-      .transform((v, ctx) => parsePhones(v, ctx)),
-    TWILIO_ACCOUNT_SID: optionalText,
-    TWILIO_AUTH_TOKEN: optionalText,
-    TWILIO_FROM_NUMBER: optionalText,
-    TWILIO_MESSAGING_SERVICE_SID: optionalText,
-    TWILIO_WHATSAPP_FROM: optionalText,
-    TWILIO_API_BASE_URL: optionalText.pipe(httpUrl('TWILIO_API_BASE_URL').optional()),
-    OPENAI_API_KEY: optionalText,
-    OPENAI_BASE_URL: optionalText.pipe(httpUrl('OPENAI_BASE_URL').optional()),
-    OPENAI_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
-    /** How long the newsletter model may take before the template writer stands in. */
-    OPENAI_TIMEOUT_MS: positiveInt('OPENAI_TIMEOUT_MS', 30_000),
-    /** The model that transcribes voice memos, at the same endpoint (decision 0024); a Whisper server names its own. */
-    OPENAI_TRANSCRIPTION_MODEL: z.string().trim().min(1, 'OPENAI_TRANSCRIPTION_MODEL must not be empty').default('gpt-4o-mini-transcribe'),
-    /** How long one transcription may take; then the voice memo is kept without its words. */
-    TRANSCRIPTION_TIMEOUT_MS: positiveInt('TRANSCRIPTION_TIMEOUT_MS', 60_000),
-    /** The longest transcript kept, in characters (five minutes of speech is about 4,000); longer ones are cut at a word. */
-    TRANSCRIPT_MAX_CHARS: positiveInt('TRANSCRIPT_MAX_CHARS', 5_000),
-    /** WhatsApp templates per kind of text, for outside the 24-hour window: "reminder=HX...,newsletter=HX...". */
-    TWILIO_WHATSAPP_TEMPLATES: z
-      .string()
-      .default('')
-      .transform((v, ctx) => parseTemplates(v, ctx)),
-    /**
-     * Who answers STOP, START and HELP on SMS. `twilio` (Twilio's default keyword handling, or
-     * Advanced Opt-Out with its replies on): Twilio answers and Loop only applies the word.
-     * `loop`: Advanced Opt-Out's START and HELP replies are turned off, and Loop answers them.
-     * STOP's confirmation on SMS always comes from Twilio. On WhatsApp Loop answers all three.
-     */
-    TWILIO_KEYWORD_REPLIES: z
-      .enum(['twilio', 'loop'], { error: 'TWILIO_KEYWORD_REPLIES must be "twilio" or "loop"' })
-      .default('twilio'),
-    /**
-     * Senders whose inbound texts one process handles one at a time, side by side (each sender's
-     * texts in order; decision 0016): texts with photos, keywords or answers to invitations. Plain
-     * texts are stored a batch at a time instead. On PostgreSQL each takes a pooled connection while it works.
-     */
-    INBOUND_CONCURRENCY: positiveInt('INBOUND_CONCURRENCY', 8),
-    SEND_MAX_ATTEMPTS: positiveInt('SEND_MAX_ATTEMPTS', 5),
-    SEND_RETRY_BASE_SECONDS: z.coerce
-      .number({ error: 'SEND_RETRY_BASE_SECONDS must be a number' })
-      .min(0, 'SEND_RETRY_BASE_SECONDS must be 0 or more')
-      .default(30),
-    SEND_RATE_PER_SECOND: z.coerce
-      .number({ error: 'SEND_RATE_PER_SECOND must be a number' })
-      .min(0, 'SEND_RATE_PER_SECOND must be 0 (no pacing) or more')
-      .default(1),
-    AUTH_RATE_LIMIT_PER_IP: positiveInt('AUTH_RATE_LIMIT_PER_IP', 50),
-    /** Failed sign-ins per account from one address (decision 0013). */
-    AUTH_RATE_LIMIT_PER_ACCOUNT: positiveInt('AUTH_RATE_LIMIT_PER_ACCOUNT', 10),
-    /** Failed sign-ins per account from all addresses together: the ceiling for many addresses. */
-    AUTH_FAILURES_PER_ACCOUNT: positiveInt('AUTH_FAILURES_PER_ACCOUNT', 100),
-    /** Consent limits (issue 15): Loops an account creates, members it adds, invitations a phone gets. */
-    LOOPS_PER_ACCOUNT_PER_HOUR: positiveInt('LOOPS_PER_ACCOUNT_PER_HOUR', 10),
-    LOOPS_PER_ACCOUNT_PER_DAY: positiveInt('LOOPS_PER_ACCOUNT_PER_DAY', 30),
-    MEMBER_ADDS_PER_ACCOUNT_PER_HOUR: positiveInt('MEMBER_ADDS_PER_ACCOUNT_PER_HOUR', 50),
-    MEMBER_ADDS_PER_ACCOUNT_PER_DAY: positiveInt('MEMBER_ADDS_PER_ACCOUNT_PER_DAY', 200),
-    INVITATIONS_PER_PHONE_PER_DAY: positiveInt('INVITATIONS_PER_PHONE_PER_DAY', 3),
-    /** Behind a load balancer: trust X-Forwarded-For for client addresses (rate limits). */
-    TRUST_PROXY: z
-      .enum(['true', 'false'], { error: 'TRUST_PROXY must be "true" or "false"' })
-      .default('false')
-      .transform((v) => v === 'true'),
-    /** What happens at the end of each newsletter period: send it, leave a draft for staff, or nothing. */
-    AUTO_NEWSLETTERS: z
-      .enum(['send', 'draft', 'off'], { error: 'AUTO_NEWSLETTERS must be send, draft or off' })
-      .default('send'),
-    /** Run reminders and automatic newsletters in this process (a web-only process sets false). */
-    SCHEDULER: z
-      .enum(['true', 'false'], { error: 'SCHEDULER must be "true" or "false"' })
-      .default('true')
-      .transform((v) => v === 'true'),
-    /** The landing page's links; unset, they point to the demo newsletter and the /guide page. */
-    EXAMPLE_NEWSLETTER_URL: linkUrl('EXAMPLE_NEWSLETTER_URL'),
-    DEMO_VIDEO_URL: linkUrl('DEMO_VIDEO_URL'),
-    GUIDE_URL: linkUrl('GUIDE_URL'),
-    /** Photos in an S3-compatible bucket instead of DATA_DIR/media (several server machines). */
-    S3_BUCKET: optionalText,
-    /** For S3-compatible stores (MinIO, R2, Spaces...); unset means AWS itself. */
-    S3_ENDPOINT: optionalText.pipe(httpUrl('S3_ENDPOINT').optional()),
-    S3_REGION: z.string().trim().min(1, 'S3_REGION must not be empty').default('us-east-1'),
-    /** Unset: the SDK's own chain (instance role, AWS_* variables, ~/.aws). */
-    S3_ACCESS_KEY_ID: optionalText,
-    S3_SECRET_ACCESS_KEY: optionalText,
-    /** bucket in the path (http://host/bucket/key), as most self-hosted stores need. */
-    S3_FORCE_PATH_STYLE: z
-      .enum(['true', 'false'], { error: 'S3_FORCE_PATH_STYLE must be "true" or "false"' })
-      .default('false')
-      .transform((v) => v === 'true'),
-    /** ffmpeg for voice memos and videos (decision 0023): this path, else `ffmpeg` on PATH, else they are refused. */
-    FFMPEG_PATH: optionalText,
-    /** The longest voice memo (or any audio) kept, in seconds. */
-    VOICE_MAX_SECONDS: positiveInt('VOICE_MAX_SECONDS', 300),
-    /** The longest video kept, in seconds. */
-    VIDEO_MAX_SECONDS: positiveInt('VIDEO_MAX_SECONDS', 120),
-    /** A voice memo or video by MMS: Twilio takes about 5 MB per message in all. */
-    MMS_MEDIA_MAX_BYTES: positiveInt('MMS_MEDIA_MAX_BYTES', 5 * 1024 * 1024),
-    /** A voice memo or video by WhatsApp: WhatsApp's own limit is 16 MB. */
-    WHATSAPP_MEDIA_MAX_BYTES: positiveInt('WHATSAPP_MEDIA_MAX_BYTES', 16 * 1024 * 1024),
-    /** One ffmpeg run is ended (SIGKILL) after this long, and its file refused. */
-    FFMPEG_TIMEOUT_SECONDS: positiveInt('FFMPEG_TIMEOUT_SECONDS', 120),
-    LOG_LEVEL: z
-      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-        error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      .refine((v) => /^postgres(ql)?:\/\//.test(v), {
+        message: 'DATABASE_URL must start with postgres:// or postgresql://',
       })
-      .default('info'),
-    /** One log line per request; unset: on, except with NODE_ENV=production. */
-    LOG_REQUESTS: optionalText.pipe(
-      z
-        .enum(['true', 'false'], { error: 'LOG_REQUESTS must be "true" or "false"' })
-        .transform((v) => v === 'true')
-        .optional(),
-    ),
-    /** The Bearer token Prometheus sends to GET /metrics; setting it turns metrics on. */
-    METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional()),
-    /** true asks for metrics (then METRICS_TOKEN is required), false turns them off; unset: on when METRICS_TOKEN is set. */
-    METRICS: optionalText.pipe(
-      z
-        .enum(['true', 'false'], { error: 'METRICS must be "true" or "false"' })
-        .transform((v) => v === 'true')
-        .optional(),
-    ),
-  });
+      .optional(),
+  ),
+  DATA_DIR: z.string().trim().min(1, 'DATA_DIR must not be empty').default('./data'),
+  SESSION_SECRET: optionalText.pipe(z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional()),
+  /** Phones whose holder becomes staff once they prove the phone with a texted code (Twilio only). */
+  ADMIN_PHONES: z
+    .string()
+    .default('')
+    .transform((v, ctx) => parsePhones(v, ctx)),
+  TWILIO_ACCOUNT_SID: optionalText,
+  TWILIO_AUTH_TOKEN: optionalText,
+  TWILIO_FROM_NUMBER: optionalText,
+  TWILIO_MESSAGING_SERVICE_SID: optionalText,
+  TWILIO_WHATSAPP_FROM: optionalText,
+  TWILIO_API_BASE_URL: optionalText.pipe(httpUrl('TWILIO_API_BASE_URL').optional()),
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalText.pipe(httpUrl('OPENAI_BASE_URL').optional()),
+  OPENAI_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
+  /** How long the newsletter model may take before the template writer stands in. */
+  OPENAI_TIMEOUT_MS: positiveInt('OPENAI_TIMEOUT_MS', 30_000),
+  /** The model that transcribes voice memos, at the same endpoint (decision 0024); a Whisper server names its own. */
+  OPENAI_TRANSCRIPTION_MODEL: z.string().trim().min(1, 'OPENAI_TRANSCRIPTION_MODEL must not be empty').default('gpt-4o-mini-transcribe'),
+  /** How long one transcription may take; then the voice memo is kept without its words. */
+  TRANSCRIPTION_TIMEOUT_MS: positiveInt('TRANSCRIPTION_TIMEOUT_MS', 60_000),
+  /** The longest transcript kept, in characters (five minutes of speech is about 4,000); longer ones are cut at a word. */
+  TRANSCRIPT_MAX_CHARS: positiveInt('TRANSCRIPT_MAX_CHARS', 5_000),
+  /** WhatsApp templates per kind of text, for outside the 24-hour window: "reminder=HX...,newsletter=HX...". */
+  TWILIO_WHATSAPP_TEMPLATES: z
+    .string()
+    .default('')
+    .transform((v, ctx) => parseTemplates(v, ctx)),
+  /**
+   * Who answers STOP, START and HELP on SMS. `twilio` (Twilio's default keyword handling, or
+   * Advanced Opt-Out with its replies on): Twilio answers and Loop only applies the word.
+   * `loop`: Advanced Opt-Out's START and HELP replies are turned off, and Loop answers them.
+   * STOP's confirmation on SMS always comes from Twilio. On WhatsApp Loop answers all three.
+   */
+  TWILIO_KEYWORD_REPLIES: z.enum(['twilio', 'loop'], { error: 'TWILIO_KEYWORD_REPLIES must be "twilio" or "loop"' }).default('twilio'),
+  /**
+   * Senders whose inbound texts one process handles one at a time, side by side (each sender's
+   * texts in order; decision 0016): texts with photos, keywords or answers to invitations. Plain
+   * texts are stored a batch at a time instead. On PostgreSQL each takes a pooled connection while it works.
+   */
+  INBOUND_CONCURRENCY: positiveInt('INBOUND_CONCURRENCY', 8),
+  SEND_MAX_ATTEMPTS: positiveInt('SEND_MAX_ATTEMPTS', 5),
+  SEND_RETRY_BASE_SECONDS: z.coerce
+    .number({ error: 'SEND_RETRY_BASE_SECONDS must be a number' })
+    .min(0, 'SEND_RETRY_BASE_SECONDS must be 0 or more')
+    .default(30),
+  SEND_RATE_PER_SECOND: z.coerce
+    .number({ error: 'SEND_RATE_PER_SECOND must be a number' })
+    .min(0, 'SEND_RATE_PER_SECOND must be 0 (no pacing) or more')
+    .default(1),
+  AUTH_RATE_LIMIT_PER_IP: positiveInt('AUTH_RATE_LIMIT_PER_IP', 50),
+  /** Failed sign-ins per account from one address (decision 0013). */
+  AUTH_RATE_LIMIT_PER_ACCOUNT: positiveInt('AUTH_RATE_LIMIT_PER_ACCOUNT', 10),
+  /** Failed sign-ins per account from all addresses together: the ceiling for many addresses. */
+  AUTH_FAILURES_PER_ACCOUNT: positiveInt('AUTH_FAILURES_PER_ACCOUNT', 100),
+  /** Consent limits (issue 15): Loops an account creates, members it adds, invitations a phone gets. */
+  LOOPS_PER_ACCOUNT_PER_HOUR: positiveInt('LOOPS_PER_ACCOUNT_PER_HOUR', 10),
+  LOOPS_PER_ACCOUNT_PER_DAY: positiveInt('LOOPS_PER_ACCOUNT_PER_DAY', 30),
+  MEMBER_ADDS_PER_ACCOUNT_PER_HOUR: positiveInt('MEMBER_ADDS_PER_ACCOUNT_PER_HOUR', 50),
+  MEMBER_ADDS_PER_ACCOUNT_PER_DAY: positiveInt('MEMBER_ADDS_PER_ACCOUNT_PER_DAY', 200),
+  INVITATIONS_PER_PHONE_PER_DAY: positiveInt('INVITATIONS_PER_PHONE_PER_DAY', 3),
+  /** Behind a load balancer: trust X-Forwarded-For for client addresses (rate limits). */
+  TRUST_PROXY: z
+    .enum(['true', 'false'], { error: 'TRUST_PROXY must be "true" or "false"' })
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** What happens at the end of each newsletter period: send it, leave a draft for staff, or nothing. */
+  AUTO_NEWSLETTERS: z.enum(['send', 'draft', 'off'], { error: 'AUTO_NEWSLETTERS must be send, draft or off' }).default('send'),
+  /** Run reminders and automatic newsletters in this process (a web-only process sets false). */
+  SCHEDULER: z
+    .enum(['true', 'false'], { error: 'SCHEDULER must be "true" or "false"' })
+    .default('true')
+    .transform((v) => v === 'true'),
+  /** The landing page's links; unset, they point to the demo newsletter and the /guide page. */
+  EXAMPLE_NEWSLETTER_URL: linkUrl('EXAMPLE_NEWSLETTER_URL'),
+  DEMO_VIDEO_URL: linkUrl('DEMO_VIDEO_URL'),
+  GUIDE_URL: linkUrl('GUIDE_URL'),
+  /** Photos in an S3-compatible bucket instead of DATA_DIR/media (several server machines). */
+  S3_BUCKET: optionalText,
+  /** For S3-compatible stores (MinIO, R2, Spaces...); unset means AWS itself. */
+  S3_ENDPOINT: optionalText.pipe(httpUrl('S3_ENDPOINT').optional()),
+  S3_REGION: z.string().trim().min(1, 'S3_REGION must not be empty').default('us-east-1'),
+  /** Unset: the SDK's own chain (instance role, AWS_* variables, ~/.aws). */
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  /** bucket in the path (http://host/bucket/key), as most self-hosted stores need. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'], { error: 'S3_FORCE_PATH_STYLE must be "true" or "false"' })
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** ffmpeg for voice memos and videos (decision 0023): this path, else `ffmpeg` on PATH, else they are refused. */
+  FFMPEG_PATH: optionalText,
+  /** The longest voice memo (or any audio) kept, in seconds. */
+  VOICE_MAX_SECONDS: positiveInt('VOICE_MAX_SECONDS', 300),
+  /** The longest video kept, in seconds. */
+  VIDEO_MAX_SECONDS: positiveInt('VIDEO_MAX_SECONDS', 120),
+  /** A voice memo or video by MMS: Twilio takes about 5 MB per message in all. */
+  MMS_MEDIA_MAX_BYTES: positiveInt('MMS_MEDIA_MAX_BYTES', 5 * 1024 * 1024),
+  /** A voice memo or video by WhatsApp: WhatsApp's own limit is 16 MB. */
+  WHATSAPP_MEDIA_MAX_BYTES: positiveInt('WHATSAPP_MEDIA_MAX_BYTES', 16 * 1024 * 1024),
+  /** One ffmpeg run is ended (SIGKILL) after this long, and its file refused. */
+  FFMPEG_TIMEOUT_SECONDS: positiveInt('FFMPEG_TIMEOUT_SECONDS', 120),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  /** One log line per request; unset: on, except with NODE_ENV=production. */
+  LOG_REQUESTS: optionalText.pipe(
+    z
+      .enum(['true', 'false'], { error: 'LOG_REQUESTS must be "true" or "false"' })
+      .transform((v) => v === 'true')
+      .optional(),
+  ),
+  /** The Bearer token Prometheus sends to GET /metrics; setting it turns metrics on. */
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional()),
+  /** true asks for metrics (then METRICS_TOKEN is required), false turns them off; unset: on when METRICS_TOKEN is set. */
+  METRICS: optionalText.pipe(
+    z
+      .enum(['true', 'false'], { error: 'METRICS must be "true" or "false"' })
+      .transform((v) => v === 'true')
+      .optional(),
+  ),
+});
 
 /** Every variable Loop reads, in the order `.env.example` lists them. */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
@@ -201,7 +194,10 @@ export type Env = z.output<typeof envSchema>;
 /** "+1 415 555 0100, +44..." into E.164 numbers; a bad entry is reported like any other bad variable. */
 function parsePhones(value: string, ctx: z.RefinementCtx): string[] {
   const phones: string[] = [];
-  for (const entry of value.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+  for (const entry of value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
     const phone = toE164(entry);
     if (phone) phones.push(phone);
     else ctx.addIssue({ code: 'custom', message: `"${entry}" is not an international phone number, like +1 415 555 0100` });
@@ -215,7 +211,10 @@ const FORMER_KIND_NAMES: Record<string, string> = { bulk: 'group_message' };
 /** "kind=HX...,kind=HX..." into a map; a bad entry is reported like any other bad variable. */
 function parseTemplates(value: string, ctx: z.RefinementCtx): Record<string, string> {
   const templates: Record<string, string> = {};
-  for (const entry of value.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+  for (const entry of value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
     const match = /^([a-z_]+)\s*=\s*(HX[0-9a-f]{32})$/i.exec(entry);
     if (!match?.[1] || !match[2]) {
       ctx.addIssue({ code: 'custom', message: `"${entry}" is not kind=HX followed by 32 hex digits` });
@@ -284,7 +283,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  * The OpenAI-compatible endpoint of the newsletter writer and the voice memo transcriber: set by
  * OPENAI_API_KEY or OPENAI_BASE_URL (a local server needs no key); null when neither is.
  */
-export function openAiEndpoint(config: Pick<Env, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL'>): { apiKey: string | undefined; baseUrl: string | undefined } | null {
+export function openAiEndpoint(
+  config: Pick<Env, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL'>,
+): { apiKey: string | undefined; baseUrl: string | undefined } | null {
   if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) return null;
   return { apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL };
 }
@@ -294,7 +295,9 @@ function s3Problems(env: NodeJS.ProcessEnv): string[] {
   const set = (name: string) => (env[name] ?? '').trim() !== '';
   const problems: string[] = [];
   if (set('S3_ACCESS_KEY_ID') !== set('S3_SECRET_ACCESS_KEY')) {
-    problems.push('S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the SDK\'s own credentials');
+    problems.push(
+      "S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the SDK's own credentials",
+    );
   }
   if (!set('S3_BUCKET') && ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'].some(set)) {
     problems.push('S3_BUCKET: S3_BUCKET is required when other S3_ settings are given');

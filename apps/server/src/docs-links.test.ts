@@ -57,11 +57,13 @@ function brokenReferences(files: readonly SourceFile[]): string[] {
   const check = (from: string, target: string, anchor: string | undefined, shown: string) => {
     const text = read(target);
     if (text === null) problems.push(`${from}: ${shown} (no file ${target})`);
-    else if (anchor && target.endsWith('.md') && !anchorsOf(text).has(anchor)) problems.push(`${from}: ${shown} (no heading #${anchor} in ${target})`);
+    else if (anchor && target.endsWith('.md') && !anchorsOf(text).has(anchor))
+      problems.push(`${from}: ${shown} (no heading #${anchor} in ${target})`);
   };
   for (const { path, text } of files) {
     for (const outside of OUTSIDE_FILES) {
-      if (text.includes(outside)) problems.push(`${path}: "${outside}" (not in the repository: refer to docs/product.md or docs/architecture.md)`);
+      if (text.includes(outside))
+        problems.push(`${path}: "${outside}" (not in the repository: refer to docs/product.md or docs/architecture.md)`);
     }
     for (const m of text.matchAll(/(?<![\w./-])(docs\/[\w./-]*\w\.md)(?:#([\w-]+))?/g)) {
       check(path, m[1] ?? '', m[2], m[0]);

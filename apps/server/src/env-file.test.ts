@@ -97,7 +97,9 @@ describe('metrics and request log settings', () => {
     expect(() => loadConfig({ ...base, METRICS: 'true' })).toThrow(
       'METRICS_TOKEN: METRICS=true needs METRICS_TOKEN, the Bearer token (16+ characters) Prometheus sends to GET /metrics',
     );
-    expect(() => loadConfig({ ...base, METRICS_TOKEN: 'short' })).toThrow('METRICS_TOKEN: METRICS_TOKEN must be at least 16 characters (got "***")');
+    expect(() => loadConfig({ ...base, METRICS_TOKEN: 'short' })).toThrow(
+      'METRICS_TOKEN: METRICS_TOKEN must be at least 16 characters (got "***")',
+    );
   });
 
   it('logs requests except in production, unless LOG_REQUESTS says otherwise', () => {

@@ -10,7 +10,10 @@ describe('databaseUnavailable', () => {
     ['a reset connection', wrapped(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))],
     ['a connection dropped mid-query', wrapped(new Error('Connection terminated unexpectedly'))],
     ['the pool waiting too long', new Error('timeout exceeded when trying to connect')],
-    ['an administrator shutdown', wrapped(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))],
+    [
+      'an administrator shutdown',
+      wrapped(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })),
+    ],
     ['a server starting up', Object.assign(new Error('the database system is starting up'), { code: '57P03' })],
     ['a connection exception', wrapped(Object.assign(new Error('connection failure'), { code: '08006' }))],
   ])('is true for %s', (_name, error) => {

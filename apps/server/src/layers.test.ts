@@ -26,8 +26,16 @@ describe('server layers', () => {
   });
 
   it('refuses services importing routes, plugins, jobs or scheduling', async () => {
-    for (const upper of ['../../routes/api/loops/index', '../../plugins/session', '../../jobs/boss', '../../scheduling/run-scheduler-tick']) {
-      const found = await problems('apps/server/src/services/loops/upward.ts', `import * as upper from '${upper}';\nexport const x = upper;\n`);
+    for (const upper of [
+      '../../routes/api/loops/index',
+      '../../plugins/session',
+      '../../jobs/boss',
+      '../../scheduling/run-scheduler-tick',
+    ]) {
+      const found = await problems(
+        'apps/server/src/services/loops/upward.ts',
+        `import * as upper from '${upper}';\nexport const x = upper;\n`,
+      );
       expect(found, upper).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*services may import only/)]);
     }
   });

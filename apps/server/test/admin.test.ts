@@ -74,7 +74,11 @@ describe('GET /api/admin/stats', () => {
       });
 
       // Total Updates is every Loop's updateCount, read fresh while the growth series stay cached.
-      const [boss1] = await fresh.testDb.database.db.select({ userId: members.userId }).from(members).where(eq(members.loopId, a.id)).limit(1);
+      const [boss1] = await fresh.testDb.database.db
+        .select({ userId: members.userId })
+        .from(members)
+        .where(eq(members.loopId, a.id))
+        .limit(1);
       await insertUpdate(fresh.testDb.database.db, a.id, boss1!.userId, 'First news');
       await insertUpdate(fresh.testDb.database.db, a.id, boss1!.userId, 'More news');
       const after = (await fresh.app.inject({ url: '/api/admin/stats', headers: { cookie: boss } })).json();
@@ -116,7 +120,12 @@ describe('GET /api/admin/loops', () => {
     expect(second.headers['x-next-page']).toBeUndefined();
 
     const row = (await get('/api/admin/loops?search=zebra')).json()[0];
-    expect(row).toMatchObject({ id: zebra.id, memberCount: 1, creator: { firstName: 'Olga', lastName: 'Petrova', email: 'olga@example.com' }, lastNewsletter: null });
+    expect(row).toMatchObject({
+      id: zebra.id,
+      memberCount: 1,
+      creator: { firstName: 'Olga', lastName: 'Petrova', email: 'olga@example.com' },
+      lastNewsletter: null,
+    });
 
     expect((await get('/api/admin/loops?sort=size')).statusCode).toBe(400);
     expect((await get('/api/admin/loops?sort=size')).json().message).toBe('Sort must be recent, name or members');
@@ -129,7 +138,12 @@ describe('GET /api/admin/loops: cursors and search', () => {
   const list = async (url: string) => {
     const res = await get(url);
     expect(res.statusCode).toBe(200);
-    return { rows: res.json() as Row[], total: res.headers['x-total-count'], nextPage: res.headers['x-next-page'], cursor: res.headers['x-next-cursor'] as string | undefined };
+    return {
+      rows: res.json() as Row[],
+      total: res.headers['x-total-count'],
+      nextPage: res.headers['x-next-page'],
+      cursor: res.headers['x-next-cursor'] as string | undefined,
+    };
   };
 
   it('pages by cursor exactly as by number, in every sort', async () => {
@@ -168,7 +182,11 @@ describe('GET /api/admin/loops: cursors and search', () => {
 
     // A cursor is the server's own: garbage, or one from another sort, is a 400.
     const first = await list('/api/admin/loops?search=pager&sort=name&pageSize=2');
-    for (const bad of ['nonsense', Buffer.from('["loops:name",1,"x"]').toString('base64url'), Buffer.from('["loops:recent",2,"2026-02-30T00:00:00.000000Z",1]').toString('base64url')]) {
+    for (const bad of [
+      'nonsense',
+      Buffer.from('["loops:name",1,"x"]').toString('base64url'),
+      Buffer.from('["loops:recent",2,"2026-02-30T00:00:00.000000Z",1]').toString('base64url'),
+    ]) {
       const res = await get(`/api/admin/loops?sort=recent&cursor=${bad}`);
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe('The cursor is not valid: start again from the first page.');
@@ -180,7 +198,8 @@ describe('GET /api/admin/loops: cursors and search', () => {
     const host = await signUp(t.app, { firstName: 'Quentin', lastName: 'Blake', email: 'qb@example.com' });
     const loop = await createLoopAs(t.app, host.cookie, { name: 'Under_score club' });
     await createLoopAs(t.app, host.cookie, { name: 'Underxscore club' });
-    const names = async (search: string) => (await list(`/api/admin/loops?sort=name&search=${encodeURIComponent(search)}`)).rows.map((r) => r.name);
+    const names = async (search: string) =>
+      (await list(`/api/admin/loops?sort=name&search=${encodeURIComponent(search)}`)).rows.map((r) => r.name);
 
     expect(await names('under_score')).toEqual(['Under_score club']);
     expect(await names('QUENTIN BLAKE')).toEqual(['Under_score club', 'Underxscore club']);
@@ -218,9 +237,9 @@ describe('unsearched totals', () => {
     });
     expect(await totals()).toEqual(await counted());
     const loop = await createLoopAs(t.app, owner.cookie, { name: 'Short-lived' });
-    await db.insert(newsletters).values(
-      ['a', 'b'].map((x) => ({ loopId: loop.id, urlId: `short-lived-${x}-000000000`, content: x, periodEnd: now })),
-    );
+    await db
+      .insert(newsletters)
+      .values(['a', 'b'].map((x) => ({ loopId: loop.id, urlId: `short-lived-${x}-000000000`, content: x, periodEnd: now })));
     const grown = await totals();
     expect(grown).toEqual(await counted());
     const deleted = await t.app.inject({ method: 'DELETE', url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie } });
@@ -248,7 +267,9 @@ describe('pause and frequency', () => {
     const [row] = await t.testDb.database.db.select().from(loops).where(eq(loops.id, loop.id));
     expect(row?.frequency).toBe('monthly');
 
-    expect((await t.app.inject({ method: 'POST', url: '/api/admin/loops/999999/toggle-pause', headers: { cookie: staff } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/admin/loops/999999/toggle-pause', headers: { cookie: staff } })).statusCode,
+    ).toBe(404);
   });
 });
 
@@ -260,16 +281,39 @@ describe('newsletters and the admin Loop detail', () => {
     await insertUpdate(db, loop.id, owner.user.id, 'News', ['k1']);
     const [draft] = await db
       .insert(newsletters)
-      .values({ loopId: loop.id, urlId: 'draft-url-id-0000000000', content: '# Draft', periodEnd: now, createdAt: new Date('2026-06-01T00:00:00Z') })
+      .values({
+        loopId: loop.id,
+        urlId: 'draft-url-id-0000000000',
+        content: '# Draft',
+        periodEnd: now,
+        createdAt: new Date('2026-06-01T00:00:00Z'),
+      })
       .returning();
     const [sent] = await db
       .insert(newsletters)
-      .values({ loopId: loop.id, urlId: 'sent-url-id-00000000000', content: '# Sent', status: 'sent', sentAt: new Date('2026-06-05T00:00:00Z'), periodEnd: now, createdAt: new Date('2026-05-01T00:00:00Z') })
+      .values({
+        loopId: loop.id,
+        urlId: 'sent-url-id-00000000000',
+        content: '# Sent',
+        status: 'sent',
+        sentAt: new Date('2026-06-05T00:00:00Z'),
+        periodEnd: now,
+        createdAt: new Date('2026-05-01T00:00:00Z'),
+      })
       .returning();
     // A later sneak peek is history, not the Loop's last newsletter.
     const [sneak] = await db
       .insert(newsletters)
-      .values({ loopId: loop.id, kind: 'sneak_peek', urlId: 'sneak-url-id-0000000000', content: 'Teaser', status: 'sent', sentAt: new Date('2026-06-07T00:00:00Z'), periodEnd: now, createdAt: new Date('2026-04-01T00:00:00Z') })
+      .values({
+        loopId: loop.id,
+        kind: 'sneak_peek',
+        urlId: 'sneak-url-id-0000000000',
+        content: 'Teaser',
+        status: 'sent',
+        sentAt: new Date('2026-06-07T00:00:00Z'),
+        periodEnd: now,
+        createdAt: new Date('2026-04-01T00:00:00Z'),
+      })
       .returning();
     const memberRows = await db.select().from(members).where(eq(members.loopId, loop.id));
     const statuses = ['delivered', 'failed'];
@@ -291,7 +335,13 @@ describe('newsletters and the admin Loop detail', () => {
     const list = (await get('/api/admin/newsletters')).json();
     const ours = list.filter((n: { loopId: number }) => n.loopId === loop.id);
     expect(ours.map((n: { id: number }) => n.id)).toEqual([sneak?.id, sent?.id, draft?.id]);
-    expect(ours[1]).toMatchObject({ loopName: 'Detail Loop', status: 'sent', urlId: 'sent-url-id-00000000000', content: '# Sent', sentAt: '2026-06-05T00:00:00.000Z' });
+    expect(ours[1]).toMatchObject({
+      loopName: 'Detail Loop',
+      status: 'sent',
+      urlId: 'sent-url-id-00000000000',
+      content: '# Sent',
+      sentAt: '2026-06-05T00:00:00.000Z',
+    });
     // One at a time by cursor: the same order, and the same total on every page.
     const walked: number[] = [];
     let url = '/api/admin/newsletters?pageSize=1';
@@ -317,7 +367,16 @@ describe('newsletters and the admin Loop detail', () => {
     // Counts of a newsletter sent over two days ago are kept for five minutes; newer ones are exact.
     const [fresh] = await db
       .insert(newsletters)
-      .values({ loopId: loop.id, kind: 'sneak_peek', urlId: 'fresh-url-id-0000000000', content: 'Now', status: 'sent', sentAt: now, periodEnd: now, createdAt: now })
+      .values({
+        loopId: loop.id,
+        kind: 'sneak_peek',
+        urlId: 'fresh-url-id-0000000000',
+        content: 'Now',
+        status: 'sent',
+        sentAt: now,
+        periodEnd: now,
+        createdAt: now,
+      })
       .returning();
     const text = (newsletterId: number | undefined, key: string, status: string) => ({
       direction: 'outbound' as const,
@@ -332,7 +391,9 @@ describe('newsletters and the admin Loop detail', () => {
     });
     await db.insert(messages).values([text(sent?.id, 'late-1', 'queued'), text(fresh?.id, 'fresh-1', 'sent')]);
     const deliveries = async () =>
-      new Map((await get(`/api/admin/loops/${loop.id}`)).json().newsletters.map((n: { id: number; delivery: unknown }) => [n.id, n.delivery]));
+      new Map(
+        (await get(`/api/admin/loops/${loop.id}`)).json().newsletters.map((n: { id: number; delivery: unknown }) => [n.id, n.delivery]),
+      );
     let counts = await deliveries();
     expect(counts.get(sent?.id)).toEqual({ queued: 0, sent: 0, delivered: 1, failed: 1 });
     expect(counts.get(fresh?.id)).toEqual({ queued: 0, sent: 1, delivered: 0, failed: 0 });
@@ -351,9 +412,17 @@ describe('newsletters and the admin Loop detail', () => {
     const db = t.testDb.database.db;
     const people = await db
       .insert(users)
-      .values(Array.from({ length: 204 }, (_, i) => ({ firstName: 'Member', lastName: String(i), phoneNumber: `+1628300${String(i).padStart(4, '0')}` })))
+      .values(
+        Array.from({ length: 204 }, (_, i) => ({
+          firstName: 'Member',
+          lastName: String(i),
+          phoneNumber: `+1628300${String(i).padStart(4, '0')}`,
+        })),
+      )
       .returning({ id: users.id });
-    await db.insert(members).values(people.map((p, i) => ({ loopId: loop.id, userId: p.id, createdAt: new Date(now.getTime() + (i + 1) * 1000) })));
+    await db
+      .insert(members)
+      .values(people.map((p, i) => ({ loopId: loop.id, userId: p.id, createdAt: new Date(now.getTime() + (i + 1) * 1000) })));
 
     const first = (await get(`/api/admin/loops/${loop.id}`)).json();
     expect(first.memberCount).toBe(205);
@@ -383,7 +452,10 @@ describe('POST /api/admin/loops/{id}/bulk-sms', () => {
     const res = await send({ message: '  Family dinner moved to 7pm!  ' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ queued: 2 });
-    const sent = await db.select().from(messages).where(and(eq(messages.loopId, loop.id), eq(messages.kind, 'group_message')));
+    const sent = await db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.loopId, loop.id), eq(messages.kind, 'group_message')));
     expect(sent.map((m) => m.toAddress).sort()).toEqual([owner.account.phoneNumber, '+14155550141'].sort());
     expect(new Set(sent.map((m) => m.body))).toEqual(new Set(['Family dinner moved to 7pm!']));
     expect(sent.every((m) => m.status === 'queued' && m.direction === 'outbound')).toBe(true);
@@ -392,7 +464,21 @@ describe('POST /api/admin/loops/{id}/bulk-sms', () => {
     expect(blank.statusCode).toBe(400);
     expect(blank.json().message).toBe('Message must not be blank');
     expect((await send({ message: 'hi' }, owner.cookie)).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: '/api/admin/loops/999999/bulk-sms', headers: { cookie: staff }, payload: { message: 'x' } })).statusCode).toBe(404);
-    expect(await db.select().from(messages).where(and(eq(messages.loopId, loop.id), eq(messages.kind, 'group_message')))).toHaveLength(2);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/admin/loops/999999/bulk-sms',
+          headers: { cookie: staff },
+          payload: { message: 'x' },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      await db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.loopId, loop.id), eq(messages.kind, 'group_message'))),
+    ).toHaveLength(2);
   });
 });

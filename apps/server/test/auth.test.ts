@@ -15,7 +15,11 @@ describe('POST /api/register and /api/register/verify', () => {
     expect(started.json()).toMatchObject({ phoneNumber: '+14155550142', expiresInSeconds: 600, resendAfterSeconds: 30 });
     expect(started.cookies.find((c) => c.name === 'loop_session')).toBeUndefined();
     // No account yet: the email cannot sign in.
-    const early = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'grace.hopper@example.com', password: account.password } });
+    const early = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'grace.hopper@example.com', password: account.password },
+    });
     expect(early.statusCode).toBe(401);
 
     const code = await lastCodeTo(t.app, '+14155550142');
@@ -63,7 +67,9 @@ describe('POST /api/register and /api/register/verify', () => {
       payload: { phoneNumber: '+14155550178', code: await lastCodeTo(t.app, '+14155550178') },
     });
     expect(samePhone.statusCode).toBe(409);
-    expect(samePhone.json().message).toBe('This phone number already has an account. Log in, or use "Forgot password?" to set a new password.');
+    expect(samePhone.json().message).toBe(
+      'This phone number already has an account. Log in, or use "Forgot password?" to set a new password.',
+    );
 
     const other = newAccount({ email: account.email.toUpperCase() });
     await t.app.inject({ method: 'POST', url: '/api/register', payload: other });
@@ -73,7 +79,9 @@ describe('POST /api/register and /api/register/verify', () => {
       payload: { phoneNumber: other.phoneNumber, code: await lastCodeTo(t.app, other.phoneNumber) },
     });
     expect(sameEmail.statusCode).toBe(409);
-    expect(sameEmail.json().message).toBe('This email is already used by another account. Go back and use another email, or log in with it.');
+    expect(sameEmail.json().message).toBe(
+      'This email is already used by another account. Go back and use another email, or log in with it.',
+    );
   });
 
   it.each([
@@ -81,8 +89,16 @@ describe('POST /api/register and /api/register/verify', () => {
     ['missing email', { email: undefined }, 'Email is required'],
     ['phone', { phoneNumber: '12345' }, 'Phone number must be a valid international number, like +1 415 555 0100'],
     ['short password', { password: 'short' }, 'Password must be at least 8 characters'],
-    ['common password', { password: '12345678' }, 'This password is one of the most common passwords, which attackers try first. Please choose another.'],
-    ['common password in capitals', { password: 'PASSWORD1' }, 'This password is one of the most common passwords, which attackers try first. Please choose another.'],
+    [
+      'common password',
+      { password: '12345678' },
+      'This password is one of the most common passwords, which attackers try first. Please choose another.',
+    ],
+    [
+      'common password in capitals',
+      { password: 'PASSWORD1' },
+      'This password is one of the most common passwords, which attackers try first. Please choose another.',
+    ],
     ['first name', { firstName: '   ' }, 'First name is required'],
     ['preference', { messagingPreference: 'pigeon' }, 'Messaging preference must be "sms" or "whatsapp"'],
   ])('refuses a bad %s with a 400 naming the field', async (_name, change, message) => {

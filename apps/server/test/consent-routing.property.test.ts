@@ -51,7 +51,15 @@ describe('routing with consent (property)', () => {
         await ingestInbound(db, smsParams({ accountSid: env.fake.accountSid, from: sender.phoneNumber, body: spell(w.text) }), clock());
         await processPending(env.t.app.ctx);
 
-        const stored = await db.select({ loopId: updates.loopId }).from(updates).where(inArray(updates.loopId, built.map((b) => b.id)));
+        const stored = await db
+          .select({ loopId: updates.loopId })
+          .from(updates)
+          .where(
+            inArray(
+              updates.loopId,
+              built.map((b) => b.id),
+            ),
+          );
         const got = stored.map((s) => s.loopId).sort((a, b) => a - b);
         const active = built.filter((b) => b.membership === 'active');
         let expected: number[];

@@ -41,16 +41,24 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const thread = (cookie: string, phone: string) => t.app.inject({ url: `/api/simulator/phones/${encodeURIComponent(phone)}/messages`, headers: { cookie } });
+const thread = (cookie: string, phone: string) =>
+  t.app.inject({ url: `/api/simulator/phones/${encodeURIComponent(phone)}/messages`, headers: { cookie } });
 const send = (cookie: string, phone: string, body: string) =>
-  t.app.inject({ method: 'POST', url: `/api/simulator/phones/${encodeURIComponent(phone)}/messages`, headers: { cookie }, payload: { body } });
+  t.app.inject({
+    method: 'POST',
+    url: `/api/simulator/phones/${encodeURIComponent(phone)}/messages`,
+    headers: { cookie },
+    payload: { body },
+  });
 
 describe("story: the Phone Simulator shows anyone's thread", () => {
   it("adding an account holder's phone to your Loop does not let you play it", async () => {
     await addMemberAs(t.app, bob.cookie, bobs.id, { phoneNumber: carol.account.phoneNumber });
     expect((await thread(bob.cookie, carol.account.phoneNumber)).statusCode).toBe(404);
     expect((await send(bob.cookie, carol.account.phoneNumber, 'typed by Bob')).statusCode).toBe(404);
-    const phones = (await t.app.inject({ url: '/api/simulator/phones', headers: { cookie: bob.cookie } })).json<{ phones: { phoneNumber: string }[] }>();
+    const phones = (await t.app.inject({ url: '/api/simulator/phones', headers: { cookie: bob.cookie } })).json<{
+      phones: { phoneNumber: string }[];
+    }>();
     expect(phones.phones.map((p) => p.phoneNumber)).toEqual([bob.account.phoneNumber]);
   });
 
@@ -62,10 +70,15 @@ describe("story: the Phone Simulator shows anyone's thread", () => {
 
   it('an account holder invited after sign-up plays their own phone and says yes from it', async () => {
     const erin = await signUp(t.app, { firstName: 'Erin' });
-    const phones = async () => (await t.app.inject({ url: '/api/simulator/phones', headers: { cookie: erin.cookie } })).json<{ phones: { phoneNumber: string; loops: { name: string }[] }[] }>().phones;
+    const phones = async () =>
+      (await t.app.inject({ url: '/api/simulator/phones', headers: { cookie: erin.cookie } })).json<{
+        phones: { phoneNumber: string; loops: { name: string }[] }[];
+      }>().phones;
     expect(await phones()).toEqual([]);
     await addMemberAs(t.app, alice.cookie, family.id, { phoneNumber: erin.account.phoneNumber });
-    expect((await phones()).map((p) => [p.phoneNumber, p.loops.map((l) => l.name)])).toEqual([[erin.account.phoneNumber, ['Smith Family']]]);
+    expect((await phones()).map((p) => [p.phoneNumber, p.loops.map((l) => l.name)])).toEqual([
+      [erin.account.phoneNumber, ['Smith Family']],
+    ]);
     const seen = (await thread(erin.cookie, erin.account.phoneNumber)).json<{ messages: SimulatorMessage[] }>();
     expect(seen.messages.map((m) => m.kind)).toEqual(['code', 'invitation']);
     expect((await send(erin.cookie, erin.account.phoneNumber, 'YES')).statusCode).toBe(202);

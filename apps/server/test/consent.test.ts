@@ -19,18 +19,30 @@ const { db } = env;
 /** Texts `body` from `phone` through the signed webhook and the worker; returns every text the phone got since. */
 async function text(phone: string, body: string) {
   const before = (await textsTo(db(), phone)).length;
-  const res = await postWebhook(env.t.app, '/api/webhooks/twilio/messages', smsParams({ accountSid: env.fake.accountSid, from: phone, body }), {
-    authToken: env.fake.authToken,
-  });
+  const res = await postWebhook(
+    env.t.app,
+    '/api/webhooks/twilio/messages',
+    smsParams({ accountSid: env.fake.accountSid, from: phone, body }),
+    {
+      authToken: env.fake.authToken,
+    },
+  );
   expect(res.statusCode).toBe(200);
   await processPending(env.t.app.ctx);
   return (await textsTo(db(), phone)).slice(before).map((m) => m.body);
 }
 
 const add = (cookie: string, loopId: number, phoneNumber: string, firstName = 'Carol') =>
-  env.t.app.inject({ method: 'POST', url: `/api/loops/${loopId}/members`, headers: { cookie }, payload: { firstName, lastName: 'Jones', phoneNumber } });
-const detail = async (cookie: string, loopId: number) => (await env.t.app.inject({ url: `/api/loops/${loopId}`, headers: { cookie } })).json<LoopDetail>();
-const membership = async (loopId: number, phone: string) => (await detail((await owner()).cookie, loopId)).members.find((m) => m.user.phoneNumber === phone);
+  env.t.app.inject({
+    method: 'POST',
+    url: `/api/loops/${loopId}/members`,
+    headers: { cookie },
+    payload: { firstName, lastName: 'Jones', phoneNumber },
+  });
+const detail = async (cookie: string, loopId: number) =>
+  (await env.t.app.inject({ url: `/api/loops/${loopId}`, headers: { cookie } })).json<LoopDetail>();
+const membership = async (loopId: number, phone: string) =>
+  (await detail((await owner()).cookie, loopId)).members.find((m) => m.user.phoneNumber === phone);
 let ownerCache: Awaited<ReturnType<typeof signUp>> | undefined;
 const owner = async () => (ownerCache ??= await signUp(env.t.app, { firstName: 'Alice', lastName: 'Smith' }));
 
@@ -69,7 +81,11 @@ describe('a membership is pending until its phone says YES', () => {
     await addMemberAs(env.t.app, alice.cookie, a.id, { phoneNumber: carol });
     await addMemberAs(env.t.app, alice.cookie, b.id, { phoneNumber: carol });
 
-    expect(await text(carol, 'YES\nChess Club')).toEqual([expect.stringMatching(/^You have no open invitation to a Loop called "Chess Club", so nothing changed\. Your invitations: "Book Club" and "Running Crew"\./)]);
+    expect(await text(carol, 'YES\nChess Club')).toEqual([
+      expect.stringMatching(
+        /^You have no open invitation to a Loop called "Chess Club", so nothing changed\. Your invitations: "Book Club" and "Running Crew"\./,
+      ),
+    ]);
     expect((await membership(a.id, carol))?.state).toBe('pending');
 
     expect(await text(carol, 'JOIN Running Crew')).toEqual([expect.stringMatching(/^You're in "Running Crew"/)]);
@@ -90,7 +106,8 @@ describe('a membership is pending until its phone says YES', () => {
     const loop = await createLoopAs(env.t.app, alice.cookie, { name: 'Late Loop' });
     const carol = uniquePhone();
     const { id } = await addMemberAs(env.t.app, alice.cookie, loop.id, { phoneNumber: carol });
-    const resend = () => env.t.app.inject({ method: 'POST', url: `/api/loops/${loop.id}/members/${id}/invitation`, headers: { cookie: alice.cookie } });
+    const resend = () =>
+      env.t.app.inject({ method: 'POST', url: `/api/loops/${loop.id}/members/${id}/invitation`, headers: { cookie: alice.cookie } });
 
     const tooSoon = await resend();
     expect(tooSoon.statusCode).toBe(429);
@@ -140,9 +157,16 @@ describe('story: diverted texts', () => {
       notice: 'This number has opted out of Loop texts, so no invitation was sent. They can rejoin by texting START.',
     });
     expect(await textsTo(db(), carol)).toEqual([]);
-    const [row] = await db().select().from(members).where(and(eq(members.loopId, loop.id), eq(members.status, 'pending')));
+    const [row] = await db()
+      .select()
+      .from(members)
+      .where(and(eq(members.loopId, loop.id), eq(members.status, 'pending')));
     expect(row).toBeDefined();
-    const resend = await env.t.app.inject({ method: 'POST', url: `/api/loops/${loop.id}/members/${row?.id}/invitation`, headers: { cookie: bob.cookie } });
+    const resend = await env.t.app.inject({
+      method: 'POST',
+      url: `/api/loops/${loop.id}/members/${row?.id}/invitation`,
+      headers: { cookie: bob.cookie },
+    });
     expect(resend.statusCode).toBe(409);
     expect(resend.json().message).toContain('opted out of Loop texts');
 
@@ -169,17 +193,23 @@ describe('story: hashtag hijack', () => {
     expect(await updatesOf(db(), fake.id)).toEqual([]);
 
     // Even if Carol said yes to both, the name never silently picks one.
-    expect(await text(carol, 'YES\nSmith  family')).toEqual([expect.stringMatching(/^More than one of your Loops is called "Smith Family"/)]);
+    expect(await text(carol, 'YES\nSmith  family')).toEqual([
+      expect.stringMatching(/^More than one of your Loops is called "Smith Family"/),
+    ]);
     await db().update(members).set({ status: 'active' }).where(eq(members.loopId, fake.id));
     const replies = await text(carol, '#smithfamily more from the lake');
-    expect(replies).toEqual([expect.stringMatching(/^More than one of your Loops is called "Smith family" \(one run by "Mallory Evil", one run by "Alice Smith"\), so nothing was shared\./)]);
+    expect(replies).toEqual([
+      expect.stringMatching(
+        /^More than one of your Loops is called "Smith family" \(one run by "Mallory Evil", one run by "Alice Smith"\), so nothing was shared\./,
+      ),
+    ]);
     expect(await text(carol, 'Smith Family: and more')).toEqual([expect.stringContaining('More than one of your Loops')]);
     expect(await updatesOf(db(), smiths.id)).toHaveLength(1);
     expect(await updatesOf(db(), fake.id)).toEqual([]);
   });
 });
 
-describe('story: texts to anyone, with anyone\'s words', () => {
+describe("story: texts to anyone, with anyone's words", () => {
   it('the Loop name is quoted and cut short in the invitation, and adds stop at the hourly limit with a 429 that says when', async () => {
     const app = await env.t.rebuild({ MEMBER_ADDS_PER_ACCOUNT_PER_HOUR: '3', MEMBER_ADDS_PER_ACCOUNT_PER_DAY: '5' });
     const spammer = await signUp(app, { firstName: 'New', lastName: 'Account' });
@@ -193,7 +223,14 @@ describe('story: texts to anyone, with anyone\'s words', () => {
     const phones = Array.from({ length: 4 }, () => uniquePhone());
     const answers = [];
     for (const phone of phones) {
-      answers.push(await app.inject({ method: 'POST', url: `/api/loops/${loop.id}/members`, headers: { cookie: spammer.cookie }, payload: { firstName: 'X', lastName: 'Y', phoneNumber: phone } }));
+      answers.push(
+        await app.inject({
+          method: 'POST',
+          url: `/api/loops/${loop.id}/members`,
+          headers: { cookie: spammer.cookie },
+          payload: { firstName: 'X', lastName: 'Y', phoneNumber: phone },
+        }),
+      );
     }
     expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 429]);
     expect(answers[3]?.json().message).toBe('You have added the most members allowed in one hour. Please try again in 60 minutes.');
@@ -213,7 +250,16 @@ describe('story: texts to anyone, with anyone\'s words', () => {
     const statuses = [];
     for (const adder of adders) {
       const loop = await createLoopAs(app, adder.cookie, { name: 'Any' });
-      statuses.push((await app.inject({ method: 'POST', url: `/api/loops/${loop.id}/members`, headers: { cookie: adder.cookie }, payload: { firstName: 'C', lastName: 'J', phoneNumber: carol } })).statusCode);
+      statuses.push(
+        (
+          await app.inject({
+            method: 'POST',
+            url: `/api/loops/${loop.id}/members`,
+            headers: { cookie: adder.cookie },
+            payload: { firstName: 'C', lastName: 'J', phoneNumber: carol },
+          })
+        ).statusCode,
+      );
     }
     expect(statuses).toEqual([201, 201, 429]);
     expect((await textsTo(db(), carol)).filter((m) => m.kind === 'invitation')).toHaveLength(2);
@@ -221,17 +267,34 @@ describe('story: texts to anyone, with anyone\'s words', () => {
     const owner2 = adders[0]!;
     const loop = await createLoopAs(app, owner2.cookie, { name: 'Readd' });
     const other = uniquePhone();
-    const first = await app.inject({ method: 'POST', url: `/api/loops/${loop.id}/members`, headers: { cookie: owner2.cookie }, payload: { firstName: 'C', lastName: 'J', phoneNumber: other } });
-    await app.inject({ method: 'DELETE', url: `/api/loops/${loop.id}/members/${first.json<{ id: number }>().id}`, headers: { cookie: owner2.cookie } });
-    const again = await app.inject({ method: 'POST', url: `/api/loops/${loop.id}/members`, headers: { cookie: owner2.cookie }, payload: { firstName: 'C', lastName: 'J', phoneNumber: other } });
+    const first = await app.inject({
+      method: 'POST',
+      url: `/api/loops/${loop.id}/members`,
+      headers: { cookie: owner2.cookie },
+      payload: { firstName: 'C', lastName: 'J', phoneNumber: other },
+    });
+    await app.inject({
+      method: 'DELETE',
+      url: `/api/loops/${loop.id}/members/${first.json<{ id: number }>().id}`,
+      headers: { cookie: owner2.cookie },
+    });
+    const again = await app.inject({
+      method: 'POST',
+      url: `/api/loops/${loop.id}/members`,
+      headers: { cookie: owner2.cookie },
+      payload: { firstName: 'C', lastName: 'J', phoneNumber: other },
+    });
     expect(again.statusCode).toBe(429);
-    expect(again.json().message).toMatch(/^This number was sent an invitation to this Loop less than a day ago\. You can invite it again in \d+ hours\.$/);
+    expect(again.json().message).toMatch(
+      /^This number was sent an invitation to this Loop less than a day ago\. You can invite it again in \d+ hours\.$/,
+    );
   });
 
   it('Loops created per account per hour are limited', async () => {
     const app = await env.t.rebuild({ LOOPS_PER_ACCOUNT_PER_HOUR: '2' });
     const person = await signUp(app);
-    const create = () => app.inject({ method: 'POST', url: '/api/loops', headers: { cookie: person.cookie }, payload: { name: 'L', vibe: ['fun'] } });
+    const create = () =>
+      app.inject({ method: 'POST', url: '/api/loops', headers: { cookie: person.cookie }, payload: { name: 'L', vibe: ['fun'] } });
     expect([(await create()).statusCode, (await create()).statusCode]).toEqual([201, 201]);
     const third = await create();
     expect(third.statusCode).toBe(429);
@@ -239,14 +302,20 @@ describe('story: texts to anyone, with anyone\'s words', () => {
   });
 });
 
-describe('owners see each member\'s state', () => {
+describe("owners see each member's state", () => {
   it('a member whose last text failed shows the error in words', async () => {
     const alice = await owner();
     const loop = await createLoopAs(env.t.app, alice.cookie, { name: 'Failing Loop' });
     const carol = uniquePhone();
     await addMemberAs(env.t.app, alice.cookie, loop.id, { phoneNumber: carol });
-    await db().update(messages).set({ status: 'undelivered', error: 'Twilio error 30005 (undelivered)' }).where(eq(messages.toAddress, carol));
-    expect(await membership(loop.id, carol)).toMatchObject({ state: 'failing', lastError: 'This number does not exist or is no longer in use.' });
+    await db()
+      .update(messages)
+      .set({ status: 'undelivered', error: 'Twilio error 30005 (undelivered)' })
+      .where(eq(messages.toAddress, carol));
+    expect(await membership(loop.id, carol)).toMatchObject({
+      state: 'failing',
+      lastError: 'This number does not exist or is no longer in use.',
+    });
     const staff = await env.t.app.inject({ url: `/api/admin/loops/${loop.id}`, headers: { cookie: alice.cookie } });
     expect(staff.statusCode).toBe(403);
   });

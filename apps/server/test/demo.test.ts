@@ -11,7 +11,14 @@ async function counts(t: TestContext) {
   const db = t.testDb.database.db;
   const n = async (table: typeof users | typeof loops | typeof updates | typeof media | typeof messages | typeof newsletters) =>
     (await db.select({ n: count() }).from(table))[0]?.n ?? 0;
-  return { users: await n(users), loops: await n(loops), updates: await n(updates), media: await n(media), messages: await n(messages), newsletters: await n(newsletters) };
+  return {
+    users: await n(users),
+    loops: await n(loops),
+    updates: await n(updates),
+    media: await n(media),
+    messages: await n(messages),
+    newsletters: await n(newsletters),
+  };
 }
 
 const demo = (t: TestContext) =>
@@ -45,7 +52,12 @@ describe('npm run demo on an empty database', () => {
     const me = await t.app.inject({ url: '/api/user', headers: { cookie } });
     expect(me.json()).toMatchObject({ firstName: 'Maya', isPrivileged: true });
     const list = await t.app.inject({ url: '/api/loops', headers: { cookie } });
-    expect(list.json<{ name: string }[]>().map((l) => l.name).sort()).toEqual(['Sunday Trail Runners', 'The Rivera Family']);
+    expect(
+      list
+        .json<{ name: string }[]>()
+        .map((l) => l.name)
+        .sort(),
+    ).toEqual(['Sunday Trail Runners', 'The Rivera Family']);
   });
 
   it('spreads updates over weeks, with photos that are served', async () => {
@@ -62,7 +74,9 @@ describe('npm run demo on an empty database', () => {
   });
 
   it('has sent a newsletter, and the landing page links to it', async () => {
-    const config = (await t.app.inject({ url: '/api/config' })).json<{ links: { exampleNewsletter: string; guide: string; demoVideo: string } }>();
+    const config = (await t.app.inject({ url: '/api/config' })).json<{
+      links: { exampleNewsletter: string; guide: string; demoVideo: string };
+    }>();
     expect(config.links.exampleNewsletter).toMatch(/^\/newsletters\/[A-Za-z0-9_-]{43}$/);
     expect(config.links.guide).toBe('/guide');
     expect(config.links.demoVideo).toBe('/guide#walkthrough');
@@ -73,7 +87,11 @@ describe('npm run demo on an empty database', () => {
   });
 
   it('uses the configured links instead, when set', async () => {
-    const app = await t.rebuild({ EXAMPLE_NEWSLETTER_URL: 'https://example.com/issue-1', DEMO_VIDEO_URL: 'https://video.example.com/loop', GUIDE_URL: '/docs/start' });
+    const app = await t.rebuild({
+      EXAMPLE_NEWSLETTER_URL: 'https://example.com/issue-1',
+      DEMO_VIDEO_URL: 'https://video.example.com/loop',
+      GUIDE_URL: '/docs/start',
+    });
     expect((await app.inject({ url: '/api/config' })).json()).toMatchObject({
       links: { exampleNewsletter: 'https://example.com/issue-1', demoVideo: 'https://video.example.com/loop', guide: '/docs/start' },
     });

@@ -100,8 +100,10 @@ describe('join rate limit', () => {
     const limited = await t.rebuild({ AUTH_RATE_LIMIT_PER_ACCOUNT: '2' });
     const owner = await signUp(limited);
     const loop = await createLoopAs(limited, owner.cookie);
-    const code = (await limited.inject({ method: 'POST', url: `/api/loops/${loop.id}/invite`, headers: { cookie: owner.cookie } })).json().code;
-    const tryJoin = () => limited.inject({ method: 'POST', url: `/api/invites/${code}/join`, payload: person({ phoneNumber: '+14155550199' }) });
+    const code = (await limited.inject({ method: 'POST', url: `/api/loops/${loop.id}/invite`, headers: { cookie: owner.cookie } })).json()
+      .code;
+    const tryJoin = () =>
+      limited.inject({ method: 'POST', url: `/api/invites/${code}/join`, payload: person({ phoneNumber: '+14155550199' }) });
     expect((await tryJoin()).statusCode).toBe(200);
     expect((await tryJoin()).statusCode).toBe(200);
     const blocked = await tryJoin();

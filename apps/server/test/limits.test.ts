@@ -22,7 +22,10 @@ const x = (n: number) => 'x'.repeat(n);
 /** A new, valid email of exactly `n` characters (n >= 20): a long domain of short labels. */
 function emailOf(n: number): string {
   const local = `m${Math.random().toString(36).slice(2, 10)}`;
-  const domain = 'abcdefghi.'.repeat(30).slice(0, n - local.length - 1 - '.org'.length).replace(/\.$/, 'z');
+  const domain = 'abcdefghi.'
+    .repeat(30)
+    .slice(0, n - local.length - 1 - '.org'.length)
+    .replace(/\.$/, 'z');
   return `${local}@${domain}.org`;
 }
 /** A new, valid phone number written with spaces to exactly `n` characters. */
@@ -65,13 +68,25 @@ describe('request body size', () => {
     };
     expect(sized(LIMITS.requestBytes + 1)).toHaveLength(LIMITS.requestBytes + 1);
     await refused(413, 'The request is too large.', 'owner', 'POST', '/api/loops', sized(LIMITS.requestBytes + 1));
-    await refused(400, `Group context must be at most ${LIMITS.context} characters`, 'owner', 'POST', '/api/loops', sized(LIMITS.requestBytes));
+    await refused(
+      400,
+      `Group context must be at most ${LIMITS.context} characters`,
+      'owner',
+      'POST',
+      '/api/loops',
+      sized(LIMITS.requestBytes),
+    );
   });
 
   it(`refuses a Twilio webhook form over ${LIMITS.webhookBytes.toLocaleString('en-US')} bytes with 413`, async () => {
     const form = `Body=${x(LIMITS.webhookBytes)}`;
     const before = await world.exactCounts();
-    const res = await webhooks.inject({ method: 'POST', url: '/api/webhooks/twilio/messages', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'x' }, payload: form });
+    const res = await webhooks.inject({
+      method: 'POST',
+      url: '/api/webhooks/twilio/messages',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'x' },
+      payload: form,
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json<{ message: string }>().message).toBe('The request is too large.');
     expect(await world.exactCounts()).toEqual(before);
@@ -81,16 +96,34 @@ describe('request body size', () => {
 describe('Loops', () => {
   it(`Loop name: at most ${LIMITS.loopName} characters, on create and on edit`, async () => {
     await accepted('owner', 'POST', '/api/loops', loopBody({ name: x(LIMITS.loopName) }));
-    await refused(400, `Loop name must be at most ${LIMITS.loopName} characters`, 'owner', 'POST', '/api/loops', loopBody({ name: x(LIMITS.loopName + 1) }));
+    await refused(
+      400,
+      `Loop name must be at most ${LIMITS.loopName} characters`,
+      'owner',
+      'POST',
+      '/api/loops',
+      loopBody({ name: x(LIMITS.loopName + 1) }),
+    );
     await accepted('owner', 'PUT', `/api/loops/${world.refs.ownLoop}`, { name: x(LIMITS.loopName) });
-    await refused(400, `Loop name must be at most ${LIMITS.loopName} characters`, 'owner', 'PUT', `/api/loops/${world.refs.ownLoop}`, { name: x(LIMITS.loopName + 1) });
+    await refused(400, `Loop name must be at most ${LIMITS.loopName} characters`, 'owner', 'PUT', `/api/loops/${world.refs.ownLoop}`, {
+      name: x(LIMITS.loopName + 1),
+    });
   });
 
   it(`Group context: at most ${LIMITS.context} characters, on create and on edit`, async () => {
     await accepted('owner', 'POST', '/api/loops', loopBody({ context: x(LIMITS.context) }));
-    await refused(400, `Group context must be at most ${LIMITS.context} characters`, 'owner', 'POST', '/api/loops', loopBody({ context: x(LIMITS.context + 1) }));
+    await refused(
+      400,
+      `Group context must be at most ${LIMITS.context} characters`,
+      'owner',
+      'POST',
+      '/api/loops',
+      loopBody({ context: x(LIMITS.context + 1) }),
+    );
     await accepted('owner', 'PUT', `/api/loops/${world.refs.ownLoop}`, { context: x(LIMITS.context) });
-    await refused(400, `Group context must be at most ${LIMITS.context} characters`, 'owner', 'PUT', `/api/loops/${world.refs.ownLoop}`, { context: x(LIMITS.context + 1) });
+    await refused(400, `Group context must be at most ${LIMITS.context} characters`, 'owner', 'PUT', `/api/loops/${world.refs.ownLoop}`, {
+      context: x(LIMITS.context + 1),
+    });
   });
 
   it(`Reminder schedule: at most ${LIMITS.reminderEntries} entries, one per weekday`, async () => {
@@ -98,13 +131,29 @@ describe('Loops', () => {
     expect(everyDay).toHaveLength(LIMITS.reminderEntries);
     await accepted('owner', 'PUT', `/api/loops/${world.refs.ownLoop}`, { reminderSchedule: everyDay });
     const eight = [...everyDay, { day: 'monday', time: '10:00' }];
-    await refused(400, `Reminder schedule has at most ${LIMITS.reminderEntries} entries`, 'owner', 'PUT', `/api/loops/${world.refs.ownLoop}`, { reminderSchedule: eight });
-    await refused(400, `Reminder schedule has at most ${LIMITS.reminderEntries} entries`, 'owner', 'POST', '/api/loops', loopBody({ reminderSchedule: eight }));
+    await refused(
+      400,
+      `Reminder schedule has at most ${LIMITS.reminderEntries} entries`,
+      'owner',
+      'PUT',
+      `/api/loops/${world.refs.ownLoop}`,
+      { reminderSchedule: eight },
+    );
+    await refused(
+      400,
+      `Reminder schedule has at most ${LIMITS.reminderEntries} entries`,
+      'owner',
+      'POST',
+      '/api/loops',
+      loopBody({ reminderSchedule: eight }),
+    );
   });
 
   it(`Vibe: at most ${VIBES.length} entries`, async () => {
     await accepted('owner', 'PUT', `/api/loops/${world.refs.ownLoop}`, { vibe: [...VIBES] });
-    await refused(400, `Vibe has at most ${VIBES.length} entries`, 'owner', 'PUT', `/api/loops/${world.refs.ownLoop}`, { vibe: [...VIBES, 'family'] });
+    await refused(400, `Vibe has at most ${VIBES.length} entries`, 'owner', 'PUT', `/api/loops/${world.refs.ownLoop}`, {
+      vibe: [...VIBES, 'family'],
+    });
   });
 });
 
@@ -125,23 +174,77 @@ describe('member fields (add member, join by invite)', () => {
 
   it(`member context: at most ${LIMITS.context} characters`, async () => {
     await accepted('owner', 'POST', `/api/loops/${world.refs.ownLoop}/members`, member({ context: x(LIMITS.context) }));
-    await refused(400, `Member context must be at most ${LIMITS.context} characters`, 'owner', 'POST', `/api/loops/${world.refs.ownLoop}/members`, member({ context: x(LIMITS.context + 1) }));
+    await refused(
+      400,
+      `Member context must be at most ${LIMITS.context} characters`,
+      'owner',
+      'POST',
+      `/api/loops/${world.refs.ownLoop}/members`,
+      member({ context: x(LIMITS.context + 1) }),
+    );
   });
 
   it('control characters in a name are refused, not stored', async () => {
-    await refused(400, 'First name must not contain control characters', 'owner', 'POST', `/api/loops/${world.refs.ownLoop}/members`, member({ firstName: 'A\u0000da' }));
+    await refused(
+      400,
+      'First name must not contain control characters',
+      'owner',
+      'POST',
+      `/api/loops/${world.refs.ownLoop}/members`,
+      member({ firstName: 'A\u0000da' }),
+    );
     await refused(400, 'Loop name must not contain control characters', 'owner', 'POST', '/api/loops', loopBody({ name: 'bell\u0007' }));
   });
 });
 
 describe('accounts', () => {
   it(`names ${LIMITS.name}, email ${LIMITS.email}, password ${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters`, async () => {
-    const account = (over: Record<string, unknown> = {}) => ({ email: emailOf(40), password: 'long enough', firstName: 'Ada', lastName: 'L', phoneNumber: uniquePhone(), ...over });
-    await accepted('signedOut', 'POST', '/api/register', account({ firstName: x(LIMITS.name), lastName: x(LIMITS.name), password: x(LIMITS.passwordMax) }));
-    await refused(400, `First name must be at most ${LIMITS.name} characters`, 'signedOut', 'POST', '/api/register', account({ firstName: x(LIMITS.name + 1) }));
-    await refused(400, `Email must be at most ${LIMITS.email} characters`, 'signedOut', 'POST', '/api/register', account({ email: emailOf(LIMITS.email + 1) }));
-    await refused(400, `Password must be at least ${LIMITS.passwordMin} characters`, 'signedOut', 'POST', '/api/register', account({ password: x(LIMITS.passwordMin - 1) }));
-    await refused(400, `Password must be at most ${LIMITS.passwordMax} characters`, 'signedOut', 'POST', '/api/register', account({ password: x(LIMITS.passwordMax + 1) }));
+    const account = (over: Record<string, unknown> = {}) => ({
+      email: emailOf(40),
+      password: 'long enough',
+      firstName: 'Ada',
+      lastName: 'L',
+      phoneNumber: uniquePhone(),
+      ...over,
+    });
+    await accepted(
+      'signedOut',
+      'POST',
+      '/api/register',
+      account({ firstName: x(LIMITS.name), lastName: x(LIMITS.name), password: x(LIMITS.passwordMax) }),
+    );
+    await refused(
+      400,
+      `First name must be at most ${LIMITS.name} characters`,
+      'signedOut',
+      'POST',
+      '/api/register',
+      account({ firstName: x(LIMITS.name + 1) }),
+    );
+    await refused(
+      400,
+      `Email must be at most ${LIMITS.email} characters`,
+      'signedOut',
+      'POST',
+      '/api/register',
+      account({ email: emailOf(LIMITS.email + 1) }),
+    );
+    await refused(
+      400,
+      `Password must be at least ${LIMITS.passwordMin} characters`,
+      'signedOut',
+      'POST',
+      '/api/register',
+      account({ password: x(LIMITS.passwordMin - 1) }),
+    );
+    await refused(
+      400,
+      `Password must be at most ${LIMITS.passwordMax} characters`,
+      'signedOut',
+      'POST',
+      '/api/register',
+      account({ password: x(LIMITS.passwordMax + 1) }),
+    );
   });
 });
 
@@ -163,11 +266,19 @@ describe('messages and newsletters', () => {
   it(`newsletter draft: at most ${LIMITS.newsletter.toLocaleString('en-US')} characters`, async () => {
     const url = `/api/loops/${world.refs.ownLoop}/newsletters/${world.refs.draft}`;
     await accepted('staff', 'PUT', url, { content: x(LIMITS.newsletter) });
-    await refused(400, `The newsletter is too long: at most ${LIMITS.newsletter.toLocaleString('en-US')} characters`, 'staff', 'PUT', url, { content: x(LIMITS.newsletter + 1) });
+    await refused(400, `The newsletter is too long: at most ${LIMITS.newsletter.toLocaleString('en-US')} characters`, 'staff', 'PUT', url, {
+      content: x(LIMITS.newsletter + 1),
+    });
   });
 
   it(`admin search: at most ${LIMITS.search} characters`, async () => {
     await accepted('staff', 'GET', `/api/admin/loops?search=${x(LIMITS.search)}`);
-    await refused(400, `Search must be at most ${LIMITS.search} characters`, 'staff', 'GET', `/api/admin/loops?search=${x(LIMITS.search + 1)}`);
+    await refused(
+      400,
+      `Search must be at most ${LIMITS.search} characters`,
+      'staff',
+      'GET',
+      `/api/admin/loops?search=${x(LIMITS.search + 1)}`,
+    );
   });
 });

@@ -21,7 +21,10 @@ beforeAll(async () => {
   const stranger = await signUp(t.app);
   const staff = await signUp(t.app, { email: 'staff@example.com' });
   cookies = { owner: owner.cookie, member: member.cookie, stranger: stranger.cookie, staff: staff.cookie };
-  people = { owner: { id: owner.user.id, phone: owner.account.phoneNumber }, member: { id: member.user.id, phone: member.account.phoneNumber } };
+  people = {
+    owner: { id: owner.user.id, phone: owner.account.phoneNumber },
+    member: { id: member.user.id, phone: member.account.phoneNumber },
+  };
 });
 afterAll(() => t.close());
 
@@ -52,7 +55,13 @@ const CREATE = { owner: 201, member: 403, stranger: 404, staff: 201, signedOut: 
 const ROUTES: RouteCase[] = [
   { name: 'GET loop', method: 'GET', url: (f) => `/api/loops/${f.loop.id}`, expected: VIEW },
   { name: 'PUT loop', method: 'PUT', url: (f) => `/api/loops/${f.loop.id}`, payload: { context: 'changed' }, expected: MANAGE },
-  { name: 'PUT reminder schedule', method: 'PUT', url: (f) => `/api/loops/${f.loop.id}`, payload: { reminderSchedule: [] }, expected: MANAGE },
+  {
+    name: 'PUT reminder schedule',
+    method: 'PUT',
+    url: (f) => `/api/loops/${f.loop.id}`,
+    payload: { reminderSchedule: [] },
+    expected: MANAGE,
+  },
   { name: 'DELETE loop', method: 'DELETE', url: (f) => `/api/loops/${f.loop.id}`, expected: MANAGE },
   { name: 'POST invite', method: 'POST', url: (f) => `/api/loops/${f.loop.id}/invite`, expected: CREATE },
   {

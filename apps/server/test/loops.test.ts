@@ -17,7 +17,13 @@ describe('POST /api/loops', () => {
       method: 'POST',
       url: '/api/loops',
       headers: { cookie },
-      payload: { name: '  Weekend Crew ', context: 'College friends', vibe: ['friends', 'funny'], creatorId: user.id, timeZone: 'Europe/Paris' },
+      payload: {
+        name: '  Weekend Crew ',
+        context: 'College friends',
+        vibe: ['friends', 'funny'],
+        creatorId: user.id,
+        timeZone: 'Europe/Paris',
+      },
     });
     expect(res.statusCode).toBe(201);
     const loop = res.json();
@@ -52,7 +58,12 @@ describe('POST /api/loops', () => {
     [{ frequency: 'daily' }, 'Frequency must be weekly, biweekly or monthly'],
     [{ reminderSchedule: [{ day: 'monday', time: '09:03' }] }, 'Reminder time must be HH:MM on a 5-minute step, from 00:00 to 23:55'],
     [
-      { reminderSchedule: [{ day: 'monday', time: '09:00' }, { day: 'monday', time: '10:00' }] },
+      {
+        reminderSchedule: [
+          { day: 'monday', time: '09:00' },
+          { day: 'monday', time: '10:00' },
+        ],
+      },
       'Reminder schedule has a weekday twice: give each day one time',
     ],
   ])('refuses %j with a 400', async (change, message) => {
@@ -133,14 +144,20 @@ describe('PUT /api/loops/{id}', () => {
     const owner = await signUp(t.app);
     const loop = await createLoopAs(t.app, owner.cookie);
     const full = (await t.app.inject({ url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie } })).json();
-    const put = (payload: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie }, payload });
+    const put = (payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'PUT', url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie }, payload });
 
     const merged = await put({ ...full, context: 'New context', paused: true, frequency: 'weekly' });
     expect(merged.statusCode).toBe(200);
     // Pause and frequency belong to staff (admin routes): a merged Loop cannot change them.
     expect(merged.json()).toMatchObject({ context: 'New context', paused: false, frequency: 'biweekly' });
 
-    const schedule = await put({ reminderSchedule: [{ day: 'sunday', time: '18:30' }, { day: 'monday', time: '09:00' }] });
+    const schedule = await put({
+      reminderSchedule: [
+        { day: 'sunday', time: '18:30' },
+        { day: 'monday', time: '09:00' },
+      ],
+    });
     expect(schedule.json().reminderSchedule).toEqual([
       { day: 'monday', time: '09:00' },
       { day: 'sunday', time: '18:30' },
@@ -192,7 +209,11 @@ describe('members', () => {
     expect(again.json().message).toBe('This person is already a member of this Loop.');
 
     // Text-only people cannot sign in: they have no password.
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'nana@example.com', password: 'anything-at-all' } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'nana@example.com', password: 'anything-at-all' },
+    });
     expect(login.statusCode).toBe(401);
   });
 
@@ -231,13 +252,25 @@ describe('members', () => {
     const detail = (await t.app.inject({ url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie } })).json();
     const creatorMember = detail.members.find((m: { isCreator: boolean }) => m.isCreator);
 
-    const creatorRes = await t.app.inject({ method: 'DELETE', url: `/api/loops/${loop.id}/members/${creatorMember.id}`, headers: { cookie: owner.cookie } });
+    const creatorRes = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/loops/${loop.id}/members/${creatorMember.id}`,
+      headers: { cookie: owner.cookie },
+    });
     expect(creatorRes.statusCode).toBe(400);
     expect(creatorRes.json().message).toBe("The Loop's creator cannot be removed. Delete the Loop instead.");
 
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/loops/${loop.id}/members/${member.id}`, headers: { cookie: owner.cookie } });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/loops/${loop.id}/members/${member.id}`,
+      headers: { cookie: owner.cookie },
+    });
     expect(res.statusCode).toBe(200);
-    const again = await t.app.inject({ method: 'DELETE', url: `/api/loops/${loop.id}/members/${member.id}`, headers: { cookie: owner.cookie } });
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/loops/${loop.id}/members/${member.id}`,
+      headers: { cookie: owner.cookie },
+    });
     expect(again.statusCode).toBe(404);
   });
 });
@@ -252,7 +285,8 @@ describe('updates', () => {
     const own = await insertUpdate(db, loop.id, friend.user.id, 'Mine');
     const others = await insertUpdate(db, loop.id, owner.user.id, 'Theirs');
 
-    const del = (id: number, cookie: string) => t.app.inject({ method: 'DELETE', url: `/api/loops/${loop.id}/updates/${id}`, headers: { cookie } });
+    const del = (id: number, cookie: string) =>
+      t.app.inject({ method: 'DELETE', url: `/api/loops/${loop.id}/updates/${id}`, headers: { cookie } });
     expect((await del(others.id, friend.cookie)).statusCode).toBe(403);
     expect((await del(own.id, friend.cookie)).statusCode).toBe(200);
     expect((await del(own.id, friend.cookie)).statusCode).toBe(404);
@@ -280,7 +314,12 @@ describe('schedule columns', () => {
     expect(created.nextReminderAt!.getTime()).toBeGreaterThan(Date.now());
     expect(created.nextNewsletterAt).toBeInstanceOf(Date);
 
-    await t.app.inject({ method: 'PUT', url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie }, payload: { reminderSchedule: [] } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/loops/${loop.id}`,
+      headers: { cookie: owner.cookie },
+      payload: { reminderSchedule: [] },
+    });
     expect((await read()).nextReminderAt).toBeNull();
 
     await t.app.inject({
@@ -290,7 +329,13 @@ describe('schedule columns', () => {
       payload: { reminderSchedule: [{ day: 'monday', time: '07:05' }], timeZone: 'Asia/Tokyo' },
     });
     const moved = await read();
-    const local = new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Tokyo', weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(moved.nextReminderAt!);
+    const local = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'Asia/Tokyo',
+      weekday: 'long',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(moved.nextReminderAt!);
     expect(local).toBe('Monday 07:05');
   });
 });

@@ -19,7 +19,15 @@ beforeAll(async () => {
   // Debian's Chromium, headless (as e2e/support/browser.ts launches it): never a downloaded browser.
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 afterAll(async () => {
@@ -34,15 +42,29 @@ describe('a voice memo and a video in the newsletter', () => {
     const mediaPath = () => `/2010-04-01/Accounts/${env.fake.accountSid}/Messages/${sid('MM')}/Media/${sid('ME')}`;
     const media = [
       { url: env.fake.addMedia(mediaPath(), m4aMemo(4), 'audio/mp4'), contentType: 'audio/mp4' },
-      { url: env.fake.addMedia(mediaPath(), movVideo({ seconds: 4, width: 640, height: 360 }), 'video/quicktime'), contentType: 'video/quicktime' },
+      {
+        url: env.fake.addMedia(mediaPath(), movVideo({ seconds: 4, width: 640, height: 360 }), 'video/quicktime'),
+        contentType: 'video/quicktime',
+      },
     ];
-    await postWebhook(env.t.app, '/api/webhooks/twilio/messages', mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'Listen to her!', media }), {
-      authToken: env.fake.authToken,
-    });
+    await postWebhook(
+      env.t.app,
+      '/api/webhooks/twilio/messages',
+      mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'Listen to her!', media }),
+      {
+        authToken: env.fake.authToken,
+      },
+    );
     await processPending(env.t.app.ctx);
     const [update] = await updatesOf(db, loop.id);
     const [memo, video] = update!.media;
-    const published = await publishNewsletter(db, { loopId: loop.id, now: new Date(Date.now() + 60_000), writer: templateWriter, publicUrl: baseUrl, send: true });
+    const published = await publishNewsletter(db, {
+      loopId: loop.id,
+      now: new Date(Date.now() + 60_000),
+      writer: templateWriter,
+      publicUrl: baseUrl,
+      send: true,
+    });
     if (published.status !== 'sent') throw new Error(`not sent: ${published.status}`);
     expect(published.newsletter.content).toContain('1 update, 1 voice memo and 1 video');
     expect(published.newsletter.content).toContain(`![Voice memo from Ada, 0:04](/media/${memo!.storageKey})`);
@@ -66,13 +88,9 @@ describe('a voice memo and a video in the newsletter', () => {
       expect(await audio.getAttribute('src')).toBe(`/media/${memo!.storageKey}`);
       const player = page.locator('video');
       // (Page code as strings: this project's server tests are typed without the DOM.)
-      expect(await page.evaluate("(v => [v.controls, v.playsInline, v.preload, v.width, v.height])(document.querySelector('video'))")).toEqual([
-        true,
-        true,
-        'none',
-        640,
-        360,
-      ]);
+      expect(
+        await page.evaluate("(v => [v.controls, v.playsInline, v.preload, v.width, v.height])(document.querySelector('video'))"),
+      ).toEqual([true, true, 'none', 640, 360]);
       expect(await player.getAttribute('poster')).toBe(`/media/${video!.storageKey}/640`);
       expect(await page.locator('.clip-label').allTextContents()).toEqual(['Voice memo, 0:04', 'Video, 0:04']);
 
@@ -89,7 +107,12 @@ describe('a voice memo and a video in the newsletter', () => {
       const shown = (selector: string) => page.evaluate(`getComputedStyle(document.querySelector('${selector}')).display`);
       expect([await shown('audio'), await shown('.clip-online')]).toEqual(['block', 'none']);
       await page.emulateMedia({ media: 'print' });
-      expect([await shown('audio'), await shown('video'), await shown('.clip-label'), await shown('.clip-online')]).toEqual(['none', 'none', 'block', 'block']);
+      expect([await shown('audio'), await shown('video'), await shown('.clip-label'), await shown('.clip-online')]).toEqual([
+        'none',
+        'none',
+        'block',
+        'block',
+      ]);
       // The page's public address (PUBLIC_URL), the one its text message links to.
       const address = `${env.t.app.ctx.config.PUBLIC_URL}${new URL(page.url()).pathname}`;
       expect(await page.locator('.clip-online').allTextContents()).toEqual([`Listen online: ${address}`, `Watch online: ${address}`]);

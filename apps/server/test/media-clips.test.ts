@@ -159,7 +159,11 @@ describe('the voice memo and video pipeline (media/clip.ts)', () => {
       const dir = await mkdtemp(`${tmpdir()}/loop-playlist-`);
       try {
         await writeFile(`${dir}/list.m3u8`, playlist());
-        const run = await runTool(tools.ffprobe, ['-v', 'error', ...inputOptions('hls'), '-show_entries', 'format=duration', '-of', 'json', `${dir}/list.m3u8`], 20_000);
+        const run = await runTool(
+          tools.ffprobe,
+          ['-v', 'error', ...inputOptions('hls'), '-show_entries', 'format=duration', '-of', 'json', `${dir}/list.m3u8`],
+          20_000,
+        );
         expect(run.code).not.toBe(0);
         expect(run.stdout).not.toContain('root:');
         expect(hits).toEqual([]);
@@ -200,12 +204,15 @@ describe('voice memos and videos texted in (signed Twilio webhooks)', () => {
   const env = useFakeTwilioApp();
   const db = () => env.db();
   const mediaPath = () => `/2010-04-01/Accounts/${env.fake.accountSid}/Messages/${sid('MM')}/Media/${sid('ME')}`;
-  const post = (params: Record<string, string>) => postWebhook(env.t.app, '/api/webhooks/twilio/messages', params, { authToken: env.fake.authToken });
+  const post = (params: Record<string, string>) =>
+    postWebhook(env.t.app, '/api/webhooks/twilio/messages', params, { authToken: env.fake.authToken });
   /** Every storage key on disk (local storage under DATA_DIR/media). */
   const storedFiles = () => {
     const root = `${env.t.app.ctx.config.DATA_DIR}/media`;
     try {
-      return readdirSync(root, { recursive: true }).filter((f) => String(f).length > 40).map(String);
+      return readdirSync(root, { recursive: true })
+        .filter((f) => String(f).length > 40)
+        .map(String);
     } catch {
       return [];
     }
@@ -226,7 +233,9 @@ describe('voice memos and videos texted in (signed Twilio webhooks)', () => {
     const [update] = await updatesOf(db(), loop.id);
     expect(update?.content).toBe('Her first words!');
     expect(update?.media.map((m) => m.contentType)).toEqual(['audio/mp4', 'audio/mp4', 'audio/mp4', 'video/mp4']);
-    expect((await textsTo(db(), person.phoneNumber))[0]?.body).toBe('Thanks Ada! Your update, 3 voice memos and video went to "Grandkids".');
+    expect((await textsTo(db(), person.phoneNumber))[0]?.body).toBe(
+      'Thanks Ada! Your update, 3 voice memos and video went to "Grandkids".',
+    );
 
     const video = update!.media[3]!;
     expect(video).toMatchObject({ width: 1280, height: 720 });
@@ -270,7 +279,11 @@ describe('voice memos and videos texted in (signed Twilio webhooks)', () => {
     const keys = update!.media.flatMap((m) => m.variants.map((v) => v.key));
     expect(keys).toHaveLength(1 + 3); // the memo; the video and its poster at 320 and 640
     expect(storedFiles().length).toBe(before + keys.length);
-    const res = await env.t.app.inject({ method: 'DELETE', url: `/api/loops/${loop.id}/updates/${update!.id}`, headers: { cookie: owner.cookie } });
+    const res = await env.t.app.inject({
+      method: 'DELETE',
+      url: `/api/loops/${loop.id}/updates/${update!.id}`,
+      headers: { cookie: owner.cookie },
+    });
     expect(res.statusCode).toBe(200);
     const storage = env.t.app.ctx.storage;
     for (const key of keys) expect(await storage.get(key)).toBeNull();
@@ -279,34 +292,54 @@ describe('voice memos and videos texted in (signed Twilio webhooks)', () => {
   });
 
   it.each([
-    ['a zip named .mp4', () => Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(64)]), 'video/mp4', CLIP_REFUSALS.unreadable],
+    [
+      'a zip named .mp4',
+      () => Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(64)]),
+      'video/mp4',
+      CLIP_REFUSALS.unreadable,
+    ],
     ['a 0-byte file', () => Buffer.alloc(0), 'audio/amr', CLIP_REFUSALS.empty],
     ['a 2-hour voice memo', () => amrMemo(7200), 'audio/amr', CLIP_REFUSALS.tooLong('audio', 300)],
     ['a truncated video', () => movVideo({ seconds: 2 }).subarray(0, 20_000), 'video/quicktime', CLIP_REFUSALS.damaged],
-    ['a playlist pointing at file:///etc/passwd', () => Buffer.from('#EXTM3U\n#EXTINF:1,\nfile:///etc/passwd\n#EXT-X-ENDLIST\n'), 'video/mp4', CLIP_REFUSALS.unreadable],
-  ])('%s: the text is still shared, the reply says what went wrong and what to send, nothing half stored', async (_name, make, contentType, reason) => {
-    const person = await createPerson(db(), { firstName: 'Bo' });
-    const loop = await createLoop(db(), { name: 'Family', memberIds: [person.id] });
-    const before = storedFiles().length;
-    const url = env.fake.addMedia(mediaPath(), make(), contentType);
-    await post(mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'Listen', media: [{ url, contentType }] }));
-    await processPending(env.t.app.ctx);
-    const [update] = await updatesOf(db(), loop.id);
-    expect(update).toMatchObject({ content: 'Listen', media: [] });
-    expect((await textsTo(db(), person.phoneNumber))[0]?.body).toBe(
-      `Thanks Bo! Your update went to "Family". Your voice memo or video couldn't be saved: ${reason}.`,
-    );
-    expect(storedFiles().length).toBe(before);
-    expectNothingLeft();
-  });
+    [
+      'a playlist pointing at file:///etc/passwd',
+      () => Buffer.from('#EXTM3U\n#EXTINF:1,\nfile:///etc/passwd\n#EXT-X-ENDLIST\n'),
+      'video/mp4',
+      CLIP_REFUSALS.unreadable,
+    ],
+  ])(
+    '%s: the text is still shared, the reply says what went wrong and what to send, nothing half stored',
+    async (_name, make, contentType, reason) => {
+      const person = await createPerson(db(), { firstName: 'Bo' });
+      const loop = await createLoop(db(), { name: 'Family', memberIds: [person.id] });
+      const before = storedFiles().length;
+      const url = env.fake.addMedia(mediaPath(), make(), contentType);
+      await post(mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'Listen', media: [{ url, contentType }] }));
+      await processPending(env.t.app.ctx);
+      const [update] = await updatesOf(db(), loop.id);
+      expect(update).toMatchObject({ content: 'Listen', media: [] });
+      expect((await textsTo(db(), person.phoneNumber))[0]?.body).toBe(
+        `Thanks Bo! Your update went to "Family". Your voice memo or video couldn't be saved: ${reason}.`,
+      );
+      expect(storedFiles().length).toBe(before);
+      expectNothingLeft();
+    },
+  );
 
   it('a voice memo alone that cannot be kept: no update, a reply that says why', async () => {
     const person = await createPerson(db(), { firstName: 'Cy', messagingPreference: 'whatsapp' });
     const loop = await createLoop(db(), { name: 'Choir', memberIds: [person.id] });
     const url = env.fake.addMedia(mediaPath(), Buffer.from('not audio at all'), 'audio/ogg');
-    await post({ ...whatsappParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: '' }), NumMedia: '1', MediaUrl0: url, MediaContentType0: 'audio/ogg' });
+    await post({
+      ...whatsappParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: '' }),
+      NumMedia: '1',
+      MediaUrl0: url,
+      MediaContentType0: 'audio/ogg',
+    });
     await processPending(env.t.app.ctx);
     expect(await updatesOf(db(), loop.id)).toEqual([]);
-    expect((await textsTo(db(), person.phoneNumber))[0]?.body).toBe(`Your voice memo or video couldn't be saved: ${CLIP_REFUSALS.unreadable}.`);
+    expect((await textsTo(db(), person.phoneNumber))[0]?.body).toBe(
+      `Your voice memo or video couldn't be saved: ${CLIP_REFUSALS.unreadable}.`,
+    );
   });
 });

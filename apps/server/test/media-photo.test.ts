@@ -13,7 +13,14 @@ async function converted(bytes: Buffer): Promise<ConvertedPhoto> {
 async function expectBarePicture(bytes: Buffer) {
   const meta = await metadataOf(bytes);
   expect(meta.format).toBe('webp');
-  expect(meta).toMatchObject({ exif: undefined, icc: undefined, xmp: undefined, iptc: undefined, orientation: undefined, comments: undefined });
+  expect(meta).toMatchObject({
+    exif: undefined,
+    icc: undefined,
+    xmp: undefined,
+    iptc: undefined,
+    orientation: undefined,
+    comments: undefined,
+  });
   for (const word of ['iPhone', 'Apple', 'GPS', 'London', 'Exif']) expect(bytes.includes(word)).toBe(false);
 }
 
@@ -68,7 +75,13 @@ describe('the photo pipeline', () => {
   });
 
   it('accepts TIFF, BMP, PNG, GIF and WebP and converts them', async () => {
-    for (const bytes of [await encodeAs('tiff', 700, 500), bmp(700, 500), await encodeAs('png', 700, 500), await encodeAs('gif', 700, 500), await encodeAs('webp', 700, 500)]) {
+    for (const bytes of [
+      await encodeAs('tiff', 700, 500),
+      bmp(700, 500),
+      await encodeAs('png', 700, 500),
+      await encodeAs('gif', 700, 500),
+      await encodeAs('webp', 700, 500),
+    ]) {
       const photo = await converted(bytes);
       expect(photo.variants.map((v) => v.width)).toEqual([320, 640, 700]);
       const [red, , blue] = await pixelAt(photo.variants[0]!.bytes, 10, 10);

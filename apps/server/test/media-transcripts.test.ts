@@ -47,11 +47,19 @@ async function textMemo(input: { body?: string; video?: boolean; ctx?: Messaging
   const loop = await createLoop(db, { name: 'Grandkids', memberIds: [owner.user.id, person.id], creatorId: owner.user.id });
   const items = [{ url: env.fake.addMedia(mediaPath(), m4aMemo(2), 'audio/mp4'), contentType: 'audio/mp4' }];
   if (input.video) {
-    items.push({ url: env.fake.addMedia(mediaPath(), movVideo({ seconds: 1, width: 320, height: 240 }), 'video/mp4'), contentType: 'video/mp4' });
+    items.push({
+      url: env.fake.addMedia(mediaPath(), movVideo({ seconds: 1, width: 320, height: 240 }), 'video/mp4'),
+      contentType: 'video/mp4',
+    });
   }
-  await postWebhook(env.t.app, '/api/webhooks/twilio/messages', mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: input.body ?? '', media: items }), {
-    authToken: env.fake.authToken,
-  });
+  await postWebhook(
+    env.t.app,
+    '/api/webhooks/twilio/messages',
+    mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: input.body ?? '', media: items }),
+    {
+      authToken: env.fake.authToken,
+    },
+  );
   await processPending(input.ctx ?? withEndpoint());
   const [update] = await updatesOf(db, loop.id);
   if (!update) throw new Error('no update was stored');
@@ -65,7 +73,13 @@ async function loopDetail(loopId: number, cookie: string): Promise<LoopDetail> {
 }
 
 async function publish(loopId: number) {
-  const published = await publishNewsletter(env.db(), { loopId, now: new Date(Date.now() + 60_000), writer: templateWriter, publicUrl: 'https://loop.example', send: true });
+  const published = await publishNewsletter(env.db(), {
+    loopId,
+    now: new Date(Date.now() + 60_000),
+    writer: templateWriter,
+    publicUrl: 'https://loop.example',
+    send: true,
+  });
   if (published.status !== 'sent') throw new Error(`not sent: ${published.status}`);
   return published.newsletter;
 }
@@ -99,25 +113,43 @@ describe('a voice memo transcribed at the configured endpoint', () => {
     // The Updates tab's API carries the clip with its words, as plain text.
     const detail = await loopDetail(loop.id, owner.cookie);
     expect(detail.updates[0]?.clips).toEqual([
-      { url: `/media/${memo!.storageKey}`, kind: 'audio', durationMs: expect.any(Number), width: 0, height: 0, poster: null, transcript: words },
+      {
+        url: `/media/${memo!.storageKey}`,
+        kind: 'audio',
+        durationMs: expect.any(Number),
+        width: 0,
+        height: 0,
+        poster: null,
+        transcript: words,
+      },
     ]);
 
     // The template writer quotes it under the player, marked as transcribed; the page escapes it.
     const newsletter = await publish(loop.id);
-    expect(newsletter.content).toContain(`![Voice memo from Ada, 0:02](/media/${memo!.storageKey})\n\n> “Hi Grandma! \\<img src=x onerror=alert(1)> \\*\\*not bold\\*\\*” *(transcribed)*`);
+    expect(newsletter.content).toContain(
+      `![Voice memo from Ada, 0:02](/media/${memo!.storageKey})\n\n> “Hi Grandma! \\<img src=x onerror=alert(1)> \\*\\*not bold\\*\\*” *(transcribed)*`,
+    );
     const html = await pageOf(newsletter.urlId);
     expect(html).toContain('Hi Grandma! &lt;img src=x onerror=alert(1)&gt; **not bold**');
     expect(html).not.toContain('<img src="x"');
     expect(html).not.toContain('<img src=x');
     // On paper: no player, "Listen online" and the page's address (newsletter.css hides it on screen).
     const pageUrl = `${env.t.app.ctx.config.PUBLIC_URL}/newsletters/${newsletter.urlId}`;
-    expect(html).toContain(`<span class="clip-online">Listen online: <a href="${pageUrl}" rel="nofollow ugc noopener noreferrer">${pageUrl}</a></span>`);
+    expect(html).toContain(
+      `<span class="clip-online">Listen online: <a href="${pageUrl}" rel="nofollow ugc noopener noreferrer">${pageUrl}</a></span>`,
+    );
 
     // Delete means gone: the update's row, its memo's transcript, and the words in the newsletter.
-    const res = await env.t.app.inject({ method: 'DELETE', url: `/api/loops/${loop.id}/updates/${update.id}`, headers: { cookie: owner.cookie } });
+    const res = await env.t.app.inject({
+      method: 'DELETE',
+      url: `/api/loops/${loop.id}/updates/${update.id}`,
+      headers: { cookie: owner.cookie },
+    });
     expect(res.statusCode).toBe(200);
     expect(await env.db().select().from(media).where(eq(media.updateId, update.id))).toEqual([]);
-    expect(await env.db().select({ transcript: media.transcript }).from(media).where(isNotNull(media.transcript))).not.toContainEqual({ transcript: words });
+    expect(await env.db().select({ transcript: media.transcript }).from(media).where(isNotNull(media.transcript))).not.toContainEqual({
+      transcript: words,
+    });
     expect(await pageOf(newsletter.urlId)).not.toContain('Grandma');
   });
 
@@ -140,19 +172,24 @@ describe('a voice memo transcribed at the configured endpoint', () => {
     ['answers 500', { kind: 'status', status: 500, body: { error: { message: 'The server had an error', type: 'server_error' } } }, {}],
     ['never answers (time-out)', { kind: 'hang' }, { TRANSCRIPTION_TIMEOUT_MS: 300 }],
     ['answers only blanks', { kind: 'text', text: ' \n\t ' }, {}],
-  ] as const)('when the endpoint %s, the update is kept without words: "Voice memo, 0:02" with a player', async (_name, answer, settings) => {
-    openai.transcribe(answer);
-    const before = openai.uploads.length;
-    const { owner, person, loop, update } = await textMemo({ body: '', ctx: withEndpoint(settings) });
-    expect(openai.uploads.length).toBe(before + 1);
-    expect(update.content).toBe('');
-    expect(update.media.map((m) => [m.contentType, m.transcript])).toEqual([['audio/mp4', null]]);
-    expect((await loopDetail(loop.id, owner.cookie)).updates[0]?.clips[0]).toMatchObject({ kind: 'audio', transcript: null });
-    expect((await textsTo(env.db(), person.phoneNumber)).at(-1)?.body).toBe('Thanks Ada! Your update and voice memo went to "Grandkids".');
-    const html = await pageOf((await publish(loop.id)).urlId);
-    expect(html).toContain('<span class="clip-label">Voice memo, 0:02</span>');
-    expect(html).not.toContain('(transcribed)');
-  });
+  ] as const)(
+    'when the endpoint %s, the update is kept without words: "Voice memo, 0:02" with a player',
+    async (_name, answer, settings) => {
+      openai.transcribe(answer);
+      const before = openai.uploads.length;
+      const { owner, person, loop, update } = await textMemo({ body: '', ctx: withEndpoint(settings) });
+      expect(openai.uploads.length).toBe(before + 1);
+      expect(update.content).toBe('');
+      expect(update.media.map((m) => [m.contentType, m.transcript])).toEqual([['audio/mp4', null]]);
+      expect((await loopDetail(loop.id, owner.cookie)).updates[0]?.clips[0]).toMatchObject({ kind: 'audio', transcript: null });
+      expect((await textsTo(env.db(), person.phoneNumber)).at(-1)?.body).toBe(
+        'Thanks Ada! Your update and voice memo went to "Grandkids".',
+      );
+      const html = await pageOf((await publish(loop.id)).urlId);
+      expect(html).toContain('<span class="clip-label">Voice memo, 0:02</span>');
+      expect(html).not.toContain('(transcribed)');
+    },
+  );
 
   it('without an endpoint nothing is sent anywhere and the memo has no words', async () => {
     const before = openai.uploads.length;
@@ -216,7 +253,13 @@ describe('the sneak peek quotes what a voice memo said when the member typed not
 describe('the model writer is given the transcript to quote', () => {
   it('puts it beside the voice memo in the facts, and says to quote it', async () => {
     openai.answer({ kind: 'content', content: JSON.stringify({ content: 'Ada sent a voice memo.' }) });
-    const writer = createOpenAiWriter({ apiKey: 'sk-test', baseUrl: openai.baseUrl, model: 'fake-model', timeoutMs: 10_000, log: { warn: () => {} } });
+    const writer = createOpenAiWriter({
+      apiKey: 'sk-test',
+      baseUrl: openai.baseUrl,
+      model: 'fake-model',
+      timeoutMs: 10_000,
+      log: { warn: () => {} },
+    });
     await writer.write(memoInput('newsletter', 'We miss you!'));
     const messages = openai.requests.at(-1)?.body.messages as { role: string; content: string }[];
     expect(messages[0]?.content).toContain('quote it word for word');

@@ -24,10 +24,23 @@ describe('PUT /api/loops/{id}/members/{memberId}', () => {
     const member = await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: uniquePhone(), firstName: 'Nana' });
     expect(await memberOf(owner.cookie, loop.id, member.id)).toMatchObject({ detailsEditable: true });
 
-    const res = await put(owner.cookie, loop.id, member.id, { firstName: ' Margaret ', lastName: 'Walker', context: 'Grandma', messagingPreference: 'whatsapp' });
+    const res = await put(owner.cookie, loop.id, member.id, {
+      firstName: ' Margaret ',
+      lastName: 'Walker',
+      context: 'Grandma',
+      messagingPreference: 'whatsapp',
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ id: member.id, context: 'Grandma', detailsEditable: true, user: { firstName: 'Margaret', lastName: 'Walker', messagingPreference: 'whatsapp' } });
-    expect(await memberOf(owner.cookie, loop.id, member.id)).toMatchObject({ context: 'Grandma', user: { firstName: 'Margaret', messagingPreference: 'whatsapp' } });
+    expect(res.json()).toMatchObject({
+      id: member.id,
+      context: 'Grandma',
+      detailsEditable: true,
+      user: { firstName: 'Margaret', lastName: 'Walker', messagingPreference: 'whatsapp' },
+    });
+    expect(await memberOf(owner.cookie, loop.id, member.id)).toMatchObject({
+      context: 'Grandma',
+      user: { firstName: 'Margaret', messagingPreference: 'whatsapp' },
+    });
 
     // An empty context clears it.
     expect((await put(owner.cookie, loop.id, member.id, { context: '' })).json()).toMatchObject({ context: null });
@@ -42,12 +55,19 @@ describe('PUT /api/loops/{id}/members/{memberId}', () => {
 
     const rename = await put(owner.cookie, loop.id, member.id, { firstName: 'Fake', context: 'Cousin' });
     expect(rename.statusCode).toBe(403);
-    expect(rename.json().message).toBe('Real has an account and manages their own name and messaging preference. You can change their context here.');
+    expect(rename.json().message).toBe(
+      'Real has an account and manages their own name and messaging preference. You can change their context here.',
+    );
     // Nothing was half-written.
     expect(await memberOf(owner.cookie, loop.id, member.id)).toMatchObject({ context: null, user: { firstName: 'Real' } });
 
     // The same name as now is no change: the edit form sends every field.
-    const context = await put(owner.cookie, loop.id, member.id, { firstName: 'Real', lastName: 'Lovelace', messagingPreference: 'sms', context: 'Cousin' });
+    const context = await put(owner.cookie, loop.id, member.id, {
+      firstName: 'Real',
+      lastName: 'Lovelace',
+      messagingPreference: 'sms',
+      context: 'Cousin',
+    });
     expect(context.statusCode).toBe(200);
     expect(context.json()).toMatchObject({ context: 'Cousin', user: { firstName: 'Real' } });
   });

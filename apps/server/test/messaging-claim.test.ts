@@ -42,25 +42,28 @@ describe('claiming due texts', () => {
   });
 
   // Two connections at once: PGlite has one session.
-  it.runIf(TEST_DATABASE_URL)('inbound by sender: a claim takes no more than its limit, and a batch taken in a transaction is no other claim\'s', async () => {
-    const db = testDb.database.db;
-    await db.delete(messages);
-    // 60 senders with one text each.
-    const texts = due('inbound', 60).map((row, i) => ({ ...row, fromAddress: `+1555300${String(i).padStart(4, '0')}` }));
-    await db.insert(messages).values(texts);
-    const now = new Date();
-    const lease = { now, leaseUntil: new Date(now.getTime() + 60_000) };
-    const claimed = await claimInbound(db, { ...lease, limit: 25 });
-    expect(claimed).toHaveLength(25);
-    let meanwhile: number[] = [];
-    const taken = await db.transaction(async (tx) => {
-      const rows = await takeInbound(tx, { now, limit: 20 });
-      // Another connection's claim while this transaction holds its senders.
-      meanwhile = (await claimInbound(db, { ...lease, limit: 100 })).map((r) => r.id);
-      return rows.map((r) => r.id);
-    });
-    expect(taken).toHaveLength(20);
-    expect(meanwhile).toHaveLength(15);
-    expect(new Set([...claimed.map((r) => r.id), ...taken, ...meanwhile]).size).toBe(60);
-  });
+  it.runIf(TEST_DATABASE_URL)(
+    "inbound by sender: a claim takes no more than its limit, and a batch taken in a transaction is no other claim's",
+    async () => {
+      const db = testDb.database.db;
+      await db.delete(messages);
+      // 60 senders with one text each.
+      const texts = due('inbound', 60).map((row, i) => ({ ...row, fromAddress: `+1555300${String(i).padStart(4, '0')}` }));
+      await db.insert(messages).values(texts);
+      const now = new Date();
+      const lease = { now, leaseUntil: new Date(now.getTime() + 60_000) };
+      const claimed = await claimInbound(db, { ...lease, limit: 25 });
+      expect(claimed).toHaveLength(25);
+      let meanwhile: number[] = [];
+      const taken = await db.transaction(async (tx) => {
+        const rows = await takeInbound(tx, { now, limit: 20 });
+        // Another connection's claim while this transaction holds its senders.
+        meanwhile = (await claimInbound(db, { ...lease, limit: 100 })).map((r) => r.id);
+        return rows.map((r) => r.id);
+      });
+      expect(taken).toHaveLength(20);
+      expect(meanwhile).toHaveLength(15);
+      expect(new Set([...claimed.map((r) => r.id), ...taken, ...meanwhile]).size).toBe(60);
+    },
+  );
 });

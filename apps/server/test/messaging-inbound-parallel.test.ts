@@ -30,7 +30,7 @@ const watch = vi.hoisted(() => {
     /** The next batch fails after storing its texts (its transaction then rolls back). */
     failNext: false,
   };
-  const track = async <T,>(rows: { id: number; fromAddress: string }[], work: () => Promise<T>): Promise<T> => {
+  const track = async <T>(rows: { id: number; fromAddress: string }[], work: () => Promise<T>): Promise<T> => {
     const senders = [...new Set(rows.map((row) => row.fromAddress))];
     for (const sender of senders) {
       const now = (state.inFlight.get(sender) ?? 0) + 1;
@@ -38,7 +38,10 @@ const watch = vi.hoisted(() => {
       state.mostPerSender = Math.max(state.mostPerSender, now);
     }
     for (const row of rows) state.started.set(row.fromAddress, [...(state.started.get(row.fromAddress) ?? []), row.id]);
-    state.most = Math.max(state.most, [...state.inFlight.values()].reduce((a, b) => a + b, 0));
+    state.most = Math.max(
+      state.most,
+      [...state.inFlight.values()].reduce((a, b) => a + b, 0),
+    );
     try {
       return await work();
     } finally {
@@ -95,45 +98,55 @@ const db = () => t.testDb.database.db;
 
 /** Every text handled, and in what order each sender's updates were stored (their ids follow the order). */
 async function outcome(ids: number[]) {
-  const rows = await db().select({ id: messages.id, status: messages.status, error: messages.error }).from(messages).where(inArray(messages.id, ids));
-  const made = await db().select({ id: updates.id, messageId: updates.messageId }).from(updates).where(inArray(updates.messageId, ids)).orderBy(updates.id);
+  const rows = await db()
+    .select({ id: messages.id, status: messages.status, error: messages.error })
+    .from(messages)
+    .where(inArray(messages.id, ids));
+  const made = await db()
+    .select({ id: updates.id, messageId: updates.messageId })
+    .from(updates)
+    .where(inArray(updates.messageId, ids))
+    .orderBy(updates.id);
   return { rows, storedInOrder: made.map((u) => u.messageId ?? 0) };
 }
 
 describe('inbound texts side by side (decision 0016)', () => {
-  it('handles many senders at once, each sender\'s texts in the order they came, stored together or alone', async () => {
+  it("handles many senders at once, each sender's texts in the order they came, stored together or alone", async () => {
     await fc.assert(
       // Who sends each text, and whether it is a keyword (LOOPS: handled alone, no update) or news (stored with its batch).
-      fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: 7 }), fc.boolean()), { minLength: 10, maxLength: 40 }), async (order) => {
-        watch.state.inFlight.clear();
-        watch.state.started.clear();
-        const people = await Promise.all(Array.from({ length: 8 }, () => createPerson(db())));
-        await createLoop(db(), { name: `Everyone ${sid('')}`, memberIds: people.map((p) => p.id) });
-        // The senders' texts interleaved as the property says; each sender numbers its own.
-        const ids: number[] = [];
-        const texts = new Map<number, number[]>();
-        const news: number[] = [];
-        for (const [who, keyword] of order) {
-          const person = people[who];
-          if (!person) continue;
-          const body = keyword ? 'LOOPS' : `note ${ids.length}`;
-          const { id } = await ingestInbound(db(), smsParams({ accountSid: 'AC1', from: person.phoneNumber, body }), new Date());
-          if (id === null) throw new Error('not stored');
-          ids.push(id);
-          if (!keyword) news.push(id);
-          texts.set(who, [...(texts.get(who) ?? []), id]);
-        }
-        await processPending(t.app.ctx);
-        const { rows, storedInOrder } = await outcome(ids);
-        expect(rows.every((r) => r.status === 'processed')).toBe(true);
-        expect(storedInOrder).toHaveLength(news.length);
-        for (const [who, own] of texts) {
-          const phone = people[who]?.phoneNumber ?? '';
-          // Started in order, and their updates stored in order.
-          expect(watch.state.started.get(phone)).toEqual(own);
-          expect(storedInOrder.filter((id) => own.includes(id))).toEqual(own.filter((id) => news.includes(id)));
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 7 }), fc.boolean()), { minLength: 10, maxLength: 40 }),
+        async (order) => {
+          watch.state.inFlight.clear();
+          watch.state.started.clear();
+          const people = await Promise.all(Array.from({ length: 8 }, () => createPerson(db())));
+          await createLoop(db(), { name: `Everyone ${sid('')}`, memberIds: people.map((p) => p.id) });
+          // The senders' texts interleaved as the property says; each sender numbers its own.
+          const ids: number[] = [];
+          const texts = new Map<number, number[]>();
+          const news: number[] = [];
+          for (const [who, keyword] of order) {
+            const person = people[who];
+            if (!person) continue;
+            const body = keyword ? 'LOOPS' : `note ${ids.length}`;
+            const { id } = await ingestInbound(db(), smsParams({ accountSid: 'AC1', from: person.phoneNumber, body }), new Date());
+            if (id === null) throw new Error('not stored');
+            ids.push(id);
+            if (!keyword) news.push(id);
+            texts.set(who, [...(texts.get(who) ?? []), id]);
+          }
+          await processPending(t.app.ctx);
+          const { rows, storedInOrder } = await outcome(ids);
+          expect(rows.every((r) => r.status === 'processed')).toBe(true);
+          expect(storedInOrder).toHaveLength(news.length);
+          for (const [who, own] of texts) {
+            const phone = people[who]?.phoneNumber ?? '';
+            // Started in order, and their updates stored in order.
+            expect(watch.state.started.get(phone)).toEqual(own);
+            expect(storedInOrder.filter((id) => own.includes(id))).toEqual(own.filter((id) => news.includes(id)));
+          }
+        },
+      ),
       { numRuns: 8 },
     );
     expect(watch.state.mostPerSender).toBe(1);
@@ -173,7 +186,11 @@ describe('inbound texts side by side (decision 0016)', () => {
     const ids: number[] = [];
     for (const round of [1, 2]) {
       for (const person of people) {
-        const { id } = await ingestInbound(db(), smsParams({ accountSid: 'AC1', from: person.phoneNumber, body: `news ${round}` }), new Date());
+        const { id } = await ingestInbound(
+          db(),
+          smsParams({ accountSid: 'AC1', from: person.phoneNumber, body: `news ${round}` }),
+          new Date(),
+        );
         ids.push(id ?? 0);
       }
     }
@@ -191,7 +208,15 @@ describe('inbound texts side by side (decision 0016)', () => {
       expect(storedInOrder.filter((id) => own.includes(id))).toEqual(own);
     }
     expect(watch.state.mostAlone).toBeGreaterThan(1);
-    const replies = await db().select().from(messages).where(inArray(messages.idempotencyKey, ids.map((id) => `reply:${id}`)));
+    const replies = await db()
+      .select()
+      .from(messages)
+      .where(
+        inArray(
+          messages.idempotencyKey,
+          ids.map((id) => `reply:${id}`),
+        ),
+      );
     expect(replies).toHaveLength(ids.length);
     expect(await db().select().from(updates).where(eq(updates.loopId, loop.id))).toHaveLength(ids.length);
   });
@@ -202,7 +227,11 @@ describe('inbound texts side by side (decision 0016)', () => {
     const ids: number[] = [];
     // More than one claim looks at (500), so each worker finds texts of this sender.
     for (let i = 0; i < 520; i++) {
-      const { id } = await ingestInbound(db(), { ...smsParams({ accountSid: 'AC1', from: person.phoneNumber, body: `part ${i}` }), MessageSid: sid('SM') }, new Date());
+      const { id } = await ingestInbound(
+        db(),
+        { ...smsParams({ accountSid: 'AC1', from: person.phoneNumber, body: `part ${i}` }), MessageSid: sid('SM') },
+        new Date(),
+      );
       ids.push(id ?? 0);
     }
     const other = await t.rebuild({ INBOUND_CONCURRENCY: '4' });
@@ -217,7 +246,7 @@ describe('inbound texts side by side (decision 0016)', () => {
   });
 
   // PGlite runs one transaction at a time; row locks meet only on PostgreSQL.
-  it.runIf(TEST_DATABASE_URL)('texts to the same Loops, named in either order, never deadlock on the Loops\' counts', async () => {
+  it.runIf(TEST_DATABASE_URL)("texts to the same Loops, named in either order, never deadlock on the Loops' counts", async () => {
     const people = await Promise.all(Array.from({ length: 16 }, () => createPerson(db())));
     const memberIds = people.map((p) => p.id);
     const north = await createLoop(db(), { name: 'North', memberIds });
@@ -237,7 +266,10 @@ describe('inbound texts side by side (decision 0016)', () => {
     // A deadlock fails one of the two transactions (40P01): its text would wait for a retry, with the error noted.
     expect(rows.filter((r) => r.status !== 'processed' || r.error !== null)).toEqual([]);
     for (const loop of [north, south]) {
-      const made = await db().select().from(updates).where(and(eq(updates.loopId, loop.id), inArray(updates.messageId, ids)));
+      const made = await db()
+        .select()
+        .from(updates)
+        .where(and(eq(updates.loopId, loop.id), inArray(updates.messageId, ids)));
       expect(made).toHaveLength(ids.length);
     }
   });

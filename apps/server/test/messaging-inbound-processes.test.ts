@@ -28,7 +28,7 @@ describe.skipIf(!TEST_DATABASE_URL)('inbound texts across processes', () => {
     await testDb.drop();
   });
 
-  it('two processes never take one sender\'s texts out of order', async () => {
+  it("two processes never take one sender's texts out of order", async () => {
     const db = testDb.database.db;
     const people = await Promise.all(Array.from({ length: 3 }, () => createPerson(db)));
     await createLoop(db, { name: 'Three Voices', memberIds: people.map((p) => p.id) });
@@ -37,7 +37,11 @@ describe.skipIf(!TEST_DATABASE_URL)('inbound texts across processes', () => {
     for (let i = 0; i < 600; i++) {
       const person = people[i % 3];
       if (!person) continue;
-      const { id } = await ingestInbound(db, { ...smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: `part ${i}` }), MessageSid: sid('SM') }, new Date());
+      const { id } = await ingestInbound(
+        db,
+        { ...smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: `part ${i}` }), MessageSid: sid('SM') },
+        new Date(),
+      );
       bySender.set(person.phoneNumber, [...(bySender.get(person.phoneNumber) ?? []), id ?? 0]);
     }
     const env = {
@@ -58,9 +62,9 @@ describe.skipIf(!TEST_DATABASE_URL)('inbound texts across processes', () => {
     const ids = [...bySender.values()].flat();
     const handled = await db.select({ status: messages.status }).from(messages).where(inArray(messages.id, ids));
     expect(handled.filter((m) => m.status !== 'processed')).toEqual([]);
-    const stored = (await db.select({ messageId: updates.messageId }).from(updates).where(inArray(updates.messageId, ids)).orderBy(asc(updates.id))).map(
-      (u) => u.messageId,
-    );
+    const stored = (
+      await db.select({ messageId: updates.messageId }).from(updates).where(inArray(updates.messageId, ids)).orderBy(asc(updates.id))
+    ).map((u) => u.messageId);
     for (const own of bySender.values()) expect(stored.filter((id) => id !== null && own.includes(id))).toEqual(own);
   });
 });

@@ -62,7 +62,9 @@ describe('fetchMedia copies', () => {
     const url = env.fake.addRedirect(mediaPath(), target);
     const result = await fetchMedia(url, policy());
     expect(result).toMatchObject({ ok: true, bytes: JPEG });
-    expect(env.fake.mediaRequests.at(-1)?.authorization).toBe(`Basic ${Buffer.from(`${env.fake.accountSid}:${env.fake.authToken}`).toString('base64')}`);
+    expect(env.fake.mediaRequests.at(-1)?.authorization).toBe(
+      `Basic ${Buffer.from(`${env.fake.accountSid}:${env.fake.authToken}`).toString('base64')}`,
+    );
   });
 
   it('but not from 127.0.0.1 when it is not the configured base URL', async () => {
@@ -90,7 +92,7 @@ describe('refused photos in a text', () => {
     const [update] = await updatesOf(env.t.testDb.database.db, loop.id);
     expect(update?.media).toHaveLength(1);
     expect((await textsTo(env.t.testDb.database.db, person.phoneNumber))[0]?.body).toBe(
-      "Thanks Lin! Your update and photo went to \"Safe\". One photo couldn't be saved: it could not be downloaded.",
+      'Thanks Lin! Your update and photo went to "Safe". One photo couldn\'t be saved: it could not be downloaded.',
     );
   });
 });
@@ -114,12 +116,21 @@ describe('the worker while a photo downloads or converts', () => {
     const errors: unknown[] = [];
     const worker = startMessageWorker(env.t.app.ctx, { pollMs: 50, onError: (error) => errors.push(error) });
     try {
-      const params = mmsParams({ accountSid: env.fake.accountSid, from: slow.phoneNumber, body: 'The new kitchen', media: [{ url: photo.url, contentType: 'image/jpeg' }] });
+      const params = mmsParams({
+        accountSid: env.fake.accountSid,
+        from: slow.phoneNumber,
+        body: 'The new kitchen',
+        media: [{ url: photo.url, contentType: 'image/jpeg' }],
+      });
       await ingestInbound(db, params, new Date());
       await ingestInbound(db, smsParams({ accountSid: env.fake.accountSid, from: slow.phoneNumber, body: 'And the garden' }), new Date());
       // The photo's download has started, and waits.
       await until(() => env.fake.mediaRequests.some((r) => r.path === path));
-      await ingestInbound(db, smsParams({ accountSid: env.fake.accountSid, from: quick.phoneNumber, body: 'Passed my driving test' }), new Date());
+      await ingestInbound(
+        db,
+        smsParams({ accountSid: env.fake.accountSid, from: quick.phoneNumber, body: 'Passed my driving test' }),
+        new Date(),
+      );
       await until(async () => (await updatesOf(db, loop.id)).length > 0);
       // Quinn's text did not wait for Sol's photo; Sol's second text waits for the first.
       expect((await updatesOf(db, loop.id)).map((u) => u.content)).toEqual(['Passed my driving test']);

@@ -59,7 +59,10 @@ describe('retries', () => {
     const app = await env.t.rebuild({ SEND_MAX_ATTEMPTS: '2', SEND_RETRY_BASE_SECONDS: '0' });
     const person = await createPerson(db());
     await queue(person.id);
-    env.fake.failNext({ status: 503, code: 20503, message: 'Service Unavailable' }, { status: 503, code: 20503, message: 'Service Unavailable' });
+    env.fake.failNext(
+      { status: 503, code: 20503, message: 'Service Unavailable' },
+      { status: 503, code: 20503, message: 'Service Unavailable' },
+    );
     await processPending(app.ctx);
     const [row] = await textsTo(db(), person.phoneNumber);
     expect(row).toMatchObject({ status: 'failed', attempts: 2, error: 'Twilio error 20503: Service Unavailable' });
@@ -139,10 +142,17 @@ describe('opted-out members', () => {
 describe('WhatsApp', () => {
   it('inside 24 hours of the member’s last text: free-form WhatsApp', async () => {
     const person = await createPerson(db(), { messagingPreference: 'whatsapp' });
-    await db().update(users).set({ lastWhatsappInboundAt: new Date(clock().getTime() - 23 * 3600_000) }).where(eq(users.id, person.id));
+    await db()
+      .update(users)
+      .set({ lastWhatsappInboundAt: new Date(clock().getTime() - 23 * 3600_000) })
+      .where(eq(users.id, person.id));
     await queue(person.id);
     await processPending(env.t.app.ctx);
-    expect(sentTo(person.phoneNumber)[0]?.params).toMatchObject({ To: `whatsapp:${person.phoneNumber}`, From: 'whatsapp:+14155238886', Body: 'Time to share your news!' });
+    expect(sentTo(person.phoneNumber)[0]?.params).toMatchObject({
+      To: `whatsapp:${person.phoneNumber}`,
+      From: 'whatsapp:+14155238886',
+      Body: 'Time to share your news!',
+    });
   });
 
   it('outside the window with a template for the kind: the template, with its variables', async () => {
@@ -153,7 +163,11 @@ describe('WhatsApp', () => {
     await db().transaction((tx) => queueWelcomeText(tx, { userId: person.id, loopId: loop.id, loopName: 'Garden' }));
     await processPending(app.ctx);
     const [reminder, welcome] = sentTo(person.phoneNumber);
-    expect(reminder?.params).toMatchObject({ To: `whatsapp:${person.phoneNumber}`, ContentSid: TEMPLATE, ContentVariables: JSON.stringify({ 1: 'Time to share your news!' }) });
+    expect(reminder?.params).toMatchObject({
+      To: `whatsapp:${person.phoneNumber}`,
+      ContentSid: TEMPLATE,
+      ContentVariables: JSON.stringify({ 1: 'Time to share your news!' }),
+    });
     expect(reminder?.params.Body).toBeUndefined();
     expect(welcome?.params).toMatchObject({ ContentSid: `HX${'b'.repeat(32)}`, ContentVariables: JSON.stringify({ 1: 'Garden' }) });
   });
@@ -191,7 +205,8 @@ describe('the outbox', () => {
   it('sends one welcome text per membership, saying how to send updates', async () => {
     const person = await createPerson(db());
     const loop = await createLoop(db(), { name: 'Neighbours', memberIds: [person.id] });
-    for (let i = 0; i < 2; i++) await db().transaction((tx) => queueWelcomeText(tx, { userId: person.id, loopId: loop.id, loopName: loop.name }));
+    for (let i = 0; i < 2; i++)
+      await db().transaction((tx) => queueWelcomeText(tx, { userId: person.id, loopId: loop.id, loopName: loop.name }));
     await processPending(env.t.app.ctx);
     const rows = await textsTo(db(), person.phoneNumber);
     expect(rows).toHaveLength(1);
@@ -203,11 +218,25 @@ describe('the outbox', () => {
     const [a, b, c] = [await createPerson(db()), await createPerson(db()), await createPerson(db(), { messagingPreference: 'whatsapp' })];
     const loop = await createLoop(db(), { name: 'Street', memberIds: [a!.id, b!.id, c!.id] });
     await optOutPhone(db(), b!.phoneNumber, 'STOP', clock());
-    const input = { loopId: loop.id, kind: 'newsletter' as const, body: 'Read it: https://x/n/1', keyPrefix: `newsletter:${loop.id}:1`, mediaUrls: ['/media/abc'] };
+    const input = {
+      loopId: loop.id,
+      kind: 'newsletter' as const,
+      body: 'Read it: https://x/n/1',
+      keyPrefix: `newsletter:${loop.id}:1`,
+      mediaUrls: ['/media/abc'],
+    };
     expect(await db().transaction((tx) => enqueueLoopTexts(tx, input))).toBe(2);
     expect(await db().transaction((tx) => enqueueLoopTexts(tx, input))).toBe(0);
     const [forC] = await textsTo(db(), c!.phoneNumber);
-    expect(forC).toMatchObject({ channel: 'whatsapp', kind: 'newsletter', status: 'queued', userId: c!.id, loopId: loop.id, mediaUrls: ['/media/abc'], idempotencyKey: expect.stringMatching(new RegExp(`^newsletter:${loop.id}:1:\\d+$`)) });
+    expect(forC).toMatchObject({
+      channel: 'whatsapp',
+      kind: 'newsletter',
+      status: 'queued',
+      userId: c!.id,
+      loopId: loop.id,
+      mediaUrls: ['/media/abc'],
+      idempotencyKey: expect.stringMatching(new RegExp(`^newsletter:${loop.id}:1:\\d+$`)),
+    });
     await processPending(env.t.app.ctx);
     expect(sentTo(a!.phoneNumber)[0]?.params.MediaUrl).toBe('https://loop.example.com/media/abc');
     expect(await textsTo(db(), b!.phoneNumber)).toEqual([]);
@@ -218,7 +247,10 @@ describe('the outbox', () => {
     const id = await queue(person.id);
     await processPending(env.t.app.ctx);
     await processPending(env.t.app.ctx);
-    const [row] = await db().select().from(messages).where(eq(messages.id, id ?? 0));
+    const [row] = await db()
+      .select()
+      .from(messages)
+      .where(eq(messages.id, id ?? 0));
     expect(row?.status).toBe('sent');
     // A later sweep claims nothing: only queued texts (or leases that ran out) are claimed.
     const pacer = createPacer(env.t.app.ctx.db, 0);

@@ -27,7 +27,11 @@ function waitAll(pacer: ReturnType<typeof createPacer>, sender: string, count: n
 
 describe('reserveSlots: the slot arithmetic of a sender', () => {
   it('hands out a sender’s slots one interval apart, none before it was asked for, none left idle while texts wait', async () => {
-    const ask = fc.record({ sender: fc.integer({ min: 0, max: 2 }), afterMs: fc.integer({ min: 0, max: 3000 }), count: fc.integer({ min: 1, max: 40 }) });
+    const ask = fc.record({
+      sender: fc.integer({ min: 0, max: 2 }),
+      afterMs: fc.integer({ min: 0, max: 3000 }),
+      count: fc.integer({ min: 1, max: 40 }),
+    });
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(0.5, 1, 3, 7, 50, 100, 250), fc.array(ask, { minLength: 1, maxLength: 25 }), async (rate, asks) => {
         const interval = 1000 / rate;
@@ -105,7 +109,14 @@ describe('createPacer', () => {
   });
 
   it('at rate 0 (pacing off) lets every text go at once without asking the database', async () => {
-    const noDatabase = new Proxy({}, { get: () => { throw new Error('rate 0 must not query'); } }) as Db;
+    const noDatabase = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('rate 0 must not query');
+        },
+      },
+    ) as Db;
     const pacer = createPacer(noDatabase, 0);
     for (let i = 0; i < 1000; i++) await pacer.wait('+15005550006');
   });

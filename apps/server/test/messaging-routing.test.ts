@@ -11,10 +11,14 @@ const clock = testClock();
 const env = useFakeTwilioApp({ clock });
 const { db } = env;
 
-
 /** Texts `body` from `phone` through the webhook and the worker; returns the replies. */
 async function text(phone: string, body: string, extra: Record<string, string> = {}) {
-  const res = await postWebhook(env.t.app, '/api/webhooks/twilio/messages', { ...smsParams({ accountSid: env.fake.accountSid, from: phone, body }), ...extra }, { authToken: env.fake.authToken });
+  const res = await postWebhook(
+    env.t.app,
+    '/api/webhooks/twilio/messages',
+    { ...smsParams({ accountSid: env.fake.accountSid, from: phone, body }), ...extra },
+    { authToken: env.fake.authToken },
+  );
   expect(res.statusCode).toBe(200);
   await processPending(env.t.app.ctx);
   return (await textsTo(db(), phone)).map((m) => m.body);
@@ -96,12 +100,15 @@ describe('routing', () => {
 describe('keywords', () => {
   const optedOut = async (phone: string) => (await db().select().from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, phone))).length > 0;
 
-  it.each(['STOP', 'stopall', 'Unsubscribe', 'end', 'QUIT', 'cancel', 'OPTOUT', 'revoke'])('%s opts the phone out, silently, and is never an update', async (word) => {
-    const { person, loops } = await personIn('Keyword Loop');
-    expect(await text(person.phoneNumber, word)).toEqual([]);
-    expect(await optedOut(person.phoneNumber)).toBe(true);
-    expect(await updatesOf(db(), loops[0]!.id)).toEqual([]);
-  });
+  it.each(['STOP', 'stopall', 'Unsubscribe', 'end', 'QUIT', 'cancel', 'OPTOUT', 'revoke'])(
+    '%s opts the phone out, silently, and is never an update',
+    async (word) => {
+      const { person, loops } = await personIn('Keyword Loop');
+      expect(await text(person.phoneNumber, word)).toEqual([]);
+      expect(await optedOut(person.phoneNumber)).toBe(true);
+      expect(await updatesOf(db(), loops[0]!.id)).toEqual([]);
+    },
+  );
 
   // On SMS Twilio's own keyword handling answers START and HELP (TWILIO_KEYWORD_REPLIES=twilio,
   // the default): Loop applies the word and stays quiet, so nobody gets two answers.

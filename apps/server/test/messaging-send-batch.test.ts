@@ -51,7 +51,9 @@ describe('sending in batches', () => {
     expect(new Set(sent.map((s) => s.params.To)).size).toBe(600);
     const rows = await db().select().from(messages).where(eq(messages.loopId, loop.id));
     expect(rows).toHaveLength(600);
-    expect(rows.every((r) => r.status === 'sent' && r.attempts === 1 && r.channel === 'sms' && r.fromAddress === '+15005550006')).toBe(true);
+    expect(rows.every((r) => r.status === 'sent' && r.attempts === 1 && r.channel === 'sms' && r.fromAddress === '+15005550006')).toBe(
+      true,
+    );
     expect(rows.every((r) => r.sentAt !== null && r.nextAttemptAt === null && r.error === null)).toBe(true);
     expect(new Set(rows.map((r) => r.providerMessageId)).size).toBe(600);
   });
@@ -64,7 +66,13 @@ describe('sending in batches', () => {
       for (const other of others.slice((i - 1) * 16, i * 16)) await queue(other.id, `other ${i}`);
     }
     await processPending(env.t.app.ctx);
-    expect(env.fake.sent.filter((s) => s.params.To === ada.phoneNumber).map((s) => s.params.Body)).toEqual(['ada 1', 'ada 2', 'ada 3', 'ada 4', 'ada 5']);
+    expect(env.fake.sent.filter((s) => s.params.To === ada.phoneNumber).map((s) => s.params.Body)).toEqual([
+      'ada 1',
+      'ada 2',
+      'ada 3',
+      'ada 4',
+      'ada 5',
+    ]);
     expect((await textsTo(db(), ada.phoneNumber)).map((r) => r.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
   });
 
@@ -111,7 +119,12 @@ describe('sending in batches', () => {
     const rows = await db()
       .select()
       .from(messages)
-      .where(inArray(messages.id, ids.filter((id): id is number => id !== null)));
+      .where(
+        inArray(
+          messages.id,
+          ids.filter((id): id is number => id !== null),
+        ),
+      );
     const sent = rows.filter((r) => r.status === 'sent');
     const back = rows.filter((r) => r.status === 'queued');
     expect(sent.length).toBeGreaterThan(0);

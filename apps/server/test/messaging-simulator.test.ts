@@ -29,7 +29,12 @@ afterAll(async () => {
 
 const get = (app: TestApp, url: string, cookie = me.cookie) => app.inject({ url, headers: { cookie } });
 const send = (app: TestApp, phone: string, payload: unknown, cookie = me.cookie) =>
-  app.inject({ method: 'POST', url: `/api/simulator/phones/${encodeURIComponent(phone)}/messages`, headers: { cookie }, payload: payload as object });
+  app.inject({
+    method: 'POST',
+    url: `/api/simulator/phones/${encodeURIComponent(phone)}/messages`,
+    headers: { cookie },
+    payload: payload as object,
+  });
 
 describe('GET /api/config', () => {
   it('says which provider is on', async () => {
@@ -47,7 +52,12 @@ describe('GET /api/simulator/phones', () => {
   it('lists the members of my Loops with their Loops, and nobody else', async () => {
     const { phones } = (await get(t.app, '/api/simulator/phones')).json();
     expect(phones).toEqual([
-      expect.objectContaining({ firstName: 'Maya', phoneNumber: me.account.phoneNumber, loops: [{ id: loopId, name: 'Garden Club' }], optedOut: false }),
+      expect.objectContaining({
+        firstName: 'Maya',
+        phoneNumber: me.account.phoneNumber,
+        loops: [{ id: loopId, name: 'Garden Club' }],
+        optedOut: false,
+      }),
       expect.objectContaining({ firstName: 'Theo', phoneNumber: mate.phoneNumber, messagingPreference: 'whatsapp', userId: mate.id }),
     ]);
   });
@@ -65,7 +75,10 @@ describe('a phone’s thread', () => {
   });
 
   it('a text with a photo goes through the inbound pipeline into the Loop, and the thread shows both ways', async () => {
-    const res = await send(t.app, mate.phoneNumber, { body: 'First tomatoes!', media: [{ contentType: 'image/png', dataBase64: PNG.toString('base64') }] });
+    const res = await send(t.app, mate.phoneNumber, {
+      body: 'First tomatoes!',
+      media: [{ contentType: 'image/png', dataBase64: PNG.toString('base64') }],
+    });
     expect(res.statusCode).toBe(202);
     expect(res.json()).toEqual({ id: expect.any(Number), status: 'received' });
     await processPending(t.app.ctx);
@@ -77,8 +90,20 @@ describe('a phone’s thread', () => {
     const thread = (await get(t.app, `/api/simulator/phones/${encodeURIComponent(mate.phoneNumber)}/messages`)).json();
     expect(thread.phone.phoneNumber).toBe(mate.phoneNumber);
     expect(thread.messages).toEqual([
-      expect.objectContaining({ direction: 'inbound', channel: 'whatsapp', body: 'First tomatoes!', status: 'processed', mediaUrls: [`/media/${update?.media[0]?.storageKey}`] }),
-      expect.objectContaining({ direction: 'outbound', channel: 'whatsapp', kind: 'reply', status: 'sent', body: 'Thanks Theo! Your update and photo went to "Garden Club".' }),
+      expect.objectContaining({
+        direction: 'inbound',
+        channel: 'whatsapp',
+        body: 'First tomatoes!',
+        status: 'processed',
+        mediaUrls: [`/media/${update?.media[0]?.storageKey}`],
+      }),
+      expect.objectContaining({
+        direction: 'outbound',
+        channel: 'whatsapp',
+        kind: 'reply',
+        status: 'sent',
+        body: 'Thanks Theo! Your update and photo went to "Garden Club".',
+      }),
     ]);
     expect(thread.messages[0].photos).toEqual([{ url: `/media/${update?.media[0]?.storageKey}`, width: 8, height: 8, widths: [8] }]);
     const photo = await t.app.inject({ url: thread.messages[0].mediaUrls[0] });
@@ -93,7 +118,11 @@ describe('a phone’s thread', () => {
     await send(t.app, me.account.phoneNumber, { body: 'LOOPS', channel: 'sms' });
     await processPending(t.app.ctx);
     const thread = (await get(t.app, `/api/simulator/phones/${encodeURIComponent(me.account.phoneNumber)}/messages`)).json();
-    expect(thread.messages.at(-1)).toMatchObject({ direction: 'outbound', channel: 'sms', body: expect.stringMatching(/^Your Loops: "Garden Club"\./) });
+    expect(thread.messages.at(-1)).toMatchObject({
+      direction: 'outbound',
+      channel: 'sms',
+      body: expect.stringMatching(/^Your Loops: "Garden Club"\./),
+    });
   });
 });
 
@@ -114,7 +143,9 @@ describe('what else a phone sends (item 7) and STOP as Twilio answers it (item 8
   });
 
   it('a WhatsApp location gets the location reply; on SMS a location is refused', async () => {
-    expect((await send(t.app, mate.phoneNumber, { location: { latitude: 51.5, longitude: -0.12 }, channel: 'whatsapp' })).statusCode).toBe(202);
+    expect((await send(t.app, mate.phoneNumber, { location: { latitude: 51.5, longitude: -0.12 }, channel: 'whatsapp' })).statusCode).toBe(
+      202,
+    );
     await processPending(t.app.ctx);
     expect(await lastReply(mate.phoneNumber)).toMatchObject({ body: expect.stringMatching(/^Loop can't share a location pin\./) });
     expect((await thread(mate.phoneNumber)).at(-2)).toMatchObject({ direction: 'inbound', attachments: ['Location'] });
@@ -131,11 +162,19 @@ describe('what else a phone sends (item 7) and STOP as Twilio answers it (item 8
     await createLoop(db, { name: 'Maya and Sam', memberIds: [me.user.id, stopper.id], creatorId: me.user.id });
     expect((await send(t.app, stopper.phoneNumber, { body: 'STOP' })).statusCode).toBe(202);
     await processPending(t.app.ctx);
-    expect(await lastReply(stopper.phoneNumber)).toMatchObject({ kind: 'opt_out_notice', status: 'sent', body: expect.stringMatching(/^You have successfully been unsubscribed/) });
+    expect(await lastReply(stopper.phoneNumber)).toMatchObject({
+      kind: 'opt_out_notice',
+      status: 'sent',
+      body: expect.stringMatching(/^You have successfully been unsubscribed/),
+    });
     await send(t.app, stopper.phoneNumber, { body: 'Still sharing?' });
     await processPending(t.app.ctx);
     expect(await updatesOf(db, garden.id)).toEqual([]);
-    expect((await thread(stopper.phoneNumber)).at(-1)).toMatchObject({ direction: 'inbound', status: 'ignored', error: 'Not shared: this phone opted out (STOP).' });
+    expect((await thread(stopper.phoneNumber)).at(-1)).toMatchObject({
+      direction: 'inbound',
+      status: 'ignored',
+      error: 'Not shared: this phone opted out (STOP).',
+    });
   });
 });
 
@@ -144,7 +183,10 @@ describe('a real voice memo or video from the simulator (issue 22)', () => {
   it('goes through the same pipeline as a Twilio MMS: an update with a playable clip, and the upload gone', async () => {
     const db = t.testDb.database.db;
     const before = (await updatesOf(db, loopId)).length;
-    const res = await send(t.app, mate.phoneNumber, { body: 'Hear this', media: [{ contentType: 'audio/ogg', dataBase64: oggMemo(2).toString('base64') }] });
+    const res = await send(t.app, mate.phoneNumber, {
+      body: 'Hear this',
+      media: [{ contentType: 'audio/ogg', dataBase64: oggMemo(2).toString('base64') }],
+    });
     expect(res.statusCode).toBe(202);
     await processPending(t.app.ctx);
     const update = (await updatesOf(db, loopId))[before];
@@ -161,13 +203,20 @@ describe('a real voice memo or video from the simulator (issue 22)', () => {
   it('refuses a video larger than the channel takes, and a file that is no audio or video, with what to do', async () => {
     // Theo's phone texts by WhatsApp (16 MB); by SMS an MMS takes 5 MB (config.ts).
     const big = Buffer.concat([movVideo({ seconds: 1, width: 320, height: 240 }), Buffer.alloc(5 * 1024 * 1024)]);
-    const sms = await send(t.app, mate.phoneNumber, { channel: 'sms', media: [{ contentType: 'video/mp4', dataBase64: big.toString('base64') }] });
+    const sms = await send(t.app, mate.phoneNumber, {
+      channel: 'sms',
+      media: [{ contentType: 'video/mp4', dataBase64: big.toString('base64') }],
+    });
     expect(sms.statusCode).toBe(413);
     expect(sms.json().message).toMatch(/^The video \(file 1\) is 5\.\d MB; by SMS\/MMS it can be at most 5 MB\.$/);
-    const zip = await send(t.app, mate.phoneNumber, { media: [{ contentType: 'audio/mp4', dataBase64: Buffer.from('PK\x03\x04 not a memo').toString('base64') }] });
+    const zip = await send(t.app, mate.phoneNumber, {
+      media: [{ contentType: 'audio/mp4', dataBase64: Buffer.from('PK\x03\x04 not a memo').toString('base64') }],
+    });
     expect(zip.statusCode).toBe(400);
     expect(zip.json().message).toBe('File 1 is not a voice memo Loop can read: send MP4, MOV, 3GP, M4A, MP3, AMR, Ogg, WAV, FLAC or WebM.');
-    const huge = await send(t.app, mate.phoneNumber, { media: [{ contentType: 'video/mp4', dataBase64: Buffer.alloc(16 * 1024 * 1024 + 10).toString('base64') }] });
+    const huge = await send(t.app, mate.phoneNumber, {
+      media: [{ contentType: 'video/mp4', dataBase64: Buffer.alloc(16 * 1024 * 1024 + 10).toString('base64') }],
+    });
     expect(huge.statusCode).toBe(400);
     expect(huge.json().message).toBe('Each voice memo or video must be at most 16 MB');
   });
@@ -184,8 +233,14 @@ describe('POST /api/simulator/phones/:phone/messages validation', () => {
     ],
     [{ media: [{ contentType: 'image/png', dataBase64: '%%%' }] }, 'A photo is not valid base64 data'],
     [{ media: [{ contentType: 'image/png', dataBase64: JPEG.toString('base64') }] }, 'Photo 1 is not a PNG image.'],
-    [{ media: Array.from({ length: 11 }, () => ({ contentType: 'image/jpeg', dataBase64: JPEG.toString('base64') })) }, 'At most 10 photos per text'],
-    [{ media: [{ contentType: 'image/jpeg', dataBase64: Buffer.alloc(5 * 1024 * 1024 + 10).toString('base64') }] }, 'Each photo must be at most 5 MB'],
+    [
+      { media: Array.from({ length: 11 }, () => ({ contentType: 'image/jpeg', dataBase64: JPEG.toString('base64') })) },
+      'At most 10 photos per text',
+    ],
+    [
+      { media: [{ contentType: 'image/jpeg', dataBase64: Buffer.alloc(5 * 1024 * 1024 + 10).toString('base64') }] },
+      'Each photo must be at most 5 MB',
+    ],
     [{ attachments: ['spreadsheet'] }, 'Attachments are video, voice_memo, contact or pdf'],
     [{ location: { latitude: 91, longitude: 0 } }, 'latitude must be from -90 to 90'],
   ])('refuses %j with a message a person can act on', async (payload, message) => {
@@ -227,8 +282,14 @@ describe('with Twilio configured', () => {
     const before = fake.attempts.length;
     expect((await send(twilioApp, outsider.phoneNumber, { body: 'From the simulator' }, staff.cookie)).statusCode).toBe(202);
     await processPending(twilioApp.ctx);
-    const thread = (await get(twilioApp, `/api/simulator/phones/${encodeURIComponent(outsider.phoneNumber)}/messages`, staff.cookie)).json();
-    expect(thread.messages.at(-1)).toMatchObject({ direction: 'outbound', status: 'sent', body: 'Thanks Zed! Your update went to "Elsewhere".' });
+    const thread = (
+      await get(twilioApp, `/api/simulator/phones/${encodeURIComponent(outsider.phoneNumber)}/messages`, staff.cookie)
+    ).json();
+    expect(thread.messages.at(-1)).toMatchObject({
+      direction: 'outbound',
+      status: 'sent',
+      body: 'Thanks Zed! Your update went to "Elsewhere".',
+    });
     expect(fake.attempts.length).toBe(before);
   });
 });

@@ -60,7 +60,12 @@ describe('webhook group commit', () => {
     expect(new Set(rows.map((r) => r.providerMessageId)).size).toBe(60);
     const bySid = new Map(rows.map((r) => [r.providerMessageId, r]));
     for (const params of [...distinct, ...repeated]) {
-      expect(bySid.get(params.MessageSid ?? '')).toMatchObject({ direction: 'inbound', status: 'received', body: params.Body, raw: params });
+      expect(bySid.get(params.MessageSid ?? '')).toMatchObject({
+        direction: 'inbound',
+        status: 'received',
+        body: params.Body,
+        raw: params,
+      });
     }
   });
 

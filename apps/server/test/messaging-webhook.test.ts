@@ -39,7 +39,12 @@ describe('POST /api/webhooks/twilio/messages: signature', () => {
   });
 
   it('refuses every webhook when Twilio is not configured', async () => {
-    const simulatorApp = await env.t.rebuild({ TWILIO_ACCOUNT_SID: '', TWILIO_AUTH_TOKEN: '', TWILIO_FROM_NUMBER: '', TWILIO_API_BASE_URL: '' });
+    const simulatorApp = await env.t.rebuild({
+      TWILIO_ACCOUNT_SID: '',
+      TWILIO_AUTH_TOKEN: '',
+      TWILIO_FROM_NUMBER: '',
+      TWILIO_API_BASE_URL: '',
+    });
     const params = smsParams({ accountSid: env.fake.accountSid, from: uniquePhone(), body: 'hello' });
     const res = await postWebhook(simulatorApp, '/api/webhooks/twilio/messages', params, { authToken: env.fake.authToken });
     expect(res.statusCode).toBe(403);
@@ -116,8 +121,19 @@ describe('webhook fixtures', () => {
 
   it('a video that is not one: the text is kept, the reply says which and what to send instead', async () => {
     const { person, loop } = await memberInOneLoop('Cousins');
-    const video = env.fake.addMedia(`/2010-04-01/Accounts/${env.fake.accountSid}/Messages/MM2/Media/${sid('ME')}`, Buffer.from('mp4'), 'video/mp4');
-    await post(mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'Look at him go', media: [{ url: video, contentType: 'video/mp4' }] }));
+    const video = env.fake.addMedia(
+      `/2010-04-01/Accounts/${env.fake.accountSid}/Messages/MM2/Media/${sid('ME')}`,
+      Buffer.from('mp4'),
+      'video/mp4',
+    );
+    await post(
+      mmsParams({
+        accountSid: env.fake.accountSid,
+        from: person.phoneNumber,
+        body: 'Look at him go',
+        media: [{ url: video, contentType: 'video/mp4' }],
+      }),
+    );
     await processPending(env.t.app.ctx);
     const [update] = await updatesOf(db(), loop.id);
     expect(update).toMatchObject({ content: 'Look at him go', media: [] });
@@ -129,11 +145,19 @@ describe('webhook fixtures', () => {
 
   it('a voice memo alone that cannot be read: nothing stored, the reply says why', async () => {
     const { person, loop } = await memberInOneLoop('Voice Fans');
-    const memo = env.fake.addMedia(`/2010-04-01/Accounts/${env.fake.accountSid}/Messages/MM3/Media/${sid('ME')}`, Buffer.from('amr'), 'audio/amr');
-    await post(mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: '', media: [{ url: memo, contentType: 'audio/amr' }] }));
+    const memo = env.fake.addMedia(
+      `/2010-04-01/Accounts/${env.fake.accountSid}/Messages/MM3/Media/${sid('ME')}`,
+      Buffer.from('amr'),
+      'audio/amr',
+    );
+    await post(
+      mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: '', media: [{ url: memo, contentType: 'audio/amr' }] }),
+    );
     await processPending(env.t.app.ctx);
     expect(await updatesOf(db(), loop.id)).toEqual([]);
-    expect((await textsTo(db(), person.phoneNumber))[0]?.body).toMatch(/^Your voice memo or video couldn't be saved: it isn't a voice memo or video/);
+    expect((await textsTo(db(), person.phoneNumber))[0]?.body).toMatch(
+      /^Your voice memo or video couldn't be saved: it isn't a voice memo or video/,
+    );
   });
 
   it('STOP with OptOutType: the phone is opted out, no update, no reply of ours', async () => {
@@ -188,7 +212,10 @@ describe('POST /api/webhooks/twilio/status', () => {
   it('records undelivered and failed with the error code; 21610 opts the phone out', async () => {
     const { person, messageSid } = await sentText();
     await status(messageSid, person.phoneNumber, 'undelivered', '30003');
-    expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'undelivered', error: 'Twilio error 30003 (undelivered)' });
+    expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({
+      status: 'undelivered',
+      error: 'Twilio error 30003 (undelivered)',
+    });
 
     const other = await sentText();
     await status(other.messageSid, other.person.phoneNumber, 'failed', '21610');

@@ -44,10 +44,16 @@ describe('the message worker', () => {
     const loop = await createLoop(db(), { name: 'Crash Test', memberIds: [person.id] });
     const { id } = await ingestInbound(db(), smsParams({ accountSid: 'AC1', from: person.phoneNumber, body: 'survived' }), new Date());
     // As if another process claimed it and died: leased until a minute from now.
-    await db().update(messages).set({ status: 'processing', attempts: 1, nextAttemptAt: new Date(Date.now() + 60_000) }).where(eq(messages.id, id ?? 0));
+    await db()
+      .update(messages)
+      .set({ status: 'processing', attempts: 1, nextAttemptAt: new Date(Date.now() + 60_000) })
+      .where(eq(messages.id, id ?? 0));
     await processPending(t.app.ctx);
     expect(await updatesOf(db(), loop.id)).toEqual([]);
-    await db().update(messages).set({ nextAttemptAt: new Date(Date.now() - 1) }).where(eq(messages.id, id ?? 0));
+    await db()
+      .update(messages)
+      .set({ nextAttemptAt: new Date(Date.now() - 1) })
+      .where(eq(messages.id, id ?? 0));
     await processPending(t.app.ctx);
     expect((await updatesOf(db(), loop.id)).map((u) => u.content)).toEqual(['survived']);
   });
@@ -56,7 +62,11 @@ describe('the message worker', () => {
     const person = await createPerson(db());
     const loop = await createLoop(db(), { name: 'Pair', memberIds: [person.id] });
     for (let i = 0; i < 12; i++) {
-      await ingestInbound(db(), { ...smsParams({ accountSid: 'AC1', from: person.phoneNumber, body: `note ${i}` }), MessageSid: sid('SM') }, new Date());
+      await ingestInbound(
+        db(),
+        { ...smsParams({ accountSid: 'AC1', from: person.phoneNumber, body: `note ${i}` }), MessageSid: sid('SM') },
+        new Date(),
+      );
     }
     const other = await t.rebuild();
     await Promise.all([processPending(t.app.ctx), processPending(other.ctx)]);

@@ -63,22 +63,35 @@ describe('GET /metrics: what it says', () => {
     const ids: number[] = [];
     for (const [index, person] of people.entries()) {
       const id = await db().transaction((tx) =>
-        enqueueText(tx, { kind: 'reminder', userId: person.id, body: 'Time to share your news!', idempotencyKey: `metrics:${index}:${person.id}` }),
+        enqueueText(tx, {
+          kind: 'reminder',
+          userId: person.id,
+          body: 'Time to share your news!',
+          idempotencyKey: `metrics:${index}:${person.id}`,
+        }),
       );
       ids.push(id as number);
     }
     // One text has been due for 90 s (a retry whose time came); one waits for a retry in an hour.
-    await db().update(messages).set({ nextAttemptAt: sql`now() - interval '90 seconds'` }).where(eq(messages.id, ids[0] as number));
-    await db().update(messages).set({ nextAttemptAt: sql`now() + interval '1 hour'` }).where(eq(messages.id, ids[2] as number));
-    await db().insert(messages).values({
-      direction: 'inbound',
-      channel: 'sms',
-      kind: 'inbound',
-      toAddress: '+15005550006',
-      fromAddress: people[0]?.phoneNumber ?? '',
-      body: 'hello',
-      status: 'received',
-    });
+    await db()
+      .update(messages)
+      .set({ nextAttemptAt: sql`now() - interval '90 seconds'` })
+      .where(eq(messages.id, ids[0] as number));
+    await db()
+      .update(messages)
+      .set({ nextAttemptAt: sql`now() + interval '1 hour'` })
+      .where(eq(messages.id, ids[2] as number));
+    await db()
+      .insert(messages)
+      .values({
+        direction: 'inbound',
+        channel: 'sms',
+        kind: 'inbound',
+        toAddress: '+15005550006',
+        fromAddress: people[0]?.phoneNumber ?? '',
+        body: 'hello',
+        status: 'received',
+      });
 
     const queued = await scrape();
     expect(value(queued, 'loop_outbox_depth')).toBe(3);
@@ -111,7 +124,9 @@ describe('GET /metrics: what it says', () => {
     await t.app.inject({ method: 'GET', url: '/api/no-such-thing/12345' });
     await t.app.inject({ method: 'GET', url: '/api/no-such-thing/67890' });
     const text = await scrape();
-    expect(value(text, 'loop_http_request_duration_seconds_count{method="GET",route="/api/health",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(value(text, 'loop_http_request_duration_seconds_count{method="GET",route="/api/health",status="200"}')).toBeGreaterThanOrEqual(
+      1,
+    );
     expect(value(text, 'loop_http_request_duration_seconds_count{method="GET",route="(no route)",status="404"}')).toBeGreaterThanOrEqual(2);
     expect(text).not.toContain('12345');
     // Node's own process metrics come along.

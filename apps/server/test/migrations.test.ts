@@ -89,7 +89,13 @@ describe('migration 0012: the group message kind', () => {
     const [row] = await db.select().from(messages).where(eq(messages.id, old!.id));
     expect(row).toMatchObject({ kind: 'group_message', idempotencyKey: `bulk:${loop!.id}:oldtoken0000:1`, status: 'queued' });
     expect(LOOP_WIDE_KINDS).toContain(row!.kind);
-    const sendable = async () => (await db.select({ id: messages.id }).from(messages).where(and(eq(messages.id, old!.id), messageMayBeSent()))).length;
+    const sendable = async () =>
+      (
+        await db
+          .select({ id: messages.id })
+          .from(messages)
+          .where(and(eq(messages.id, old!.id), messageMayBeSent()))
+      ).length;
     expect(await sendable()).toBe(1);
     // Loop-wide: a paused Loop texts nobody, the old group message included.
     await db.update(loops).set({ paused: true }).where(eq(loops.id, loop!.id));

@@ -37,7 +37,7 @@ describe('who may call the newsletter API', () => {
       ['POST', `/api/loops/${loop}/sneak-peek`, undefined],
     ] as const;
 
-  it('answers 401 signed out and 403 to the Loop\'s own creator and members, touching nothing', async () => {
+  it("answers 401 signed out and 403 to the Loop's own creator and members, touching nothing", async () => {
     await addUpdate(db(), loopId, owner.user.id, 'Role test update');
     const draft = await generateAs(t.app, staff, loopId);
     for (const [method, url, payload] of routes(loopId, draft.id)) {
@@ -86,13 +86,22 @@ describe('generate, preview, edit and send', () => {
     const loop = (await createLoopAs(t.app, owner.cookie, { name: 'Flow', vibe: ['funny'] })).id;
     const mia = await addActiveMemberAs(t.app, owner.cookie, loop, { phoneNumber: member.account.phoneNumber });
     const quiet = await addActiveMemberAs(t.app, owner.cookie, loop, { phoneNumber: uniquePhone(), firstName: 'Quinn' });
-    await db().insert(phoneOptOuts).values({ phoneNumber: (await memberPhone(loop, quiet.id)) ?? '', reason: 'STOP' });
+    await db()
+      .insert(phoneOptOuts)
+      .values({ phoneNumber: (await memberPhone(loop, quiet.id)) ?? '', reason: 'STOP' });
     await addUpdate(db(), loop, member.user.id, 'We got a puppy!');
 
     const generated = await callAs(t.app, staff, 'POST', `/api/loops/${loop}/newsletters/generate`);
     expect(generated.statusCode).toBe(201);
     const { newsletter } = generated.json();
-    expect(newsletter).toMatchObject({ loopId: loop, kind: 'newsletter', status: 'draft', writer: 'template', fellBack: false, sentAt: null });
+    expect(newsletter).toMatchObject({
+      loopId: loop,
+      kind: 'newsletter',
+      status: 'draft',
+      writer: 'template',
+      fellBack: false,
+      sentAt: null,
+    });
     expect(newsletter.urlId).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(newsletter.content).toContain('We got a puppy!');
     expect(newsletter.content).toMatch(/^Breaking news from Flow/);
@@ -104,7 +113,9 @@ describe('generate, preview, edit and send', () => {
     const saved = await callAs(t.app, staff, 'PUT', `/api/loops/${loop}/newsletters/${newsletter.id}`, { content: '# Edited\n\nHi all' });
     expect(saved.statusCode).toBe(200);
     expect(saved.json().newsletter.content).toBe('# Edited\n\nHi all');
-    expect((await callAs(t.app, staff, 'GET', `/api/loops/${loop}/newsletters/${newsletter.id}/preview`)).json().content).toBe('# Edited\n\nHi all');
+    expect((await callAs(t.app, staff, 'GET', `/api/loops/${loop}/newsletters/${newsletter.id}/preview`)).json().content).toBe(
+      '# Edited\n\nHi all',
+    );
 
     const sent = await callAs(t.app, staff, 'POST', `/api/loops/${loop}/newsletters/${newsletter.id}/send`);
     expect(sent.statusCode).toBe(200);
@@ -115,7 +126,7 @@ describe('generate, preview, edit and send', () => {
     const link = `https://loop.example/newsletters/${newsletter.urlId}`;
     expect(texts.map((m) => [m.kind, m.channel, m.idempotencyKey]).sort()).toEqual(
       [
-        ['newsletter', 'sms', `newsletter:${newsletter.id}:${(await ownerMemberId(loop))}`],
+        ['newsletter', 'sms', `newsletter:${newsletter.id}:${await ownerMemberId(loop)}`],
         ['newsletter', 'whatsapp', `newsletter:${newsletter.id}:${mia.id}`],
       ].sort(),
     );
@@ -227,7 +238,9 @@ describe('publishNewsletter (for the scheduler)', () => {
 });
 
 async function memberPhone(loop: number, memberId: number) {
-  const detail = (await callAs(t.app, staff, 'GET', `/api/loops/${loop}`)).json<{ members: Array<{ id: number; user: { phoneNumber: string } }> }>();
+  const detail = (await callAs(t.app, staff, 'GET', `/api/loops/${loop}`)).json<{
+    members: Array<{ id: number; user: { phoneNumber: string } }>;
+  }>();
   return detail.members.find((m) => m.id === memberId)?.user.phoneNumber;
 }
 

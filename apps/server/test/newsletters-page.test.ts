@@ -61,7 +61,11 @@ describe('the public newsletter page', () => {
     expect(html).toMatch(/<meta property="og:description" content="Hello, family! [^"]+">/);
     expect(html).not.toContain('Draft preview');
     // Nothing of the web app: one stylesheet and one script of the page's own.
-    expect(tagsOf(html).filter((tag) => tag.name === 'script').map((s) => s.attributes.find((a) => a.name === 'src')?.value)).toEqual([pageAssets.js.path]);
+    expect(
+      tagsOf(html)
+        .filter((tag) => tag.name === 'script')
+        .map((s) => s.attributes.find((a) => a.name === 'src')?.value),
+    ).toEqual([pageAssets.js.path]);
     expect(html).not.toMatch(/assets\/index|type="module"/);
   });
 
@@ -137,7 +141,11 @@ describe('cross-site scripting', () => {
   function expectNothingExecutable(html: string) {
     for (const tag of tagsOf(html)) {
       expect(['iframe', 'svg', 'object', 'embed', 'style', 'form', 'input', 'base']).not.toContain(tag.name);
-      if (tag.name === 'script') expect(tag.attributes).toEqual([{ name: 'src', value: pageAssets.js.path }, { name: 'defer', value: '' }]);
+      if (tag.name === 'script')
+        expect(tag.attributes).toEqual([
+          { name: 'src', value: pageAssets.js.path },
+          { name: 'defer', value: '' },
+        ]);
       for (const attribute of tag.attributes) {
         expect(attribute.name, `<${tag.name} ${attribute.name}>`).not.toMatch(/^on/);
         expect(attribute.name).not.toBe('style');
@@ -150,8 +158,11 @@ describe('cross-site scripting', () => {
     expect(html.match(/<script/gi)?.length ?? 0).toBeLessThanOrEqual(1);
   }
 
-  it('shows members\' payloads as text on the sent page, never as markup', async () => {
-    const sent = await sentNewsletter('<script>alert("loop")</script>', XSS_CORPUS.map((payload) => [payload, [randomToken()]]));
+  it("shows members' payloads as text on the sent page, never as markup", async () => {
+    const sent = await sentNewsletter(
+      '<script>alert("loop")</script>',
+      XSS_CORPUS.map((payload) => [payload, [randomToken()]]),
+    );
     const res = await page(sent.urlId);
     expect(res.statusCode).toBe(200);
     expectNothingExecutable(res.body);
@@ -161,7 +172,7 @@ describe('cross-site scripting', () => {
     expect(res.body).toContain('<h1>&lt;script&gt;alert(&quot;loop&quot;)&lt;/script&gt;</h1>');
   });
 
-  it('makes an editor\'s raw Markdown and HTML safe too', async () => {
+  it("makes an editor's raw Markdown and HTML safe too", async () => {
     const loop = await createLoopAs(t.app, owner.cookie, { name: 'Edited' });
     await addUpdate(db(), loop.id, owner.user.id, 'Something');
     const draft = await generateAs(t.app, staff, loop.id);

@@ -24,11 +24,21 @@ function update(overrides: Partial<WriterUpdate> & { at: string }): WriterUpdate
 function input(overrides: Partial<NewsletterInput> = {}): NewsletterInput {
   return {
     kind: 'newsletter',
-    loop: { name: 'The Smiths', context: 'Grandma Rose and her grandkids, spread over three states', vibe: ['family'], timeZone: 'America/New_York' },
+    loop: {
+      name: 'The Smiths',
+      context: 'Grandma Rose and her grandkids, spread over three states',
+      vibe: ['family'],
+      timeZone: 'America/New_York',
+    },
     period: { start: new Date('2025-03-01T05:00:00Z'), end: new Date('2025-03-15T04:00:00Z') },
     updates: [
       update({ at: '2025-03-02T15:00:00Z', content: 'We planted tomatoes.', photoUrls: [PHOTO_A] }),
-      update({ at: '2025-03-03T15:00:00Z', authorId: 2, author: { firstName: 'Ben', lastName: 'Smith', context: 'Grandson' }, content: 'Got my driving license!' }),
+      update({
+        at: '2025-03-03T15:00:00Z',
+        authorId: 2,
+        author: { firstName: 'Ben', lastName: 'Smith', context: 'Grandson' },
+        content: 'Got my driving license!',
+      }),
       update({ at: '2025-03-04T15:00:00Z', content: 'The first tomato is red.', photoUrls: [PHOTO_B] }),
     ],
     ...overrides,
@@ -104,7 +114,9 @@ describe('template writer', () => {
     const written = writeFromTemplate(
       input({
         loop: { ...input().loop, name: 'The *Smiths* <3', context: '[ctx](javascript:alert(1))' },
-        updates: [update({ at: '2025-03-02T15:00:00Z', content: nasty, author: { firstName: '<b>Ada</b>', lastName: '**L**', context: '# ctx' } })],
+        updates: [
+          update({ at: '2025-03-02T15:00:00Z', content: nasty, author: { firstName: '<b>Ada</b>', lastName: '**L**', context: '# ctx' } }),
+        ],
       }),
     );
     const html = renderMarkdown(written.content);
@@ -118,7 +130,9 @@ describe('template writer', () => {
 
   it('writes a short sneak peek with a highlight and at most three photos', () => {
     const many = [PHOTO_A, PHOTO_B, PHOTO_A, PHOTO_B];
-    const written = writeFromTemplate(input({ kind: 'sneak_peek', updates: [update({ at: '2025-03-02T15:00:00Z', content: 'x '.repeat(200), photoUrls: many })] }));
+    const written = writeFromTemplate(
+      input({ kind: 'sneak_peek', updates: [update({ at: '2025-03-02T15:00:00Z', content: 'x '.repeat(200), photoUrls: many })] }),
+    );
     expect(written.title).toBe('The Smiths sneak peek: March 1 – 14, 2025');
     expect(written.content.match(/!\[/g)).toHaveLength(3);
     expect(written.content.length).toBeLessThan(900);
@@ -136,7 +150,7 @@ describe('openai writer against an OpenAI-compatible server', () => {
   });
   afterAll(() => fake.close());
 
-  it('uses the model\'s Markdown, and gives it the vibe, context, updates and photo URLs', async () => {
+  it("uses the model's Markdown, and gives it the vibe, context, updates and photo URLs", async () => {
     const content = `Hi all!\n\n## Ada Lovelace\n\nTomatoes!\n\n![tomato](${PHOTO_A})`;
     fake.answer({ kind: 'content', content: JSON.stringify({ content }) });
     const written = await writer().write(input());
@@ -164,7 +178,10 @@ describe('openai writer against an OpenAI-compatible server', () => {
     ['empty content', { kind: 'content', content: JSON.stringify({ content: '   ' }) }],
     ['no message', { kind: 'content', content: null }],
     ['a cut-off answer', { kind: 'content', content: JSON.stringify({ content: 'Hi' }), finishReason: 'length' }],
-    ['an invented photo', { kind: 'content', content: JSON.stringify({ content: '![x](/media/CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC)' }) }],
+    [
+      'an invented photo',
+      { kind: 'content', content: JSON.stringify({ content: '![x](/media/CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC)' }) },
+    ],
     ['a server error', { kind: 'status', status: 500, body: { error: { message: 'boom' } } }],
     ['a refused key', { kind: 'status', status: 401, body: { error: { message: 'bad key' } } }],
   ] as const)('falls back to the template writer on %s', async (_label, answer) => {

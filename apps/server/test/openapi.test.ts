@@ -25,12 +25,15 @@ let doc: Document;
 const registered = new Set<string>();
 const isWebAppFile = (url: string) => url !== '/' && !url.includes(':') && !url.includes('*') && existsSync(path.join(WEB_DIST, url));
 beforeAll(async () => {
-  t = await createTestApp({}, {
-    onRoute: (route) => {
-      if (isWebAppFile(route.url)) return;
-      for (const method of [route.method].flat()) if (method !== 'HEAD') registered.add(`${method} ${route.url}`);
+  t = await createTestApp(
+    {},
+    {
+      onRoute: (route) => {
+        if (isWebAppFile(route.url)) return;
+        for (const method of [route.method].flat()) if (method !== 'HEAD') registered.add(`${method} ${route.url}`);
+      },
     },
-  });
+  );
   const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -57,7 +60,14 @@ describe('GET /api/openapi.json (decision 0018)', () => {
     const routes = [...registered];
     // Every kind is seen: the API, the webhooks, photos, the public page and its files.
     expect(routes).toEqual(
-      expect.arrayContaining(['GET /api/openapi.json', 'PUT /api/loops/:id', 'POST /api/webhooks/twilio/messages', 'GET /media/:key/:width', 'GET /newsletters/:urlId', 'GET /newsletter-assets/*']),
+      expect.arrayContaining([
+        'GET /api/openapi.json',
+        'PUT /api/loops/:id',
+        'POST /api/webhooks/twilio/messages',
+        'GET /media/:key/:width',
+        'GET /newsletters/:urlId',
+        'GET /newsletter-assets/*',
+      ]),
     );
     expect(routes.length).toBeGreaterThan(40);
     const missing = routes.filter((route) => {
@@ -79,11 +89,15 @@ describe('GET /api/openapi.json (decision 0018)', () => {
     expect(Object.keys(body?.properties ?? {})).toEqual(expect.arrayContaining(['name', 'vibe', 'timeZone']));
     expect(body?.required).toContain('name');
     // The query of the admin list.
-    expect(operation('GET', '/api/admin/loops')?.parameters?.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(
-      expect.arrayContaining(['page', 'pageSize', 'cursor']),
-    );
+    expect(
+      operation('GET', '/api/admin/loops')
+        ?.parameters?.filter((p) => p.in === 'query')
+        .map((p) => p.name),
+    ).toEqual(expect.arrayContaining(['page', 'pageSize', 'cursor']));
     // Twilio's webhooks take a form.
-    expect(Object.keys(operation('POST', '/api/webhooks/twilio/status')?.requestBody?.content ?? {})).toEqual(['application/x-www-form-urlencoded']);
+    expect(Object.keys(operation('POST', '/api/webhooks/twilio/status')?.requestBody?.content ?? {})).toEqual([
+      'application/x-www-form-urlencoded',
+    ]);
   });
 
   it('describes the Loop detail’s answer: each update with its photos and its voice memos and videos (issue 22)', () => {
@@ -101,7 +115,10 @@ describe('route input, checked by Fastify with the shared schemas (decision 0018
   it('answers a bad input with the AppError 400 of parseInput, word for word', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: [] });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: 'The request body must be a JSON object.', errors: [{ path: '', message: 'The request body must be a JSON object.' }] });
+    expect(res.json()).toEqual({
+      message: 'The request body must be a JSON object.',
+      errors: [{ path: '', message: 'The request body must be a JSON object.' }],
+    });
     const admin = await t.app.inject({ method: 'GET', url: '/api/admin/loops?page=0' });
     // Staff first (onRequest), then the query.
     expect(admin.statusCode).toBe(401);

@@ -55,7 +55,11 @@ describe.skipIf(!TEST_DATABASE_URL)('pacing shared by server processes', () => {
   it('two processes together send a sender’s texts at its configured rate, one interval apart', { timeout: 120_000 }, async () => {
     const servers = await Promise.all(
       fakes.map((fake, index) =>
-        startServer({ ...twilioEnv(fake, { SEND_RATE_PER_SECOND: String(RATE) }), DATABASE_URL: testDb.url ?? '', DATA_DIR: dataDirs[index] ?? '' }),
+        startServer({
+          ...twilioEnv(fake, { SEND_RATE_PER_SECOND: String(RATE) }),
+          DATABASE_URL: testDb.url ?? '',
+          DATA_DIR: dataDirs[index] ?? '',
+        }),
       ),
     );
     try {

@@ -57,7 +57,11 @@ describe('the squatter story (issue 14), end to end through the API', () => {
     // 2. An owner adds the holder by phone, typing an email for them.
     const owner = await signUp(t.app);
     const loop = await createLoopAs(t.app, owner.cookie, { name: 'The Holders' });
-    const added = await post(`/api/loops/${loop.id}/members`, { firstName: 'Hal', lastName: 'Holder', phoneNumber: holderPhone, email: 'hal@owner-typed.example' }, owner.cookie);
+    const added = await post(
+      `/api/loops/${loop.id}/members`,
+      { firstName: 'Hal', lastName: 'Holder', phoneNumber: holderPhone, email: 'hal@owner-typed.example' },
+      owner.cookie,
+    );
     expect(added.statusCode).toBe(201);
     const memberUserId = added.json<{ userId: number }>().userId;
     // The squatter's form is not what the owner's member became: nobody can sign in as it.
@@ -69,7 +73,13 @@ describe('the squatter story (issue 14), end to end through the API', () => {
     expect((await post('/api/register', holder)).statusCode).toBe(202);
     const res = await verify(holderPhone, await lastCodeTo(t.app, holderPhone));
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ id: memberUserId, email: 'hal@real.example', firstName: 'Hal', lastName: 'Real', phoneNumber: holderPhone });
+    expect(res.json()).toMatchObject({
+      id: memberUserId,
+      email: 'hal@real.example',
+      firstName: 'Hal',
+      lastName: 'Real',
+      phoneNumber: holderPhone,
+    });
     // Same person, same membership: the Loop is theirs to open.
     const cookie = sessionCookie(res);
     const mine = await t.app.inject({ url: '/api/loops', headers: { cookie } });
@@ -94,7 +104,9 @@ describe('claiming a text-only member', () => {
     const detail = await t.app.inject({ url: `/api/loops/${loop.id}`, headers: { cookie } });
     expect(detail.statusCode).toBe(200);
     const updates = detail.json<{ updates: { content: string; user: { firstName: string } }[] }>().updates;
-    expect(updates).toEqual([expect.objectContaining({ content: 'Finished chapter 3!', user: expect.objectContaining({ firstName: 'Jo' }) })]);
+    expect(updates).toEqual([
+      expect.objectContaining({ content: 'Finished chapter 3!', user: expect.objectContaining({ firstName: 'Jo' }) }),
+    ]);
     // One person, not two.
     expect(await db().select({ n: count() }).from(users).where(eq(users.phoneNumber, phoneNumber))).toEqual([{ n: 1 }]);
   });
@@ -104,7 +116,12 @@ describe('claiming a text-only member', () => {
     const loop = await createLoopAs(t.app, owner.cookie);
     const invite = (await post(`/api/loops/${loop.id}/invite`, undefined, owner.cookie)).json<{ code: string }>();
     const phoneNumber = uniquePhone();
-    const joined = await post(`/api/invites/${invite.code}/join`, { firstName: 'Amy', lastName: 'March', phoneNumber, email: 'amy@example.com' });
+    const joined = await post(`/api/invites/${invite.code}/join`, {
+      firstName: 'Amy',
+      lastName: 'March',
+      phoneNumber,
+      email: 'amy@example.com',
+    });
     expect(joined.statusCode).toBe(200);
     // The email the join form carried is theirs to keep or change.
     const { user } = await signUp(t.app, { phoneNumber, email: 'amy@example.com' });
@@ -115,7 +132,11 @@ describe('claiming a text-only member', () => {
     const owner = await signUp(t.app);
     const loop = await createLoopAs(t.app, owner.cookie);
     const memberPhone = uniquePhone();
-    const added = await post(`/api/loops/${loop.id}/members`, { firstName: 'Beth', lastName: 'March', phoneNumber: memberPhone, email: 'Beth@Example.com' }, owner.cookie);
+    const added = await post(
+      `/api/loops/${loop.id}/members`,
+      { firstName: 'Beth', lastName: 'March', phoneNumber: memberPhone, email: 'Beth@Example.com' },
+      owner.cookie,
+    );
     expect(added.statusCode).toBe(201);
     const { userId } = added.json<{ userId: number }>();
 
@@ -139,7 +160,13 @@ describe('bad codes change nothing', () => {
 
     const cases: [string, string, string, number, string][] = [
       ['wrong', account.phoneNumber, wrongCode(code), 400, 'That code is not right. Check the text and try again.'],
-      ['for another phone', account.phoneNumber, otherCode === code ? wrongCode(code) : otherCode, 400, 'That code is not right. Check the text and try again.'],
+      [
+        'for another phone',
+        account.phoneNumber,
+        otherCode === code ? wrongCode(code) : otherCode,
+        400,
+        'That code is not right. Check the text and try again.',
+      ],
       ['malformed code', account.phoneNumber, '12ab56', 400, 'The code is the 6 digits in the text'],
       ['malformed phone', '12345', code, 400, 'Phone number must be a valid international number, like +1 415 555 0100'],
       ['for a phone with no code', uniquePhone(), code, 400, 'This code has expired or was already used. Ask for a new code.'],
@@ -176,7 +203,11 @@ describe('bad codes change nothing', () => {
     const fresh = newAccount();
     await post('/api/register', fresh);
     const signUpCode = await lastCodeTo(t.app, fresh.phoneNumber);
-    const asReset = await post('/api/password-reset/confirm', { login: fresh.phoneNumber, code: signUpCode, password: 'a brand new passphrase' });
+    const asReset = await post('/api/password-reset/confirm', {
+      login: fresh.phoneNumber,
+      code: signUpCode,
+      password: 'a brand new passphrase',
+    });
     expect(asReset.statusCode).toBe(400);
   });
 
@@ -272,7 +303,9 @@ describe('Forgot password (through the Phone Simulator)', () => {
     afterResendWait();
     const asked = await post('/api/password-reset', { login: account.phoneNumber.replace('+1', '') });
     const code = /\d{6}/.exec(asked.json<{ simulatedText: string }>().simulatedText)?.[0] ?? '';
-    expect((await post('/api/password-reset/confirm', { login: account.phoneNumber, code, password: 'a brand new passphrase' })).statusCode).toBe(200);
+    expect(
+      (await post('/api/password-reset/confirm', { login: account.phoneNumber, code, password: 'a brand new passphrase' })).statusCode,
+    ).toBe(200);
 
     const bad = await post('/api/password-reset', { login: 'not a phone' });
     expect(bad.statusCode).toBe(400);
@@ -284,15 +317,27 @@ describe('Forgot password (through the Phone Simulator)', () => {
     afterResendWait();
     const memberPhone = uniquePhone();
     await db().insert(users).values({ firstName: 'Text', lastName: 'Only', phoneNumber: memberPhone, email: 'textonly@example.com' });
-    const shape = (res: Awaited<ReturnType<typeof post>>) => ({ status: res.statusCode, message: res.json().message, resend: res.json().resendAfterSeconds });
+    const shape = (res: Awaited<ReturnType<typeof post>>) => ({
+      status: res.statusCode,
+      message: res.json().message,
+      resend: res.json().resendAfterSeconds,
+    });
     const known = shape(await post('/api/password-reset', { login: account.email }));
     for (const login of ['nobody@example.com', uniquePhone(), memberPhone, 'textonly@example.com']) {
       expect(shape(await post('/api/password-reset', { login }))).toEqual(known);
     }
     await expect(lastCodeTo(t.app, memberPhone)).rejects.toThrow(/no code was texted/);
     // A code for an account that does not exist is refused like a wrong one.
-    const unknown = await post('/api/password-reset/confirm', { login: 'nobody@example.com', code: '123456', password: 'a brand new passphrase' });
-    const wrong = await post('/api/password-reset/confirm', { login: account.email, code: wrongCode(await lastCodeTo(t.app, account.phoneNumber)), password: 'a brand new passphrase' });
+    const unknown = await post('/api/password-reset/confirm', {
+      login: 'nobody@example.com',
+      code: '123456',
+      password: 'a brand new passphrase',
+    });
+    const wrong = await post('/api/password-reset/confirm', {
+      login: account.email,
+      code: wrongCode(await lastCodeTo(t.app, account.phoneNumber)),
+      password: 'a brand new passphrase',
+    });
     expect([unknown.statusCode, unknown.json()]).toEqual([wrong.statusCode, wrong.json()]);
   });
 });
@@ -321,7 +366,9 @@ describe('the real server', () => {
       expect(started.status).toBe(202);
       const { simulatedText } = (await started.json()) as { simulatedText: string };
       const code = /\d{6}/.exec(simulatedText)?.[0] ?? '';
-      expect((await send('/api/register/verify', { phoneNumber: account.phoneNumber, code: '000000' === code ? '111111' : '000000' })).status).toBe(400);
+      expect(
+        (await send('/api/register/verify', { phoneNumber: account.phoneNumber, code: '000000' === code ? '111111' : '000000' })).status,
+      ).toBe(400);
       expect((await send('/api/register/verify', { phoneNumber: account.phoneNumber, code })).status).toBe(201);
       // The simulator "sends" the text in the background: wait until it did, so its logs are in.
       await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -348,12 +395,19 @@ describe('Add Member looks nothing up (issue 14 item 7)', () => {
     const byKnownPhone = await add({ ...typed, phoneNumber: known.account.phoneNumber });
     const byKnownEmail = await add({ ...typed, email: 'secret@example.com', phoneNumber: uniquePhone() });
     const fresh = await add({ ...typed, email: 'fresh@example.com', phoneNumber: uniquePhone() });
-    for (const [res, email] of [[byKnownPhone, 'typed@example.com'], [byKnownEmail, 'secret@example.com'], [fresh, 'fresh@example.com']] as const) {
+    for (const [res, email] of [
+      [byKnownPhone, 'typed@example.com'],
+      [byKnownEmail, 'secret@example.com'],
+      [fresh, 'fresh@example.com'],
+    ] as const) {
       expect(res.statusCode).toBe(201);
       expect(res.json().user).toMatchObject({ firstName: 'Typed', lastName: 'Name', email });
       expect(res.body).not.toContain('Secret');
     }
     // The account keeps its own name and email; nobody else's email was stored on the new member.
-    expect((await t.app.inject({ url: '/api/user', headers: { cookie: known.cookie } })).json()).toMatchObject({ firstName: 'Secret', email: 'secret@example.com' });
+    expect((await t.app.inject({ url: '/api/user', headers: { cookie: known.cookie } })).json()).toMatchObject({
+      firstName: 'Secret',
+      email: 'secret@example.com',
+    });
   });
 });

@@ -65,7 +65,7 @@ describe.each(['local disk', 'S3'] as const)('photos end to end, stored on %s', 
       [120, 80, 'image/webp'],
     ]);
     expect((await textsTo(db(), texter.phoneNumber)).at(-1)?.body).toBe(
-      "Thanks Lin! Your update and 2 photos went to \"Lake House\". 4 photos couldn't be saved: it is damaged or cut off; " +
+      'Thanks Lin! Your update and 2 photos went to "Lake House". 4 photos couldn\'t be saved: it is damaged or cut off; ' +
         "it isn't a photo (JPEG, PNG, HEIC, GIF, WebP, TIFF or BMP); it has too many pixels (more than 50 megapixels); it was empty (0 bytes).",
     );
 
@@ -91,24 +91,41 @@ describe.each(['local disk', 'S3'] as const)('photos end to end, stored on %s', 
     const loop = await createLoop(db(), { name: 'Cousins', memberIds: [owner.user.id, texter.id], creatorId: owner.user.id });
     const text = async (body: string) => {
       const url = fake.addMedia(mediaPath(), await phoneJpeg({ width: 900, height: 600 }), 'image/jpeg');
-      await postWebhook(t.app, '/api/webhooks/twilio/messages', mmsParams({ accountSid: fake.accountSid, from: texter.phoneNumber, body, media: [{ url, contentType: 'image/jpeg' }] }), {
-        authToken: fake.authToken,
-      });
+      await postWebhook(
+        t.app,
+        '/api/webhooks/twilio/messages',
+        mmsParams({ accountSid: fake.accountSid, from: texter.phoneNumber, body, media: [{ url, contentType: 'image/jpeg' }] }),
+        {
+          authToken: fake.authToken,
+        },
+      );
       await processPending(t.app.ctx);
     };
     await text('Our secret engagement news');
     await text('Grandma turned 90 today');
     const [secret, kept] = await updatesOf(db(), loop.id);
-    const published = await publishNewsletter(db(), { loopId: loop.id, now: new Date(Date.now() + 60_000), writer: templateWriter, publicUrl: 'http://localhost', send: true });
+    const published = await publishNewsletter(db(), {
+      loopId: loop.id,
+      now: new Date(Date.now() + 60_000),
+      writer: templateWriter,
+      publicUrl: 'http://localhost',
+      send: true,
+    });
     if (published.status !== 'sent') throw new Error(`not sent: ${published.status}`);
     const pageUrl = `/newsletters/${published.newsletter.urlId}`;
     const secretPhoto = secret!.media[0]!;
     const before = (await t.app.inject({ url: pageUrl })).body;
     expect(before).toContain('Our secret engagement news');
-    expect(before).toContain(`srcset="/media/${secretPhoto.storageKey}/320 320w, /media/${secretPhoto.storageKey}/640 640w, /media/${secretPhoto.storageKey}/900 900w"`);
+    expect(before).toContain(
+      `srcset="/media/${secretPhoto.storageKey}/320 320w, /media/${secretPhoto.storageKey}/640 640w, /media/${secretPhoto.storageKey}/900 900w"`,
+    );
     expect(before).toContain('width="900" height="600"');
 
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/loops/${loop.id}/updates/${secret!.id}`, headers: { cookie: owner.cookie } });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/loops/${loop.id}/updates/${secret!.id}`,
+      headers: { cookie: owner.cookie },
+    });
     expect(res.statusCode).toBe(200);
 
     const after = (await t.app.inject({ url: pageUrl })).body;
@@ -118,7 +135,10 @@ describe.each(['local disk', 'S3'] as const)('photos end to end, stored on %s', 
     expect(after).toContain(kept!.media[0]!.storageKey);
     const [stored] = await db().select().from(newsletters).where(eq(newsletters.id, published.newsletter.id));
     expect(stored?.content).not.toContain('secret');
-    for (const url of [`/media/${secretPhoto.storageKey}`, ...secretPhoto.variants.map((v) => `/media/${secretPhoto.storageKey}/${v.width}`)]) {
+    for (const url of [
+      `/media/${secretPhoto.storageKey}`,
+      ...secretPhoto.variants.map((v) => `/media/${secretPhoto.storageKey}/${v.width}`),
+    ]) {
       expect((await t.app.inject({ url })).statusCode).toBe(404);
     }
     for (const variant of secretPhoto.variants) expect(await exists(variant.key)).toBe(false);
@@ -140,7 +160,10 @@ describe.each(['local disk', 'S3'] as const)('photos end to end, stored on %s', 
     const [update] = await db().insert(updates).values({ loopId: loop.id, userId: owner.user.id, content: 'From last year' }).returning();
     const legacy = async (bytes: Buffer, contentType: string, position: number) => {
       const key = await storage.put(bytes);
-      const [row] = await db().insert(media).values({ updateId: update!.id, storageKey: key, contentType, bytes: bytes.length, position }).returning();
+      const [row] = await db()
+        .insert(media)
+        .values({ updateId: update!.id, storageKey: key, contentType, bytes: bytes.length, position })
+        .returning();
       return row!;
     };
     const gps = await legacy(await phoneJpeg({ width: 1600, height: 1200, orientation: 6 }), 'image/jpeg', 0);

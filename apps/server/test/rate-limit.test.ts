@@ -32,7 +32,8 @@ describe('sign-in rate limits (decision 0013: failures per account and address, 
   it('count failures, not successes: signing in often never blocks, and a success clears the address', async () => {
     const { account } = await signUp(t.app);
     const ip = '10.0.2.1';
-    const right = () => t.app.inject({ method: 'POST', url: '/api/login', remoteAddress: ip, payload: { email: account.email, password: account.password } });
+    const right = () =>
+      t.app.inject({ method: 'POST', url: '/api/login', remoteAddress: ip, payload: { email: account.email, password: account.password } });
     // (This app allows 8 attempts per address in all, successes included.)
     for (let i = 0; i < 2; i++) expect((await right()).statusCode).toBe(200);
     // Two typos, a success, two typos, a success: the third failure never comes.
@@ -47,7 +48,17 @@ describe('sign-in rate limits (decision 0013: failures per account and address, 
     const app = await t.rebuild({ AUTH_FAILURES_PER_ACCOUNT: '5' });
     const { account } = await signUp(app);
     const codes: number[] = [];
-    for (let i = 0; i < 6; i++) codes.push((await app.inject({ method: 'POST', url: '/api/login', remoteAddress: `10.0.3.${i}`, payload: { email: account.email, password: 'wrong password' } })).statusCode);
+    for (let i = 0; i < 6; i++)
+      codes.push(
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/api/login',
+            remoteAddress: `10.0.3.${i}`,
+            payload: { email: account.email, password: 'wrong password' },
+          })
+        ).statusCode,
+      );
     expect(codes).toEqual([401, 401, 401, 401, 401, 429]);
   });
 
@@ -77,14 +88,24 @@ describe('attempt counts', () => {
     const email = 'shared-count@example.com';
     const codes: number[] = [];
     for (const app of [one, two, one, two]) {
-      const res = await app.inject({ method: 'POST', url: '/api/login', remoteAddress: '10.3.3.1', payload: { email, password: 'wrong password' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/login',
+        remoteAddress: '10.3.3.1',
+        payload: { email, password: 'wrong password' },
+      });
       codes.push(res.statusCode);
     }
     expect(codes).toEqual([401, 401, 401, 429]);
   });
 
   it('keep no email or address in the database, only keyed hashes', async () => {
-    await t.app.inject({ method: 'POST', url: '/api/login', remoteAddress: '10.4.4.4', payload: { email: 'private@example.com', password: 'wrong password' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      remoteAddress: '10.4.4.4',
+      payload: { email: 'private@example.com', password: 'wrong password' },
+    });
     const rows = await t.testDb.database.db.select().from(attemptCounts);
     expect(rows.length).toBeGreaterThan(0);
     const text = JSON.stringify(rows);
@@ -105,7 +126,11 @@ describe('attempt counts', () => {
     const [a, b] = await countAttempts(db, ['window-test', 'window-other'], at(16), window);
     expect([a?.count, b?.count]).toEqual([2, 1]);
 
-    const keys = () => db.select({ key: attemptCounts.key }).from(attemptCounts).where(sql`${attemptCounts.key} like 'window-%'`);
+    const keys = () =>
+      db
+        .select({ key: attemptCounts.key })
+        .from(attemptCounts)
+        .where(sql`${attemptCounts.key} like 'window-%'`);
     await deleteExpiredAttempts(db, at(29));
     expect((await keys()).map((r) => r.key).sort()).toEqual(['window-other', 'window-test']);
     await deleteExpiredAttempts(db, at(31));

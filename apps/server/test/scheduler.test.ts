@@ -42,7 +42,10 @@ describe('reminders over a simulated week', { timeout: 120_000 }, () => {
     const tokyo = await createLoopAs(t.app, owner.cookie, {
       name: 'Tokyo',
       timeZone: 'Asia/Tokyo',
-      reminderSchedule: [{ day: 'monday', time: '08:00' }, { day: 'wednesday', time: '20:30' }],
+      reminderSchedule: [
+        { day: 'monday', time: '08:00' },
+        { day: 'wednesday', time: '20:30' },
+      ],
     });
     const paused = await createLoopAs(t.app, owner.cookie, { name: 'Paused', timeZone: 'UTC' });
     await db().update(loops).set({ paused: true }).where(eq(loops.id, paused.id));
@@ -64,12 +67,17 @@ describe('reminders over a simulated week', { timeout: 120_000 }, () => {
     );
     expect(nyTexts.every((m) => m.status === 'queued' && m.direction === 'outbound')).toBe(true);
     expect(nyTexts.find((m) => m.toAddress === '+14155550302')?.body).toBe(
-      "Hi Pia! What's new? Time for your \"New York\" update. Just reply to this text with your news and photos.",
+      'Hi Pia! What\'s new? Time for your "New York" update. Just reply to this text with your news and photos.',
     );
     // Tokyo: Wednesday 20:30 JST = 11:30Z; Monday 08:00 JST is 23:00Z the Sunday before (the 2nd's was before the start).
     expect((await remindersOf(tokyo.id)).map((m) => minuteOf(m.idempotencyKey))).toEqual(['2026-03-04T11:30', '2026-03-08T23:00']);
     expect(await remindersOf(paused.id)).toEqual([]);
-    expect(await db().select().from(messages).where(and(eq(messages.toAddress, '+14155550301'), eq(messages.kind, 'reminder')))).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(messages)
+        .where(and(eq(messages.toAddress, '+14155550301'), eq(messages.kind, 'reminder'))),
+    ).toEqual([]);
   });
 });
 
@@ -77,13 +85,21 @@ describe('daylight-saving days', { timeout: 120_000 }, () => {
   it('send a 02:30 reminder once on spring-forward day and a 01:30 reminder once on fall-back day', async () => {
     clock.set(new Date('2026-03-08T04:00:00Z')); // Saturday 23:00 in New York
     const owner = await signUp(t.app);
-    const spring = await createLoopAs(t.app, owner.cookie, { name: 'Spring', timeZone: 'America/New_York', reminderSchedule: [{ day: 'sunday', time: '02:30' }] });
+    const spring = await createLoopAs(t.app, owner.cookie, {
+      name: 'Spring',
+      timeZone: 'America/New_York',
+      reminderSchedule: [{ day: 'sunday', time: '02:30' }],
+    });
     await runUntil(new Date('2026-03-08T12:00:00Z'));
     expect((await remindersOf(spring.id)).map((m) => minuteOf(m.idempotencyKey))).toEqual(['2026-03-08T07:30']);
 
     clock.set(new Date('2026-11-01T03:00:00Z')); // Saturday 23:00 in New York
     const later = await signUp(t.app); // months later: the first session has long expired
-    const fall = await createLoopAs(t.app, later.cookie, { name: 'Fall', timeZone: 'America/New_York', reminderSchedule: [{ day: 'sunday', time: '01:30' }] });
+    const fall = await createLoopAs(t.app, later.cookie, {
+      name: 'Fall',
+      timeZone: 'America/New_York',
+      reminderSchedule: [{ day: 'sunday', time: '01:30' }],
+    });
     await runUntil(new Date('2026-11-01T12:00:00Z'));
     expect((await remindersOf(fall.id)).map((m) => minuteOf(m.idempotencyKey))).toEqual(['2026-11-01T05:30']);
   });
@@ -97,7 +113,10 @@ describe('a member of two Loops due at the same minute', () => {
     const a = await createLoopAs(t.app, owner.cookie, { name: 'Cousins', timeZone: 'Europe/Paris', reminderSchedule: schedule });
     const b = await createLoopAs(t.app, owner.cookie, { name: 'Book Club', timeZone: 'Europe/Berlin', reminderSchedule: schedule });
     await runUntil(new Date('2026-04-08T00:00:00Z'));
-    const texts = await db().select().from(messages).where(and(eq(messages.toAddress, owner.account.phoneNumber), eq(messages.kind, 'reminder')));
+    const texts = await db()
+      .select()
+      .from(messages)
+      .where(and(eq(messages.toAddress, owner.account.phoneNumber), eq(messages.kind, 'reminder')));
     expect(texts).toHaveLength(1);
     expect(texts[0]?.body).toBe(
       `Hi Max! What's new? Time for your "Cousins" and "Book Club" update. Reply with your news and photos: it goes to all of them, or start with a Loop's name and a colon ("Cousins: ...") to share with just one.`,
@@ -110,7 +129,14 @@ describe('the server was down', () => {
   it('catches a missed reminder up once, and skips one more than three hours late', async () => {
     clock.set(new Date('2026-05-04T00:00:00Z'));
     const owner = await signUp(t.app);
-    const loop = await createLoopAs(t.app, owner.cookie, { name: 'Downtime', timeZone: 'UTC', reminderSchedule: [{ day: 'monday', time: '09:00' }, { day: 'tuesday', time: '09:00' }] });
+    const loop = await createLoopAs(t.app, owner.cookie, {
+      name: 'Downtime',
+      timeZone: 'UTC',
+      reminderSchedule: [
+        { day: 'monday', time: '09:00' },
+        { day: 'tuesday', time: '09:00' },
+      ],
+    });
     clock.set(new Date('2026-05-04T10:00:00Z')); // an hour late
     await tick();
     await tick();
@@ -128,7 +154,10 @@ describe('automatic newsletters', () => {
     clock.set(new Date('2026-06-01T00:00:00Z')); // Monday
     const owner = await signUp(t.app);
     const loop = await createLoopAs(t.app, owner.cookie, { name: 'Weekly', timeZone: 'UTC', reminderSchedule: [] });
-    await db().update(loops).set({ frequency: 'weekly', nextNewsletterAt: new Date('2026-06-07T18:00:00Z') }).where(eq(loops.id, loop.id));
+    await db()
+      .update(loops)
+      .set({ frequency: 'weekly', nextNewsletterAt: new Date('2026-06-07T18:00:00Z') })
+      .where(eq(loops.id, loop.id));
     clock.set(new Date('2026-06-03T12:00:00Z'));
     await insertUpdate(db(), loop.id, owner.user.id, 'We planted tomatoes', [], clock());
 
@@ -138,7 +167,10 @@ describe('automatic newsletters', () => {
     expect(sent[0]).toMatchObject({ status: 'sent', kind: 'newsletter' });
     expect(sent[0]?.sentAt).toEqual(new Date('2026-06-07T18:00:00Z'));
     expect(sent[0]?.content).toContain('We planted tomatoes');
-    const links = await db().select().from(messages).where(and(eq(messages.kind, 'newsletter'), eq(messages.loopId, loop.id)));
+    const links = await db()
+      .select()
+      .from(messages)
+      .where(and(eq(messages.kind, 'newsletter'), eq(messages.loopId, loop.id)));
     expect(links).toHaveLength(1);
     expect(links[0]?.body).toContain(`/newsletters/${sent[0]?.urlId}`);
     const [row] = await db().select().from(loops).where(eq(loops.id, loop.id));
@@ -151,7 +183,10 @@ describe('automatic newsletters', () => {
     const biweekly = await createLoopAs(t.app, owner.cookie, { name: 'Biweekly', timeZone: 'UTC', reminderSchedule: [] });
     const monthly = await createLoopAs(t.app, owner.cookie, { name: 'Monthly', timeZone: 'UTC', reminderSchedule: [] });
     const paused = await createLoopAs(t.app, owner.cookie, { name: 'Paused NL', timeZone: 'UTC', reminderSchedule: [] });
-    await db().update(loops).set({ frequency: 'monthly', nextNewsletterAt: new Date('2026-07-31T18:00:00Z') }).where(eq(loops.id, monthly.id));
+    await db()
+      .update(loops)
+      .set({ frequency: 'monthly', nextNewsletterAt: new Date('2026-07-31T18:00:00Z') })
+      .where(eq(loops.id, monthly.id));
     await db().update(loops).set({ paused: true }).where(eq(loops.id, paused.id));
     for (const id of [biweekly.id, monthly.id, paused.id]) await insertUpdate(db(), id, owner.user.id, `News for ${id}`, [], clock());
 
@@ -162,6 +197,11 @@ describe('automatic newsletters', () => {
     expect(byLoop(biweekly.id).map((n) => n.periodEnd.toISOString())).toEqual(['2026-07-05T18:00:00.000Z', '2026-07-19T18:00:00.000Z']);
     expect(byLoop(monthly.id).map((n) => n.periodEnd.toISOString())).toEqual(['2026-07-31T18:00:00.000Z']);
     expect(byLoop(paused.id)).toEqual([]);
-    expect(await db().select().from(messages).where(and(eq(messages.kind, 'newsletter'), eq(messages.loopId, monthly.id)))).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(messages)
+        .where(and(eq(messages.kind, 'newsletter'), eq(messages.loopId, monthly.id))),
+    ).toEqual([]);
   });
 });

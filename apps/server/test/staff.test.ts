@@ -29,7 +29,9 @@ async function codeFromTwilio(phoneNumber: string): Promise<string> {
 
 describe('staff are granted, never claimed (issue 14 item 5, decision 0013)', () => {
   it('an address can no longer be claimed: ADMIN_EMAILS stops the server at start', () => {
-    expect(() => loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), ADMIN_EMAILS: 'boss@corp.example' })).toThrow(/ADMIN_EMAILS is no longer read/);
+    expect(() => loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), ADMIN_EMAILS: 'boss@corp.example' })).toThrow(
+      /ADMIN_EMAILS is no longer read/,
+    );
   });
 
   it('ADMIN_PHONES makes the holder staff once the texted code checks out, and nobody who only typed the phone', async () => {
@@ -39,10 +41,17 @@ describe('staff are granted, never claimed (issue 14 item 5, decision 0013)', ()
     const guess = await t.app.inject({ method: 'POST', url: '/api/register/verify', payload: { phoneNumber: BOSS_PHONE, code: '000000' } });
     expect(guess.statusCode === 400 || guess.statusCode === 201).toBe(true);
     if (guess.statusCode === 201) throw new Error('a guessed code happened to be right: run again');
-    expect((await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'boss@corp.example', password: squatter.password } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'boss@corp.example', password: squatter.password } }))
+        .statusCode,
+    ).toBe(401);
 
     // The holder reads the code Twilio delivered.
-    const res = await t.app.inject({ method: 'POST', url: '/api/register/verify', payload: { phoneNumber: BOSS_PHONE, code: await codeFromTwilio(BOSS_PHONE) } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/register/verify',
+      payload: { phoneNumber: BOSS_PHONE, code: await codeFromTwilio(BOSS_PHONE) },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ phoneNumber: BOSS_PHONE, isPrivileged: true });
     expect((await t.app.inject({ url: '/api/admin/stats', headers: { cookie: sessionCookie(res) } })).statusCode).toBe(200);

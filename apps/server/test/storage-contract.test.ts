@@ -27,7 +27,10 @@ afterAll(async () => {
  */
 const implementations: [string, () => MediaStorage][] = [
   ['local disk', () => localDiskStorage(folder)],
-  ['S3 (s3rver on 127.0.0.1)', () => s3Storage({ bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: s3.credentials })],
+  [
+    'S3 (s3rver on 127.0.0.1)',
+    () => s3Storage({ bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: s3.credentials }),
+  ],
 ];
 
 describe.each(implementations)('MediaStorage contract: %s', (_name, make) => {
@@ -77,8 +80,12 @@ describe('createMediaStorage', () => {
   });
 
   it('refuses half an S3 configuration at start, naming the variables', () => {
-    expect(() => loadConfig({ SESSION_SECRET: 'x'.repeat(32), S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'id' })).toThrow(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/);
+    expect(() => loadConfig({ SESSION_SECRET: 'x'.repeat(32), S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'id' })).toThrow(
+      /S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/,
+    );
     expect(() => loadConfig({ SESSION_SECRET: 'x'.repeat(32), S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(/S3_BUCKET is required/);
-    expect(() => loadConfig({ SESSION_SECRET: 'x'.repeat(32), S3_BUCKET: 'b', S3_ENDPOINT: 'ftp://x' })).toThrow(/S3_ENDPOINT must be an http/);
+    expect(() => loadConfig({ SESSION_SECRET: 'x'.repeat(32), S3_BUCKET: 'b', S3_ENDPOINT: 'ftp://x' })).toThrow(
+      /S3_ENDPOINT must be an http/,
+    );
   });
 });

@@ -47,14 +47,17 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const post = (params: Record<string, string>, path = '/api/webhooks/twilio/messages') => postWebhook(app, path, params, { authToken: fake.authToken });
+const post = (params: Record<string, string>, path = '/api/webhooks/twilio/messages') =>
+  postWebhook(app, path, params, { authToken: fake.authToken });
 const postStatus = (params: Record<string, string>) => post(params, '/api/webhooks/twilio/status');
 const run = () => processPending(app.ctx);
 const sentTo = (phone: string) => fake.sent.filter((s) => s.params.To === phone || s.params.To === `whatsapp:${phone}`);
 const repliesTo = async (phone: string) => (await textsTo(db(), phone)).map((m) => m.body);
 let counter = 0;
 const queue = (userId: number, extra: Partial<TextToQueue> = {}) =>
-  db().transaction((tx) => enqueueText(tx, { kind: 'reminder', userId, body: 'Time to share your news!', idempotencyKey: `conf:${++counter}`, ...extra }));
+  db().transaction((tx) =>
+    enqueueText(tx, { kind: 'reminder', userId, body: 'Time to share your news!', idempotencyKey: `conf:${++counter}`, ...extra }),
+  );
 
 async function member(preference: 'sms' | 'whatsapp' = 'sms', loopName = `Loop ${++counter}`) {
   const person = await createPerson(db(), { firstName: 'Ada', messagingPreference: preference });
@@ -68,7 +71,9 @@ describe('inbound texts', () => {
   // [webhook] [courier] "Receive Valid": an SMS with Body, From, To, MessageSid, NumMedia=0.
   it('SMS: an update and one reply on SMS', async () => {
     const { person, loop } = await member();
-    expect((await post(smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Hello from the lake' }))).statusCode).toBe(200);
+    expect((await post(smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Hello from the lake' }))).statusCode).toBe(
+      200,
+    );
     await run();
     expect((await updatesOf(db(), loop.id)).map((u) => u.content)).toEqual(['Hello from the lake']);
     expect(sentTo(person.phoneNumber).map((s) => s.params.Body)).toEqual([`Thanks Ada! Your update went to "${loop.name}".`]);
@@ -78,7 +83,11 @@ describe('inbound texts', () => {
   it.each([1, 3])('MMS with %i image(s): every photo copied into the update', async (count) => {
     const { person, loop } = await member();
     const media = Array.from({ length: count }, (_, i) => ({
-      url: fake.addMedia(`/2010-04-01/Accounts/${fake.accountSid}/Messages/MM${count}/Media/${sid('ME')}`, i % 2 ? PNG : JPEG, i % 2 ? 'image/png' : 'image/jpeg'),
+      url: fake.addMedia(
+        `/2010-04-01/Accounts/${fake.accountSid}/Messages/MM${count}/Media/${sid('ME')}`,
+        i % 2 ? PNG : JPEG,
+        i % 2 ? 'image/png' : 'image/jpeg',
+      ),
       contentType: i % 2 ? 'image/png' : 'image/jpeg',
     }));
     await post(mmsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Pictures', media }));
@@ -101,7 +110,13 @@ describe('inbound texts', () => {
   it('WhatsApp image: the photo is shared', async () => {
     const { person, loop } = await member('whatsapp');
     const url = fake.addMedia(`/2010-04-01/Accounts/${fake.accountSid}/Messages/MMwa/Media/${sid('ME')}`, JPEG, 'image/jpeg');
-    const params = { ...whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: '' }), MessageType: 'image', NumMedia: '1', MediaUrl0: url, MediaContentType0: 'image/jpeg' };
+    const params = {
+      ...whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: '' }),
+      MessageType: 'image',
+      NumMedia: '1',
+      MediaUrl0: url,
+      MediaContentType0: 'image/jpeg',
+    };
     await post(params);
     await run();
     expect((await updatesOf(db(), loop.id))[0]?.media).toHaveLength(1);
@@ -110,7 +125,12 @@ describe('inbound texts', () => {
   // [webhook] [chatwoot] "location message": MessageType=location, Latitude, Longitude, empty Body.
   it('WhatsApp location: the location reply, not "your text was empty"', async () => {
     const { person, loop } = await member('whatsapp');
-    await post({ ...whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: '' }), MessageType: 'location', Latitude: '12.9716', Longitude: '77.5946' });
+    await post({
+      ...whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: '' }),
+      MessageType: 'location',
+      Latitude: '12.9716',
+      Longitude: '77.5946',
+    });
     await run();
     expect(await updatesOf(db(), loop.id)).toEqual([]);
     expect(await repliesTo(person.phoneNumber)).toEqual([expect.stringMatching(/^Loop can't share a location pin\./)]);
@@ -119,7 +139,12 @@ describe('inbound texts', () => {
   // [webhook] WhatsApp quick reply: MessageType=button, ButtonText, ButtonPayload, Body = the button's text.
   it('WhatsApp button: opens the window, shares nothing', async () => {
     const { person, loop } = await member('whatsapp');
-    await post({ ...whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Read it' }), MessageType: 'button', ButtonText: 'Read it', ButtonPayload: 'read' });
+    await post({
+      ...whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'Read it' }),
+      MessageType: 'button',
+      ButtonText: 'Read it',
+      ButtonPayload: 'read',
+    });
     await run();
     expect(await updatesOf(db(), loop.id)).toEqual([]);
     expect((await userRow(person.id))?.lastWhatsappInboundAt).not.toBeNull();
@@ -168,27 +193,52 @@ describe('inbound texts', () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => post(params)));
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
     await run();
-    expect(await db().select().from(messages).where(eq(messages.providerMessageId, params.MessageSid ?? ''))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(messages)
+        .where(eq(messages.providerMessageId, params.MessageSid ?? '')),
+    ).toHaveLength(1);
     expect(await updatesOf(db(), loop.id)).toHaveLength(1);
     expect(sentTo(person.phoneNumber)).toHaveLength(1);
   });
 
   // [webhook] WhatsApp senders may be identified by a business-scoped user id instead of a number.
   it('a WhatsApp sender without a phone number is kept with the reason, for staff, and not answered', async () => {
-    const params: Record<string, string> = { ...whatsappParams({ accountSid: fake.accountSid, from: '+15550000000', body: 'hello' }), From: 'whatsapp:IN.1234567890abcdef' };
+    const params: Record<string, string> = {
+      ...whatsappParams({ accountSid: fake.accountSid, from: '+15550000000', body: 'hello' }),
+      From: 'whatsapp:IN.1234567890abcdef',
+    };
     await post(params);
     await run();
-    const [row] = await db().select().from(messages).where(eq(messages.providerMessageId, params.MessageSid ?? ''));
+    const [row] = await db()
+      .select()
+      .from(messages)
+      .where(eq(messages.providerMessageId, params.MessageSid ?? ''));
     expect(row).toMatchObject({ status: 'ignored', error: 'Not handled: the sender whatsapp:IN.1234567890abcdef has no phone number.' });
   });
 
   it('a webhook URL configured with a trailing slash is accepted (messages and status)', async () => {
     const { person } = await member();
-    expect((await post(smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'slash' }), '/api/webhooks/twilio/messages/')).statusCode).toBe(200);
-    expect((await postStatus({ ...statusParams({ accountSid: fake.accountSid, messageSid: sid('SM'), status: 'sent', to: person.phoneNumber }) })).statusCode).toBe(204);
-    const slashed = await postWebhook(app, '/api/webhooks/twilio/status/', statusParams({ accountSid: fake.accountSid, messageSid: sid('SM'), status: 'sent', to: person.phoneNumber }), {
-      authToken: fake.authToken,
-    });
+    expect(
+      (await post(smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'slash' }), '/api/webhooks/twilio/messages/'))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await postStatus({
+          ...statusParams({ accountSid: fake.accountSid, messageSid: sid('SM'), status: 'sent', to: person.phoneNumber }),
+        })
+      ).statusCode,
+    ).toBe(204);
+    const slashed = await postWebhook(
+      app,
+      '/api/webhooks/twilio/status/',
+      statusParams({ accountSid: fake.accountSid, messageSid: sid('SM'), status: 'sent', to: person.phoneNumber }),
+      {
+        authToken: fake.authToken,
+      },
+    );
     expect(slashed.statusCode).toBe(204);
   });
 });
@@ -230,7 +280,15 @@ describe('2. 63016: the window is closed and the text goes again as the template
     await run();
     const [row] = await textsTo(db(), person.phoneNumber);
     expect(sentTo(person.phoneNumber)[0]?.params.Body).toBe('Time to share your news!');
-    await postStatus(statusParams({ accountSid: fake.accountSid, messageSid: row?.providerMessageId ?? '', status: 'failed', to: `whatsapp:${person.phoneNumber}`, errorCode: '63016' }));
+    await postStatus(
+      statusParams({
+        accountSid: fake.accountSid,
+        messageSid: row?.providerMessageId ?? '',
+        status: 'failed',
+        to: `whatsapp:${person.phoneNumber}`,
+        errorCode: '63016',
+      }),
+    );
     expect((await userRow(person.id))?.lastWhatsappInboundAt).toBeNull();
     await run();
     expect(sentTo(person.phoneNumber).map((s) => s.params.ContentSid ?? 'free-form')).toEqual(['free-form', TEMPLATE('1')]);
@@ -250,7 +308,11 @@ describe('3. opt-out, pause and membership are checked at the moment of sending'
       },
     };
     const now = clock();
-    return sendDueTexts(app.ctx, { claim: (limit) => claimOutbound(db(), { now, leaseUntil: new Date(now.getTime() + 120_000), limit }), batch: 50, pacer });
+    return sendDueTexts(app.ctx, {
+      claim: (limit) => claimOutbound(db(), { now, leaseUntil: new Date(now.getTime() + 120_000), limit }),
+      batch: 50,
+      pacer,
+    });
   }
 
   it('a STOP that arrives while a claimed text waits for its pace stops it', async () => {
@@ -260,7 +322,10 @@ describe('3. opt-out, pause and membership are checked at the moment of sending'
     await sendWith(() => optOutPhone(db(), b!.phoneNumber, 'STOP', clock()));
     expect(sentTo(a!.phoneNumber)).toHaveLength(1);
     expect(sentTo(b!.phoneNumber)).toHaveLength(0);
-    expect((await textsTo(db(), b!.phoneNumber))[0]).toMatchObject({ status: 'failed', error: 'Not sent: this phone opted out of texts (STOP).' });
+    expect((await textsTo(db(), b!.phoneNumber))[0]).toMatchObject({
+      status: 'failed',
+      error: 'Not sent: this phone opted out of texts (STOP).',
+    });
   });
 
   it('a Loop paused, or a member removed, after the texts were claimed: not sent', async () => {
@@ -278,7 +343,9 @@ describe('3. opt-out, pause and membership are checked at the moment of sending'
     expect(sentTo(a!.phoneNumber)).toHaveLength(1);
     expect(sentTo(b!.phoneNumber)).toHaveLength(0);
     expect(sentTo(c!.phoneNumber)).toHaveLength(0);
-    expect((await textsTo(db(), c!.phoneNumber))[0]?.error).toBe('Not sent: the member left the Loop, or the Loop was paused, after the text was queued.');
+    expect((await textsTo(db(), c!.phoneNumber))[0]?.error).toBe(
+      'Not sent: the member left the Loop, or the Loop was paused, after the text was queued.',
+    );
   });
 });
 
@@ -301,7 +368,9 @@ describe('4. status callbacks in any order', () => {
     await queue(person.id);
     await run();
     const [row] = await textsTo(db(), person.phoneNumber);
-    await postStatus(statusParams({ accountSid: fake.accountSid, messageSid: row?.providerMessageId ?? '', status, to: person.phoneNumber }));
+    await postStatus(
+      statusParams({ accountSid: fake.accountSid, messageSid: row?.providerMessageId ?? '', status, to: person.phoneNumber }),
+    );
     expect((await textsTo(db(), person.phoneNumber))[0]?.status).toBe(expected);
   });
 
@@ -309,7 +378,9 @@ describe('4. status callbacks in any order', () => {
   async function callbackBeforeAnswer(phone: string, status: string, errorCode?: string) {
     fake.beforeAnswer = async (messageSid) => {
       fake.beforeAnswer = undefined;
-      const res = await postStatus(statusParams({ accountSid: fake.accountSid, messageSid, status, to: phone, ...(errorCode ? { errorCode } : {}) }));
+      const res = await postStatus(
+        statusParams({ accountSid: fake.accountSid, messageSid, status, to: phone, ...(errorCode ? { errorCode } : {}) }),
+      );
       expect(res.statusCode).toBe(204);
     };
     await run();
@@ -322,7 +393,12 @@ describe('4. status callbacks in any order', () => {
     await callbackBeforeAnswer(person.phoneNumber, 'delivered');
     const [row] = await textsTo(db(), person.phoneNumber);
     expect(row?.status).toBe('delivered');
-    expect(await db().select().from(earlyStatuses).where(eq(earlyStatuses.providerMessageId, row?.providerMessageId ?? ''))).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(earlyStatuses)
+        .where(eq(earlyStatuses.providerMessageId, row?.providerMessageId ?? '')),
+    ).toEqual([]);
   });
 
   // [errors] each code, in both orders relative to the send. 21610: the recipient replied STOP
@@ -347,7 +423,15 @@ describe('4. status callbacks in any order', () => {
       } else {
         await run();
         const [row] = await textsTo(db(), person.phoneNumber);
-        await postStatus(statusParams({ accountSid: fake.accountSid, messageSid: row?.providerMessageId ?? '', status, to: person.phoneNumber, errorCode: code }));
+        await postStatus(
+          statusParams({
+            accountSid: fake.accountSid,
+            messageSid: row?.providerMessageId ?? '',
+            status,
+            to: person.phoneNumber,
+            errorCode: code,
+          }),
+        );
       }
       expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status, error: `Twilio error ${code} (${status})` });
       expect(await isOptedOut(person.phoneNumber)).toBe(optsOut);
@@ -368,7 +452,9 @@ describe('4. status callbacks in any order', () => {
     await queue(person.id);
     await run();
     const [row] = await textsTo(db(), person.phoneNumber);
-    await db().insert(earlyStatuses).values({ providerMessageId: row?.providerMessageId ?? '', status: 'delivered', receivedAt: clock() });
+    await db()
+      .insert(earlyStatuses)
+      .values({ providerMessageId: row?.providerMessageId ?? '', status: 'delivered', receivedAt: clock() });
     expect(await applyEarlyStatuses(db(), { maxAttempts: 5, now: clock() })).toBe(1);
     expect((await textsTo(db(), person.phoneNumber))[0]?.status).toBe('delivered');
   });
@@ -386,10 +472,18 @@ describe('4. status callbacks in any order', () => {
 describe('6. template variables are short and single-line', () => {
   it('a 1,600-character multi-line group message outside the window: every variable one line, at most 200 characters', async () => {
     const { person, loop } = await member('whatsapp');
-    const body = Array.from({ length: 40 }, (_, i) => `Line ${i}: ${'news '.repeat(7)}`).join('\n\n').slice(0, 1600);
+    const body = Array.from({ length: 40 }, (_, i) => `Line ${i}: ${'news '.repeat(7)}`)
+      .join('\n\n')
+      .slice(0, 1600);
     await db().transaction(async (tx) => {
       const { enqueueLoopTexts } = await import('../src/messaging/outbox');
-      await enqueueLoopTexts(tx, { loopId: loop.id, kind: 'group_message', body, keyPrefix: `group_message:${loop.id}:conf`, templateVariables: { '1': loop.name, '2': body } });
+      await enqueueLoopTexts(tx, {
+        loopId: loop.id,
+        kind: 'group_message',
+        body,
+        keyPrefix: `group_message:${loop.id}:conf`,
+        templateVariables: { '1': loop.name, '2': body },
+      });
     });
     await run();
     const [sent] = sentTo(person.phoneNumber);
@@ -405,9 +499,20 @@ describe('6. template variables are short and single-line', () => {
 describe('6. the whole text after the member replies', () => {
   const groupMessage = async (loopId: number, loopName: string, body: string) => {
     const { enqueueLoopTexts } = await import('../src/messaging/outbox');
-    await db().transaction((tx) => enqueueLoopTexts(tx, { loopId, kind: 'group_message', body, keyPrefix: `group_message:${loopId}:${++counter}`, templateVariables: { '1': loopName, '2': body } }));
+    await db().transaction((tx) =>
+      enqueueLoopTexts(tx, {
+        loopId,
+        kind: 'group_message',
+        body,
+        keyPrefix: `group_message:${loopId}:${++counter}`,
+        templateVariables: { '1': loopName, '2': body },
+      }),
+    );
   };
-  const freeForm = (phone: string) => sentTo(phone).filter((s) => s.params.Body !== undefined && s.params.ContentSid === undefined).map((s) => s.params.Body);
+  const freeForm = (phone: string) =>
+    sentTo(phone)
+      .filter((s) => s.params.Body !== undefined && s.params.ContentSid === undefined)
+      .map((s) => s.params.Body);
 
   it('a group message cut short by its template comes whole, free-form, once, when the member texts on WhatsApp', async () => {
     const { person, loop } = await member('whatsapp');
@@ -451,7 +556,12 @@ describe('8 and 9. keywords are answered once, as Twilio does', () => {
     await run();
     expect(sentTo(person.phoneNumber)).toEqual([]);
     const loopAnswers = await t.rebuild({ TWILIO_KEYWORD_REPLIES: 'loop' });
-    await postWebhook(loopAnswers, '/api/webhooks/twilio/messages', smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'help' }), { authToken: fake.authToken });
+    await postWebhook(
+      loopAnswers,
+      '/api/webhooks/twilio/messages',
+      smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'help' }),
+      { authToken: fake.authToken },
+    );
     await processPending(loopAnswers.ctx);
     expect(sentTo(person.phoneNumber).map((s) => s.params.Body)).toEqual([expect.stringContaining('Reply LOOPS to list your Loops')]);
   });
@@ -462,7 +572,9 @@ describe('8 and 9. keywords are answered once, as Twilio does', () => {
     await post(whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'STOP' }));
     await run();
     expect(await isOptedOut(person.phoneNumber)).toBe(true);
-    expect(sentTo(person.phoneNumber).map((s) => s.params.Body)).toEqual([expect.stringMatching(/^You have successfully been unsubscribed/)]);
+    expect(sentTo(person.phoneNumber).map((s) => s.params.Body)).toEqual([
+      expect.stringMatching(/^You have successfully been unsubscribed/),
+    ]);
   });
 
   it('WhatsApp text while opted out: not shared, one "reply START" hint a day at most', async () => {

@@ -17,7 +17,10 @@ beforeAll(async () => {
   t = await createTestApp();
   webDist = mkdtempSync(path.join(tmpdir(), 'loop-web-'));
   mkdirSync(path.join(webDist, 'assets'));
-  writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><html><head><script type="module" src="/assets/app-1.js"></script></head><body></body></html>');
+  writeFileSync(
+    path.join(webDist, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="/assets/app-1.js"></script></head><body></body></html>',
+  );
   const script = path.join(webDist, 'assets', 'app-1.js');
   writeFileSync(script, SCRIPT);
   writeFileSync(`${script}.br`, brotliCompressSync(SCRIPT));

@@ -14,7 +14,12 @@ export const adminLoopsQuerySchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined)),
   sort: z.enum(ADMIN_SORTS, { error: 'Sort must be recent, name or members' }).default('recent'),
-  page: z.coerce.number({ error: 'Page must be a number' }).int('Page must be a whole number').min(1, 'Page starts at 1').max(100_000).default(1),
+  page: z.coerce
+    .number({ error: 'Page must be a number' })
+    .int('Page must be a whole number')
+    .min(1, 'Page starts at 1')
+    .max(100_000)
+    .default(1),
   pageSize: z.coerce
     .number({ error: 'Page size must be a number' })
     .int('Page size must be a whole number')

@@ -3,33 +3,14 @@
 export const MESSAGING_PREFERENCES = ['sms', 'whatsapp'] as const;
 export type MessagingPreference = (typeof MESSAGING_PREFERENCES)[number];
 
-export const VIBES = [
-  'family',
-  'friends',
-  'parents',
-  'co-workers',
-  'solo',
-  'fun',
-  'casual',
-  'funny',
-  'formal',
-  'deep',
-] as const;
+export const VIBES = ['family', 'friends', 'parents', 'co-workers', 'solo', 'fun', 'casual', 'funny', 'formal', 'deep'] as const;
 export type Vibe = (typeof VIBES)[number];
 
 export const FREQUENCIES = ['weekly', 'biweekly', 'monthly'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 export const DEFAULT_FREQUENCY: Frequency = 'biweekly';
 
-export const WEEKDAYS = [
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-  'sunday',
-] as const;
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
 export interface ReminderEntry {

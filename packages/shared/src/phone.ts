@@ -7,10 +7,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 export function toE164(input: string, defaultCountry = 'US'): string | null {
   const cleaned = input.trim().replace(/^whatsapp:/i, '');
   if (cleaned === '') return null;
-  const parsed = parsePhoneNumberFromString(
-    cleaned,
-    defaultCountry as Parameters<typeof parsePhoneNumberFromString>[1],
-  );
+  const parsed = parsePhoneNumberFromString(cleaned, defaultCountry as Parameters<typeof parsePhoneNumberFromString>[1]);
   if (!parsed || !parsed.isValid()) return null;
   return parsed.number;
 }

@@ -76,7 +76,11 @@ const mediaItem = z
     const bytes = Math.floor((item.dataBase64.length * 3) / 4);
     const clip = isSimulatorClipType(item.contentType);
     if (bytes > (clip ? SIMULATOR_LIMITS.clipBytes : SIMULATOR_LIMITS.photoBytes) + 2) {
-      ctx.addIssue({ code: 'custom', path: ['dataBase64'], message: clip ? 'Each voice memo or video must be at most 16 MB' : 'Each photo must be at most 5 MB' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['dataBase64'],
+        message: clip ? 'Each voice memo or video must be at most 16 MB' : 'Each photo must be at most 5 MB',
+      });
     }
   });
 
@@ -90,20 +94,27 @@ export const simulatorSendSchema = z
     /** Which app the simulated phone texts from; default: the member's messaging preference. */
     channel: z.enum(MESSAGING_PREFERENCES, { error: 'channel must be "sms" or "whatsapp"' }).optional(),
     /** Photos, voice memos and videos, with their bytes. */
-    media: z
-      .array(mediaItem)
-      .max(SIMULATOR_LIMITS.photos, `At most ${SIMULATOR_LIMITS.photos} photos per text`)
-      .default([]),
+    media: z.array(mediaItem).max(SIMULATOR_LIMITS.photos, `At most ${SIMULATOR_LIMITS.photos} photos per text`).default([]),
     /** Videos, voice memos, contact cards, PDFs: what they are, without bytes (Loop answers that no file came). */
     attachments: z
-      .array(z.enum(SIMULATOR_ATTACHMENTS as [SimulatorAttachment, ...SimulatorAttachment[]], { error: 'Attachments are video, voice_memo, contact or pdf' }))
+      .array(
+        z.enum(SIMULATOR_ATTACHMENTS as [SimulatorAttachment, ...SimulatorAttachment[]], {
+          error: 'Attachments are video, voice_memo, contact or pdf',
+        }),
+      )
       .max(SIMULATOR_LIMITS.photos, `At most ${SIMULATOR_LIMITS.photos} attachments per text`)
       .default([]),
     /** A WhatsApp location pin. */
     location: z
       .object({
-        latitude: z.number({ error: 'latitude must be a number' }).min(-90, 'latitude must be from -90 to 90').max(90, 'latitude must be from -90 to 90'),
-        longitude: z.number({ error: 'longitude must be a number' }).min(-180, 'longitude must be from -180 to 180').max(180, 'longitude must be from -180 to 180'),
+        latitude: z
+          .number({ error: 'latitude must be a number' })
+          .min(-90, 'latitude must be from -90 to 90')
+          .max(90, 'latitude must be from -90 to 90'),
+        longitude: z
+          .number({ error: 'longitude must be a number' })
+          .min(-180, 'longitude must be from -180 to 180')
+          .max(180, 'longitude must be from -180 to 180'),
       })
       .optional(),
   })

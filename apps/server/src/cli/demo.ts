@@ -5,10 +5,7 @@ import { seedDemo } from '../services/demo/seed-demo';
 import type { MediaStorage } from '../storage/media-storage';
 
 /** Fills an empty database with the demo and returns what to print and the exit code. */
-export async function runDemoCommand(
-  db: Db,
-  options: { publicUrl: string; storage: MediaStorage; now?: Date },
-): Promise<CommandResult> {
+export async function runDemoCommand(db: Db, options: { publicUrl: string; storage: MediaStorage; now?: Date }): Promise<CommandResult> {
   const result = await seedDemo(db, { storage: options.storage, now: options.now ?? new Date(), publicUrl: options.publicUrl });
   if (result.status === 'refused') {
     const people = result.userCount === 1 ? '1 user' : `${result.userCount} users`;

@@ -13,10 +13,7 @@ export interface CommandResult {
  * hands the command the app's context (its adapters built as buildApp builds them), prints the
  * command's output (to stderr when it failed), sets the exit code, and closes the database.
  */
-export function runAsCommand(
-  moduleUrl: string,
-  command: (ctx: AppContext) => Promise<CommandResult>,
-): void {
+export function runAsCommand(moduleUrl: string, command: (ctx: AppContext) => Promise<CommandResult>): void {
   const started = process.argv[1];
   if (!started || !moduleUrl.endsWith(started.replace(/\\/g, '/'))) return;
   const main = async () => {

@@ -19,9 +19,7 @@ describe('lockDataDir', () => {
     const dir = tempDir();
     const release = lockDataDir(dir);
     expect(() => lockDataDir(dir)).toThrow(DataDirInUseError);
-    expect(() => lockDataDir(dir)).toThrow(
-      `The data directory ${dir} is already in use by another Loop process (pid ${process.pid}).`,
-    );
+    expect(() => lockDataDir(dir)).toThrow(`The data directory ${dir} is already in use by another Loop process (pid ${process.pid}).`);
     release();
     lockDataDir(dir)();
   });

@@ -49,10 +49,7 @@ export const users = pgTable(
     lastWhatsappInboundAt: timestamp('last_whatsapp_inbound_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
-    uniqueIndex('users_phone_number_key').on(t.phoneNumber),
-  ],
+  (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`), uniqueIndex('users_phone_number_key').on(t.phoneNumber)],
 );
 
 export const sessions = pgTable(
@@ -81,7 +78,10 @@ export const loops = pgTable(
     id: id(),
     name: text('name').notNull(),
     context: text('context'),
-    vibe: text('vibe').array().notNull().default(sql`'{}'::text[]`),
+    vibe: text('vibe')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     frequency: frequency('frequency').notNull().default('biweekly'),
     reminderSchedule: jsonb('reminder_schedule').$type<ReminderEntry[]>().notNull().default([]),
     /** IANA time zone in which reminders and newsletters are scheduled. */
@@ -247,7 +247,10 @@ export const earlyStatuses = pgTable(
     errorCode: text('error_code'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('early_statuses_provider_message_id_idx').on(t.providerMessageId), index('early_statuses_received_at_idx').on(t.receivedAt)],
+  (t) => [
+    index('early_statuses_provider_message_id_idx').on(t.providerMessageId),
+    index('early_statuses_received_at_idx').on(t.receivedAt),
+  ],
 );
 
 /**
@@ -328,7 +331,9 @@ export const media = pgTable(
     uniqueIndex('media_storage_key_key').on(t.storageKey),
     index('media_update_id_idx').on(t.updateId),
     // The photos still to convert, found without reading the rest.
-    index('media_unconverted_idx').on(t.id).where(sql`${t.variants} = '[]'::jsonb`),
+    index('media_unconverted_idx')
+      .on(t.id)
+      .where(sql`${t.variants} = '[]'::jsonb`),
     check('media_bytes_positive', sql`${t.bytes} >= 0`),
   ],
 );

@@ -28,7 +28,8 @@ export async function startJobs(
   await boss.start();
   const messageWorker = startMessageWorker(ctx, {
     onError: (error) => options.log.error({ err: error }, 'message worker failed; trying again at the next poll'),
-    onBatchError: (error) => options.log.error({ err: error }, 'a batch of inbound texts could not be stored together; handling them one at a time'),
+    onBatchError: (error) =>
+      options.log.error({ err: error }, 'a batch of inbound texts could not be stored together; handling them one at a time'),
   });
   const stopScheduler = ctx.config.SCHEDULER ? await startScheduler(ctx, boss, options.log) : async () => {};
   return {

@@ -48,7 +48,12 @@ interface InboundBatch {
  * other in the order they were stored (decision 0016). Should that transaction fail, the batch is
  * claimed again and every text of it is to be handled a text at a time, each failing alone.
  */
-async function takeInboundBatch(ctx: MessagingContext, options: WorkerOptions, signal: AbortSignal | undefined, maxSenders: number): Promise<InboundBatch> {
+async function takeInboundBatch(
+  ctx: MessagingContext,
+  options: WorkerOptions,
+  signal: AbortSignal | undefined,
+  maxSenders: number,
+): Promise<InboundBatch> {
   const now = ctx.clock();
   const leaseUntil = new Date(now.getTime() + LEASE_MS);
   try {
@@ -112,7 +117,8 @@ export async function sweepInbound(ctx: MessagingContext, options: WorkerOptions
   const batch = await takeInboundBatch(ctx, options, signal, Infinity);
   const released: number[] = [];
   const handleSenders = async () => {
-    for (let next = batch.waiting.shift(); next; next = batch.waiting.shift()) released.push(...(await handleSender(ctx, options, signal, next, batch.facts)));
+    for (let next = batch.waiting.shift(); next; next = batch.waiting.shift())
+      released.push(...(await handleSender(ctx, options, signal, next, batch.facts)));
   };
   await Promise.all(Array.from({ length: Math.min(ctx.config.INBOUND_CONCURRENCY, batch.waiting.length) }, handleSenders));
   await releaseMessages(ctx.db, 'inbound', released);
@@ -138,7 +144,10 @@ function groupBySender(rows: MessageRow[]): Map<string, MessageRow[]> {
  */
 async function sendersOf(db: DbOrTx, rows: MessageRow[]) {
   const bySender = groupBySender(rows);
-  const facts = await readSenderFacts(db, [...bySender.keys()].filter((phone) => toE164(phone) === phone));
+  const facts = await readSenderFacts(
+    db,
+    [...bySender.keys()].filter((phone) => toE164(phone) === phone),
+  );
   return { bySender, facts };
 }
 

@@ -45,8 +45,10 @@ export async function isCommonPassword(password: string): Promise<boolean> {
 /** Refuses a new password that is on the common list (length is checked by the shared schema). */
 export async function checkNewPassword(password: string): Promise<void> {
   if (await isCommonPassword(password)) {
-    throw new AppError('bad_request', 'This password is one of the most common passwords, which attackers try first. Please choose another.', [
-      { path: 'password', message: 'This password is too common' },
-    ]);
+    throw new AppError(
+      'bad_request',
+      'This password is one of the most common passwords, which attackers try first. Please choose another.',
+      [{ path: 'password', message: 'This password is too common' }],
+    );
   }
 }

@@ -47,8 +47,7 @@ export interface ClipLimits {
   timeoutMs: number;
 }
 
-const minutes = (seconds: number) =>
-  seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} seconds`;
+const minutes = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} seconds`);
 
 /** Why a voice memo or video was refused, in words for the person who sent it, with what to send instead. */
 export const CLIP_REFUSALS = {
@@ -95,7 +94,20 @@ interface Probe {
  * Metadata (location, creation time, camera), chapters, subtitles and data tracks dropped; no
  * encoder version or time written. What remains is the codec's own fixed name ("Lavc libx264").
  */
-const STRIP = ['-map_metadata', '-1', '-map_chapters', '-1', '-sn', '-dn', '-fflags', '+bitexact', '-flags:a', '+bitexact', '-flags:v', '+bitexact'];
+const STRIP = [
+  '-map_metadata',
+  '-1',
+  '-map_chapters',
+  '-1',
+  '-sn',
+  '-dn',
+  '-fflags',
+  '+bitexact',
+  '-flags:a',
+  '+bitexact',
+  '-flags:v',
+  '+bitexact',
+];
 /** The longer side at most 1280, the shorter at most 720 (720p either way up), even sizes for H.264. */
 const SCALE_720P =
   "scale=w='if(gte(iw,ih),min(1280,iw),min(720,iw))':h='if(gte(iw,ih),min(720,ih),min(1280,ih))'" +
@@ -148,19 +160,54 @@ async function transcode(
   const kind: ClipKind = video ? 'video' : 'audio';
   const maxSeconds = kind === 'audio' ? limits.voiceMaxSeconds : limits.videoMaxSeconds;
   const declaredSeconds = Number(probed.format?.duration);
-  if (Number.isFinite(declaredSeconds) && declaredSeconds > maxSeconds) return { ok: false, reason: CLIP_REFUSALS.tooLong(kind, maxSeconds) };
+  if (Number.isFinite(declaredSeconds) && declaredSeconds > maxSeconds)
+    return { ok: false, reason: CLIP_REFUSALS.tooLong(kind, maxSeconds) };
 
   const output = join(dir, kind === 'audio' ? 'converted.m4a' : 'converted.mp4');
   const codecs =
     kind === 'audio'
       ? ['-map', '0:a:0', '-vn', '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '64k']
-      : ['-map', '0:v:0', '-map', '0:a:0?', '-vf', SCALE_720P, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26', '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '96k'];
+      : [
+          '-map',
+          '0:v:0',
+          '-map',
+          '0:a:0?',
+          '-vf',
+          SCALE_720P,
+          '-c:v',
+          'libx264',
+          '-preset',
+          'veryfast',
+          '-crf',
+          '26',
+          '-c:a',
+          'aac',
+          '-aac_coder',
+          'fast',
+          '-b:a',
+          '96k',
+        ];
   const args = [
-    '-nostdin', '-hide_banner', '-v', 'error', '-xerror', '-threads', '1',
-    ...inputOptions(format), '-i', input,
+    '-nostdin',
+    '-hide_banner',
+    '-v',
+    'error',
+    '-xerror',
+    '-threads',
+    '1',
+    ...inputOptions(format),
+    '-i',
+    input,
     // One second past the limit: a file whose header understates its length is caught below.
-    '-t', String(maxSeconds + 1),
-    ...codecs, ...STRIP, '-movflags', '+faststart', '-f', 'mp4', output,
+    '-t',
+    String(maxSeconds + 1),
+    ...codecs,
+    ...STRIP,
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    output,
   ];
   const run = await runTool(tools.ffmpeg, args, timeoutMs);
   if (run.timedOut) return { ok: false, reason: CLIP_REFUSALS.timedOut };
@@ -187,7 +234,27 @@ async function transcode(
   const at = Math.min(1, seconds / 2).toFixed(3);
   const posterRun = await runTool(
     tools.ffmpeg,
-    ['-nostdin', '-hide_banner', '-v', 'error', '-threads', '1', '-ss', at, ...inputOptions('mov'), '-i', output, '-frames:v', '1', ...STRIP, '-f', 'image2', '-c:v', 'png', posterFile],
+    [
+      '-nostdin',
+      '-hide_banner',
+      '-v',
+      'error',
+      '-threads',
+      '1',
+      '-ss',
+      at,
+      ...inputOptions('mov'),
+      '-i',
+      output,
+      '-frames:v',
+      '1',
+      ...STRIP,
+      '-f',
+      'image2',
+      '-c:v',
+      'png',
+      posterFile,
+    ],
     timeoutMs,
   );
   if (posterRun.code !== 0) return { ok: false, reason: posterRun.timedOut ? CLIP_REFUSALS.timedOut : CLIP_REFUSALS.damaged };
@@ -197,7 +264,16 @@ async function transcode(
 async function probe(tools: FfmpegTools, file: string, format: string, timeoutMs: number): Promise<Probe | null> {
   const run = await runTool(
     tools.ffprobe,
-    ['-v', 'error', ...inputOptions(format), '-show_entries', 'format=duration:stream=codec_type,width,height:stream_disposition=attached_pic', '-of', 'json', file],
+    [
+      '-v',
+      'error',
+      ...inputOptions(format),
+      '-show_entries',
+      'format=duration:stream=codec_type,width,height:stream_disposition=attached_pic',
+      '-of',
+      'json',
+      file,
+    ],
     timeoutMs,
   );
   if (run.code !== 0) return null;

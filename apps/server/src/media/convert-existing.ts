@@ -24,9 +24,16 @@ export interface ConversionReport {
  * run it at once (a row is claimed by a conditional update; the loser removes its files).
  * Progress goes to the log.
  */
-export async function convertExistingPhotos(db: Db, storage: MediaStorage, log: Pick<FastifyBaseLogger, 'info' | 'warn'>): Promise<ConversionReport> {
+export async function convertExistingPhotos(
+  db: Db,
+  storage: MediaStorage,
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
+): Promise<ConversionReport> {
   const report: ConversionReport = { converted: 0, removed: 0, skipped: 0 };
-  const [pending] = await db.select({ n: sql<number>`count(*)::int` }).from(media).where(sql`${media.variants} = '[]'::jsonb`);
+  const [pending] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(media)
+    .where(sql`${media.variants} = '[]'::jsonb`);
   const total = pending?.n ?? 0;
   if (total === 0) return report;
   log.info({ total }, `Converting ${total} stored photos to upright, metadata-free sizes`);
@@ -74,7 +81,10 @@ async function convertOne(
     .where(and(eq(media.id, row.id), sql`${media.variants} = '[]'::jsonb`))
     .returning({ id: media.id });
   if (claimed.length === 0) {
-    await deleteStoredKeys(storage, stored.variants.map((v) => v.key));
+    await deleteStoredKeys(
+      storage,
+      stored.variants.map((v) => v.key),
+    );
     report.skipped += 1;
     return;
   }

@@ -65,7 +65,9 @@ export function clipOf(row: {
 }
 
 async function mediaRows(db: DbOrTx, paths: string[], kind: SQL, options: { loopId?: number }) {
-  const keys = [...new Set(paths.filter((p) => p.startsWith('/media/')).map((p) => p.slice('/media/'.length)))].filter((k) => STORAGE_KEY.test(k));
+  const keys = [...new Set(paths.filter((p) => p.startsWith('/media/')).map((p) => p.slice('/media/'.length)))].filter((k) =>
+    STORAGE_KEY.test(k),
+  );
   if (keys.length === 0) return [];
   const conditions: SQL[] = [inArray(media.storageKey, keys), kind];
   if (options.loopId !== undefined) conditions.push(eq(updates.loopId, options.loopId));

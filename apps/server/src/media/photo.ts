@@ -51,16 +51,19 @@ export async function convertPhoto(bytes: Buffer): Promise<PhotoResult> {
   if (bytes.length > MAX_IMAGE_BYTES) return { ok: false, reason: PHOTO_REFUSALS.tooLarge };
   const type = sniffImageType(bytes);
   if (!type) return { ok: false, reason: PHOTO_REFUSALS.notAPhoto };
-  return heavyWork.run(async () => {
-    try {
-      const source = await openImage(bytes, type);
-      if ('reason' in source) return { ok: false, reason: source.reason };
-      return { ok: true, photo: await writeSizes(source.image) };
-    } catch {
-      // libvips and the decoders report damage in many words; the sender needs one reason.
-      return { ok: false, reason: PHOTO_REFUSALS.damaged };
-    }
-  }, { soon: true });
+  return heavyWork.run(
+    async () => {
+      try {
+        const source = await openImage(bytes, type);
+        if ('reason' in source) return { ok: false, reason: source.reason };
+        return { ok: true, photo: await writeSizes(source.image) };
+      } catch {
+        // libvips and the decoders report damage in many words; the sender needs one reason.
+        return { ok: false, reason: PHOTO_REFUSALS.damaged };
+      }
+    },
+    { soon: true },
+  );
 }
 
 const SHARP_OPTIONS: SharpOptions = { limitInputPixels: MAX_PHOTO_PIXELS, failOn: 'warning', sequentialRead: true };

@@ -25,7 +25,10 @@ export async function putPhoto(storage: MediaStorage, photo: ConvertedPhoto): Pr
       variants.push({ width: variant.width, height: variant.height, bytes: variant.bytes.length, key: await storage.put(variant.bytes) });
     }
   } catch (error) {
-    await deleteStoredKeys(storage, variants.map((v) => v.key));
+    await deleteStoredKeys(
+      storage,
+      variants.map((v) => v.key),
+    );
     throw error;
   }
   return {
@@ -57,7 +60,11 @@ export async function putClip(storage: MediaStorage, clip: ConvertedClip): Promi
   try {
     key = await storage.put(clip.bytes);
   } catch (error) {
-    if (poster) await deleteStoredKeys(storage, poster.variants.map((v) => v.key));
+    if (poster)
+      await deleteStoredKeys(
+        storage,
+        poster.variants.map((v) => v.key),
+      );
     throw error;
   }
   return {
@@ -66,7 +73,10 @@ export async function putClip(storage: MediaStorage, clip: ConvertedClip): Promi
     bytes: clip.bytes.length + (poster?.bytes ?? 0),
     width: clip.width,
     height: clip.height,
-    variants: [...(poster?.variants ?? []), { width: clip.width, height: clip.height, key, bytes: clip.bytes.length, durationMs: clip.durationMs }],
+    variants: [
+      ...(poster?.variants ?? []),
+      { width: clip.width, height: clip.height, key, bytes: clip.bytes.length, durationMs: clip.durationMs },
+    ],
     transcript: clip.transcript ?? null,
   };
 }

@@ -27,7 +27,13 @@ export async function claimInbound(db: DbOrTx, input: ClaimInput): Promise<Messa
   const rows = await db
     .update(messages)
     .set({ status: 'processing', attempts: sql`${messages.attempts} + 1`, nextAttemptAt: input.leaseUntil, updatedAt: sql`now()` })
-    .where(and(eq(messages.direction, 'inbound'), sql`${messages.id} = any(array(${inboundToClaim(input)}))`, dueInbound(getTableName(messages), input.now)))
+    .where(
+      and(
+        eq(messages.direction, 'inbound'),
+        sql`${messages.id} = any(array(${inboundToClaim(input)}))`,
+        dueInbound(getTableName(messages), input.now),
+      ),
+    )
     .returning();
   return rows.sort((a, b) => a.id - b.id);
 }
@@ -105,9 +111,10 @@ export type ClaimedText = MessageRow & {
 export async function claimOutbound(db: Db, input: ClaimInput): Promise<ClaimedText[]> {
   const rows = await claim(db, 'outbound', input).returning({
     ...getTableColumns(messages),
-    lastWhatsappInboundAt: sql<Date | null>`case when ${messages.channel} = 'whatsapp' then (select ${users.lastWhatsappInboundAt} from ${users} where ${users.id} = ${messages.userId}) end`.mapWith(
-      users.lastWhatsappInboundAt,
-    ),
+    lastWhatsappInboundAt:
+      sql<Date | null>`case when ${messages.channel} = 'whatsapp' then (select ${users.lastWhatsappInboundAt} from ${users} where ${users.id} = ${messages.userId}) end`.mapWith(
+        users.lastWhatsappInboundAt,
+      ),
   });
   return rows.sort((a, b) => a.id - b.id);
 }

@@ -6,9 +6,7 @@ import { PHOTO_REFUSALS } from '../media/photo';
 import { MAX_IMAGE_BYTES } from '../storage/image-type';
 import { isPrivateAddress, isTrustedOrigin, refuseMediaUrl, sendsCredentials, type MediaPolicy } from './media-policy';
 
-export type FetchedMedia =
-  | { ok: true; bytes: Buffer }
-  | { ok: false; reason: string; retryable: boolean };
+export type FetchedMedia = { ok: true; bytes: Buffer } | { ok: false; reason: string; retryable: boolean };
 
 export interface FetchMediaOptions {
   maxBytes?: number;

@@ -94,7 +94,13 @@ export function createInboundBatcher(db: DbOrTx, options: InboundBatcherOptions 
 
   async function insertBatch(batch: Waiting[]): Promise<void> {
     try {
-      settle(batch, await insertInbound(db, batch.map((w) => w.row)));
+      settle(
+        batch,
+        await insertInbound(
+          db,
+          batch.map((w) => w.row),
+        ),
+      );
     } catch (error) {
       if (batch.length === 1 || !causedByContent(error)) {
         for (const w of batch) w.reject(error);

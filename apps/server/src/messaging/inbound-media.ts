@@ -47,7 +47,13 @@ export interface InboundMedia {
 /** Collects every MediaUrlN of an inbound text (at most 10): photos and voice memos/videos converted, the rest counted. */
 export async function collectInboundMedia(
   params: InboundParams,
-  options: { config: Config; storage: MediaStorage; fromSimulator: boolean; fetchOptions?: FetchMediaOptions; transcriber?: Transcriber | null },
+  options: {
+    config: Config;
+    storage: MediaStorage;
+    fromSimulator: boolean;
+    fetchOptions?: FetchMediaOptions;
+    transcriber?: Transcriber | null;
+  },
 ): Promise<InboundMedia> {
   const result: InboundMedia = {
     photos: [],

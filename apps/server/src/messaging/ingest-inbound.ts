@@ -46,7 +46,15 @@ export async function insertInbound(db: DbOrTx, rows: readonly InboundRow[]): Pr
   const stored = new Map<string, number>();
   if (rows.length === 0) return stored;
   const batch = JSON.stringify(
-    rows.map((r) => ({ channel: r.channel, from_address: r.fromAddress, to_address: r.toAddress, body: r.body, sid: r.sid, raw: r.raw, created_at: r.createdAt.toISOString() })),
+    rows.map((r) => ({
+      channel: r.channel,
+      from_address: r.fromAddress,
+      to_address: r.toAddress,
+      body: r.body,
+      sid: r.sid,
+      raw: r.raw,
+      created_at: r.createdAt.toISOString(),
+    })),
   );
   const result = await db.execute(sql`
     insert into ${messages} (direction, channel, kind, from_address, to_address, body, status, provider_message_id, raw, created_at, updated_at)

@@ -137,12 +137,15 @@ export function createPacer(db: Db, ratePerSecond: number, now: () => number = (
           asked: ++asked,
           at: (slot) => {
             if (settled) return;
-            timer = setTimeout(() => {
-              if (now() - slot <= tooLateMs) return settle();
-              queue.waiting.push(waiter);
-              queue.waiting.sort((x, y) => x.asked - y.asked);
-              pump(sender, queue);
-            }, Math.max(0, slot - now()));
+            timer = setTimeout(
+              () => {
+                if (now() - slot <= tooLateMs) return settle();
+                queue.waiting.push(waiter);
+                queue.waiting.sort((x, y) => x.asked - y.asked);
+                pump(sender, queue);
+              },
+              Math.max(0, slot - now()),
+            );
           },
           fail: (error) => settle(error),
           settled: () => settled,

@@ -33,7 +33,8 @@ export async function planDelivery(ctx: MessagingContext, row: MessageRow, lastW
   if (!from) return sms();
   const whatsapp = { channel: 'whatsapp' as const, from, to: withPrefix(row.toAddress) };
   // A reply answers a text that just arrived on this channel: inside the window.
-  if (row.kind === 'reply' || row.kind === 'opt_out_notice' || (await insideWindow(ctx, row.userId, lastWhatsappInboundAt))) return whatsapp;
+  if (row.kind === 'reply' || row.kind === 'opt_out_notice' || (await insideWindow(ctx, row.userId, lastWhatsappInboundAt)))
+    return whatsapp;
   const contentSid = config.TWILIO_WHATSAPP_TEMPLATES[row.kind];
   if (contentSid) return { ...whatsapp, template: { contentSid, variables: templateVariablesOf(row) } };
   return sms();

@@ -20,7 +20,12 @@ const CONTROL_AND_LINE_BREAKS = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
 export function flattened(text: string, max: number): string {
   const flat = text.replace(CONTROL_AND_LINE_BREAKS, ' ').replace(/\s+/g, ' ').trim();
   const chars = [...flat];
-  return chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : flat;
+  return chars.length > max
+    ? `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`
+    : flat;
 }
 
 /** Loop names, each quoted, as a list: "A", "B" and "C"; a long list ends "and 12 others" (listNames). */

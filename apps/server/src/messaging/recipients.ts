@@ -40,7 +40,11 @@ export function mayBeTexted(input: { phone: SQLWrapper; userId: SQLWrapper; loop
   return sql`(${phoneMayBeTexted(input.phone)} and ${memberMayBeTexted(input.userId, input.loopId)})`;
 }
 
-const quoted = (kinds: readonly string[]) => sql.join(kinds.map((k) => sql`${k}`), sql`, `);
+const quoted = (kinds: readonly string[]) =>
+  sql.join(
+    kinds.map((k) => sql`${k}`),
+    sql`, `,
+  );
 
 /**
  * SQL over a `messages` row: whether it may still go out now. A Loop-wide text without a Loop

@@ -67,11 +67,24 @@ export async function applyEarlyStatuses(db: Db, options: { maxAttempts: number;
   const matched = await db.execute(sql`
     delete from ${earlyStatuses} e using ${messages} m
     where m.provider_message_id = e.provider_message_id
-      ${options.sids ? sql`and e.provider_message_id in (${sql.join(options.sids.map((s) => sql`${s}`), sql`, `)})` : sql``}
+      ${
+        options.sids
+          ? sql`and e.provider_message_id in (${sql.join(
+              options.sids.map((s) => sql`${s}`),
+              sql`, `,
+            )})`
+          : sql``
+      }
     returning e.id, e.provider_message_id, e.status, e.error_code`);
-  const rows = (matched as unknown as { rows: { id: number | string; provider_message_id: string; status: string; error_code: string | null }[] }).rows;
+  const rows = (
+    matched as unknown as { rows: { id: number | string; provider_message_id: string; status: string; error_code: string | null }[] }
+  ).rows;
   for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
-    await applyStatus(db, { providerMessageId: row.provider_message_id, status: row.status, errorCode: row.error_code ?? undefined, now: options.now }, options.maxAttempts);
+    await applyStatus(
+      db,
+      { providerMessageId: row.provider_message_id, status: row.status, errorCode: row.error_code ?? undefined, now: options.now },
+      options.maxAttempts,
+    );
   }
   if (!options.sids) await db.delete(earlyStatuses).where(lt(earlyStatuses.receivedAt, new Date(options.now.getTime() - DAY_MS)));
   return rows.length;
@@ -89,7 +102,11 @@ async function applyStatus(db: Db, input: StatusInput, maxAttempts: number): Pro
   if (!status) return;
   const code = Number(input.errorCode);
   const earlier = (Object.keys(RANK) as OutboundStatus[]).filter((s) => RANK[s] < RANK[status]);
-  const where = and(eq(messages.providerMessageId, input.providerMessageId), eq(messages.direction, 'outbound'), inArray(messages.status, earlier));
+  const where = and(
+    eq(messages.providerMessageId, input.providerMessageId),
+    eq(messages.direction, 'outbound'),
+    inArray(messages.status, earlier),
+  );
   if (code === PERMANENT_ERROR_CODES.outsideWhatsAppWindow && (status === 'failed' || status === 'undelivered')) {
     // Twilio's advice for 63016: send it again as an approved template. The window is closed, so
     // planning the text again picks the template (or SMS when none is configured).
@@ -132,5 +149,8 @@ export async function markPhone(db: DbOrTx, phone: string, code: number, now: Da
 
 /** Twilio says the WhatsApp window is closed: the next texts use a template (or SMS). */
 export async function closeWhatsappWindow(db: DbOrTx, phone: string): Promise<void> {
-  await db.update(users).set({ lastWhatsappInboundAt: null }).where(eq(users.phoneNumber, phone.replace(/^whatsapp:/, '')));
+  await db
+    .update(users)
+    .set({ lastWhatsappInboundAt: null })
+    .where(eq(users.phoneNumber, phone.replace(/^whatsapp:/, '')));
 }

@@ -32,14 +32,16 @@ export const replies = {
   sameName: (loops: { name: string; ownerName: string }[]) =>
     `More than one of your Loops is called ${loopName(loops[0]?.name ?? '')} (${loops
       .map((l) => `one run by ${quoted(l.ownerName, QUOTE_LIMITS.personName)}`)
-      .join(', ')}), so nothing was shared. Send it without the name to share with all your Loops, or ask one of them to rename their Loop.`,
+      .join(
+        ', ',
+      )}), so nothing was shared. Send it without the name to share with all your Loops, or ask one of them to rename their Loop.`,
 
   yourLoops: (loopNames: string[]) =>
     `Your Loops: ${listNames(loopNames)}. To share with just one, start your text with its name and a colon, or add #name.`,
 
   help: () =>
-    'Loop collects your group\'s news by text. Text anything, photos too, and it goes into your Loop\'s newsletter. ' +
-    'In several Loops? Start with a Loop\'s name and a colon, or add #name. Reply LOOPS to list your Loops, STOP to stop all texts, START to get them again.',
+    "Loop collects your group's news by text. Text anything, photos too, and it goes into your Loop's newsletter. " +
+    "In several Loops? Start with a Loop's name and a colon, or add #name. Reply LOOPS to list your Loops, STOP to stop all texts, START to get them again.",
 
   optedIn: () => "You're back in! Loop texts will reach you again. Reply STOP anytime to stop them.",
 
@@ -56,7 +58,7 @@ export const replies = {
   /** What was sent that Loop cannot share (contact cards, PDFs and other files), by name. */
   cannotShare: (what: string) => `Loop can't share ${what}: only your text and photos go to your Loop.`,
 
-  location: () => "Loop can't share a location pin. Text where you are in words instead (like \"At the lake!\") and it goes to your Loop.",
+  location: () => 'Loop can\'t share a location pin. Text where you are in words instead (like "At the lake!") and it goes to your Loop.',
 
   /**
    * The STOP confirmation where Twilio sends none (WhatsApp, and the Phone Simulator playing
@@ -67,7 +69,8 @@ export const replies = {
     'You have successfully been unsubscribed. You will not receive any more messages from this number. Reply START to resubscribe.',
 
   /** Twilio's default answers to START and HELP on SMS, played by the Phone Simulator. */
-  twilioOptedIn: () => 'You have successfully been re-subscribed to messages from this number. Reply HELP for help. Reply STOP to unsubscribe. Msg&Data Rates May Apply.',
+  twilioOptedIn: () =>
+    'You have successfully been re-subscribed to messages from this number. Reply HELP for help. Reply STOP to unsubscribe. Msg&Data Rates May Apply.',
   twilioHelp: () => 'Reply STOP to unsubscribe. Msg&Data Rates May Apply.',
 
   /** At most once a day, to a phone that opted out and texts anyway: nothing was shared. */

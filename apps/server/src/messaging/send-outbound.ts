@@ -110,7 +110,9 @@ export async function sendDueTexts(
           const row = group[index] as ClaimedText;
           notStarted--;
           if (notStarted < input.batch / 2) claimMore();
-          const outcome = signal?.aborted ? 'stopped' : await deliver(ctx, row, pacer, check, signal, row.lastWhatsappInboundAt, abortSends);
+          const outcome = signal?.aborted
+            ? 'stopped'
+            : await deliver(ctx, row, pacer, check, signal, row.lastWhatsappInboundAt, abortSends);
           if (outcome === 'stopped' || outcome === 'late') {
             // The rest of this phone's texts go back too: they must not overtake this one.
             const rest = group.slice(index);
@@ -251,7 +253,14 @@ async function deliver(
       await pacer.wait(plan.from, signal);
       try {
         providerMessageId = await send(ctx, row, plan, abortSends);
-        return { id: row.id, attempts: row.attempts, providerMessageId, channel: plan.channel, fromAddress: plan.from, sentAt: ctx.clock() };
+        return {
+          id: row.id,
+          attempts: row.attempts,
+          providerMessageId,
+          channel: plan.channel,
+          fromAddress: plan.from,
+          sentAt: ctx.clock(),
+        };
       } catch (retryError) {
         if (abortSends?.aborted) return 'stopped';
         failure = retryError instanceof SendError ? retryError : new SendError(String(retryError), true);
@@ -266,14 +275,17 @@ async function deliver(
 async function send(ctx: MessagingContext, row: MessageRow, plan: DeliveryPlan, abortSends?: AbortSignal): Promise<string> {
   const { config } = ctx;
   const mediaUrls = row.mediaUrls.map((url) => (url.startsWith('/') ? `${config.PUBLIC_URL}${url}` : url));
-  const sent = await providerFor(ctx.provider, plan.from).send({
-    to: plan.to,
-    from: plan.from,
-    body: row.body,
-    mediaUrls,
-    ...(plan.template ? { template: plan.template } : {}),
-    ...(config.PUBLIC_URL.startsWith('https://') ? { statusCallback: `${config.PUBLIC_URL}/api/webhooks/twilio/status` } : {}),
-  }, abortSends);
+  const sent = await providerFor(ctx.provider, plan.from).send(
+    {
+      to: plan.to,
+      from: plan.from,
+      body: row.body,
+      mediaUrls,
+      ...(plan.template ? { template: plan.template } : {}),
+      ...(config.PUBLIC_URL.startsWith('https://') ? { statusCallback: `${config.PUBLIC_URL}/api/webhooks/twilio/status` } : {}),
+    },
+    abortSends,
+  );
   return sent.providerMessageId;
 }
 
@@ -326,7 +338,14 @@ async function recordSent(ctx: MessagingContext, records: SentRecord[]): Promise
   if (records.length === 0) return;
   // One JSON parameter for the whole group: the statement text is the same for 1 text or 500.
   const values = JSON.stringify(
-    records.map((r) => ({ id: r.id, attempts: r.attempts, provider_message_id: r.providerMessageId, channel: r.channel, from_address: r.fromAddress, sent_at: r.sentAt.toISOString() })),
+    records.map((r) => ({
+      id: r.id,
+      attempts: r.attempts,
+      provider_message_id: r.providerMessageId,
+      channel: r.channel,
+      from_address: r.fromAddress,
+      sent_at: r.sentAt.toISOString(),
+    })),
   );
   // One statement: the update, and whether any callback for these sids is waiting (rarely).
   const result = await db.execute(sql`

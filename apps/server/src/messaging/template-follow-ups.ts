@@ -30,7 +30,13 @@ export async function openWhatsappWindow(
   const [row] = (result as unknown as { rows: { before_ms: number | string | null }[] }).rows;
   if (!row || !input.phone) return;
   const windowEnd = row.before_ms === null ? null : new Date(Number(row.before_ms) + DAY_MS);
-  await queueWholeTextsAfterTemplates(tx, { userId: input.userId, phone: input.phone, fromAddress: input.fromAddress, at: input.at, windowEnd });
+  await queueWholeTextsAfterTemplates(tx, {
+    userId: input.userId,
+    phone: input.phone,
+    fromAddress: input.fromAddress,
+    at: input.at,
+    windowEnd,
+  });
 }
 
 /**

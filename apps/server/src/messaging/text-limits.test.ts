@@ -16,7 +16,12 @@ describe('every text Loop writes fits in 1,600 characters (Twilio 21617), at its
     reminder: reminderText(firstName, manyLoops),
     'reminder, one Loop': reminderText(firstName, [longName(1)]),
     newsletter: newsletterTexts.newsletter(longName(1), url).body,
-    'sneak peek, 500 authors': newsletterTexts.sneakPeek(longName(1), '999 updates and 999 photos', Array.from({ length: 500 }, (_, i) => longName(i)), url).body,
+    'sneak peek, 500 authors': newsletterTexts.sneakPeek(
+      longName(1),
+      '999 updates and 999 photos',
+      Array.from({ length: 500 }, (_, i) => longName(i)),
+      url,
+    ).body,
     welcome: replies.welcome(longName(1)),
     'reply: shared to 80 Loops': replies.shared(firstName, manyLoops, 10),
     'reply: unknown Loop': replies.unknownLoop('n'.repeat(1600), manyLoops),
@@ -31,7 +36,12 @@ describe('every text Loop writes fits in 1,600 characters (Twilio 21617), at its
 
   it('a long list says how many are left out', () => {
     expect(listNames(['Ada', 'Ben', 'Cleo'])).toBe('Ada, Ben and Cleo');
-    expect(listNames(Array.from({ length: 15 }, (_, i) => `P${i}`), { maxNames: 3 })).toBe('P0, P1, P2 and 12 others');
+    expect(
+      listNames(
+        Array.from({ length: 15 }, (_, i) => `P${i}`),
+        { maxNames: 3 },
+      ),
+    ).toBe('P0, P1, P2 and 12 others');
     expect(listNames(['Ada', 'Ben'], { maxNames: 1 })).toBe('Ada and 1 other');
   });
 });

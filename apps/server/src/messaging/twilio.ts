@@ -75,7 +75,11 @@ class TwilioHttpClient extends twilio.RequestClient {
             clearTimeout(timer);
             signal?.removeEventListener('abort', abort);
             // A string body: the SDK parses it, and reads Twilio's error code from it.
-            resolve({ statusCode: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') as TData, headers: response.headers } as Answer<TData>);
+            resolve({
+              statusCode: response.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8') as TData,
+              headers: response.headers,
+            } as Answer<TData>);
           });
         },
       );
@@ -134,13 +138,15 @@ export function createTwilioProvider(config: Config): MessagingProvider {
         ? { contentSid: text.template.contentSid, contentVariables: JSON.stringify(text.template.variables) }
         : { body: text.body };
       try {
-        const message = await sendSignal.run(signal, () => client.messages.create({
-          to: text.to,
-          ...sender,
-          ...content,
-          ...(text.mediaUrls.length > 0 && !text.template ? { mediaUrl: text.mediaUrls } : {}),
-          ...(text.statusCallback ? { statusCallback: text.statusCallback } : {}),
-        }));
+        const message = await sendSignal.run(signal, () =>
+          client.messages.create({
+            to: text.to,
+            ...sender,
+            ...content,
+            ...(text.mediaUrls.length > 0 && !text.template ? { mediaUrl: text.mediaUrls } : {}),
+            ...(text.statusCallback ? { statusCallback: text.statusCallback } : {}),
+          }),
+        );
         return { providerMessageId: message.sid };
       } catch (error) {
         if (signal?.aborted) throw new SendError('Not sent: Loop stopped while Twilio had not answered', true);

@@ -128,7 +128,9 @@ async function readQueue(db: Db, now: Date): Promise<QueueFigures> {
   const dueSince = sql`case
     when status in ('queued', 'received') and (next_attempt_at is null or next_attempt_at <= ${at}) then coalesce(next_attempt_at, created_at)
     when status in ('sending', 'processing') and next_attempt_at <= ${at} then next_attempt_at end`;
-  const [row = {}] = await query<Record<string, number | string | null>>(db, sql`
+  const [row = {}] = await query<Record<string, number | string | null>>(
+    db,
+    sql`
     select
       count(*) filter (where direction = 'outbound')::int as outbox_depth,
       count(${dueSince}) filter (where direction = 'outbound')::int as outbox_due,
@@ -136,7 +138,8 @@ async function readQueue(db: Db, now: Date): Promise<QueueFigures> {
       count(*) filter (where direction = 'inbound')::int as inbound_backlog,
       extract(epoch from ${at} - min(created_at) filter (where direction = 'inbound'))::float8 as inbound_oldest
     from messages
-    where status in ('queued', 'sending', 'received', 'processing')`);
+    where status in ('queued', 'sending', 'received', 'processing')`,
+  );
   const seconds = (value: unknown) => Math.max(0, Number(value ?? 0));
   return {
     outboxDepth: Number(row.outbox_depth ?? 0),
@@ -151,7 +154,10 @@ async function readQueue(db: Db, now: Date): Promise<QueueFigures> {
 async function readJobLag(db: Db): Promise<{ name: string; lag: number }[]> {
   const [exists] = await query<{ table: string | null }>(db, sql`select to_regclass('pgboss.job')::text as table`);
   if (!exists?.table) return [];
-  return query<{ name: string; lag: number }>(db, sql`
+  return query<{ name: string; lag: number }>(
+    db,
+    sql`
     select name, coalesce(extract(epoch from now() - min(start_after) filter (where state in ('created', 'retry') and start_after <= now())), 0)::float8 as lag
-    from pgboss.job where state in ('created', 'retry', 'active') group by name`);
+    from pgboss.job where state in ('created', 'retry', 'active') group by name`,
+  );
 }

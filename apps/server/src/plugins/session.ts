@@ -84,6 +84,7 @@ export function gate(app: FastifyInstance, rule: GateRule): void {
  */
 export function gatedUser(request: FastifyRequest): SessionUser {
   const user = letIn.get(request);
-  if (!user) throw new Error(`${request.method} ${request.routeOptions.url ?? request.url} reads gatedUser, but its folder declares no gate`);
+  if (!user)
+    throw new Error(`${request.method} ${request.routeOptions.url ?? request.url} reads gatedUser, but its folder declares no gate`);
   return user;
 }

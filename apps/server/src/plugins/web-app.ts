@@ -50,10 +50,7 @@ export default fp(async (app, options: { dist?: string }) => {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', dist);
     }
     if (isPage) {
-      return reply
-        .code(503)
-        .type('text/plain')
-        .send('The web app is not built yet. Run `npm start` (it builds it) or `npm run build`.');
+      return reply.code(503).type('text/plain').send('The web app is not built yet. Run `npm start` (it builds it) or `npm run build`.');
     }
     // The path is echoed so a person sees what they asked for, but never at any length.
     const pathname = request.url.split('?')[0] ?? '';

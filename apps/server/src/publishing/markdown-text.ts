@@ -16,9 +16,7 @@ export function escapeMarkdown(text: string): string {
 function escapeLine(line: string): string {
   // Trimmed, so that four leading spaces never turn a line into a code block.
   const inline = line.trim().replace(/[\\`*_[\]<|~&]/g, '\\$&');
-  return inline
-    .replace(/^([-+=>#])/, '\\$1')
-    .replace(/^(\d+)([.)])/, '$1\\$2');
+  return inline.replace(/^([-+=>#])/, '\\$1').replace(/^(\d+)([.)])/, '$1\\$2');
 }
 
 /** One line of plain text: newlines become spaces (titles, headings, alt text). */

@@ -11,4 +11,3 @@ export function formatPeriod(start: Date, end: Date, timeZone: string): string {
 export function formatDay(date: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long', month: 'long', day: 'numeric' }).format(date);
 }
-

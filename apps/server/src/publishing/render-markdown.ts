@@ -94,13 +94,46 @@ md.core.ruler.push('photo_gallery', (state) => {
 
 function isOnlyPhotos(children: Token[]): boolean {
   const images = children.filter((c) => c.type === 'image');
-  return images.length > 0 && children.every((c) => c.type === 'image' || c.type === 'softbreak' || c.type === 'hardbreak' || (c.type === 'text' && c.content.trim() === ''));
+  return (
+    images.length > 0 &&
+    children.every(
+      (c) => c.type === 'image' || c.type === 'softbreak' || c.type === 'hardbreak' || (c.type === 'text' && c.content.trim() === ''),
+    )
+  );
 }
 
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'strong', 'em', 's', 'del', 'blockquote',
-    'ul', 'ol', 'li', 'a', 'img', 'code', 'pre', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'audio', 'video',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'p',
+    'br',
+    'hr',
+    'strong',
+    'em',
+    's',
+    'del',
+    'blockquote',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'img',
+    'code',
+    'pre',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+    'span',
+    'audio',
+    'video',
   ],
   allowedAttributes: {
     a: ['href', 'class', 'rel'],
@@ -129,7 +162,10 @@ const SANITIZE: sanitizeHtml.IOptions = {
       const { src, srcset, ...rest } = attribs;
       if (src === undefined || !isAllowedUrl(src)) return { tagName, attribs: rest };
       // Only the srcset this renderer wrote: every candidate one of this photo's own sizes.
-      const ownSizes = srcset !== undefined && MEDIA_PATH.test(src) && srcset.split(', ').every((c) => new RegExp(`^${src}/[1-9][0-9]{0,4} [1-9][0-9]{0,4}w$`).test(c));
+      const ownSizes =
+        srcset !== undefined &&
+        MEDIA_PATH.test(src) &&
+        srcset.split(', ').every((c) => new RegExp(`^${src}/[1-9][0-9]{0,4} [1-9][0-9]{0,4}w$`).test(c));
       return { tagName, attribs: ownSizes ? { ...rest, src, srcset } : { ...rest, src } };
     },
   },
@@ -174,7 +210,9 @@ export function markdownToPlainText(markdown: string): string {
   const words: string[] = [];
   for (const token of md.parse(markdown, {})) {
     if (token.type !== 'inline' || !token.children) continue;
-    words.push(token.children.map((c) => (c.type === 'text' || c.type === 'code_inline' ? c.content : c.type.endsWith('break') ? ' ' : '')).join(''));
+    words.push(
+      token.children.map((c) => (c.type === 'text' || c.type === 'code_inline' ? c.content : c.type.endsWith('break') ? ' ' : '')).join(''),
+    );
   }
   return words.join(' ').replace(/\s+/g, ' ').trim();
 }

@@ -23,7 +23,8 @@ export interface Voice {
  */
 const VOICES: Record<Vibe, Voice> = {
   family: {
-    opening: (f) => `Hello, family! Here's what everyone in ${f.loopName} has been up to: ${f.summary} from ${f.people}. Pour a cup of something warm and catch up.`,
+    opening: (f) =>
+      `Hello, family! Here's what everyone in ${f.loopName} has been up to: ${f.summary} from ${f.people}. Pour a cup of something warm and catch up.`,
     contextLead: 'What brings us together:',
     quiet: "It's been a quiet stretch: nobody shared an update this time. We miss hearing from you!",
     closing: (name) => `That's all for now. Keep the news coming: text your updates and photos anytime. With love, ${name}.`,
@@ -37,7 +38,8 @@ const VOICES: Record<Vibe, Voice> = {
     teaser: (f) => `Psst, ${f.loopName}: ${f.summary} from ${f.people} are waiting for the next newsletter.`,
   },
   parents: {
-    opening: (f) => `Hello, parents! Between school runs and bedtimes, here's what ${f.loopName} has been sharing: ${f.summary} from ${f.people}.`,
+    opening: (f) =>
+      `Hello, parents! Between school runs and bedtimes, here's what ${f.loopName} has been sharing: ${f.summary} from ${f.people}.`,
     contextLead: 'What connects us:',
     quiet: 'No updates this time: we know how busy it gets. Share a moment whenever you can.',
     closing: () => 'Thanks for sharing the little moments. Text an update or a photo anytime, even a quick one.',
@@ -60,26 +62,27 @@ const VOICES: Record<Vibe, Voice> = {
   fun: {
     opening: (f) => `Buckle up! The ${f.loopName} newsletter is here with ${f.summary} from ${f.people}.`,
     contextLead: "Why we're all here:",
-    quiet: 'Shh... it was very quiet this time. No updates! Let\'s fix that.',
-    closing: () => 'That\'s a wrap! Text in your adventures and photos anytime for the next issue.',
+    quiet: "Shh... it was very quiet this time. No updates! Let's fix that.",
+    closing: () => "That's a wrap! Text in your adventures and photos anytime for the next issue.",
     teaser: (f) => `Guess what? ${f.summary} from ${f.people} are lined up for the next ${f.loopName} newsletter!`,
   },
   casual: {
     opening: (f) => `Hey all, here's what's been going on in ${f.loopName} lately: ${f.summary} from ${f.people}.`,
     contextLead: 'About us:',
     quiet: 'Pretty quiet this time: no updates came in.',
-    closing: () => 'That\'s it for now. Text your news whenever: no need to wait for a reason.',
+    closing: () => "That's it for now. Text your news whenever: no need to wait for a reason.",
     teaser: (f) => `Quick heads-up from ${f.loopName}: ${f.summary} from ${f.people} so far.`,
   },
   funny: {
     opening: (f) => `Breaking news from ${f.loopName}! Our roving reporters (${f.people}) filed ${f.summary}. Editors are stunned.`,
     contextLead: 'Mission statement, for anyone who forgot:',
     quiet: 'Our reporters have gone on strike: zero updates this time. Please send snacks, or news.',
-    closing: () => 'That\'s the show, folks. Remember: if you didn\'t text it, did it even happen?',
+    closing: () => "That's the show, folks. Remember: if you didn't text it, did it even happen?",
     teaser: (f) => `Leaked from the ${f.loopName} newsroom: ${f.summary} from ${f.people}. Full scandal coming soon.`,
   },
   formal: {
-    opening: (f) => `Dear members of ${f.loopName}, we are pleased to present this edition, covering ${f.period}. It contains ${f.summary} from ${f.people}.`,
+    opening: (f) =>
+      `Dear members of ${f.loopName}, we are pleased to present this edition, covering ${f.period}. It contains ${f.summary} from ${f.people}.`,
     contextLead: 'Purpose of the group:',
     quiet: 'No updates were received during this period.',
     closing: () => 'Thank you for reading. Contributions for the next edition are welcome at any time by text message.',

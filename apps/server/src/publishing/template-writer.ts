@@ -79,7 +79,9 @@ function writeTeaser(input: NewsletterInput, period: string): string {
   if (highlight) {
     blocks.push(`> **${escapeMarkdownLine(highlight.author.firstName)}:** ${escapeMarkdownLine(snippet(wordsOf(highlight)))}`);
   }
-  const teaserPhotos = input.updates.flatMap((u) => u.photoUrls.map((url) => ({ url, firstName: u.author.firstName }))).slice(0, TEASER_PHOTOS);
+  const teaserPhotos = input.updates
+    .flatMap((u) => u.photoUrls.map((url) => ({ url, firstName: u.author.firstName })))
+    .slice(0, TEASER_PHOTOS);
   if (teaserPhotos.length) blocks.push(teaserPhotos.map((p) => photos([p.url], p.firstName)).join(' '));
   blocks.push('The full newsletter is coming soon. Text your news and photos to be in it!');
   return `${blocks.join('\n\n')}\n`;
@@ -97,7 +99,12 @@ export function describeUpdates(updates: WriterUpdate[], escape: (text: string) 
   const clips = updates.flatMap((u) => u.clips ?? []);
   const voice = clips.filter((c) => c.kind === 'audio').length;
   // "7 updates, 4 photos and 2 voice memos"
-  const summary = andList([plural(updates.length, 'update'), ...count(photoCount, 'photo'), ...count(voice, 'voice memo'), ...count(clips.length - voice, 'video')]);
+  const summary = andList([
+    plural(updates.length, 'update'),
+    ...count(photoCount, 'photo'),
+    ...count(voice, 'voice memo'),
+    ...count(clips.length - voice, 'video'),
+  ]);
   const names = byAuthor(updates).map((list) => escape(list[0]?.author.firstName ?? ''));
   return { summary, people: names.length ? andList(names) : 'nobody yet', authors: names };
 }

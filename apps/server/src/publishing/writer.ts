@@ -17,7 +17,10 @@ export interface WriterUpdate {
 
 /** What an update says: the member's own words, then what their voice memos said (transcribed). */
 export function wordsOf(update: Pick<WriterUpdate, 'content' | 'clips'>): string {
-  return [update.content, ...(update.clips ?? []).map((c) => c.transcript ?? '')].map((t) => t.trim()).filter((t) => t !== '').join('\n\n');
+  return [update.content, ...(update.clips ?? []).map((c) => c.transcript ?? '')]
+    .map((t) => t.trim())
+    .filter((t) => t !== '')
+    .join('\n\n');
 }
 
 /** Everything a writer may use. Updates are in time order. */

@@ -13,5 +13,8 @@ export function reminderText(firstName: string, loopNames: string[]): string {
 
 /** The reminder template's variables: {{1}} the first name, {{2}} the Loops (short, one line). */
 export function reminderTemplateVariables(firstName: string, loopNames: string[]): Record<string, string> {
-  return { '1': templateVariable(clip(firstName, 60), 60), '2': templateVariable(listNames(loopNames, { maxChars: 150, maxNames: 3, maxNameChars: 40 })) };
+  return {
+    '1': templateVariable(clip(firstName, 60), 60),
+    '2': templateVariable(listNames(loopNames, { maxChars: 150, maxNames: 3, maxNameChars: 40 })),
+  };
 }

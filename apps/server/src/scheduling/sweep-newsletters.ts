@@ -22,7 +22,11 @@ export interface NewsletterSweepOptions {
  * `off` and periods without updates publish nothing but still move on. Returns false when no
  * Loop was due.
  */
-export async function sweepOneNewsletter(db: Db, now: Date, options: NewsletterSweepOptions): Promise<{ claimed: boolean; published: boolean }> {
+export async function sweepOneNewsletter(
+  db: Db,
+  now: Date,
+  options: NewsletterSweepOptions,
+): Promise<{ claimed: boolean; published: boolean }> {
   return db.transaction(async (tx) => {
     const [loop] = await tx
       .select({ id: loops.id, paused: loops.paused, frequency: loops.frequency, timeZone: loops.timeZone })

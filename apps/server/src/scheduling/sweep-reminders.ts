@@ -43,7 +43,9 @@ export async function sweepReminders(db: Db, now: Date, batch: number, hooks: Sw
     const sending = claimed.filter((l) => !l.paused && l.dueAt && now.getTime() - l.dueAt.getTime() <= REMINDER_LATE_LIMIT_MS);
     const texts = sending.length ? await queueReminderTexts(tx, sending) : 0;
 
-    const nextAt = claimed.map((l) => sql`(${l.id}::bigint, ${nextReminderSlot(l.reminderSchedule, l.timeZone, now)?.at.toISOString() ?? null}::timestamptz)`);
+    const nextAt = claimed.map(
+      (l) => sql`(${l.id}::bigint, ${nextReminderSlot(l.reminderSchedule, l.timeZone, now)?.at.toISOString() ?? null}::timestamptz)`,
+    );
     await tx.execute(sql`
       update ${loops} set next_reminder_at = v.next_at
       from (values ${sql.join(nextAt, sql`, `)}) as v(id, next_at)

@@ -20,7 +20,11 @@ export interface SimulatorViewer {
 
 /** Whether this person may use the simulator at all: true, or why not (the route folder's gate answers 403 with it). */
 export function simulatorUse(config: Pick<Config, 'messagingProvider'>, viewer: SimulatorViewer): true | string {
-  return config.messagingProvider === 'simulator' || viewer.isPrivileged || 'The phone simulator is for Loop staff while real text messages are on.';
+  return (
+    config.messagingProvider === 'simulator' ||
+    viewer.isPrivileged ||
+    'The phone simulator is for Loop staff while real text messages are on.'
+  );
 }
 
 /** SQL over `users` and `loops`: the phones (and Loops of each) the viewer may play; undefined for staff (all). */
@@ -40,4 +44,3 @@ export async function simulatorScopeFor(db: Db, viewer: SimulatorViewer, phoneUs
   const owned = await db.select({ id: loops.id }).from(loops).where(eq(loops.creatorId, viewer.id));
   return owned.map((l) => l.id);
 }
-

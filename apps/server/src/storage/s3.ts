@@ -29,7 +29,9 @@ export function s3Storage(options: S3StorageOptions): MediaStorage {
     async put(bytes) {
       const key = newToken('mediaKey');
       // A PUT is atomic: a reader sees the whole object or none.
-      await client.send(new PutObjectCommand({ Bucket: options.bucket, Key: objectKey(key), Body: bytes, ContentType: 'application/octet-stream' }));
+      await client.send(
+        new PutObjectCommand({ Bucket: options.bucket, Key: objectKey(key), Body: bytes, ContentType: 'application/octet-stream' }),
+      );
       return key;
     },
     async get(key) {

@@ -34,7 +34,12 @@ const PHOTO = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(
 /** Writes what a backup must keep: an account, a queued text, a photo. */
 async function fill(db: Db, dataDir: string) {
   const person = await createPerson(db, { firstName: 'Backed' });
-  const textId = await enqueueText(db, { kind: 'group_message', userId: person.id, body: 'Kept in the backup', idempotencyKey: `backup:${person.id}` });
+  const textId = await enqueueText(db, {
+    kind: 'group_message',
+    userId: person.id,
+    body: 'Kept in the backup',
+    idempotencyKey: `backup:${person.id}`,
+  });
   const photoKey = await createMediaStorage(config(dataDir)).put(PHOTO);
   return { personId: person.id, phone: person.phoneNumber, textId: textId as number, photoKey };
 }
@@ -73,7 +78,9 @@ describe('backup and restore of DATA_DIR (the embedded database)', () => {
     const restored = await openDatabase({ dataDir: restoredDir });
     try {
       await check(restored.db, restoredDir, kept);
-      expect(readFileSync(path.join(restoredDir, 'session-secret'), 'utf8')).toBe(readFileSync(path.join(dataDir, 'session-secret'), 'utf8'));
+      expect(readFileSync(path.join(restoredDir, 'session-secret'), 'utf8')).toBe(
+        readFileSync(path.join(dataDir, 'session-secret'), 'utf8'),
+      );
     } finally {
       await restored.close();
     }

@@ -31,10 +31,7 @@ describe('HTTP timeouts', () => {
     expect((await idle.response()).status).toBe(200);
 
     const started = performance.now();
-    const [slowAnswer, idleClosed] = await Promise.all([
-      slow.response(20_000),
-      idle.closed().then(() => performance.now() - started),
-    ]);
+    const [slowAnswer, idleClosed] = await Promise.all([slow.response(20_000), idle.closed().then(() => performance.now() - started)]);
     expect(slowAnswer.status).toBe(408);
     // The headers timeout is checked every 2 s; the keep-alive one exactly.
     expect(performance.now() - started).toBeLessThan(14_000);

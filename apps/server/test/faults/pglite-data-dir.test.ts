@@ -39,7 +39,11 @@ describe('the PGlite data directory', () => {
           // A few sign-ups (password hashing is slow on purpose), then texts like the others.
           if (i === 0 && acked.emails.length < 5) {
             const account = newAccount();
-            const response = await fetch(`${first.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
+            const response = await fetch(`${first.url}/api/register`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(account),
+            });
             // A sign-up's first step is durable as its code row (the account comes with the code).
             if (response.status === 202) acked.emails.push(account.phoneNumber);
           } else {
@@ -59,7 +63,9 @@ describe('the PGlite data directory', () => {
       // Meanwhile a second process on the same directory is refused at start.
       const second = await startServer(env, { waitForHealth: false });
       expect((await second.exited).code).toBe(1);
-      expect(second.output()).toContain(`The data directory ${target.dataDir} is already in use by another Loop process (pid ${first.child.pid})`);
+      expect(second.output()).toContain(
+        `The data directory ${target.dataDir} is already in use by another Loop process (pid ${first.child.pid})`,
+      );
       await until(() => acked.texts.length >= 200 && acked.emails.length >= 5, 'writes to be acknowledged', 60_000);
       first.child.kill('SIGKILL');
       killed = await first.exited;
@@ -85,8 +91,14 @@ describe('the PGlite data directory', () => {
     }));
     const storedTexts = new Set(found.texts.map((r) => r.sid));
     const storedEmails = new Set(found.users.map((r) => r.email));
-    expect(ackedTexts.filter((sid) => !storedTexts.has(sid)), 'acknowledged texts lost').toEqual([]);
-    expect(ackedEmails.filter((email) => !storedEmails.has(email)), 'acknowledged sign-ups lost').toEqual([]);
+    expect(
+      ackedTexts.filter((sid) => !storedTexts.has(sid)),
+      'acknowledged texts lost',
+    ).toEqual([]);
+    expect(
+      ackedEmails.filter((email) => !storedEmails.has(email)),
+      'acknowledged sign-ups lost',
+    ).toEqual([]);
     console.log(
       `[faults] PGlite SIGKILL: second process refused; ${ackedTexts.length} webhooks and ${ackedEmails.length} sign-ups acknowledged before the kill, ` +
         `all found after restart (${found.inbound} texts stored in all, 0 lost)`,

@@ -73,7 +73,14 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL restarted under load', () => {
     const answers: { at: number; status: number; body: string }[] = [];
     const record = (status: number, body: string) => answers.push({ at: performance.now(), status, body });
     const load: Instance[] = [
-      autocannon({ url: server.url, connections: 4, duration: 120, sampleInt: 100, timeout: 10, requests: [{ method: 'GET', path: '/api/health', onResponse: (s, b) => record(s, b) }] }),
+      autocannon({
+        url: server.url,
+        connections: 4,
+        duration: 120,
+        sampleInt: 100,
+        timeout: 10,
+        requests: [{ method: 'GET', path: '/api/health', onResponse: (s, b) => record(s, b) }],
+      }),
       autocannon({
         url: server.url,
         connections: 4,
@@ -86,7 +93,9 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL restarted under load', () => {
     const latencies: { at: number; ms: number }[] = [];
     const errors: string[] = [];
     for (const instance of load) {
-      instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push({ at: performance.now(), ms }));
+      instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) =>
+        latencies.push({ at: performance.now(), ms }),
+      );
       instance.on('reqError', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
     }
 
@@ -96,7 +105,15 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL restarted under load', () => {
     await sleep(OUTAGE_MS);
     await proxy.restore();
     const restoredAt = performance.now();
-    await until(() => fetch(`${server.url}/api/health`).then((r) => r.ok, () => false), 'the health check to pass again', 30_000);
+    await until(
+      () =>
+        fetch(`${server.url}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      'the health check to pass again',
+      30_000,
+    );
     const recoveredAt = performance.now();
     await sleep(1500);
     for (const instance of load) instance.stop();
@@ -109,10 +126,16 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL restarted under load', () => {
     expect(before.every((a) => a.status === 200)).toBe(true);
     const unavailable = during.filter((a) => a.status === 503);
     expect(unavailable.length, 'requests during the outage are answered').toBeGreaterThan(0);
-    expect(during.filter((a) => a.status !== 503 && a.status !== 200), 'only 503s, no 500s').toEqual([]);
+    expect(
+      during.filter((a) => a.status !== 503 && a.status !== 200),
+      'only 503s, no 500s',
+    ).toEqual([]);
     for (const a of unavailable) expect(JSON.parse(a.body).message).toMatch(/database is not reachable/);
     expect(after.length).toBeGreaterThan(0);
-    expect(after.filter((a) => a.status !== 200), 'every request succeeds again').toEqual([]);
+    expect(
+      after.filter((a) => a.status !== 200),
+      'every request succeeds again',
+    ).toEqual([]);
     // Fast failures, not hangs: the pool gives up on a connection after 5 s.
     const slowest = Math.max(...latencies.filter((l) => l.at >= cutAt && l.at < recoveredAt).map((l) => l.ms));
     expect(slowest).toBeLessThan(6000);

@@ -98,7 +98,13 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL terminates every connection of t
       const record = (status: number, body: string) => answers.push({ at: performance.now(), status, body });
       const webhooks = Array.from({ length: 50 }, () => signedInbound(server.url, fake, { from: uniquePhone(), body: 'Busy week here!' }));
       const load: Instance[] = [
-        autocannon({ url: server.url, connections: 3, duration: 120, timeout: 10, requests: [{ method: 'GET', path: '/api/health', onResponse: (st, b) => record(st, b) }] }),
+        autocannon({
+          url: server.url,
+          connections: 3,
+          duration: 120,
+          timeout: 10,
+          requests: [{ method: 'GET', path: '/api/health', onResponse: (st, b) => record(st, b) }],
+        }),
         autocannon({
           url: server.url,
           connections: 3,
@@ -112,7 +118,13 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL terminates every connection of t
           connections: 2,
           duration: 120,
           timeout: 10,
-          requests: webhooks.map((w) => ({ method: 'POST' as const, path: INBOUND_PATH, headers: w.headers, body: w.body, onResponse: (st: number, b: string) => record(st, b) })),
+          requests: webhooks.map((w) => ({
+            method: 'POST' as const,
+            path: INBOUND_PATH,
+            headers: w.headers,
+            body: w.body,
+            onResponse: (st: number, b: string) => record(st, b),
+          })),
         }),
       ];
       const errors: string[] = [];
@@ -126,7 +138,15 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL terminates every connection of t
         await sleep(400);
       }
       const lastAt = performance.now();
-      await until(() => fetch(`${server.url}/api/health`).then((r) => r.ok, () => false), 'the health check to pass again', 30_000);
+      await until(
+        () =>
+          fetch(`${server.url}/api/health`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        'the health check to pass again',
+        30_000,
+      );
       const recoveredAt = performance.now();
       await sleep(1500);
       for (const instance of load) instance.stop();
@@ -142,7 +162,10 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL terminates every connection of t
       expect(other, 'only 200s and 503s with the message').toEqual([]);
       const after = answers.filter((a) => a.at >= recoveredAt + 200);
       expect(after.length).toBeGreaterThan(0);
-      expect(after.filter((a) => a.status !== 200), 'every request succeeds again').toEqual([]);
+      expect(
+        after.filter((a) => a.status !== 200),
+        'every request succeeds again',
+      ).toEqual([]);
       expect(errors, 'no request timed out or was cut').toEqual([]);
 
       // The message worker goes on: a text stored now is answered.

@@ -40,7 +40,12 @@ describe(`SIGTERM under load (${KIND})`, () => {
       const phones: string[] = [];
       for (let i = 0; i < TEXTS; i++) {
         const person = await createPerson(db);
-        await enqueueText(db, { kind: 'group_message', userId: person.id, body: `Fault test text ${i}`, idempotencyKey: `fault:sigterm:${i}` });
+        await enqueueText(db, {
+          kind: 'group_message',
+          userId: person.id,
+          body: `Fault test text ${i}`,
+          idempotencyKey: `fault:sigterm:${i}`,
+        });
         phones.push(person.phoneNumber);
       }
       return phones;
@@ -52,7 +57,14 @@ describe(`SIGTERM under load (${KIND})`, () => {
     // Load: the health check (a database round trip) on 8 connections, and signed inbound
     // webhooks from new phones (each stored, then answered with a text) on 4.
     let sigtermAt = Number.POSITIVE_INFINITY;
-    const tally = { okBefore: 0, okAfter: 0, unavailable: 0, other: [] as string[], badUnavailable: [] as string[], errors: new Map<string, number>() };
+    const tally = {
+      okBefore: 0,
+      okAfter: 0,
+      unavailable: 0,
+      other: [] as string[],
+      badUnavailable: [] as string[],
+      errors: new Map<string, number>(),
+    };
     const acked = new Set<string>();
     const onResponse = (status: number, body: string, headers: Record<string, string>) => {
       const after = performance.now() >= sigtermAt;
@@ -72,7 +84,9 @@ describe(`SIGTERM under load (${KIND})`, () => {
         connections: 8,
         duration: 120,
         sampleInt: 100,
-        requests: [{ method: 'GET', path: '/api/health', onResponse: (status, body, _context, headers) => onResponse(status, body, headers) }],
+        requests: [
+          { method: 'GET', path: '/api/health', onResponse: (status, body, _context, headers) => onResponse(status, body, headers) },
+        ],
       }),
       autocannon({
         url: a.url,
@@ -114,7 +128,12 @@ describe(`SIGTERM under load (${KIND})`, () => {
       [0, 1].map(async (i) => {
         const connection = await rawConnection(port);
         const webhook = signedInbound(a.url, fake, { from: uniquePhone(), body: `In flight ${i}` });
-        const whole = requestText({ method: 'POST', path: INBOUND_PATH, headers: { ...webhook.headers, expect: '100-continue' }, body: webhook.body });
+        const whole = requestText({
+          method: 'POST',
+          path: INBOUND_PATH,
+          headers: { ...webhook.headers, expect: '100-continue' },
+          body: webhook.body,
+        });
         const cut = whole.length - Math.ceil(webhook.body.length / 2);
         connection.write(whole.slice(0, cut));
         expect((await connection.response()).status).toBe(100);
@@ -126,15 +145,21 @@ describe(`SIGTERM under load (${KIND})`, () => {
     a.child.kill('SIGTERM');
     // While they run, the server keeps listening and answers any new request with a 503.
     let refused: { status: number; connection: string | null; body: string } | undefined;
-    await until(async () => {
-      const response = await fetch(`${a.url}/api/health`, { headers: { connection: 'close' } });
-      refused = { status: response.status, connection: response.headers.get('connection'), body: await response.text() };
-      return response.status === 503;
-    }, 'the server to start closing', 10_000);
+    await until(
+      async () => {
+        const response = await fetch(`${a.url}/api/health`, { headers: { connection: 'close' } });
+        refused = { status: response.status, connection: response.headers.get('connection'), body: await response.text() };
+        return response.status === 503;
+      },
+      'the server to start closing',
+      10_000,
+    );
     tally.unavailable += 1;
     expect(refused && readable503(refused.body, { connection: refused.connection ?? '' })).toBe(true);
     for (const probe of probes) probe.connection.write(probe.rest);
-    const answered = await Promise.all(probes.map(async ({ connection }) => ({ first: await connection.response(), closed: await connection.closed() })));
+    const answered = await Promise.all(
+      probes.map(async ({ connection }) => ({ first: await connection.response(), closed: await connection.closed() })),
+    );
 
     const exit = await a.exited;
     const exitMs = performance.now() - sigtermAt;
@@ -173,15 +198,24 @@ describe(`SIGTERM under load (${KIND})`, () => {
     expect(outbound.filter((m) => m.status !== 'sent')).toEqual([]);
     expect(inbound.filter((m) => m.status !== 'processed' && m.status !== 'ignored')).toEqual([]);
     const stored = new Set(inbound.map((m) => m.providerMessageId));
-    expect([...acked].filter((sid) => !stored.has(sid)), 'every acknowledged webhook is stored').toEqual([]);
+    expect(
+      [...acked].filter((sid) => !stored.has(sid)),
+      'every acknowledged webhook is stored',
+    ).toEqual([]);
     for (const { webhook } of probes) expect(stored.has(webhook.messageSid)).toBe(true);
 
     const perPhone = new Map<string, number>();
     for (const sent of fake.sent) perPhone.set(String(sent.params.To), (perPhone.get(String(sent.params.To)) ?? 0) + 1);
-    expect([...perPhone].filter(([, n]) => n !== 1), 'no phone got a text twice').toEqual([]);
+    expect(
+      [...perPhone].filter(([, n]) => n !== 1),
+      'no phone got a text twice',
+    ).toEqual([]);
     expect(fake.sent.length).toBe(outbound.length);
     expect(seeded.filter((phone) => perPhone.get(phone) !== 1)).toEqual([]);
-    expect(inbound.filter((m) => perPhone.get(m.fromAddress) !== 1), 'every stored text got its reply').toEqual([]);
+    expect(
+      inbound.filter((m) => perPhone.get(m.fromAddress) !== 1),
+      'every stored text got its reply',
+    ).toEqual([]);
 
     console.log(
       `[faults] SIGTERM (${KIND}): exited ${exit.code} after ${Math.round(exitMs)} ms; ` +

@@ -112,6 +112,8 @@ describe(`SIGTERM while Twilio is slow to answer (${KIND})`, () => {
     await b.stop(5000);
     const to = fake.sent.map((s) => String(s.params.To)).sort();
     expect(to).toEqual([...phones].sort());
-    console.log(`[faults] SIGTERM with ${phones.length} sends unanswered by Twilio: exit 0 in ${Math.round(exitMs)} ms; the next process sent each once`);
+    console.log(
+      `[faults] SIGTERM with ${phones.length} sends unanswered by Twilio: exit 0 in ${Math.round(exitMs)} ms; the next process sent each once`,
+    );
   });
 });

@@ -43,7 +43,12 @@ async function queueTexts(label: string): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < TEXTS; i++) {
     const person = await createPerson(db);
-    const id = await enqueueText(db, { kind: 'group_message', userId: person.id, body: `${label} ${i}`, idempotencyKey: `outage:${label}:${i}` });
+    const id = await enqueueText(db, {
+      kind: 'group_message',
+      userId: person.id,
+      body: `${label} ${i}`,
+      idempotencyKey: `outage:${label}:${i}`,
+    });
     if (id !== null) ids.push(id);
   }
   return ids;
@@ -93,7 +98,9 @@ describe('Twilio down', () => {
     expect(new Set(rows.map((m) => m.attempts))).toEqual(new Set([3]));
     expect(new Set(sentAt.values())).toEqual(new Set([90]));
     expect(timesEach(rows.map((m) => m.toAddress))).toEqual(ids.map(() => 1));
-    console.log(`[faults] Twilio down 60 s: ${ids.length} texts waited, sent ${[...sentAt.values()][0]} s after they were due, once each, 0 failed`);
+    console.log(
+      `[faults] Twilio down 60 s: ${ids.length} texts waited, sent ${[...sentAt.values()][0]} s after they were due, once each, 0 failed`,
+    );
   });
 
   it('for seven minutes: still delivered once each, on the last attempt', async () => {

@@ -66,7 +66,11 @@ export const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** encodeURIComponent, except that a lone surrogate is sent as the bytes Node would put on the wire. */
 export function percentEncode(text: string): string {
-  return [...Buffer.from(text, 'utf8')].map((b) => (/[A-Za-z0-9\-_.!~*'()]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  return [...Buffer.from(text, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9\-_.!~*'()]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 }
 
 export const role: fc.Arbitrary<Role> = fc.constantFrom(...ROLES);
@@ -76,7 +80,23 @@ export type Segment = { ref: Ref } | { raw: string } | { literal: string };
 
 const numericJunk = fc.oneof(
   fc.integer({ min: -5, max: 1_000_000 }).map(String),
-  fc.constantFrom('0', '-1', '1.5', '1e3', '1e400', '0x1f', ' 7', '7 ', '+7', '00007', 'Infinity', 'NaN', '9007199254740993', '99999999999999999999999', '٣'),
+  fc.constantFrom(
+    '0',
+    '-1',
+    '1.5',
+    '1e3',
+    '1e400',
+    '0x1f',
+    ' 7',
+    '7 ',
+    '+7',
+    '00007',
+    'Infinity',
+    'NaN',
+    '9007199254740993',
+    '99999999999999999999999',
+    '٣',
+  ),
 );
 
 /** A numeric id segment: mostly seeded ids, otherwise numbers that exist nowhere and garbage. */
@@ -85,7 +105,10 @@ export function idSegment(...refs: Ref[]): fc.Arbitrary<Segment> {
     { weight: 10, arbitrary: fc.constantFrom(...refs).map((ref) => ({ ref })) },
     { weight: 2, arbitrary: numericJunk.map((raw) => ({ raw })) },
     { weight: 1, arbitrary: weirdString.filter((s) => s.length > 0 && s.length < 3000).map((raw) => ({ raw })) },
-    { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%00', '..', '%2e%2e', '%2F', '%C0%AF', ';', 'a%20b').map((literal) => ({ literal })) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('%', '%zz', '%00', '..', '%2e%2e', '%2F', '%C0%AF', ';', 'a%20b').map((literal) => ({ literal })),
+    },
   );
 }
 
@@ -138,8 +161,20 @@ export function objectWith(fields: Record<string, fc.Arbitrary<unknown>>): fc.Ar
   const names = Object.keys(fields);
   const mutated = fc
     .tuple(
-      fc.tuple(...names.map((name) => fc.oneof({ weight: 4, arbitrary: fields[name]!.map((v) => ({ v })) }, { weight: 2, arbitrary: wrongValue.map((v) => ({ v })) }, { weight: 1, arbitrary: fc.constant(null) }))),
-      fc.dictionary(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('isPrivileged', 'id', 'creatorId', 'role', 'paused', 'userId')), wrongValue, { maxKeys: 3 }),
+      fc.tuple(
+        ...names.map((name) =>
+          fc.oneof(
+            { weight: 4, arbitrary: fields[name]!.map((v) => ({ v })) },
+            { weight: 2, arbitrary: wrongValue.map((v) => ({ v })) },
+            { weight: 1, arbitrary: fc.constant(null) },
+          ),
+        ),
+      ),
+      fc.dictionary(
+        fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('isPrivileged', 'id', 'creatorId', 'role', 'paused', 'userId')),
+        wrongValue,
+        { maxKeys: 3 },
+      ),
     )
     .map(([boxes, extra]) => {
       const object: Record<string, unknown> = { ...extra };
@@ -167,10 +202,31 @@ export function body(fields: Record<string, fc.Arbitrary<unknown>> = {}): fc.Arb
     { weight: 24, arbitrary: objectWith(fields).map((o) => JSON.stringify(o)) },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.string({ maxLength: 30 }) },
-    { weight: 1, arbitrary: objectWith(fields).chain((o) => { const text = JSON.stringify(o); return fc.nat(text.length).map((n) => text.slice(0, n)); }) },
-    { weight: 1, arbitrary: fc.constantFrom<string | undefined>(undefined, '', 'null', '{}', '[]', '""', '{"__proto__":{"isPrivileged":true}}', '{"constructor":{"prototype":{"x":1}}}') },
+    {
+      weight: 1,
+      arbitrary: objectWith(fields).chain((o) => {
+        const text = JSON.stringify(o);
+        return fc.nat(text.length).map((n) => text.slice(0, n));
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<string | undefined>(
+        undefined,
+        '',
+        'null',
+        '{}',
+        '[]',
+        '""',
+        '{"__proto__":{"isPrivileged":true}}',
+        '{"constructor":{"prototype":{"x":1}}}',
+      ),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 50_000 }).map((n) => '['.repeat(n) + ']'.repeat(n)) },
-    { weight: 1, arbitrary: fc.integer({ min: 1024 * 1024 + 1, max: 1024 * 1024 + 50_000 }).map((n) => JSON.stringify({ name: 'x'.repeat(n) })) },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 1024 * 1024 + 1, max: 1024 * 1024 + 50_000 }).map((n) => JSON.stringify({ name: 'x'.repeat(n) })),
+    },
   );
   return fc.record({ payload, contentType }).map((b) => {
     const out: RawBody = {};
@@ -183,9 +239,11 @@ export function body(fields: Record<string, fc.Arbitrary<unknown>> = {}): fc.Arb
 /** A query string: the route's parameters, sometimes repeated, garbage, or wrongly encoded. */
 export function query(params: Record<string, fc.Arbitrary<string>> = {}): fc.Arbitrary<string> {
   const known = Object.entries(params).map(([name, valid]) =>
-    fc.option(fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: weirdString.filter((s) => s.length < 5000) }), { nil: undefined }).map((v) =>
-      v === undefined ? [] : [`${name}=${percentEncode(v)}`],
-    ),
+    fc
+      .option(fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: weirdString.filter((s) => s.length < 5000) }), {
+        nil: undefined,
+      })
+      .map((v) => (v === undefined ? [] : [`${name}=${percentEncode(v)}`])),
   );
   const extra = fc.array(
     fc.oneof(

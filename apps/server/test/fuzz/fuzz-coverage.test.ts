@@ -31,8 +31,25 @@ function registeredRoutes(tree: string): string[] {
 
 it('fuzzes every API route, webhook, photo and public page the app has', () => {
   const world = {} as World;
-  const fuzzed = new Set([...authRoutes(world), ...loopRoutes(world), ...adminRoutes(), ...newsletterRoutes(), ...publicRoutes(world), ...webhookRoutes(world)].map((r) => r.route));
+  const fuzzed = new Set(
+    [
+      ...authRoutes(world),
+      ...loopRoutes(world),
+      ...adminRoutes(),
+      ...newsletterRoutes(),
+      ...publicRoutes(world),
+      ...webhookRoutes(world),
+    ].map((r) => r.route),
+  );
   const registered = registeredRoutes(t.app.printRoutes({ commonPrefix: false })).filter((r) => /^\w+ \/(api|media|newsletters)\//.test(r));
-  expect(registered).toEqual(expect.arrayContaining(['GET /api/loops/:id', 'DELETE /api/loops/:id/members/:memberId', 'POST /api/webhooks/twilio/status', 'GET /media/:key', 'GET /newsletters/:urlId']));
+  expect(registered).toEqual(
+    expect.arrayContaining([
+      'GET /api/loops/:id',
+      'DELETE /api/loops/:id/members/:memberId',
+      'POST /api/webhooks/twilio/status',
+      'GET /media/:key',
+      'GET /newsletters/:urlId',
+    ]),
+  );
   expect(registered.filter((r) => !fuzzed.has(r))).toEqual([]);
 });

@@ -107,7 +107,11 @@ const short = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}... (
  * Runs `runs` random requests against one route and checks each answer (see judge). In CI a problem
  * fails the test (fast-check shrinks it and prints the seed); with `count`, problems are collected.
  */
-export async function fuzzRoute(world: World, spec: RouteFuzz, options: { runs?: number; count?: boolean; seed?: number } = {}): Promise<FuzzResult> {
+export async function fuzzRoute(
+  world: World,
+  spec: RouteFuzz,
+  options: { runs?: number; count?: boolean; seed?: number } = {},
+): Promise<FuzzResult> {
   const result: FuzzResult = { route: spec.route, cases: 0, statuses: {}, serverErrors: 0, problems: [], ms: 0 };
   const started = performance.now();
   const input = fc.record({
@@ -128,7 +132,11 @@ export async function fuzzRoute(world: World, spec: RouteFuzz, options: { runs?:
     let request: PreparedRequest = {
       method,
       url: url + c.query,
-      headers: { ...c.headers, ...(cookie ? { cookie } : {}), ...(c.body.contentType !== undefined ? { 'content-type': c.body.contentType } : {}) },
+      headers: {
+        ...c.headers,
+        ...(cookie ? { cookie } : {}),
+        ...(c.body.contentType !== undefined ? { 'content-type': c.body.contentType } : {}),
+      },
       ...(c.body.payload !== undefined ? { payload: c.body.payload } : {}),
     };
     if (spec.prepare) request = spec.prepare(request, world);
@@ -153,7 +161,11 @@ export async function fuzzRoute(world: World, spec: RouteFuzz, options: { runs?:
     }
     throw new Error(report);
   });
-  await fc.assert(property, { numRuns: options.runs ?? FUZZ_RUNS, ...(options.seed !== undefined ? { seed: options.seed } : {}), endOnFailure: process.env.FUZZ_SHRINK !== '1' });
+  await fc.assert(property, {
+    numRuns: options.runs ?? FUZZ_RUNS,
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    endOnFailure: process.env.FUZZ_SHRINK !== '1',
+  });
   // The trigger-kept counts the cases were judged by must be the tables' real counts.
   const [kept, exact] = [await world.counts(), await world.exactCounts()];
   const drift = TABLES.filter((t) => kept[t] !== exact[t]);
@@ -163,6 +175,7 @@ export async function fuzzRoute(world: World, spec: RouteFuzz, options: { runs?:
     result.problems.push(problem);
   }
   result.ms = performance.now() - started;
-  if (process.env.FUZZ_VERBOSE) console.log(`${spec.route}: ${result.cases} cases in ${Math.round(result.ms)} ms, statuses ${JSON.stringify(result.statuses)}`);
+  if (process.env.FUZZ_VERBOSE)
+    console.log(`${spec.route}: ${result.cases} cases in ${Math.round(result.ms)} ms, statuses ${JSON.stringify(result.statuses)}`);
   return result;
 }

@@ -18,8 +18,10 @@ function queued(table: 'messages', field: string, extra: Partial<Record<keyof De
 /** Deleting a Loop takes its members, updates, photos, invites and newsletters, and nothing else. */
 function loopDeleted(delta: Delta): string | null {
   if (delta.loops !== -1) return `loops changed by ${delta.loops}, expected -1`;
-  for (const table of ['users', 'sessions', 'messages', 'phone_opt_outs'] as const) if (delta[table] !== 0) return `${table} changed by ${delta[table]}`;
-  for (const table of ['members', 'updates', 'media', 'invites', 'newsletters'] as const) if (delta[table] > 0) return `${table} grew by ${delta[table]}`;
+  for (const table of ['users', 'sessions', 'messages', 'phone_opt_outs'] as const)
+    if (delta[table] !== 0) return `${table} changed by ${delta[table]}`;
+  for (const table of ['members', 'updates', 'media', 'invites', 'newsletters'] as const)
+    if (delta[table] > 0) return `${table} grew by ${delta[table]}`;
   return null;
 }
 
@@ -33,7 +35,14 @@ export function authRoutes(world: World): RouteFuzz[] {
     {
       route: 'POST /api/register',
       freshSession: true,
-      body: body({ email: v.email(world), password: fc.oneof(fc.constant(PASSWORD), fc.string({ minLength: 8, maxLength: 40 })), firstName: v.name, lastName: v.name, phoneNumber: v.phone(world), messagingPreference: v.preference }),
+      body: body({
+        email: v.email(world),
+        password: fc.oneof(fc.constant(PASSWORD), fc.string({ minLength: 8, maxLength: 40 })),
+        firstName: v.name,
+        lastName: v.name,
+        phoneNumber: v.phone(world),
+        messagingPreference: v.preference,
+      }),
       // Only a code text (none to a phone that opted out); the account comes with the code.
       success: rows({ messages: [0, 1] }),
     },
@@ -45,7 +54,11 @@ export function authRoutes(world: World): RouteFuzz[] {
       // A new account or a claimed text-only member, and a new session; the one the request came with ends.
       success: rows({ users: [0, 1], sessions: [0, 1] }),
     },
-    { route: 'POST /api/password-reset', body: body({ login: fc.oneof(v.email(world), v.phone(world)) }), success: rows({ messages: [0, 1] }) },
+    {
+      route: 'POST /api/password-reset',
+      body: body({ login: fc.oneof(v.email(world), v.phone(world)) }),
+      success: rows({ messages: [0, 1] }),
+    },
     {
       route: 'POST /api/password-reset/confirm',
       freshSession: true,
@@ -67,8 +80,22 @@ export function authRoutes(world: World): RouteFuzz[] {
 }
 
 export function loopRoutes(world: World): RouteFuzz[] {
-  const loopFields = { name: v.name, context: v.text, vibe: v.vibe, frequency: v.frequency, reminderSchedule: v.reminderSchedule, timeZone: v.timeZone };
-  const memberFields = { firstName: v.name, lastName: v.name, email: v.email(world), phoneNumber: v.phone(world), messagingPreference: v.preference, context: v.text };
+  const loopFields = {
+    name: v.name,
+    context: v.text,
+    vibe: v.vibe,
+    frequency: v.frequency,
+    reminderSchedule: v.reminderSchedule,
+    timeZone: v.timeZone,
+  };
+  const memberFields = {
+    firstName: v.name,
+    lastName: v.name,
+    email: v.email(world),
+    phoneNumber: v.phone(world),
+    messagingPreference: v.preference,
+    context: v.text,
+  };
   return [
     { route: 'GET /api/loops', query: query(), success: rows() },
     {
@@ -118,18 +145,37 @@ export function loopRoutes(world: World): RouteFuzz[] {
 export function newsletterRoutes(): RouteFuzz[] {
   const newsletterId = idSegment('draft', 'sent', 'otherDraft');
   return [
-    { route: 'POST /api/loops/:id/newsletters/generate', roles: mostlyStaff, params: { id: loopId }, body: body(), success: rows({ newsletters: 1 }) },
-    { route: 'GET /api/loops/:id/newsletters/:newsletterId/preview', roles: mostlyStaff, params: { id: loopId, newsletterId }, success: rows() },
-    { route: 'PUT /api/loops/:id/newsletters/:newsletterId', roles: mostlyStaff, params: { id: loopId, newsletterId }, body: body({ content: v.text }), success: rows() },
     {
-      route: 'POST /api/loops/:id/newsletters/:newsletterId/send', roles: mostlyStaff,
+      route: 'POST /api/loops/:id/newsletters/generate',
+      roles: mostlyStaff,
+      params: { id: loopId },
+      body: body(),
+      success: rows({ newsletters: 1 }),
+    },
+    {
+      route: 'GET /api/loops/:id/newsletters/:newsletterId/preview',
+      roles: mostlyStaff,
+      params: { id: loopId, newsletterId },
+      success: rows(),
+    },
+    {
+      route: 'PUT /api/loops/:id/newsletters/:newsletterId',
+      roles: mostlyStaff,
+      params: { id: loopId, newsletterId },
+      body: body({ content: v.text }),
+      success: rows(),
+    },
+    {
+      route: 'POST /api/loops/:id/newsletters/:newsletterId/send',
+      roles: mostlyStaff,
       params: { id: loopId, newsletterId },
       body: body(),
       destructive: true,
       success: queued('messages', 'textsQueued'),
     },
     {
-      route: 'POST /api/loops/:id/sneak-peek', roles: mostlyStaff,
+      route: 'POST /api/loops/:id/sneak-peek',
+      roles: mostlyStaff,
       params: { id: loopId },
       body: body(),
       success: queued('messages', 'textsQueued', { newsletters: 1 }),
@@ -146,34 +192,76 @@ const page = fc.oneof(fc.integer({ min: -2, max: 300 }).map(String), fc.constant
 /** A keyset cursor as the admin lists give out (base64url JSON of [list, page, key, id]), often subtly wrong. */
 function cursor(lists: string[]) {
   const key = fc.oneof(
-    fc.constantFrom('2024-01-01T00:00:00.000000Z', '2024-02-30T00:00:00.000000Z', '9999-12-31T23:59:59.999999Z', '0000-01-01T00:00:00.000000Z', 'fuzz', '', 0, 5, 2 ** 31, 2 ** 53 - 1, -1),
+    fc.constantFrom(
+      '2024-01-01T00:00:00.000000Z',
+      '2024-02-30T00:00:00.000000Z',
+      '9999-12-31T23:59:59.999999Z',
+      '0000-01-01T00:00:00.000000Z',
+      'fuzz',
+      '',
+      0,
+      5,
+      2 ** 31,
+      2 ** 53 - 1,
+      -1,
+    ),
     v.name,
     wrongValue,
   );
   const id = fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.constantFrom(0, -1, 2 ** 31, 2 ** 53 - 1, 1.5));
   return fc.oneof(
-    { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...lists), fc.oneof(fc.integer({ min: 1, max: 100_001 }), wrongValue), key, id).map((parts) => Buffer.from(JSON.stringify(parts)).toString('base64url')) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...lists), fc.oneof(fc.integer({ min: 1, max: 100_001 }), wrongValue), key, id)
+        .map((parts) => Buffer.from(JSON.stringify(parts)).toString('base64url')),
+    },
     { weight: 1, arbitrary: fc.oneof(fc.base64String({ maxLength: 60 }), fc.string({ maxLength: 30 })) },
   );
 }
 
 const adminLoopsQuery = fc
-  .tuple(fc.constantFrom('recent', 'name', 'members'), fc.option(cursor(['loops:recent', 'loops:name', 'loops:members', 'newsletters']), { nil: undefined }), query({ search: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('Fuzz', '%', '_', '\\', "'")), page, pageSize: page }))
+  .tuple(
+    fc.constantFrom('recent', 'name', 'members'),
+    fc.option(cursor(['loops:recent', 'loops:name', 'loops:members', 'newsletters']), { nil: undefined }),
+    query({ search: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('Fuzz', '%', '_', '\\', "'")), page, pageSize: page }),
+  )
   .map(([sort, after, rest]) => `?sort=${sort}${after === undefined ? '' : `&cursor=${after}`}${rest.replace(/^\?/, '&')}`);
 
 export function adminRoutes(): RouteFuzz[] {
   return [
     { route: 'GET /api/admin/stats', roles: mostlyStaff, query: query(), success: rows() },
     {
-      route: 'GET /api/admin/loops', roles: mostlyStaff,
-      query: fc.oneof(adminLoopsQuery, query({ sort: fc.constantFrom('recent', 'name', 'members', 'oldest'), page, cursor: cursor(['loops:name']) })),
+      route: 'GET /api/admin/loops',
+      roles: mostlyStaff,
+      query: fc.oneof(
+        adminLoopsQuery,
+        query({ sort: fc.constantFrom('recent', 'name', 'members', 'oldest'), page, cursor: cursor(['loops:name']) }),
+      ),
       success: rows(),
     },
-    { route: 'GET /api/admin/newsletters', roles: mostlyStaff, query: query({ page, pageSize: page, cursor: cursor(['newsletters', 'loops:recent']) }), success: rows() },
+    {
+      route: 'GET /api/admin/newsletters',
+      roles: mostlyStaff,
+      query: query({ page, pageSize: page, cursor: cursor(['newsletters', 'loops:recent']) }),
+      success: rows(),
+    },
     { route: 'GET /api/admin/loops/:id', roles: mostlyStaff, params: { id: loopId }, success: rows() },
     { route: 'POST /api/admin/loops/:id/toggle-pause', roles: mostlyStaff, params: { id: loopId }, body: body(), success: rows() },
-    { route: 'PUT /api/admin/loops/:id/frequency', roles: mostlyStaff, params: { id: loopId }, body: body({ frequency: v.frequency }), success: rows() },
-    { route: 'POST /api/admin/loops/:id/bulk-sms', roles: mostlyStaff, params: { id: loopId }, body: body({ message: v.text }), success: queued('messages', 'queued') },
+    {
+      route: 'PUT /api/admin/loops/:id/frequency',
+      roles: mostlyStaff,
+      params: { id: loopId },
+      body: body({ frequency: v.frequency }),
+      success: rows(),
+    },
+    {
+      route: 'POST /api/admin/loops/:id/bulk-sms',
+      roles: mostlyStaff,
+      params: { id: loopId },
+      body: body({ message: v.text }),
+      success: queued('messages', 'queued'),
+    },
   ];
 }
 
@@ -186,16 +274,29 @@ export function publicRoutes(world: World): RouteFuzz[] {
   );
   const photo = fc.record({
     contentType: fc.constantFrom('image/jpeg', 'image/png', 'image/svg+xml', 'video/mp4'),
-    dataBase64: fc.oneof(fc.constant('/9j/4Bmb28='), fc.base64String({ maxLength: 40 }), fc.string({ maxLength: 20 }), fc.constant(`data:image/jpeg;base64,/9j/4Bmb28=`)),
+    dataBase64: fc.oneof(
+      fc.constant('/9j/4Bmb28='),
+      fc.base64String({ maxLength: 40 }),
+      fc.string({ maxLength: 20 }),
+      fc.constant(`data:image/jpeg;base64,/9j/4Bmb28=`),
+    ),
   });
   return [
     { route: 'GET /api/invites/:code', params: { code }, success: rows() },
     {
       route: 'POST /api/invites/:code/join',
       params: { code },
-      body: body({ firstName: v.name, lastName: v.name, email: v.email(world), phoneNumber: v.phone(world), messagingPreference: v.preference }),
+      body: body({
+        firstName: v.name,
+        lastName: v.name,
+        email: v.email(world),
+        phoneNumber: v.phone(world),
+        messagingPreference: v.preference,
+      }),
       success: (delta, res) =>
-        (res.json() as { alreadyMember?: boolean }).alreadyMember ? rows()(delta) : rows({ members: 1, users: [0, 1], messages: [0, 1] })(delta),
+        (res.json() as { alreadyMember?: boolean }).alreadyMember
+          ? rows()(delta)
+          : rows({ members: 1, users: [0, 1], messages: [0, 1] })(delta),
     },
     { route: 'GET /media/:key', params: { key: tokenSegment('mediaKey') }, success: rows() },
     {

@@ -14,7 +14,18 @@ export type Role = (typeof ROLES)[number];
 type Person = Exclude<Role, 'signedOut' | 'forged'>;
 
 /** The tables whose row counts must agree with every answer. */
-export const TABLES = ['users', 'sessions', 'loops', 'members', 'invites', 'messages', 'updates', 'media', 'newsletters', 'phone_opt_outs'] as const;
+export const TABLES = [
+  'users',
+  'sessions',
+  'loops',
+  'members',
+  'invites',
+  'messages',
+  'updates',
+  'media',
+  'newsletters',
+  'phone_opt_outs',
+] as const;
 export type Table = (typeof TABLES)[number];
 export type Counts = Record<Table, number>;
 
@@ -90,7 +101,12 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
     if (!row) throw new Error('no user');
     return { id: row.id, email: row.email ?? '', phoneNumber: row.phoneNumber };
   };
-  const people = { owner: await person('owner'), member: await person('member'), stranger: await person('stranger'), staff: await person('staff') };
+  const people = {
+    owner: await person('owner'),
+    member: await person('member'),
+    stranger: await person('stranger'),
+    staff: await person('staff'),
+  };
 
   const sessions = new Map<Role, string>();
   const cookie = async (role: Role, fresh = false) => {
@@ -105,14 +121,20 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
   };
 
   const insertLoop = async (creatorId: number, name: string) => {
-    const [loop] = await db.insert(loops).values({ name, creatorId, vibe: ['family'], reminderSchedule: [{ day: 'monday', time: '09:00' }] }).returning();
+    const [loop] = await db
+      .insert(loops)
+      .values({ name, creatorId, vibe: ['family'], reminderSchedule: [{ day: 'monday', time: '09:00' }] })
+      .returning();
     if (!loop) throw new Error('no loop');
     return loop.id;
   };
   const insertMember = async (loopId: number, userId: number) => {
     const [row] = await db.insert(members).values({ loopId, userId, status: 'active' }).onConflictDoNothing().returning();
     if (row) return row.id;
-    const [existing] = await db.select().from(members).where(and(eq(members.loopId, loopId), eq(members.userId, userId)));
+    const [existing] = await db
+      .select()
+      .from(members)
+      .where(and(eq(members.loopId, loopId), eq(members.userId, userId)));
     if (!existing) throw new Error('no member');
     return existing.id;
   };
@@ -121,7 +143,15 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
     if (!row) throw new Error('no update');
     if (photo) {
       const key = await storage.put(JPEG);
-      await db.insert(media).values({ updateId: row.id, storageKey: key, contentType: 'image/jpeg', bytes: JPEG.length, width: 8, height: 8, variants: [{ width: 8, height: 8, key, bytes: JPEG.length }] });
+      await db.insert(media).values({
+        updateId: row.id,
+        storageKey: key,
+        contentType: 'image/jpeg',
+        bytes: JPEG.length,
+        width: 8,
+        height: 8,
+        variants: [{ width: 8, height: 8, key, bytes: JPEG.length }],
+      });
       refs.mediaKey = key;
     }
     return row.id;
@@ -130,7 +160,15 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
     const [row] = await db
       .insert(newsletters)
       // Periods that end long ago: the seeded updates are new, so a sneak peek has something to show.
-      .values({ loopId, status, urlId: randomToken(), title: 'Fuzz news', content: '# News\n\nAll is well.', periodEnd, sentAt: status === 'sent' ? periodEnd : null })
+      .values({
+        loopId,
+        status,
+        urlId: randomToken(),
+        title: 'Fuzz news',
+        content: '# News\n\nAll is well.',
+        periodEnd,
+        sentAt: status === 'sent' ? periodEnd : null,
+      })
       .returning();
     if (!row) throw new Error('no newsletter');
     return row;
@@ -228,7 +266,9 @@ async function installCountTriggers(db: Db): Promise<void> {
        execute format('update fuzz_row_counts set %1$I = %1$I + $1', tg_table_name) using (case when tg_op = 'INSERT' then 1 else -1 end);
        return null;
      end $$`,
-    ...TABLES.map((name) => `create trigger fuzz_count_rows after insert or delete on ${name} for each row execute function fuzz_count_rows()`),
+    ...TABLES.map(
+      (name) => `create trigger fuzz_count_rows after insert or delete on ${name} for each row execute function fuzz_count_rows()`,
+    ),
   ];
   for (const statement of statements) await db.execute(sql.raw(statement));
 }

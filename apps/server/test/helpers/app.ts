@@ -30,7 +30,10 @@ const staffEmails = new WeakMap<TestApp, string[]>();
 
 function withoutAdminEmails(env: Record<string, string>): { env: Record<string, string>; staff: string[] } {
   const { ADMIN_EMAILS, ...rest } = env;
-  const staff = (ADMIN_EMAILS ?? '').split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
+  const staff = (ADMIN_EMAILS ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '');
   return { env: rest, staff };
 }
 
@@ -53,7 +56,10 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
 }
 
 /** A real app on a fresh database. Close it in afterAll. */
-export async function createTestApp(env: Record<string, string> = {}, options: Pick<BuildOptions, 'clock' | 'onRoute'> = {}): Promise<TestContext> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: Pick<BuildOptions, 'clock' | 'onRoute'> = {},
+): Promise<TestContext> {
   const testDb = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-test-'));
   const apps: TestApp[] = [];
@@ -126,7 +132,11 @@ export async function lastCodeTo(app: TestApp, phoneNumber: string): Promise<str
  * Signs an account up the whole way (form, then the code texted to the phone) and returns it
  * with its cookie. `headers`/`remoteAddress` go on both requests.
  */
-export async function signUp(app: TestApp, overrides: Record<string, unknown> = {}, request: { remoteAddress?: string; headers?: Record<string, string> } = {}) {
+export async function signUp(
+  app: TestApp,
+  overrides: Record<string, unknown> = {},
+  request: { remoteAddress?: string; headers?: Record<string, string> } = {},
+) {
   const account = newAccount(overrides);
   const started = await app.inject({ method: 'POST', url: '/api/register', payload: account, ...request });
   if (started.statusCode !== 202) throw new Error(`sign-up failed: ${started.statusCode} ${started.body}`);

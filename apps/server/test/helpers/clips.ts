@@ -6,7 +6,14 @@ import path from 'node:path';
 /** Where a phone filmed or recorded: the Eiffel Tower, as an iPhone writes it (ISO 6709). */
 export const LOCATION = '+48.8584+002.2945/';
 const CREATION_TIME = '2024-05-01T10:00:00Z';
-const TAGS = ['-metadata', `location=${LOCATION}`, '-metadata', `creation_time=${CREATION_TIME}`, '-metadata', 'com.apple.quicktime.make=Apple'];
+const TAGS = [
+  '-metadata',
+  `location=${LOCATION}`,
+  '-metadata',
+  `creation_time=${CREATION_TIME}`,
+  '-metadata',
+  'com.apple.quicktime.make=Apple',
+];
 
 /** Runs Debian's ffmpeg (never a shell) on lavfi test sources and returns the file it wrote. */
 function ffmpegFixture(args: string[], name: string): Buffer {
@@ -26,7 +33,10 @@ export const m4aMemo = (seconds = 3) =>
 
 /** A WhatsApp voice note: Opus in Ogg (audio/ogg), with a location comment. */
 export const oggMemo = (seconds = 3) =>
-  ffmpegFixture(['-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}`, ...TAGS, '-c:a', 'libopus', '-b:a', '24k', '-f', 'ogg'], 'memo.ogg');
+  ffmpegFixture(
+    ['-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}`, ...TAGS, '-c:a', 'libopus', '-b:a', '24k', '-f', 'ogg'],
+    'memo.ogg',
+  );
 
 /** An MP3 (audio/mpeg). */
 export const mp3Memo = (seconds = 3) =>
@@ -37,9 +47,26 @@ export const movVideo = (options: { seconds?: number; width?: number; height?: n
   const { seconds = 2, width = 1920, height = 1080 } = options;
   return ffmpegFixture(
     [
-      '-f', 'lavfi', '-i', `testsrc=size=${width}x${height}:rate=30:duration=${seconds}`,
-      '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-      ...TAGS, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-f', 'mov',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=${width}x${height}:rate=30:duration=${seconds}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:duration=${seconds}`,
+      ...TAGS,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      '-f',
+      'mov',
     ],
     'video.mov',
   );
@@ -65,7 +92,9 @@ export function probe(bytes: Buffer): {
   try {
     const file = path.join(dir, 'file');
     writeFileSync(file, bytes);
-    const out = execFileSync('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-show_chapters', '-of', 'json', file], { encoding: 'utf8' });
+    const out = execFileSync('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-show_chapters', '-of', 'json', file], {
+      encoding: 'utf8',
+    });
     return JSON.parse(out);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -3,9 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /** What the fake answers to one chat completion request. */
 export type FakeAnswer =
-  | { kind: 'content'; content: string | null; finishReason?: string }
-  | { kind: 'status'; status: number; body: unknown }
-  | { kind: 'hang' };
+  { kind: 'content'; content: string | null; finishReason?: string } | { kind: 'status'; status: number; body: unknown } | { kind: 'hang' };
 
 /** What the fake answers to one transcription (POST /audio/transcriptions). */
 export type FakeTranscription = { kind: 'text'; text: string } | { kind: 'status'; status: number; body: unknown } | { kind: 'hang' };
@@ -53,7 +51,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if ((req.url ?? '').endsWith('/audio/transcriptions')) return handleUpload(req, res, Buffer.concat(chunks));
     const text = Buffer.concat(chunks).toString('utf8');
-    requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
+    requests.push({
+      path: req.url ?? '',
+      authorization: req.headers.authorization,
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+    });
     const answer = current;
     if (answer.kind === 'hang') return;
     if (answer.kind === 'status') return json(res, answer.status, answer.body);
@@ -78,7 +80,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     const fields: Record<string, string> = {};
     let file: FakeUpload['file'] = null;
     try {
-      const form = await new Request('http://fake.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body: new Uint8Array(body) }).formData();
+      const form = await new Request('http://fake.invalid/', {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: new Uint8Array(body),
+      }).formData();
       for (const [name, value] of form.entries()) {
         if (typeof value === 'string') fields[name] = value;
         else if (name === 'file') file = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
@@ -93,7 +99,13 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     if (!file || !fields.model) return json(res, 400, { error: { message: 'file and model are required', type: 'invalid_request_error' } });
     return json(res, 200, {
       text: answer.text,
-      usage: { type: 'tokens', input_tokens: 14, input_token_details: { text_tokens: 0, audio_tokens: 14 }, output_tokens: 45, total_tokens: 59 },
+      usage: {
+        type: 'tokens',
+        input_tokens: 14,
+        input_token_details: { text_tokens: 0, audio_tokens: 14 },
+        output_tokens: 45,
+        total_tokens: 59,
+      },
     });
   }
 

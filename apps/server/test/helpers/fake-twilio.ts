@@ -105,15 +105,30 @@ export async function startFakeTwilio(options: { responseDelayMs?: number } = {}
         if (failure) {
           response.statusCode = failure.status;
           return response.end(
-            JSON.stringify({ code: failure.code ?? failure.status * 100, message: failure.message ?? `fake failure ${failure.status}`, status: failure.status }),
+            JSON.stringify({
+              code: failure.code ?? failure.status * 100,
+              message: failure.message ?? `fake failure ${failure.status}`,
+              status: failure.status,
+            }),
           );
         }
         sent.push(record);
         response.statusCode = 201;
         const sid = `SM${randomBytes(16).toString('hex')}`;
-        const answer = JSON.stringify({ sid, account_sid: accountSid, status: 'queued', to: params.To, from: params.From ?? null, body: params.Body ?? '' });
+        const answer = JSON.stringify({
+          sid,
+          account_sid: accountSid,
+          status: 'queued',
+          to: params.To,
+          from: params.From ?? null,
+          body: params.Body ?? '',
+        });
         const hook = fake.beforeAnswer;
-        if (hook) return void hook(sid, params).then(() => response.end(answer), () => response.end(answer));
+        if (hook)
+          return void hook(sid, params).then(
+            () => response.end(answer),
+            () => response.end(answer),
+          );
         // A slow Twilio: the text is accepted at once, the answer comes later.
         if (options.responseDelayMs) return void setTimeout(() => response.end(answer), options.responseDelayMs);
         return response.end(answer);

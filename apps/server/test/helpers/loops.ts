@@ -31,7 +31,10 @@ export async function addMemberAs(app: TestApp, cookie: string, loopId: number, 
 
 /** Stores an update directly, as the text-message pipeline would. */
 export async function insertUpdate(db: Db, loopId: number, userId: number, content: string, photoKeys: string[] = [], createdAt?: Date) {
-  const [update] = await db.insert(updates).values({ loopId, userId, content, ...(createdAt ? { createdAt } : {}) }).returning();
+  const [update] = await db
+    .insert(updates)
+    .values({ loopId, userId, content, ...(createdAt ? { createdAt } : {}) })
+    .returning();
   if (!update) throw new Error('no update');
   if (photoKeys.length) {
     // As the pipeline stores them: one converted size each, here under the photo's own key.

@@ -29,7 +29,10 @@ export async function createPerson(
 export async function createLoop(db: Db, input: { name: string; memberIds: number[]; paused?: boolean; creatorId?: number }) {
   const creatorId = input.creatorId ?? input.memberIds[0];
   if (creatorId === undefined) throw new Error('a Loop needs a creator');
-  const [loop] = await db.insert(loops).values({ name: input.name, creatorId, paused: input.paused ?? false }).returning();
+  const [loop] = await db
+    .insert(loops)
+    .values({ name: input.name, creatorId, paused: input.paused ?? false })
+    .returning();
   if (!loop) throw new Error('no loop');
   for (const userId of input.memberIds) await db.insert(members).values({ loopId: loop.id, userId, status: 'active' });
   return loop;

@@ -6,7 +6,12 @@ import { insertUpdate } from './loops';
 
 /** Calls a newsletter route as the person with this cookie (none: signed out). */
 export function callAs(app: TestApp, cookie: string | undefined, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
-  return app.inject({ method, url, ...(cookie ? { headers: { cookie } } : {}), ...(payload === undefined ? {} : { payload: payload as object }) });
+  return app.inject({
+    method,
+    url,
+    ...(cookie ? { headers: { cookie } } : {}),
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 }
 
 /** Generates a draft through the API and returns it. */

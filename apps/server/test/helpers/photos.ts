@@ -31,7 +31,9 @@ export async function phoneJpeg(options: { width: number; height: number; orient
     .jpeg({ quality: options.quality ?? 80 })
     .withExif(CAMERA_EXIF)
     .withIccProfile('p3')
-    .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" photoshop:City="London"/></rdf:RDF></x:xmpmeta>')
+    .withXmp(
+      '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" photoshop:City="London"/></rdf:RDF></x:xmpmeta>',
+    )
     .withMetadata({ orientation: options.orientation ?? 1 })
     .toBuffer();
 }
@@ -98,12 +100,24 @@ export function pngBomb(size = 50_000): Buffer {
   ]);
 }
 
-export const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="alert(1)"><rect width="10" height="10"/></svg>');
+export const SVG = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="alert(1)"><rect width="10" height="10"/></svg>',
+);
 
 /** Everything a decoded image can still tell about where and with what it was taken. */
 export async function metadataOf(bytes: Buffer) {
   const meta = await sharp(bytes).metadata();
-  return { format: meta.format, width: meta.width, height: meta.height, exif: meta.exif, icc: meta.icc, xmp: meta.xmp, iptc: meta.iptc, orientation: meta.orientation, comments: meta.comments };
+  return {
+    format: meta.format,
+    width: meta.width,
+    height: meta.height,
+    exif: meta.exif,
+    icc: meta.icc,
+    xmp: meta.xmp,
+    iptc: meta.iptc,
+    orientation: meta.orientation,
+    comments: meta.comments,
+  };
 }
 
 /** The colour of one pixel, to check which way up a photo is. */

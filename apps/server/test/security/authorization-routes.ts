@@ -69,7 +69,12 @@ export const ROUTES: RouteCase[] = [
   },
 
   // Loop routes (loop-access).
-  { name: 'GET loop', method: 'GET', url: (w, c) => `/api/loops/${id(w, c.path)}`, expected: (c) => loopRule(c, { manage: false, usesObject: false, success: 200 }) },
+  {
+    name: 'GET loop',
+    method: 'GET',
+    url: (w, c) => `/api/loops/${id(w, c.path)}`,
+    expected: (c) => loopRule(c, { manage: false, usesObject: false, success: 200 }),
+  },
   {
     name: 'GET loop newsletters',
     method: 'GET',
@@ -178,10 +183,30 @@ export const ROUTES: RouteCase[] = [
   },
 
   // /api/admin/*: staff only.
-  { name: 'GET admin stats', method: 'GET', url: () => '/api/admin/stats', expected: (c) => staffRule(c, { usesObject: false, success: 200 }) },
-  { name: 'GET admin loops', method: 'GET', url: () => '/api/admin/loops?sort=name', expected: (c) => staffRule(c, { usesObject: false, success: 200 }) },
-  { name: 'GET admin newsletters', method: 'GET', url: () => '/api/admin/newsletters', expected: (c) => staffRule(c, { usesObject: false, success: 200 }) },
-  { name: 'GET admin loop', method: 'GET', url: (w, c) => `/api/admin/loops/${id(w, c.path)}`, expected: (c) => staffRule(c, { usesObject: false, success: 200 }) },
+  {
+    name: 'GET admin stats',
+    method: 'GET',
+    url: () => '/api/admin/stats',
+    expected: (c) => staffRule(c, { usesObject: false, success: 200 }),
+  },
+  {
+    name: 'GET admin loops',
+    method: 'GET',
+    url: () => '/api/admin/loops?sort=name',
+    expected: (c) => staffRule(c, { usesObject: false, success: 200 }),
+  },
+  {
+    name: 'GET admin newsletters',
+    method: 'GET',
+    url: () => '/api/admin/newsletters',
+    expected: (c) => staffRule(c, { usesObject: false, success: 200 }),
+  },
+  {
+    name: 'GET admin loop',
+    method: 'GET',
+    url: (w, c) => `/api/admin/loops/${id(w, c.path)}`,
+    expected: (c) => staffRule(c, { usesObject: false, success: 200 }),
+  },
   {
     name: 'POST admin toggle-pause',
     method: 'POST',

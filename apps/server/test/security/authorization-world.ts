@@ -100,7 +100,10 @@ export async function createWorld(t: TestContext) {
       createdAt: SENT_END,
       sentAt: status === 'sent' ? SENT_END : null,
     });
-    const [draft, sent] = await db.insert(newsletters).values([letter('draft'), letter('sent')]).returning();
+    const [draft, sent] = await db
+      .insert(newsletters)
+      .values([letter('draft'), letter('sent')])
+      .returning();
     if (!draft || !sent) throw new Error('no newsletter');
     const inboundText = tag('Sms');
     await db.insert(messages).values({

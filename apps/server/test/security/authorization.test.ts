@@ -65,7 +65,8 @@ describe('authorization across Loops (property)', () => {
         expect(leaked, `${label} leaked`).toEqual([]);
         if (res.statusCode >= 400) {
           // The public page answers a person with HTML; the API answers with a readable message.
-          if (!String(res.headers['content-type']).startsWith('text/html')) expect(typeof res.json<{ message?: unknown }>().message, label).toBe('string');
+          if (!String(res.headers['content-type']).startsWith('text/html'))
+            expect(typeof res.json<{ message?: unknown }>().message, label).toBe('string');
           expect(after.all, `${label}: a refused request changed rows`).toBe(before.all);
         }
         const changed = res.statusCode < 400 ? route.changes?.(c) : undefined;

@@ -37,9 +37,15 @@ describe('sign-up', () => {
     const phoneNumber = uniquePhone();
     const codes: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await app.inject({ method: 'POST', url: '/api/register', remoteAddress: `10.20.0.${i + 1}`, payload: newAccount({ phoneNumber }) });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/register',
+        remoteAddress: `10.20.0.${i + 1}`,
+        payload: newAccount({ phoneNumber }),
+      });
       codes.push(res.statusCode);
-      if (res.statusCode === 429) expect(res.json().message).toMatch(/^A code was just sent\. Please wait \d+ seconds before asking for another\.$/);
+      if (res.statusCode === 429)
+        expect(res.json().message).toMatch(/^A code was just sent\. Please wait \d+ seconds before asking for another\.$/);
     }
     expect(codes).toEqual([202, 429, 429]);
     expect(await db().select().from(messages).where(eq(messages.toAddress, phoneNumber))).toHaveLength(1);
@@ -66,7 +72,12 @@ describe('joining by invite', () => {
     const { loop, code } = await inviteCode(app);
     const ip = '10.22.0.1';
     const join = (phoneNumber: string) =>
-      app.inject({ method: 'POST', url: `/api/invites/${code}/join`, remoteAddress: ip, payload: { firstName: 'Jo', lastName: 'March', phoneNumber } });
+      app.inject({
+        method: 'POST',
+        url: `/api/invites/${code}/join`,
+        remoteAddress: ip,
+        payload: { firstName: 'Jo', lastName: 'March', phoneNumber },
+      });
     for (let i = 0; i < PER_IP; i++) expect((await join(uniquePhone())).statusCode).toBe(200);
     const before = await db().select({ n: count() }).from(members).where(eq(members.loopId, loop.id));
     const blocked = await join(uniquePhone());
@@ -74,7 +85,12 @@ describe('joining by invite', () => {
     expect(blocked.json().message).toMatch(TOO_MANY);
     expect(await db().select({ n: count() }).from(members).where(eq(members.loopId, loop.id))).toEqual(before);
     // Another address still gets in.
-    const other = await app.inject({ method: 'POST', url: `/api/invites/${code}/join`, remoteAddress: '10.22.0.2', payload: { firstName: 'Amy', lastName: 'March', phoneNumber: uniquePhone() } });
+    const other = await app.inject({
+      method: 'POST',
+      url: `/api/invites/${code}/join`,
+      remoteAddress: '10.22.0.2',
+      payload: { firstName: 'Amy', lastName: 'March', phoneNumber: uniquePhone() },
+    });
     expect(other.statusCode).toBe(200);
   });
 
@@ -97,7 +113,12 @@ describe('sign-in', () => {
     const spellings = ['target@example.com', 'TARGET@example.com', ' target@example.com ', 'Target@Example.Com'];
     const codes: number[] = [];
     for (const email of spellings) {
-      const res = await app.inject({ method: 'POST', url: '/api/login', remoteAddress: '10.24.0.1', payload: { email, password: 'wrong password' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/login',
+        remoteAddress: '10.24.0.1',
+        payload: { email, password: 'wrong password' },
+      });
       codes.push(res.statusCode);
     }
     expect(codes).toEqual([401, 401, 401, 429]);

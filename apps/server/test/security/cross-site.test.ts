@@ -127,7 +127,12 @@ describe('the JSON API', () => {
         // The router decodes %-escapes: "/%61pi/..." is the same route and must meet the same rule.
         for (const url of [route.path, route.path.replace('/api/', '/%61pi/')]) {
           const before = await digestTables(db());
-          const res = await t.app.inject({ method: route.method as 'POST', url, headers: { cookie, 'content-type': body.type }, payload: body.payload });
+          const res = await t.app.inject({
+            method: route.method as 'POST',
+            url,
+            headers: { cookie, 'content-type': body.type },
+            payload: body.payload,
+          });
           expect(res.statusCode, `${route.method} ${url}: ${res.body}`).toBe(415);
           expect(res.json()).toEqual({ message: 'This endpoint accepts JSON only: send Content-Type: application/json.' });
           expect(res.cookies, `${route.method} ${url} set a cookie`).toEqual([]);
@@ -139,7 +144,11 @@ describe('the JSON API', () => {
 
   it.each(['cross-site', 'same-site'])('refuses requests a browser marks %s with 403, body or not, and changes nothing', async (site) => {
     for (const route of routes) {
-      for (const [json, url] of [[false, route.path], [true, route.path], [false, route.path.replace('/api/', '/%61pi/')]] as const) {
+      for (const [json, url] of [
+        [false, route.path],
+        [true, route.path],
+        [false, route.path.replace('/api/', '/%61pi/')],
+      ] as const) {
         const before = await digestTables(db());
         const res = await t.app.inject({
           method: route.method as 'POST',
@@ -157,7 +166,12 @@ describe('the JSON API', () => {
   it('refuses a body without a Content-Type, as a no-cors fetch of a Blob sends it', async () => {
     for (const route of routes) {
       const before = await digestTables(db());
-      const res = await t.app.inject({ method: route.method as 'POST', url: route.path, headers: { cookie }, payload: JSON.stringify(FIELDS) });
+      const res = await t.app.inject({
+        method: route.method as 'POST',
+        url: route.path,
+        headers: { cookie },
+        payload: JSON.stringify(FIELDS),
+      });
       expect(res.statusCode, `${route.method} ${route.path}: ${res.body}`).toBe(415);
       expect(await digestTables(db())).toBe(before);
     }

@@ -2,7 +2,18 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../src/db/client';
 
 /** Every table a request could change. */
-export const TABLES = ['users', 'sessions', 'loops', 'members', 'updates', 'media', 'invites', 'newsletters', 'messages', 'phone_opt_outs'] as const;
+export const TABLES = [
+  'users',
+  'sessions',
+  'loops',
+  'members',
+  'updates',
+  'media',
+  'invites',
+  'newsletters',
+  'messages',
+  'phone_opt_outs',
+] as const;
 
 /** The text of every row of these tables, optionally filtered, as one string per table. */
 export function tableRows(table: string, where = 'true'): string {

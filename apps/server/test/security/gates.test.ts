@@ -32,11 +32,15 @@ const STAFF = /^\w+ (\/api\/admin\/|\/api\/loops\/:id\/(newsletters\/(generate|:
 let t: TestContext;
 const routes: string[] = [];
 beforeAll(async () => {
-  t = await createTestApp({ ADMIN_EMAILS: 'staff@example.com' }, {
-    onRoute: (route: RouteOptions) => {
-      for (const method of [route.method].flat()) if (method !== 'HEAD' && route.url.startsWith('/api/')) routes.push(`${method} ${route.url}`);
+  t = await createTestApp(
+    { ADMIN_EMAILS: 'staff@example.com' },
+    {
+      onRoute: (route: RouteOptions) => {
+        for (const method of [route.method].flat())
+          if (method !== 'HEAD' && route.url.startsWith('/api/')) routes.push(`${method} ${route.url}`);
+      },
     },
-  });
+  );
 });
 afterAll(() => t.close());
 
@@ -57,7 +61,15 @@ function request(route: string, cookie?: string): InjectOptions {
 describe('one gate per route folder', () => {
   it('lists every public /api route that exists, and gates the rest', () => {
     expect(routes).toEqual(expect.arrayContaining(PUBLIC));
-    expect(gated()).toEqual(expect.arrayContaining(['GET /api/user', 'GET /api/loops', 'POST /api/loops/:id/sneak-peek', 'GET /api/admin/stats', 'GET /api/simulator/phones']));
+    expect(gated()).toEqual(
+      expect.arrayContaining([
+        'GET /api/user',
+        'GET /api/loops',
+        'POST /api/loops/:id/sneak-peek',
+        'GET /api/admin/stats',
+        'GET /api/simulator/phones',
+      ]),
+    );
   });
 
   it('answers 401 signed out on every gated route, before the body or the path is read', async () => {
@@ -71,7 +83,8 @@ describe('one gate per route folder', () => {
     const { cookie } = await signUp(t.app);
     for (const route of gated()) {
       const res = await t.app.inject(request(route, cookie));
-      if (STAFF.test(route)) expect([route, res.statusCode, res.json()]).toEqual([route, 403, { message: 'This page is for Loop staff only.' }]);
+      if (STAFF.test(route))
+        expect([route, res.statusCode, res.json()]).toEqual([route, 403, { message: 'This page is for Loop staff only.' }]);
       else expect([route, res.statusCode === 401 || res.statusCode === 403]).toEqual([route, false]);
     }
   });

@@ -44,7 +44,10 @@ beforeAll(async () => {
   t = await createTestApp();
   webDist = mkdtempSync(path.join(tmpdir(), 'loop-web-'));
   mkdirSync(path.join(webDist, 'assets'));
-  writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><html><head><script type="module" src="/assets/app-1.js"></script></head><body><div id="root"></div></body></html>');
+  writeFileSync(
+    path.join(webDist, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="/assets/app-1.js"></script></head><body><div id="root"></div></body></html>',
+  );
   writeFileSync(path.join(webDist, 'assets', 'app-1.js'), 'console.log("app")');
 
   const db = t.testDb.database.db;
@@ -52,8 +55,18 @@ beforeAll(async () => {
   const loop = await createLoopAs(t.app, owner.cookie);
   const photoKey = await t.app.ctx.storage.put(JPEG);
   await insertUpdate(db, loop.id, owner.user.id, 'A photo', [photoKey]);
-  const letter = (status: 'sent' | 'draft') => ({ loopId: loop.id, status, urlId: newToken('newsletterUrlId'), content: '# Hello', periodEnd: new Date(), sentAt: status === 'sent' ? new Date() : null });
-  const [sent, draft] = await db.insert(newsletters).values([letter('sent'), letter('draft')]).returning();
+  const letter = (status: 'sent' | 'draft') => ({
+    loopId: loop.id,
+    status,
+    urlId: newToken('newsletterUrlId'),
+    content: '# Hello',
+    periodEnd: new Date(),
+    sentAt: status === 'sent' ? new Date() : null,
+  });
+  const [sent, draft] = await db
+    .insert(newsletters)
+    .values([letter('sent'), letter('draft')])
+    .returning();
   fixture = { cookie: owner.cookie, urlId: sent?.urlId ?? '', draftUrlId: draft?.urlId ?? '', photoKey };
 });
 afterAll(async () => {
@@ -77,7 +90,16 @@ function requests(): [name: string, request: InjectOptions, status: number][] {
     ['400 broken %-escape', { url: '/api/loops/%zz' }, 400],
     ['401', { url: '/api/user' }, 401],
     ['403 admin', { url: '/api/admin/stats', headers: { cookie } }, 403],
-    ['403 webhook', { method: 'POST', url: '/api/webhooks/twilio/messages', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'Body=hi' }, 403],
+    [
+      '403 webhook',
+      {
+        method: 'POST',
+        url: '/api/webhooks/twilio/messages',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'Body=hi',
+      },
+      403,
+    ],
     ['404 API', { url: '/api/nothing-here' }, 404],
     ['404 Loop', { url: '/api/loops/99999999', headers: { cookie } }, 404],
     ['404 OPTIONS', { method: 'OPTIONS', url: '/api/loops' }, 404],
@@ -166,7 +188,13 @@ describe('a request that fails inside', () => {
 
   it('answers 429 with the same headers once the attempt limit is reached', async () => {
     const app = await appWith({ PUBLIC_URL: 'https://loop.example.com' });
-    const login = () => app.inject({ method: 'POST', url: '/api/login', remoteAddress: '10.1.2.3', payload: { email: 'nobody@example.com', password: 'wrong password' } });
+    const login = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/login',
+        remoteAddress: '10.1.2.3',
+        payload: { email: 'nobody@example.com', password: 'wrong password' },
+      });
     await login();
     await login();
     const limited = await login();

@@ -23,7 +23,12 @@ afterAll(() => t.close());
 const db = () => t.testDb.database.db;
 const me = (app: TestApp, cookie: string) => app.inject({ url: '/api/user', headers: { cookie } });
 const login = (app: TestApp, account: { email: string; password: string }, cookie?: string) =>
-  app.inject({ method: 'POST', url: '/api/login', payload: { email: account.email, password: account.password }, ...(cookie ? { headers: { cookie } } : {}) });
+  app.inject({
+    method: 'POST',
+    url: '/api/login',
+    payload: { email: account.email, password: account.password },
+    ...(cookie ? { headers: { cookie } } : {}),
+  });
 const rowsOf = (userId: number) => db().select().from(sessions).where(eq(sessions.userId, userId));
 
 describe('the session token', () => {
@@ -87,16 +92,19 @@ describe('the cookie', () => {
   it.each([
     ['http', () => t.app, false],
     ['https', () => secure, true],
-  ] as const)('under %s: HttpOnly, SameSite=Lax, Secure only under https, and it expires with the session', async (_scheme, app, isSecure) => {
-    const { account, response: registered } = await signUp(app());
-    const loggedIn = await login(app(), account);
-    for (const res of [registered, loggedIn]) {
-      const cookie = res.cookies.find((c) => c.name === 'loop_session');
-      expect(cookie).toMatchObject({ path: '/', httpOnly: true, sameSite: 'Lax' });
-      expect(Boolean(cookie?.secure)).toBe(isSecure);
-      expect(cookie?.expires?.getTime()).toBe(now.getTime() + SESSION_ABSOLUTE_MS);
-    }
-  });
+  ] as const)(
+    'under %s: HttpOnly, SameSite=Lax, Secure only under https, and it expires with the session',
+    async (_scheme, app, isSecure) => {
+      const { account, response: registered } = await signUp(app());
+      const loggedIn = await login(app(), account);
+      for (const res of [registered, loggedIn]) {
+        const cookie = res.cookies.find((c) => c.name === 'loop_session');
+        expect(cookie).toMatchObject({ path: '/', httpOnly: true, sameSite: 'Lax' });
+        expect(Boolean(cookie?.secure)).toBe(isSecure);
+        expect(cookie?.expires?.getTime()).toBe(now.getTime() + SESSION_ABSOLUTE_MS);
+      }
+    },
+  );
 });
 
 describe('expiry by the clock', () => {
@@ -107,7 +115,12 @@ describe('expiry by the clock', () => {
     expect((await loops(idle)).statusCode).toBe(200);
     now = new Date(now.getTime() + 15 * DAY_MS);
     expect((await loops(idle)).statusCode).toBe(401);
-    const create = await t.app.inject({ method: 'POST', url: '/api/loops', headers: { cookie: idle }, payload: { name: 'Late', vibe: ['fun'] } });
+    const create = await t.app.inject({
+      method: 'POST',
+      url: '/api/loops',
+      headers: { cookie: idle },
+      payload: { name: 'Late', vibe: ['fun'] },
+    });
     expect(create.statusCode).toBe(401);
   });
 });

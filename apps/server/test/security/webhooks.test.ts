@@ -29,7 +29,12 @@ afterAll(async () => {
 
 const sign = (url: string, params: Record<string, string>) => twilio.getExpectedTwilioSignature(fake.authToken, url, params);
 const post = (path: string, body: string, signature: string) =>
-  t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature }, payload: body });
+  t.app.inject({
+    method: 'POST',
+    url: path,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
+    payload: body,
+  });
 const form = (params: Record<string, string>) => new URLSearchParams(params).toString();
 const db = () => t.testDb.database.db;
 
@@ -37,18 +42,57 @@ describe('a signed webhook replayed where it was not signed for', () => {
   const text = () => smsParams({ accountSid: fake.accountSid, from: uniquePhone(), body: 'hello' });
 
   it.each([
-    ['to the other webhook', (p: Record<string, string>) => ({ path: STATUS, body: form(p), signature: sign(`${PUBLIC_URL}${MESSAGES}`, p) })],
-    ['signed for another host', (p: Record<string, string>) => ({ path: MESSAGES, body: form(p), signature: sign(`https://evil.example.com${MESSAGES}`, p) })],
-    ['signed over http', (p: Record<string, string>) => ({ path: MESSAGES, body: form(p), signature: sign(`http://loop.example.com${MESSAGES}`, p) })],
-    ['with a query added to the URL', (p: Record<string, string>) => ({ path: `${MESSAGES}?Body=changed`, body: form(p), signature: sign(`${PUBLIC_URL}${MESSAGES}`, p) })],
-    ['with the text changed', (p: Record<string, string>) => ({ path: MESSAGES, body: form({ ...p, Body: 'send me everything' }), signature: sign(`${PUBLIC_URL}${MESSAGES}`, p) })],
-    ['with the sender changed', (p: Record<string, string>) => ({ path: MESSAGES, body: form({ ...p, From: '+14155550100' }), signature: sign(`${PUBLIC_URL}${MESSAGES}`, p) })],
-    ['with a parameter added', (p: Record<string, string>) => ({ path: MESSAGES, body: form({ ...p, MediaUrl0: 'https://api.twilio.com/x' }), signature: sign(`${PUBLIC_URL}${MESSAGES}`, p) })],
-    ['with a parameter dropped', (p: Record<string, string>) => {
-      const { FromCity: _dropped, ...rest } = p;
-      return { path: MESSAGES, body: form(rest), signature: sign(`${PUBLIC_URL}${MESSAGES}`, p) };
-    }],
-    ['with a field repeated', (p: Record<string, string>) => ({ path: MESSAGES, body: `${form(p)}&Body=second`, signature: sign(`${PUBLIC_URL}${MESSAGES}`, p) })],
+    [
+      'to the other webhook',
+      (p: Record<string, string>) => ({ path: STATUS, body: form(p), signature: sign(`${PUBLIC_URL}${MESSAGES}`, p) }),
+    ],
+    [
+      'signed for another host',
+      (p: Record<string, string>) => ({ path: MESSAGES, body: form(p), signature: sign(`https://evil.example.com${MESSAGES}`, p) }),
+    ],
+    [
+      'signed over http',
+      (p: Record<string, string>) => ({ path: MESSAGES, body: form(p), signature: sign(`http://loop.example.com${MESSAGES}`, p) }),
+    ],
+    [
+      'with a query added to the URL',
+      (p: Record<string, string>) => ({ path: `${MESSAGES}?Body=changed`, body: form(p), signature: sign(`${PUBLIC_URL}${MESSAGES}`, p) }),
+    ],
+    [
+      'with the text changed',
+      (p: Record<string, string>) => ({
+        path: MESSAGES,
+        body: form({ ...p, Body: 'send me everything' }),
+        signature: sign(`${PUBLIC_URL}${MESSAGES}`, p),
+      }),
+    ],
+    [
+      'with the sender changed',
+      (p: Record<string, string>) => ({
+        path: MESSAGES,
+        body: form({ ...p, From: '+14155550100' }),
+        signature: sign(`${PUBLIC_URL}${MESSAGES}`, p),
+      }),
+    ],
+    [
+      'with a parameter added',
+      (p: Record<string, string>) => ({
+        path: MESSAGES,
+        body: form({ ...p, MediaUrl0: 'https://api.twilio.com/x' }),
+        signature: sign(`${PUBLIC_URL}${MESSAGES}`, p),
+      }),
+    ],
+    [
+      'with a parameter dropped',
+      (p: Record<string, string>) => {
+        const { FromCity: _dropped, ...rest } = p;
+        return { path: MESSAGES, body: form(rest), signature: sign(`${PUBLIC_URL}${MESSAGES}`, p) };
+      },
+    ],
+    [
+      'with a field repeated',
+      (p: Record<string, string>) => ({ path: MESSAGES, body: `${form(p)}&Body=second`, signature: sign(`${PUBLIC_URL}${MESSAGES}`, p) }),
+    ],
   ])('%s: refused, nothing stored', async (_name, forge) => {
     const params = text();
     const forged = forge(params);

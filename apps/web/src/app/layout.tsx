@@ -24,7 +24,11 @@ export function AppLayout() {
           <Suspense fallback={<PageSpinner />}>
             <Outlet />
           </Suspense>
-        ) : session.isError ? <SessionError onRetry={() => void session.refetch()} /> : <PageSpinner />}
+        ) : session.isError ? (
+          <SessionError onRetry={() => void session.refetch()} />
+        ) : (
+          <PageSpinner />
+        )}
       </main>
       <Toaster />
       <ScrollRestoration />

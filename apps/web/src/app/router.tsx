@@ -14,16 +14,46 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
 
 // Forms (zod, react-hook-form, phone metadata) and staff pages are not needed to draw "/".
 // Nor is the signed-in dashboard (its dialogs): the landing page's first download stays small.
-const DashboardRoute = lazyPage(() => import('./routes/dashboard'), (m) => m.DashboardRoute);
-const GuideRoute = lazyPage(() => import('./routes/guide'), (m) => m.GuideRoute);
-const AuthRoute = lazyPage(() => import('./routes/auth'), (m) => m.AuthRoute);
-const JoinRoute = lazyPage(() => import('./routes/join'), (m) => m.JoinRoute);
-const LoopDetailRoute = lazyPage(() => import('./routes/loop-detail'), (m) => m.LoopDetailRoute);
-const ProfileRoute = lazyPage(() => import('./routes/profile'), (m) => m.ProfileRoute);
-const SimulatorRoute = lazyPage(() => import('./routes/simulator'), (m) => m.SimulatorRoute);
-const AdminDashboardRoute = lazyPage(() => import('./routes/admin/admin-dashboard'), (m) => m.AdminDashboardRoute);
-const AdminLoopRoute = lazyPage(() => import('./routes/admin/admin-loop'), (m) => m.AdminLoopRoute);
-const NewsletterEditorRoute = lazyPage(() => import('./routes/admin/newsletter-editor'), (m) => m.NewsletterEditorRoute);
+const DashboardRoute = lazyPage(
+  () => import('./routes/dashboard'),
+  (m) => m.DashboardRoute,
+);
+const GuideRoute = lazyPage(
+  () => import('./routes/guide'),
+  (m) => m.GuideRoute,
+);
+const AuthRoute = lazyPage(
+  () => import('./routes/auth'),
+  (m) => m.AuthRoute,
+);
+const JoinRoute = lazyPage(
+  () => import('./routes/join'),
+  (m) => m.JoinRoute,
+);
+const LoopDetailRoute = lazyPage(
+  () => import('./routes/loop-detail'),
+  (m) => m.LoopDetailRoute,
+);
+const ProfileRoute = lazyPage(
+  () => import('./routes/profile'),
+  (m) => m.ProfileRoute,
+);
+const SimulatorRoute = lazyPage(
+  () => import('./routes/simulator'),
+  (m) => m.SimulatorRoute,
+);
+const AdminDashboardRoute = lazyPage(
+  () => import('./routes/admin/admin-dashboard'),
+  (m) => m.AdminDashboardRoute,
+);
+const AdminLoopRoute = lazyPage(
+  () => import('./routes/admin/admin-loop'),
+  (m) => m.AdminLoopRoute,
+);
+const NewsletterEditorRoute = lazyPage(
+  () => import('./routes/admin/newsletter-editor'),
+  (m) => m.NewsletterEditorRoute,
+);
 
 /** "/" is the landing page when signed out and My Loops when signed in. */
 function HomeRoute() {

@@ -74,7 +74,10 @@ function CountryList({ selected, onSelect }: { selected: CountryCode; onSelect: 
   // The active row belongs to one search: a new search starts at its first result.
   const [active, setActive] = useState(() => ({
     search,
-    index: Math.max(0, results.findIndex((country) => country.code === selected)),
+    index: Math.max(
+      0,
+      results.findIndex((country) => country.code === selected),
+    ),
   }));
   const activeIndex = active.search === search ? Math.min(active.index, results.length - 1) : 0;
   const activeCountry = results[activeIndex];

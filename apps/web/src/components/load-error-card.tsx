@@ -21,12 +21,22 @@ interface LoadErrorCardProps {
 }
 
 /** A page that could not load: what failed, the server's message, a retry and a way out. */
-export function LoadErrorCard({ title, error, onRetry, icon: Icon = TriangleAlert, headingLevel = 2, tone = 'failure', children }: LoadErrorCardProps) {
+export function LoadErrorCard({
+  title,
+  error,
+  onRetry,
+  icon: Icon = TriangleAlert,
+  headingLevel = 2,
+  tone = 'failure',
+  children,
+}: LoadErrorCardProps) {
   const message = errorText(error);
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
   return (
     <Card role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
-      <div className={cn('flex size-14 items-center justify-center rounded-full', tone === 'failure' ? 'bg-destructive/10' : 'bg-secondary')}>
+      <div
+        className={cn('flex size-14 items-center justify-center rounded-full', tone === 'failure' ? 'bg-destructive/10' : 'bg-secondary')}
+      >
         <Icon aria-hidden="true" className={cn('size-7', tone === 'failure' ? 'text-destructive' : 'text-secondary-foreground')} />
       </div>
       <Heading className="text-xl font-semibold">{title}</Heading>

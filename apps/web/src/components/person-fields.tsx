@@ -37,9 +37,7 @@ export function PersonFields<T extends PersonFieldValues, Parsed extends FieldVa
     <>
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField id={`${idPrefix}-first-name`} label="First Name" error={errors.firstName?.message}>
-          {(control) => (
-            <Input {...control} autoComplete={auto('given-name')} autoFocus={someoneElse} {...form.register('firstName')} />
-          )}
+          {(control) => <Input {...control} autoComplete={auto('given-name')} autoFocus={someoneElse} {...form.register('firstName')} />}
         </FormField>
         <FormField id={`${idPrefix}-last-name`} label="Last Name" error={errors.lastName?.message}>
           {(control) => <Input {...control} autoComplete={auto('family-name')} {...form.register('lastName')} />}
@@ -75,9 +73,7 @@ export function PersonFields<T extends PersonFieldValues, Parsed extends FieldVa
       <Controller
         control={form.control}
         name="messagingPreference"
-        render={({ field }) => (
-          <MessagingPreferenceField name={field.name} value={field.value ?? 'sms'} onChange={field.onChange} />
-        )}
+        render={({ field }) => <MessagingPreferenceField name={field.name} value={field.value ?? 'sms'} onChange={field.onChange} />}
       />
     </>
   );

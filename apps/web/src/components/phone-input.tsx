@@ -1,22 +1,8 @@
-import {
-  useImperativeHandle,
-  useLayoutEffect,
-  useRef,
-  useState,
-  type ChangeEvent,
-  type FocusEvent,
-  type Ref,
-} from 'react';
+import { useImperativeHandle, useLayoutEffect, useRef, useState, type ChangeEvent, type FocusEvent, type Ref } from 'react';
 import { DEFAULT_PHONE_COUNTRY } from '@loop/shared/constants';
 import { afterPress } from '@/lib/after-press';
 import { cn } from '@/lib/cn';
-import {
-  formatNational,
-  maxNationalDigits,
-  readInternational,
-  toPhoneValue,
-  type CountryCode,
-} from '@/lib/phone-format';
+import { formatNational, maxNationalDigits, readInternational, toPhoneValue, type CountryCode } from '@/lib/phone-format';
 import { COUNTRY_LIST_ATTRIBUTE, CountryPicker } from './country-picker';
 
 export interface PhoneInputProps {

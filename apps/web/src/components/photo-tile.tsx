@@ -16,7 +16,17 @@ const SHAPES = {
  * `sizes` (how wide the tile is drawn); width and height keep the layout still while it loads. A
  * photo that fails to load shows an icon instead.
  */
-export function PhotoTile({ photo, label, sizes, shape = 'square' }: { photo: Photo; label: string; sizes: string; shape?: keyof typeof SHAPES }) {
+export function PhotoTile({
+  photo,
+  label,
+  sizes,
+  shape = 'square',
+}: {
+  photo: Photo;
+  label: string;
+  sizes: string;
+  shape?: keyof typeof SHAPES;
+}) {
   const [broken, setBroken] = useState(false);
   const { box, icon } = SHAPES[shape];
   if (broken) {

@@ -1,10 +1,4 @@
-import {
-  AsYouType,
-  getCountries,
-  getCountryCallingCode,
-  parsePhoneNumberFromString,
-  type CountryCode,
-} from 'libphonenumber-js/min';
+import { AsYouType, getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import metadata from 'libphonenumber-js/metadata.min.json';
 import { PHONE_MAX_DIGITS } from '@loop/shared/constants';
 
@@ -63,12 +57,7 @@ const COMMON_NAMES: Partial<Record<CountryCode, string[]>> = {
 
 /** Lower case without accents: "Côte d’Ivoire" and "cote d'ivoire" match. */
 function normalize(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .replace(/[’']/g, "'")
-    .toLowerCase()
-    .trim();
+  return text.normalize('NFD').replace(/\p{M}/gu, '').replace(/[’']/g, "'").toLowerCase().trim();
 }
 
 /** How well a country matches a name search: 0 best, undefined no match. */
@@ -145,18 +134,13 @@ export function toPhoneValue(digits: string, country: CountryCode): string {
  * Reads an international number ("+44 20 7946 0958") into a country and national digits.
  * Returns null while the calling code is not complete yet ("+4").
  */
-export function readInternational(
-  text: string,
-  preferred: CountryCode,
-): { country: CountryCode; digits: string } | null {
+export function readInternational(text: string, preferred: CountryCode): { country: CountryCode; digits: string } | null {
   const digits = text.replace(/\D/g, '').slice(0, PHONE_MAX_DIGITS);
   const typed = new AsYouType();
   typed.input(`+${digits}`);
   const callingCode = typed.getCallingCode();
   if (!callingCode) return null;
-  const country =
-    typed.getCountry() ??
-    (getCountryCallingCode(preferred) === callingCode ? preferred : mainCountry(callingCode));
+  const country = typed.getCountry() ?? (getCountryCallingCode(preferred) === callingCode ? preferred : mainCountry(callingCode));
   if (!country) return null;
   return { country, digits: nationalDigits(digits, callingCode, country) };
 }

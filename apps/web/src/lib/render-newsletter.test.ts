@@ -10,7 +10,9 @@ describe('renderNewsletter', () => {
   });
 
   it('keeps a member’s HTML as text and drops unsafe links and photos', () => {
-    const html = renderNewsletter('<script>alert(1)</script> <img src=x onerror=alert(1)>\n\n[click](javascript:alert(1)) ![x](http://evil/x.png) ![y](/etc/passwd)');
+    const html = renderNewsletter(
+      '<script>alert(1)</script> <img src=x onerror=alert(1)>\n\n[click](javascript:alert(1)) ![x](http://evil/x.png) ![y](/etc/passwd)',
+    );
     expect(html).not.toMatch(/<script|<img src=x|href="javascript/);
     expect(html).toContain('&lt;script&gt;');
     expect(html).not.toContain('/etc/passwd"');

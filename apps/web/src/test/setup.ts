@@ -8,7 +8,16 @@ configure({ asyncUtilTimeout: 10_000 });
 // jsdom lacks these; Radix and the layout code call them.
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>
-    ({ matches: false, media: query, onchange: null, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, dispatchEvent: () => false }) as MediaQueryList;
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addEventListener() {},
+      removeEventListener() {},
+      addListener() {},
+      removeListener() {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
 }
 window.HTMLElement.prototype.scrollIntoView ??= function scrollIntoView() {};
 window.HTMLElement.prototype.hasPointerCapture ??= () => false;
@@ -44,7 +53,7 @@ beforeEach(() => {
   allowed = [];
   errors = [];
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
-    const text = args.map((arg) => (arg instanceof Error ? arg.stack ?? arg.message : String(arg))).join(' ');
+    const text = args.map((arg) => (arg instanceof Error ? (arg.stack ?? arg.message) : String(arg))).join(' ');
     if (!allowed.some((pattern) => pattern.test(text))) errors.push(text);
   });
 });

@@ -41,7 +41,10 @@ export function parseRange(header: string | undefined, size: number): { start: n
 const mediaRoutes: FastifyPluginAsync = async (app) => {
   const serve = async (request: FastifyRequest, reply: FastifyReply, key: string, width: string | undefined) => {
     if (!STORAGE_KEY.test(key) || (width !== undefined && !/^[1-9][0-9]{0,4}$/.test(width))) throw new AppError('not_found', NOT_FOUND);
-    const [row] = await app.ctx.db.select({ contentType: media.contentType, variants: media.variants }).from(media).where(eq(media.storageKey, key));
+    const [row] = await app.ctx.db
+      .select({ contentType: media.contentType, variants: media.variants })
+      .from(media)
+      .where(eq(media.storageKey, key));
     // A video's poster sizes are its pictures by width; the clip itself (with a duration) is only ever /media/:key.
     const pictures: MediaVariant[] = row?.variants.filter((v) => v.durationMs === undefined) ?? [];
     const variant = row && (width === undefined ? row.variants.at(-1) : pictures.find((v) => v.width === Number(width)));
@@ -68,7 +71,9 @@ const mediaRoutes: FastifyPluginAsync = async (app) => {
     return reply.send(bytes);
   };
   app.get<{ Params: { key: string } }>('/media/:key', (request, reply) => serve(request, reply, request.params.key, undefined));
-  app.get<{ Params: { key: string; width: string } }>('/media/:key/:width', (request, reply) => serve(request, reply, request.params.key, request.params.width));
+  app.get<{ Params: { key: string; width: string } }>('/media/:key/:width', (request, reply) =>
+    serve(request, reply, request.params.key, request.params.width),
+  );
 };
 
 export default mediaRoutes;

@@ -54,7 +54,13 @@ const twilioWebhooks: FastifyPluginAsync = async (app) => {
     const sid = params.MessageSid ?? params.SmsSid;
     const status = params.MessageStatus ?? params.SmsStatus;
     if (sid && status) {
-      await recordStatus(db, { providerMessageId: sid, status, errorCode: params.ErrorCode, now: clock(), maxAttempts: config.SEND_MAX_ATTEMPTS });
+      await recordStatus(db, {
+        providerMessageId: sid,
+        status,
+        errorCode: params.ErrorCode,
+        now: clock(),
+        maxAttempts: config.SEND_MAX_ATTEMPTS,
+      });
     }
     return reply.code(204).send();
   };

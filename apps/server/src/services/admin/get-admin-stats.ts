@@ -48,8 +48,16 @@ export async function getAdminStats(db: Db, now: Date): Promise<AdminStats> {
 
 async function computeGrowth(db: Db, now: Date): Promise<Growth> {
   const [loopDays, memberDays] = await Promise.all([
-    db.select({ day: utcDay(loops.createdAt), count: sql<number>`count(*)`.mapWith(Number) }).from(loops).groupBy(sql`1`).orderBy(sql`1`),
-    db.select({ day: utcDay(members.createdAt), count: sql<number>`count(*)`.mapWith(Number) }).from(members).groupBy(sql`1`).orderBy(sql`1`),
+    db
+      .select({ day: utcDay(loops.createdAt), count: sql<number>`count(*)`.mapWith(Number) })
+      .from(loops)
+      .groupBy(sql`1`)
+      .orderBy(sql`1`),
+    db
+      .select({ day: utcDay(members.createdAt), count: sql<number>`count(*)`.mapWith(Number) })
+      .from(members)
+      .groupBy(sql`1`)
+      .orderBy(sql`1`),
   ]);
   const start = loopDays[0]?.day;
   return {

@@ -59,7 +59,9 @@ export async function listAdminLoops(db: Db, query: z.output<typeof adminLoopsQu
   const filter = query.search ? searchFilter(query.search) : undefined;
   // Exact either way: a search counts its matches (the trigram index answers), all Loops are
   // counted by a trigger (row_counts).
-  const count = filter ? sql`(select count(*) from ${loops} where ${filter})` : sql`(select ${rowCounts.count} from ${rowCounts} where ${rowCounts.tableName} = 'loops')`;
+  const count = filter
+    ? sql`(select count(*) from ${loops} where ${filter})`
+    : sql`(select ${rowCounts.count} from ${rowCounts} where ${rowCounts.tableName} = 'loops')`;
 
   // The page's ids first (an index walk, skipping `offset` rows when paging by number), then the
   // summaries of those rows only.

@@ -9,7 +9,11 @@ import { getLoopSummary } from '../loops/get-loop-summary';
 
 /** Pauses an active Loop or resumes a paused one (staff only): paused Loops get no reminders or newsletters. */
 export async function toggleLoopPause(db: Db, loopId: number): Promise<LoopSummary> {
-  const [row] = await db.update(loops).set({ paused: not(loops.paused) }).where(eq(loops.id, loopId)).returning({ id: loops.id });
+  const [row] = await db
+    .update(loops)
+    .set({ paused: not(loops.paused) })
+    .where(eq(loops.id, loopId))
+    .returning({ id: loops.id });
   if (!row) throw new AppError('not_found', 'Loop not found.');
   return getLoopSummary(db, loopId);
 }

@@ -22,7 +22,12 @@ export async function enforceLimits(tx: DbOrTx, secret: string, now: Date, limit
   const byWindow = new Map<number, Limit[]>();
   for (const limit of limits) byWindow.set(limit.windowMs, [...(byWindow.get(limit.windowMs) ?? []), limit]);
   for (const [windowMs, group] of byWindow) {
-    const counts = await countAttempts(tx, group.map((l) => hashToken(`limit:${l.key}`, secret)), now, windowMs);
+    const counts = await countAttempts(
+      tx,
+      group.map((l) => hashToken(`limit:${l.key}`, secret)),
+      now,
+      windowMs,
+    );
     for (const [i, limit] of group.entries()) {
       const count = counts[i];
       if (count && count.count > limit.max) {

@@ -16,7 +16,10 @@ export const DEMO_STAFF: DemoPerson = { firstName: 'Maya', lastName: 'Rivera', p
 
 const SCENES = {
   sunset: {
-    sky: [[255, 183, 120], [255, 236, 200]],
+    sky: [
+      [255, 183, 120],
+      [255, 236, 200],
+    ],
     sun: { x: 0.7, y: 0.55, r: 0.09, color: [255, 120, 60] },
     layers: [
       { color: [140, 110, 150], base: 0.62, amp: 0.06, freq: 1.3, phase: 0.4 },
@@ -24,7 +27,10 @@ const SCENES = {
     ],
   },
   beach: {
-    sky: [[120, 190, 240], [215, 238, 255]],
+    sky: [
+      [120, 190, 240],
+      [215, 238, 255],
+    ],
     sun: { x: 0.2, y: 0.2, r: 0.07, color: [255, 244, 190] },
     layers: [
       { color: [40, 130, 190], base: 0.55, amp: 0.005, freq: 6, phase: 0 },
@@ -34,7 +40,10 @@ const SCENES = {
     dots: { color: [255, 250, 240], count: 14 },
   },
   garden: {
-    sky: [[170, 215, 245], [235, 247, 255]],
+    sky: [
+      [170, 215, 245],
+      [235, 247, 255],
+    ],
     sun: { x: 0.82, y: 0.18, r: 0.08, color: [255, 236, 150] },
     layers: [
       { color: [120, 170, 100], base: 0.5, amp: 0.05, freq: 1.1, phase: 0.3 },
@@ -43,7 +52,10 @@ const SCENES = {
     dots: { color: [235, 70, 110], count: 60 },
   },
   mountains: {
-    sky: [[90, 150, 220], [205, 228, 250]],
+    sky: [
+      [90, 150, 220],
+      [205, 228, 250],
+    ],
     sun: { x: 0.3, y: 0.25, r: 0.06, color: [255, 255, 235] },
     layers: [
       { color: [120, 130, 160], base: 0.5, amp: 0.16, freq: 2.2, phase: 0.6 },
@@ -52,7 +64,10 @@ const SCENES = {
     ],
   },
   autumn: {
-    sky: [[250, 210, 160], [255, 240, 220]],
+    sky: [
+      [250, 210, 160],
+      [255, 240, 220],
+    ],
     sun: { x: 0.5, y: 0.35, r: 0.1, color: [250, 150, 70] },
     layers: [
       { color: [190, 110, 60], base: 0.6, amp: 0.05, freq: 1.6, phase: 1.5 },
@@ -61,7 +76,10 @@ const SCENES = {
     dots: { color: [250, 190, 60], count: 50 },
   },
   lake: {
-    sky: [[40, 50, 110], [120, 110, 170]],
+    sky: [
+      [40, 50, 110],
+      [120, 110, 170],
+    ],
     sun: { x: 0.75, y: 0.22, r: 0.06, color: [245, 240, 215] },
     layers: [
       { color: [30, 40, 70], base: 0.55, amp: 0.08, freq: 1.4, phase: 2 },
@@ -101,10 +119,28 @@ export const DEMO_LOOPS: DemoLoop[] = [
     vibe: ['family', 'fun'],
     frequency: 'biweekly',
     members: [
-      { firstName: 'Luis', lastName: 'Rivera', phoneNumber: '+14155550101', messagingPreference: 'sms', context: 'Dad, retired and gardening full time' },
-      { firstName: 'Sofia', lastName: 'Rivera', phoneNumber: '+16175550102', messagingPreference: 'whatsapp', context: 'Sophomore at college in Boston' },
+      {
+        firstName: 'Luis',
+        lastName: 'Rivera',
+        phoneNumber: '+14155550101',
+        messagingPreference: 'sms',
+        context: 'Dad, retired and gardening full time',
+      },
+      {
+        firstName: 'Sofia',
+        lastName: 'Rivera',
+        phoneNumber: '+16175550102',
+        messagingPreference: 'whatsapp',
+        context: 'Sophomore at college in Boston',
+      },
       { firstName: 'Carmen', lastName: 'Ortiz', phoneNumber: '+13055550103', messagingPreference: 'sms', context: 'Abuela, Miami' },
-      { firstName: 'Diego', lastName: 'Rivera', phoneNumber: '+14155550104', messagingPreference: 'sms', context: 'Youngest, 12, soccer obsessed' },
+      {
+        firstName: 'Diego',
+        lastName: 'Rivera',
+        phoneNumber: '+14155550104',
+        messagingPreference: 'sms',
+        context: 'Youngest, 12, soccer obsessed',
+      },
     ],
     newsletterDaysAgo: 3,
     updates: [
@@ -120,7 +156,12 @@ export const DEMO_LOOPS: DemoLoop[] = [
       { by: 1, daysAgo: 6.7, text: 'The maple in the front yard turned overnight.', photos: ['autumn'] },
       { by: 3, daysAgo: 4.3, text: 'Practising a new flan recipe. Tasters needed!' },
       { by: 0, daysAgo: 2.5, text: 'Cabin menu so far: Abuela on flan, Dad on the turkey, Diego on "snacks".' },
-      { by: 2, daysAgo: 1.2, text: 'Weekend trip to the mountains with my roommates. No signal, lots of trail mix.', photos: ['mountains', 'lake'] },
+      {
+        by: 2,
+        daysAgo: 1.2,
+        text: 'Weekend trip to the mountains with my roommates. No signal, lots of trail mix.',
+        photos: ['mountains', 'lake'],
+      },
     ],
   },
   {
@@ -129,13 +170,36 @@ export const DEMO_LOOPS: DemoLoop[] = [
     vibe: ['friends', 'funny'],
     frequency: 'weekly',
     members: [
-      { firstName: 'Priya', lastName: 'Shah', phoneNumber: '+14155550105', messagingPreference: 'sms', context: 'Training for her first half marathon' },
-      { firstName: 'Tom', lastName: 'Becker', phoneNumber: '+14155550106', messagingPreference: 'whatsapp', context: 'Route planner and coffee snob' },
-      { firstName: 'Aisha', lastName: 'Okafor', phoneNumber: '+14155550107', messagingPreference: 'sms', context: 'Fastest on the hills, slowest to the car' },
+      {
+        firstName: 'Priya',
+        lastName: 'Shah',
+        phoneNumber: '+14155550105',
+        messagingPreference: 'sms',
+        context: 'Training for her first half marathon',
+      },
+      {
+        firstName: 'Tom',
+        lastName: 'Becker',
+        phoneNumber: '+14155550106',
+        messagingPreference: 'whatsapp',
+        context: 'Route planner and coffee snob',
+      },
+      {
+        firstName: 'Aisha',
+        lastName: 'Okafor',
+        phoneNumber: '+14155550107',
+        messagingPreference: 'sms',
+        context: 'Fastest on the hills, slowest to the car',
+      },
     ],
     newsletterDaysAgo: 5,
     updates: [
-      { by: 2, daysAgo: 20.4, text: 'New loop mapped: 8 miles along the ridge, one very steep bit. You are welcome.', photos: ['mountains'] },
+      {
+        by: 2,
+        daysAgo: 20.4,
+        text: 'New loop mapped: 8 miles along the ridge, one very steep bit. You are welcome.',
+        photos: ['mountains'],
+      },
       { by: 1, daysAgo: 17.6, text: 'Did 10 miles without stopping! Half marathon, here I come.' },
       { by: 3, daysAgo: 13.5, text: 'Spotted a deer at mile 3 and totally lost my pace. Worth it.' },
       { by: 0, daysAgo: 10.2, text: 'Pastry report: the new bakery by the trailhead does a cardamom bun that is worth the hills.' },

@@ -40,7 +40,8 @@ export function drawDemoPhoto(scene: DemoScene): Buffer {
       for (const [index, layer] of scene.layers.entries()) {
         const top = heightOf(layer, x);
         // Lighter toward its crest, so hills look rounded.
-        if (y >= top) color = mix(layer.color, [0, 0, 0], Math.min(0.25, (y - top) / HEIGHT) * (index === scene.layers.length - 1 ? 1 : 0.5));
+        if (y >= top)
+          color = mix(layer.color, [0, 0, 0], Math.min(0.25, (y - top) / HEIGHT) * (index === scene.layers.length - 1 ? 1 : 0.5));
       }
       put(x, y, [Math.round(color[0]), Math.round(color[1]), Math.round(color[2])]);
     }
@@ -50,7 +51,7 @@ export function drawDemoPhoto(scene: DemoScene): Buffer {
   if (scene.dots && front) {
     // A fixed sequence, so the same scene is always the same picture.
     let seed = 7;
-    const next = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const next = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (let n = 0; n < scene.dots.count; n += 1) {
       const cx = Math.floor(next() * WIDTH);
       const top = heightOf(front, cx);

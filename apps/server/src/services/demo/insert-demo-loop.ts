@@ -35,7 +35,13 @@ export async function insertDemoLoop(
   const { loop, now } = input;
   const ago = (days: number) => new Date(now.getTime() - days * DAY);
   const createdAt = ago(28);
-  const parsed = createLoopSchema.parse({ name: loop.name, context: loop.context, vibe: loop.vibe, frequency: loop.frequency, timeZone: DEMO_TIME_ZONE });
+  const parsed = createLoopSchema.parse({
+    name: loop.name,
+    context: loop.context,
+    vibe: loop.vibe,
+    frequency: loop.frequency,
+    timeZone: DEMO_TIME_ZONE,
+  });
   const [row] = await tx
     .insert(loops)
     .values({
@@ -63,7 +69,16 @@ export async function insertDemoLoop(
     const { user } = await findOrCreateMemberUser(tx, { ...person, email: null }, joinedAt);
     const [added] = await tx
       .insert(members)
-      .values({ loopId: row.id, userId: user.id, context: person.context, status: 'active', invitedById: input.staffId, invitedAt: createdAt, confirmedAt: joinedAt, createdAt: joinedAt })
+      .values({
+        loopId: row.id,
+        userId: user.id,
+        context: person.context,
+        status: 'active',
+        invitedById: input.staffId,
+        invitedAt: createdAt,
+        confirmedAt: joinedAt,
+        createdAt: joinedAt,
+      })
       .onConflictDoNothing({ target: [members.loopId, members.userId] })
       .returning({ id: members.id });
     if (!added) throw new Error(`${person.firstName} is in ${parsed.name} twice`);
@@ -77,7 +92,10 @@ export async function insertDemoLoop(
     const at = ago(update.daysAgo);
     const photos = input.photos(index);
     const keys = photos.map((p) => p.storageKey);
-    const [author] = await tx.select({ phone: users.phoneNumber, channel: users.messagingPreference }).from(users).where(eq(users.id, userId));
+    const [author] = await tx
+      .select({ phone: users.phoneNumber, channel: users.messagingPreference })
+      .from(users)
+      .where(eq(users.id, userId));
     if (!author) throw new Error('the author was not stored');
     const whatsapp = author.channel === 'whatsapp' ? 'whatsapp:' : '';
     const [text] = await tx
@@ -97,12 +115,13 @@ export async function insertDemoLoop(
         updatedAt: at,
       })
       .returning({ id: messages.id });
-    const [stored] = await tx.insert(updates).values({ loopId: row.id, userId, content: update.text, messageId: text?.id, createdAt: at }).returning({ id: updates.id });
+    const [stored] = await tx
+      .insert(updates)
+      .values({ loopId: row.id, userId, content: update.text, messageId: text?.id, createdAt: at })
+      .returning({ id: updates.id });
     if (!stored) throw new Error('insert returned no row');
     if (photos.length > 0) {
-      await tx
-        .insert(media)
-        .values(photos.map((p, position) => ({ ...p, updateId: stored.id, position, createdAt: at })));
+      await tx.insert(media).values(photos.map((p, position) => ({ ...p, updateId: stored.id, position, createdAt: at })));
     }
   }
 
@@ -126,7 +145,10 @@ export async function insertDemoLoop(
         ${messages.createdAt})`,
     })
     .where(and(eq(messages.loopId, row.id), eq(messages.direction, 'outbound'), inArray(messages.status, ['queued'])));
-  await tx.update(messages).set({ sentAt: sql`${messages.createdAt}`, updatedAt: sql`${messages.createdAt}` }).where(and(eq(messages.loopId, row.id), eq(messages.direction, 'outbound')));
+  await tx
+    .update(messages)
+    .set({ sentAt: sql`${messages.createdAt}`, updatedAt: sql`${messages.createdAt}` })
+    .where(and(eq(messages.loopId, row.id), eq(messages.direction, 'outbound')));
 
   return {
     id: row.id,

@@ -11,8 +11,7 @@ import { drawDemoPhoto } from './draw-demo-photo';
 import { insertDemoLoop, type InsertedDemoLoop } from './insert-demo-loop';
 
 export type DemoResult =
-  | { status: 'refused'; userCount: number }
-  | { status: 'created'; email: string; password: string; loops: InsertedDemoLoop[] };
+  { status: 'refused'; userCount: number } | { status: 'created'; email: string; password: string; loops: InsertedDemoLoop[] };
 
 class HasUsers extends Error {
   constructor(readonly userCount: number) {
@@ -63,7 +62,13 @@ export async function seedDemo(db: Db, options: { storage: MediaStorage; now: Da
       if (userCount > 0) throw new HasUsers(userCount);
       const [staff] = await tx
         .insert(users)
-        .values({ ...DEMO_STAFF, email: DEMO_EMAIL, passwordHash, isPrivileged: true, createdAt: new Date(options.now.getTime() - 29 * 86_400_000) })
+        .values({
+          ...DEMO_STAFF,
+          email: DEMO_EMAIL,
+          passwordHash,
+          isPrivileged: true,
+          createdAt: new Date(options.now.getTime() - 29 * 86_400_000),
+        })
         .returning({ id: users.id });
       if (!staff) throw new Error('insert returned no row');
       const inserted: InsertedDemoLoop[] = [];

@@ -41,5 +41,9 @@ export function parseConsent(body: string): ConsentText | null {
 }
 
 function cleanName(text: string): string {
-  return text.trim().replace(/^#/, '').replace(/[:!.]+$/, '').trim();
+  return text
+    .trim()
+    .replace(/^#/, '')
+    .replace(/[:!.]+$/, '')
+    .trim();
 }

@@ -30,7 +30,9 @@ export async function handleConsent(
 ): Promise<{ reply: string | undefined; kind?: 'opt_out_notice'; loopId: number | null } | null> {
   const { consent } = input;
   const open =
-    input.userId === null ? [] : (await listConfirmableLoops(tx, input.userId, input.now)).filter((l) => input.scope === null || input.scope.includes(l.id));
+    input.userId === null
+      ? []
+      : (await listConfirmableLoops(tx, input.userId, input.now)).filter((l) => input.scope === null || input.scope.includes(l.id));
   const named = consent.name === null ? open : open.filter((l) => nameKey(l.name) === nameKey(consent.name ?? ''));
   if (consent.loose && named.length === 0) return null;
   const optsIn = consent.word === 'YES' && input.phone !== null && (await isOptedOut(tx, input.phone));
@@ -41,7 +43,13 @@ export async function handleConsent(
   }
   if (open.length === 0) return { reply: optsIn ? replies.optedIn() : replies.nothingToJoin(), loopId: null };
   if (consent.name !== null && named.length === 0) {
-    return { reply: replies.notInvitedTo(consent.name, open.map((l) => l.name)), loopId: null };
+    return {
+      reply: replies.notInvitedTo(
+        consent.name,
+        open.map((l) => l.name),
+      ),
+      loopId: null,
+    };
   }
   if (consent.name !== null && input.userId !== null) {
     // A name shared with a Loop they are in already is as ambiguous as two invitations of one name.

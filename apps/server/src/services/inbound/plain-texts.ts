@@ -43,7 +43,8 @@ export function planPlainText(row: MessageRow, facts: SenderFacts | undefined): 
   if (!facts || !phone || facts.optedOut || isSimulatorAddress(row.toAddress)) return null;
   if (parseKeyword(body, params.OptOutType) !== null || parseConsent(body) !== null) return null;
   const attachments = Number.parseInt(params.NumMedia ?? '0', 10) || 0;
-  if (attachments !== 0 || params.MessageType === 'location' || params.Latitude !== undefined || params.Longitude !== undefined) return null;
+  if (attachments !== 0 || params.MessageType === 'location' || params.Latitude !== undefined || params.Longitude !== undefined)
+    return null;
   const userId = facts.user?.id ?? null;
   const outcome = { row, phone, userId, loopId: null, loopIds: [], content: '' };
   // A tap on a template's quick-reply button answers our text: it opens the window, shares nothing.
@@ -57,7 +58,11 @@ export function planPlainText(row: MessageRow, facts: SenderFacts | undefined): 
     loopId: routing.loops.length === 1 ? (routing.loops[0]?.id ?? null) : null,
     loopIds: routing.loops.map((l) => l.id),
     content: routing.content,
-    reply: replies.shared(routing.user.firstName, routing.loops.map((l) => l.name), 0),
+    reply: replies.shared(
+      routing.user.firstName,
+      routing.loops.map((l) => l.name),
+      0,
+    ),
   };
 }
 
@@ -74,7 +79,13 @@ export async function storePlainTexts(tx: DbOrTx, texts: readonly PlainText[]): 
   if (texts.length === 0) return;
   const ordered = [...texts].sort((a, b) => a.row.id - b.row.id);
   const made = ordered.flatMap((t) =>
-    t.loopIds.map((loopId) => ({ loop_id: loopId, user_id: t.userId, content: t.content, message_id: t.row.id, created_at: t.row.createdAt.toISOString() })),
+    t.loopIds.map((loopId) => ({
+      loop_id: loopId,
+      user_id: t.userId,
+      content: t.content,
+      message_id: t.row.id,
+      created_at: t.row.createdAt.toISOString(),
+    })),
   );
   if (made.length > 0) {
     const loopIds = [...new Set(made.map((u) => u.loop_id))].sort((a, b) => a - b);
@@ -87,7 +98,13 @@ export async function storePlainTexts(tx: DbOrTx, texts: readonly PlainText[]): 
       order by u.message_id, u.loop_id
       on conflict (message_id, loop_id) do nothing`);
   }
-  const outcomes = ordered.map((t) => ({ id: t.row.id, status: t.status, user_id: t.userId, loop_id: t.loopId, shared: t.loopIds.length > 0 }));
+  const outcomes = ordered.map((t) => ({
+    id: t.row.id,
+    status: t.status,
+    user_id: t.userId,
+    loop_id: t.loopId,
+    shared: t.loopIds.length > 0,
+  }));
   await tx.execute(sql`update ${messages} m set status = o.status, user_id = o.user_id, loop_id = o.loop_id, error = null, next_attempt_at = null,
       attempts = m.attempts + 1, media_urls = case when o.shared then '[]'::jsonb else m.media_urls end, updated_at = now()
     from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as o(id bigint, status text, user_id bigint, loop_id bigint, shared boolean)
@@ -110,7 +127,13 @@ async function openWhatsappWindows(tx: DbOrTx, texts: readonly PlainText[]): Pro
     last.set(t.userId, t.row.createdAt);
   }
   for (const [userId, t] of [...first].sort(([a], [b]) => a - b)) {
-    await openWhatsappWindow(tx, { userId, phone: t.phone, fromAddress: t.row.toAddress, at: t.row.createdAt, lastAt: last.get(userId) ?? t.row.createdAt });
+    await openWhatsappWindow(tx, {
+      userId,
+      phone: t.phone,
+      fromAddress: t.row.toAddress,
+      at: t.row.createdAt,
+      lastAt: last.get(userId) ?? t.row.createdAt,
+    });
   }
 }
 

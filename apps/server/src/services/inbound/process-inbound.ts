@@ -42,13 +42,19 @@ export async function processInbound(
   const known = scope === null ? options.known?.facts : undefined;
   const [user] = known ? (known.user ? [known.user] : []) : phone ? await db.select().from(users).where(eq(users.phoneNumber, phone)) : [];
 
-  const finish = (tx: DbOrTx, status: 'processed' | 'ignored', reply?: string, extra: { kind?: TextKind; error?: string; loopId?: number | null } = {}) =>
-    finishInbound(tx, row, { status, userId: user?.id ?? null, loopId: null, reply, phone, ...extra });
+  const finish = (
+    tx: DbOrTx,
+    status: 'processed' | 'ignored',
+    reply?: string,
+    extra: { kind?: TextKind; error?: string; loopId?: number | null } = {},
+  ) => finishInbound(tx, row, { status, userId: user?.id ?? null, loopId: null, reply, phone, ...extra });
 
   // A WhatsApp user known by a username only (whatsapp:XX.…, no phone number): Loop cannot match
   // or answer it. Kept, with why, so staff can see it.
   if (!phone) {
-    return db.transaction((tx) => finish(tx, 'ignored', undefined, { error: `Not handled: the sender ${row.fromAddress} has no phone number.` }));
+    return db.transaction((tx) =>
+      finish(tx, 'ignored', undefined, { error: `Not handled: the sender ${row.fromAddress} has no phone number.` }),
+    );
   }
 
   const simulated = isSimulatorAddress(row.toAddress);
@@ -59,7 +65,15 @@ export async function processInbound(
   if (consent) {
     const handled = await db.transaction(async (tx) => {
       const twilioAnswersOptIn = (params.OptOutType ?? '') !== '' || (row.channel === 'sms' && config.TWILIO_KEYWORD_REPLIES === 'twilio');
-      const answer = await handleConsent(tx, { consent, phone, userId: user?.id ?? null, scope, now: ctx.clock(), twilioAnswersOptIn, simulated });
+      const answer = await handleConsent(tx, {
+        consent,
+        phone,
+        userId: user?.id ?? null,
+        scope,
+        now: ctx.clock(),
+        twilioAnswersOptIn,
+        simulated,
+      });
       if (answer) await finish(tx, 'processed', answer.reply, { loopId: answer.loopId, ...(answer.kind ? { kind: answer.kind } : {}) });
       return answer !== null;
     });
@@ -86,7 +100,10 @@ export async function processInbound(
   if (known ? known.optedOut : await isOptedOut(db, phone)) {
     return db.transaction(async (tx) => {
       const hint = row.channel === 'whatsapp' && !(await toldRecently(tx, phone, row.createdAt));
-      await finish(tx, 'ignored', hint ? replies.rejoinHint() : undefined, { kind: 'opt_out_notice', error: 'Not shared: this phone opted out (STOP).' });
+      await finish(tx, 'ignored', hint ? replies.rejoinHint() : undefined, {
+        kind: 'opt_out_notice',
+        error: 'Not shared: this phone opted out (STOP).',
+      });
     });
   }
   // A tap on a template's quick-reply button answers our text: it opens the window, shares nothing.
@@ -116,7 +133,15 @@ export async function processInbound(
     return db.transaction((tx) => finish(tx, 'ignored', unsupported.length > 0 ? unsupported.join(' ') : replies.nothingToShare()));
   }
 
-  const notes = [replies.shared(routing.user.firstName, routing.loops.map((l) => l.name), media.photos.length, media.clips), ...unsupported];
+  const notes = [
+    replies.shared(
+      routing.user.firstName,
+      routing.loops.map((l) => l.name),
+      media.photos.length,
+      media.clips,
+    ),
+    ...unsupported,
+  ];
   if (media.refused.length > 0) notes.push(replies.photosSkipped(media.refused));
   if (media.refusedClips.length > 0) notes.push(replies.clipsSkipped(media.refusedClips));
   await storeUpdates(ctx, {
@@ -151,7 +176,14 @@ export function routeForSender<User>(
 ): { kind: 'loops'; user: User; loops: LoopRef[]; content: string } | { kind: 'nowhere'; reply: string } {
   if (user === undefined || userLoops.length === 0) return { kind: 'nowhere', reply: replies.joinHelp() };
   const routing = routeText(body, userLoops);
-  if (routing.kind === 'unknown_name') return { kind: 'nowhere', reply: replies.unknownLoop(routing.name, userLoops.map((l) => l.name)) };
+  if (routing.kind === 'unknown_name')
+    return {
+      kind: 'nowhere',
+      reply: replies.unknownLoop(
+        routing.name,
+        userLoops.map((l) => l.name),
+      ),
+    };
   if (routing.kind === 'same_name') {
     return { kind: 'nowhere', reply: replies.sameName(routing.loops.map((l) => ({ name: l.name, ownerName: l.ownerName ?? '' }))) };
   }
@@ -179,7 +211,9 @@ async function toldRecently(tx: DbOrTx, phone: string, now: Date): Promise<boole
   const [told] = await tx
     .select({ id: messages.id })
     .from(messages)
-    .where(and(eq(messages.toAddress, phone), eq(messages.kind, 'opt_out_notice'), gt(messages.createdAt, new Date(now.getTime() - DAY_MS))))
+    .where(
+      and(eq(messages.toAddress, phone), eq(messages.kind, 'opt_out_notice'), gt(messages.createdAt, new Date(now.getTime() - DAY_MS))),
+    )
     .limit(1);
   return told !== undefined;
 }

@@ -31,11 +31,22 @@ export async function activeLoopsOf(db: DbOrTx, userIds: number[], scope: number
   if (userIds.length === 0) return byUser;
   const owner = alias(users, 'owner');
   const rows = await db
-    .select({ userId: members.userId, id: loops.id, name: loops.name, ownerName: sql<string>`${owner.firstName} || ' ' || ${owner.lastName}` })
+    .select({
+      userId: members.userId,
+      id: loops.id,
+      name: loops.name,
+      ownerName: sql<string>`${owner.firstName} || ' ' || ${owner.lastName}`,
+    })
     .from(members)
     .innerJoin(loops, eq(loops.id, members.loopId))
     .innerJoin(owner, eq(owner.id, loops.creatorId))
-    .where(and(inArray(members.userId, userIds), membershipIsActive, scope === null ? undefined : inArray(loops.id, scope.length > 0 ? scope : [-1])))
+    .where(
+      and(
+        inArray(members.userId, userIds),
+        membershipIsActive,
+        scope === null ? undefined : inArray(loops.id, scope.length > 0 ? scope : [-1]),
+      ),
+    )
     .orderBy(asc(loops.name), asc(loops.id));
   for (const { userId, ...loop } of rows) byUser.get(userId)?.push(loop);
   return byUser;
@@ -47,7 +58,9 @@ export async function readSenderFacts(db: DbOrTx, phones: string[]): Promise<Map
   if (phones.length === 0) return facts;
   const found = await db.select().from(users).where(inArray(users.phoneNumber, phones));
   const optedOut = new Set(
-    (await db.select({ phone: phoneOptOuts.phoneNumber }).from(phoneOptOuts).where(inArray(phoneOptOuts.phoneNumber, phones))).map((r) => r.phone),
+    (await db.select({ phone: phoneOptOuts.phoneNumber }).from(phoneOptOuts).where(inArray(phoneOptOuts.phoneNumber, phones))).map(
+      (r) => r.phone,
+    ),
   );
   const loopsOf = await activeLoopsOf(
     db,

@@ -12,11 +12,17 @@ import { findInvite } from './find-invite';
  * pending membership and an invitation text to that phone, counted against the link's creator like
  * their own adds. Joining twice is still a success, with one membership.
  */
-export async function joinLoop(db: Db, options: { code: string; input: z.output<typeof joinLoopSchema>; config: Config; now: Date }): Promise<JoinAnswer> {
+export async function joinLoop(
+  db: Db,
+  options: { code: string; input: z.output<typeof joinLoopSchema>; config: Config; now: Date },
+): Promise<JoinAnswer> {
   return db.transaction(async (tx) => {
     const { invite, loop } = await findInvite(tx, options.code, options.now);
     const adderId = invite.createdById ?? loop.creatorId;
-    const [adder] = await tx.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, adderId));
+    const [adder] = await tx
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(eq(users.id, adderId));
     if (!adder) throw new Error('the Loop has no creator');
     const added = await invitePendingMember(tx, {
       loop,

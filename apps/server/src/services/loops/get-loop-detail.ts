@@ -50,7 +50,12 @@ export const DETAIL_UPDATE_LIMIT = 200;
  * subqueries name the Loop by the parameter, not by `loops.id`, so that PostgreSQL plans them for
  * this Loop's size (a Loop of 10,000 updates reads its newest 200 from the index, not all of them).
  */
-export async function getLoopDetail(db: Db, loopId: number, role: LoopRole, options: { memberLimit?: number; now?: Date } = {}): Promise<LoopDetail> {
+export async function getLoopDetail(
+  db: Db,
+  loopId: number,
+  role: LoopRole,
+  options: { memberLimit?: number; now?: Date } = {},
+): Promise<LoopDetail> {
   return (await getLoopDetailWith(db, loopId, role, options)).detail;
 }
 
@@ -124,7 +129,10 @@ export async function getLoopDetailWith(
   const summary = toLoopSummary(row);
   const now = options.now ?? new Date();
   const memberList: LoopMember[] = parseJson(row.members).map((m) => ({
-    ...memberState({ status: m.status, invitedAt: m.invited_at ? new Date(m.invited_at) : null, optedOut: m.opted_out, lastFailure: m.last_failure }, now),
+    ...memberState(
+      { status: m.status, invitedAt: m.invited_at ? new Date(m.invited_at) : null, optedOut: m.opted_out, lastFailure: m.last_failure },
+      now,
+    ),
     ...toLoopMember(
       {
         id: Number(m.id),
@@ -147,7 +155,17 @@ export async function getLoopDetailWith(
     createdAt: new Date(u.created_at).toISOString(),
     mediaUrls: (u.photos ?? []).map((p) => mediaUrl(p.key)),
     photos: (u.photos ?? []).map((p) => ({ url: mediaUrl(p.key), width: p.width, height: p.height, widths: p.widths })),
-    clips: (u.clips ?? []).flatMap((c) => clipOf({ storageKey: c.key, contentType: c.content_type, width: c.width, height: c.height, variants: c.variants, transcript: c.transcript }) ?? []),
+    clips: (u.clips ?? []).flatMap(
+      (c) =>
+        clipOf({
+          storageKey: c.key,
+          contentType: c.content_type,
+          width: c.width,
+          height: c.height,
+          variants: c.variants,
+          transcript: c.transcript,
+        }) ?? [],
+    ),
     user: { firstName: u.first_name, lastName: u.last_name },
   }));
   return {

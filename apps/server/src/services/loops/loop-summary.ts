@@ -3,7 +3,6 @@ import type { LoopSummary } from '@loop/shared/loops';
 import type { DbOrTx } from '../../db/client';
 import { loops, newsletters, users } from '../../db/schema';
 
-
 /** Orders for Loop lists; ties broken by id so pages never overlap. */
 export const LOOP_ORDERS = {
   recent: [sql`${loops.createdAt} desc`, sql`${loops.id} desc`],
@@ -31,7 +30,9 @@ export const summaryFields = {
   creator: { firstName: users.firstName, lastName: users.lastName, email: users.email },
   memberCount: loops.memberCount,
   updateCount: loops.updateCount,
-  lastNewsletter: sql<string | null>`(select max(${newsletters.sentAt}) from ${newsletters} where ${newsletters.loopId} = ${loops.id} and ${newsletters.status} = 'sent' and ${newsletters.kind} = 'newsletter')`.mapWith(
+  lastNewsletter: sql<
+    string | null
+  >`(select max(${newsletters.sentAt}) from ${newsletters} where ${newsletters.loopId} = ${loops.id} and ${newsletters.status} = 'sent' and ${newsletters.kind} = 'newsletter')`.mapWith(
     (v: unknown) => (v == null ? null : toIso(v)),
   ),
 };

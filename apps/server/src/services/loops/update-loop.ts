@@ -16,9 +16,7 @@ export async function updateLoop(
   changes: z.output<typeof updateLoopSchema>,
   now: Date,
 ): Promise<LoopSummary> {
-  const values: Partial<typeof loops.$inferInsert> = Object.fromEntries(
-    Object.entries(changes).filter(([, v]) => v !== undefined),
-  );
+  const values: Partial<typeof loops.$inferInsert> = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
   if (changes.reminderSchedule !== undefined || changes.timeZone !== undefined) {
     const next = { ...loop, ...values };
     values.nextReminderAt = nextReminderAt(next, now);

@@ -15,7 +15,13 @@ import { invitePendingMember, type Adder } from '../memberships/invite-member';
  */
 export async function addMember(
   db: Db,
-  options: { loop: { id: number; name: string; creatorId: number }; adder: Adder; input: z.output<typeof addMemberSchema>; config: Config; now: Date },
+  options: {
+    loop: { id: number; name: string; creatorId: number };
+    adder: Adder;
+    input: z.output<typeof addMemberSchema>;
+    config: Config;
+    now: Date;
+  },
 ): Promise<AddMemberAnswer> {
   const { input } = options;
   return db.transaction(async (tx) => {

@@ -37,7 +37,8 @@ export async function updateMember(
       .for('update');
     if (!row) throw new AppError('not_found', 'Member not found. They may have been removed already.');
     const { member, user } = row;
-    const detailsEditable = user.id !== options.creatorId && user.passwordHash === null && !(await inAnotherLoop(tx, user.id, options.loopId));
+    const detailsEditable =
+      user.id !== options.creatorId && user.passwordHash === null && !(await inAnotherLoop(tx, user.id, options.loopId));
 
     const personChanges: Partial<Pick<typeof users.$inferSelect, 'firstName' | 'lastName' | 'messagingPreference'>> = {};
     if (input.firstName !== undefined && input.firstName !== user.firstName) personChanges.firstName = input.firstName;
@@ -53,12 +54,12 @@ export async function updateMember(
           : `${user.firstName} has an account and manages their own name and messaging preference. You can change their context here.`,
       );
     }
-    const [updatedUser] = Object.keys(personChanges).length > 0
-      ? await tx.update(users).set(personChanges).where(eq(users.id, user.id)).returning()
-      : [user];
-    const [updatedMember] = input.context !== undefined
-      ? await tx.update(members).set({ context: input.context }).where(eq(members.id, member.id)).returning()
-      : [member];
+    const [updatedUser] =
+      Object.keys(personChanges).length > 0 ? await tx.update(users).set(personChanges).where(eq(users.id, user.id)).returning() : [user];
+    const [updatedMember] =
+      input.context !== undefined
+        ? await tx.update(members).set({ context: input.context }).where(eq(members.id, member.id)).returning()
+        : [member];
     if (!updatedUser || !updatedMember) throw new Error('update returned no row');
     const optedOut = await isOptedOut(tx, updatedUser.phoneNumber);
     return {

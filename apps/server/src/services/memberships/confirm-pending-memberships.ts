@@ -34,7 +34,12 @@ export async function confirmPendingMemberships(
   return tx
     .select({ id: loops.id, name: loops.name })
     .from(loops)
-    .where(inArray(loops.id, confirmed.map((c) => c.loopId)))
+    .where(
+      inArray(
+        loops.id,
+        confirmed.map((c) => c.loopId),
+      ),
+    )
     .orderBy(asc(sql`lower(${loops.name})`), asc(loops.id));
 }
 

@@ -4,7 +4,11 @@ import type { Limit } from '../attempts/enforce-limits';
 
 type LimitConfig = Pick<
   Config,
-  'MEMBER_ADDS_PER_ACCOUNT_PER_HOUR' | 'MEMBER_ADDS_PER_ACCOUNT_PER_DAY' | 'INVITATIONS_PER_PHONE_PER_DAY' | 'LOOPS_PER_ACCOUNT_PER_HOUR' | 'LOOPS_PER_ACCOUNT_PER_DAY'
+  | 'MEMBER_ADDS_PER_ACCOUNT_PER_HOUR'
+  | 'MEMBER_ADDS_PER_ACCOUNT_PER_DAY'
+  | 'INVITATIONS_PER_PHONE_PER_DAY'
+  | 'LOOPS_PER_ACCOUNT_PER_HOUR'
+  | 'LOOPS_PER_ACCOUNT_PER_DAY'
 >;
 
 /** Members an account adds (or its invite links add) per hour and per day. */
@@ -39,7 +43,8 @@ export function invitationLimits(config: LimitConfig, phoneNumber: string, loopI
 
 /** Loops an account creates per hour and per day. */
 export function loopCreationLimits(config: LimitConfig, creatorId: number): Limit[] {
-  const message = (period: string) => (wait: string) => `You have created the most Loops allowed in one ${period}. Please try again ${wait}.`;
+  const message = (period: string) => (wait: string) =>
+    `You have created the most Loops allowed in one ${period}. Please try again ${wait}.`;
   return [
     { key: `loop-create:hour:${creatorId}`, max: config.LOOPS_PER_ACCOUNT_PER_HOUR, windowMs: HOUR_MS, message: message('hour') },
     { key: `loop-create:day:${creatorId}`, max: config.LOOPS_PER_ACCOUNT_PER_DAY, windowMs: DAY_MS, message: message('day') },

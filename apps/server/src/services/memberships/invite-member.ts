@@ -38,7 +38,10 @@ export interface InviteOptions {
  * (`optedOut` tells the adder). Returns null when they are in the Loop already. Counts the adder's
  * and the phone's limits (429 when over). Runs in the caller's transaction.
  */
-export async function invitePendingMember(tx: DbOrTx, options: InviteOptions): Promise<{ member: MemberRow; user: UserRow; optedOut: boolean } | null> {
+export async function invitePendingMember(
+  tx: DbOrTx,
+  options: InviteOptions,
+): Promise<{ member: MemberRow; user: UserRow; optedOut: boolean } | null> {
   const { user } = await findOrCreateMemberUser(tx, options.person, options.now);
   const [member] = await tx
     .insert(members)
@@ -84,7 +87,10 @@ export async function resendInvitation(
   }
   const nextAt = (row.member.invitedAt?.getTime() ?? 0) + DAY_MS;
   if (nextAt > options.now.getTime()) {
-    throw new AppError('too_many_requests', `An invitation went to this member less than a day ago. You can send it again ${waitText(nextAt - options.now.getTime())}.`);
+    throw new AppError(
+      'too_many_requests',
+      `An invitation went to this member less than a day ago. You can send it again ${waitText(nextAt - options.now.getTime())}.`,
+    );
   }
   await enforceLimits(tx, options.config.SESSION_SECRET, options.now, [
     ...memberAddLimits(options.config, options.adder.id, false),
@@ -100,7 +106,10 @@ export async function resendInvitation(
   return updated;
 }
 
-function queueInvitation(tx: DbOrTx, input: { loop: { id: number; name: string }; adder: Adder; viaLink: boolean; userId: number; now: Date }) {
+function queueInvitation(
+  tx: DbOrTx,
+  input: { loop: { id: number; name: string }; adder: Adder; viaLink: boolean; userId: number; now: Date },
+) {
   const adderName = `${input.adder.firstName} ${input.adder.lastName}`.trim();
   return enqueueText(tx, {
     kind: 'invitation',

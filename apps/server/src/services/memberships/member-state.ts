@@ -11,7 +11,10 @@ export interface MembershipFacts {
 }
 
 /** What the owner sees for one member. Opting out says most, then failing texts, then the invitation. */
-export function memberState(facts: MembershipFacts, now: Date): { state: MemberState; invitedAt: string | null; resendAt: string | null; lastError: string | null } {
+export function memberState(
+  facts: MembershipFacts,
+  now: Date,
+): { state: MemberState; invitedAt: string | null; resendAt: string | null; lastError: string | null } {
   const pending = facts.status === 'pending';
   const expired = pending && (facts.invitedAt?.getTime() ?? 0) + INVITATION_LIFETIME_MS <= now.getTime();
   const state: MemberState = facts.optedOut

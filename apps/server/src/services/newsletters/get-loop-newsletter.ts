@@ -21,5 +21,8 @@ export function newsletterNotFound(): AppError {
 export function alreadySent(row: Pick<NewsletterRow, 'sentAt' | 'kind'>): AppError {
   const what = row.kind === 'sneak_peek' ? 'This sneak peek' : 'This newsletter';
   const when = row.sentAt ? ` on ${row.sentAt.toISOString().slice(0, 10)}` : '';
-  return new AppError('conflict', `${what} was already sent${when}: it can no longer be changed or sent again. Generate a new one instead.`);
+  return new AppError(
+    'conflict',
+    `${what} was already sent${when}: it can no longer be changed or sent again. Generate a new one instead.`,
+  );
 }

@@ -28,7 +28,12 @@ export async function loadNewsletterInput(
     ? await db
         .select({ updateId: media.updateId, ...MEDIA_FILE_COLUMNS })
         .from(media)
-        .where(inArray(media.updateId, rows.map((r) => r.update.id)))
+        .where(
+          inArray(
+            media.updateId,
+            rows.map((r) => r.update.id),
+          ),
+        )
         .orderBy(asc(media.updateId), asc(media.position), asc(media.id))
     : [];
   const urlsByUpdate = new Map<number, string[]>();

@@ -6,9 +6,7 @@ import { prepareNewsletter } from './prepare-newsletter';
 import { queueNewsletterTexts } from './queue-newsletter-texts';
 
 export type PublishResult =
-  | { status: 'empty' }
-  | { status: 'draft'; newsletter: NewsletterRow }
-  | { status: 'sent'; newsletter: NewsletterRow; textsQueued: number };
+  { status: 'empty' } | { status: 'draft'; newsletter: NewsletterRow } | { status: 'sent'; newsletter: NewsletterRow; textsQueued: number };
 
 /**
  * For the scheduler: writes the Loop's newsletter for the period ending `now` and, with `send`,

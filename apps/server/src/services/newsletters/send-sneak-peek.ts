@@ -23,7 +23,10 @@ export async function sendSneakPeek(
 ): Promise<SentNewsletter> {
   const prepared = await prepareNewsletter(db, { ...input, kind: 'sneak_peek' });
   if (!prepared) {
-    throw new AppError('conflict', 'There are no updates since the last newsletter yet, so there is nothing to tease. Try again once members have texted in.');
+    throw new AppError(
+      'conflict',
+      'There are no updates since the last newsletter yet, so there is nothing to tease. Try again once members have texted in.',
+    );
   }
   const { loop, period } = prepared;
   return db.transaction(async (tx) => {

@@ -10,7 +10,11 @@ const MAX_ROWS = 2000;
  * The phones a person may play in the simulator, each with the Loops they may see it in
  * (services/simulator-access.ts says which).
  */
-export async function listSimulatorPhones(db: Db, viewer: SimulatorViewer, options: { phoneNumber?: string } = {}): Promise<SimulatorPhone[]> {
+export async function listSimulatorPhones(
+  db: Db,
+  viewer: SimulatorViewer,
+  options: { phoneNumber?: string } = {},
+): Promise<SimulatorPhone[]> {
   const conditions: (SQL | undefined)[] = [phonesVisibleTo(viewer)];
   if (options.phoneNumber) conditions.push(eq(users.phoneNumber, options.phoneNumber));
   const rows = await db
@@ -43,4 +47,3 @@ export async function listSimulatorPhones(db: Db, viewer: SimulatorViewer, optio
   }
   return [...phones.values()];
 }
-

@@ -16,12 +16,22 @@ const MAX_MESSAGES = 200;
 export async function readPhoneThread(db: Db, phoneNumber: string, scope: readonly number[] | null = null): Promise<SimulatorMessage[]> {
   if (scope && scope.length === 0) return [];
   const addresses = [phoneNumber, `whatsapp:${phoneNumber}`];
-  const scopeArray = scope ? sql`array[${sql.join(scope.map((id) => sql`${id}`), sql`, `)}]::bigint[]` : sql``;
+  const scopeArray = scope
+    ? sql`array[${sql.join(
+        scope.map((id) => sql`${id}`),
+        sql`, `,
+      )}]::bigint[]`
+    : sql``;
   const sentForScope = (raw: unknown) => sql`string_to_array(${raw} ->> ${SIMULATOR_SCOPE_PARAM}, ',')::bigint[] && ${scopeArray}`;
   const inScope = scope
     ? or(
         inArray(messages.loopId, [...scope]),
-        exists(db.select({ id: updates.id }).from(updates).where(and(eq(updates.messageId, messages.id), inArray(updates.loopId, [...scope])))),
+        exists(
+          db
+            .select({ id: updates.id })
+            .from(updates)
+            .where(and(eq(updates.messageId, messages.id), inArray(updates.loopId, [...scope]))),
+        ),
         and(eq(messages.direction, 'inbound'), sentForScope(messages.raw)),
         and(
           eq(messages.direction, 'outbound'),
@@ -44,7 +54,10 @@ export async function readPhoneThread(db: Db, phoneNumber: string, scope: readon
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(MAX_MESSAGES);
   // A photo shows while its update exists: a deleted update's photos leave the thread too.
-  const photos = await findPhotos(db, rows.flatMap((row) => row.mediaUrls));
+  const photos = await findPhotos(
+    db,
+    rows.flatMap((row) => row.mediaUrls),
+  );
   return rows.reverse().map((row) => ({
     id: row.id,
     direction: row.direction,

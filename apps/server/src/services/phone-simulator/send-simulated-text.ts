@@ -38,7 +38,8 @@ export async function sendSimulatedText(
 ): Promise<{ id: number }> {
   const files = input.text.media.map((m, i) => {
     const bytes = Buffer.from(m.dataBase64, 'base64');
-    if (isSimulatorClipType(m.contentType)) return { bytes, contentType: checkedClip(bytes, m.contentType, i, input.channel, input.clipMaxBytes) };
+    if (isSimulatorClipType(m.contentType))
+      return { bytes, contentType: checkedClip(bytes, m.contentType, i, input.channel, input.clipMaxBytes) };
     if (bytes.length > SIMULATOR_LIMITS.photoBytes) throw new AppError('payload_too_large', `Photo ${i + 1} is larger than 5 MB.`);
     const actual = sniffImageType(bytes);
     if (!actual || actual !== m.contentType) {
@@ -47,7 +48,8 @@ export async function sendSimulatedText(
     return { bytes, contentType: actual };
   });
   const total = files.reduce((sum, p) => sum + p.bytes.length, 0);
-  if (total > SIMULATOR_LIMITS.totalBytes) throw new AppError('payload_too_large', 'The photos, voice memos and videos together must be at most 20 MB.');
+  if (total > SIMULATOR_LIMITS.totalBytes)
+    throw new AppError('payload_too_large', 'The photos, voice memos and videos together must be at most 20 MB.');
 
   const { location, attachments } = input.text;
   // As on a real phone: a location pin is a WhatsApp message; SMS has none.
@@ -62,7 +64,14 @@ export async function sendSimulatedText(
     Body: input.text.body,
     NumMedia: String(files.length + attachments.length),
     // Twilio's WhatsApp parameters (https://www.twilio.com/docs/messaging/guides/webhook-request).
-    ...(input.channel === 'whatsapp' ? { MessageType: whatsAppMessageType(location !== undefined, [...files.map((p) => p.contentType), ...attachments.map((a) => SIMULATOR_ATTACHMENT_TYPES[a])]) } : {}),
+    ...(input.channel === 'whatsapp'
+      ? {
+          MessageType: whatsAppMessageType(location !== undefined, [
+            ...files.map((p) => p.contentType),
+            ...attachments.map((a) => SIMULATOR_ATTACHMENT_TYPES[a]),
+          ]),
+        }
+      : {}),
     ...(location ? { Latitude: String(location.latitude), Longitude: String(location.longitude) } : {}),
     ...(input.scope ? { [SIMULATOR_SCOPE_PARAM]: input.scope.join(',') } : {}),
   };
@@ -94,15 +103,27 @@ const MB = 1024 * 1024;
  * A voice memo's or video's bytes, held to the channel's limit and checked to be a container
  * Loop reads (the same sniffing as the pipeline's). Its declared type says audio or video.
  */
-function checkedClip(bytes: Buffer, declared: SimulatorClipType, index: number, channel: 'sms' | 'whatsapp', limits: { sms: number; whatsapp: number }): SimulatorClipType {
+function checkedClip(
+  bytes: Buffer,
+  declared: SimulatorClipType,
+  index: number,
+  channel: 'sms' | 'whatsapp',
+  limits: { sms: number; whatsapp: number },
+): SimulatorClipType {
   const what = declared.startsWith('audio/') ? 'voice memo' : 'video';
   const max = limits[channel];
   if (bytes.length > max) {
     const by = channel === 'whatsapp' ? 'on WhatsApp' : 'by SMS/MMS';
-    throw new AppError('payload_too_large', `The ${what} (file ${index + 1}) is ${(bytes.length / MB).toFixed(1)} MB; ${by} it can be at most ${Math.floor(max / MB)} MB.`);
+    throw new AppError(
+      'payload_too_large',
+      `The ${what} (file ${index + 1}) is ${(bytes.length / MB).toFixed(1)} MB; ${by} it can be at most ${Math.floor(max / MB)} MB.`,
+    );
   }
   if (bytes.length === 0 || !sniffClipFormat(bytes)) {
-    throw new AppError('bad_request', `File ${index + 1} is not a ${what} Loop can read: send MP4, MOV, 3GP, M4A, MP3, AMR, Ogg, WAV, FLAC or WebM.`);
+    throw new AppError(
+      'bad_request',
+      `File ${index + 1} is not a ${what} Loop can read: send MP4, MOV, 3GP, M4A, MP3, AMR, Ogg, WAV, FLAC or WebM.`,
+    );
   }
   return declared;
 }

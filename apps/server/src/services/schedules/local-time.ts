@@ -53,7 +53,7 @@ export function toLocal(instant: Date | number, timeZone: string): LocalDateTime
 export function offsetAt(instant: number, timeZone: string): number {
   const l = toLocal(instant, timeZone);
   const asUtc = Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute, l.second);
-  return asUtc - (instant - (instant % 1000 + 1000) % 1000);
+  return asUtc - (instant - (((instant % 1000) + 1000) % 1000));
 }
 
 function sameWallTime(instant: number, wall: LocalDateTime, timeZone: string): boolean {

@@ -7,10 +7,7 @@ import { SESSION_IDLE_MS, SESSION_TOUCH_MS } from './session-policy';
 export type SessionUser = typeof users.$inferSelect;
 
 /** The user behind a session token, or null when the session is unknown, idle too long or expired. */
-export async function findSessionUser(
-  db: Db,
-  options: { token: string; secret: string; now: Date },
-): Promise<SessionUser | null> {
+export async function findSessionUser(db: Db, options: { token: string; secret: string; now: Date }): Promise<SessionUser | null> {
   const { now } = options;
   const tokenHash = hashToken(options.token, options.secret);
   const [row] = await db

@@ -22,7 +22,10 @@ export async function deleteUpdate(db: Db, access: LoopAccess, updateId: number)
     if (!canDeleteUpdate(access, update.userId)) {
       throw new AppError('forbidden', "You can delete your own updates; only the Loop's creator can delete others'.");
     }
-    const keys = await tx.select({ storageKey: media.storageKey, variants: media.variants }).from(media).where(eq(media.updateId, update.id));
+    const keys = await tx
+      .select({ storageKey: media.storageKey, variants: media.variants })
+      .from(media)
+      .where(eq(media.updateId, update.id));
     await tx.delete(updates).where(eq(updates.id, update.id));
     await rewriteNewslettersCovering(tx, { loopId: access.loop.id, at: update.createdAt });
     return keys.flatMap(storedKeysOf);

@@ -54,7 +54,15 @@ export async function storeUpdates(
       // One statement for all of them: the counting trigger runs once.
       const made = await tx
         .insert(updates)
-        .values(loopIds.map((loopId) => ({ loopId, userId: input.userId, content: input.content, messageId: input.row.id, createdAt: input.row.createdAt })))
+        .values(
+          loopIds.map((loopId) => ({
+            loopId,
+            userId: input.userId,
+            content: input.content,
+            messageId: input.row.id,
+            createdAt: input.row.createdAt,
+          })),
+        )
         .onConflictDoNothing({ target: [updates.messageId, updates.loopId] })
         .returning({ id: updates.id, loopId: updates.loopId });
       const updateOf = new Map(made.map((update) => [update.loopId, update.id]));

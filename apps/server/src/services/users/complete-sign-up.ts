@@ -29,7 +29,10 @@ export async function completeSignUp(
       await consumePhoneCode(tx, checked.id);
       const [holder] = await tx.select().from(users).where(eq(users.phoneNumber, phoneNumber)).for('update');
       if (holder?.passwordHash) {
-        throw new AppError('conflict', 'This phone number already has an account. Log in, or use "Forgot password?" to set a new password.');
+        throw new AppError(
+          'conflict',
+          'This phone number already has an account. Log in, or use "Forgot password?" to set a new password.',
+        );
       }
       await freeEmail(tx, form.email, holder?.id);
       const values = {
@@ -46,7 +49,10 @@ export async function completeSignUp(
         await confirmPendingMemberships(tx, phoneNumber, options.now);
         return { user: claimed, claimed: true };
       }
-      const [created] = await tx.insert(users).values({ ...values, phoneNumber, createdAt: options.now }).returning();
+      const [created] = await tx
+        .insert(users)
+        .values({ ...values, phoneNumber, createdAt: options.now })
+        .returning();
       if (!created) throw new Error('insert returned no row');
       return { user: created, claimed: false };
     });

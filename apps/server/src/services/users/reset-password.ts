@@ -74,7 +74,10 @@ export async function resetPassword(
   return db.transaction(async (tx) => {
     await consumePhoneCode(tx, checked.id);
     const staff = options.staffPhones.includes(account.phoneNumber) ? { isPrivileged: true } : {};
-    await tx.update(users).set({ passwordHash, ...staff }).where(eq(users.id, account.id));
+    await tx
+      .update(users)
+      .set({ passwordHash, ...staff })
+      .where(eq(users.id, account.id));
     await tx.delete(sessions).where(eq(sessions.userId, account.id));
     return { userId: account.id };
   });

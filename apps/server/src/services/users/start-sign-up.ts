@@ -48,7 +48,13 @@ export async function resendSignUpCode(
   input: { phoneNumber: string },
   options: { now: Date; secret: string; simulator: boolean },
 ): Promise<SignUpStarted> {
-  const issued = await issuePhoneCode(db, { phoneNumber: input.phoneNumber, purpose: 'sign_up', payload: 'keep', now: options.now, secret: options.secret });
+  const issued = await issuePhoneCode(db, {
+    phoneNumber: input.phoneNumber,
+    purpose: 'sign_up',
+    payload: 'keep',
+    now: options.now,
+    secret: options.secret,
+  });
   return signUpAnswer(input.phoneNumber, issued, options.simulator);
 }
 

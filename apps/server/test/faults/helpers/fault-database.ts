@@ -54,7 +54,11 @@ export async function faultDatabase(kind: 'postgres' | 'pglite'): Promise<FaultD
 export const INBOUND_PATH = '/api/webhooks/twilio/messages';
 
 /** An inbound SMS webhook as Twilio signs it for `publicUrl`. */
-export function signedInbound(publicUrl: string, auth: { accountSid: string; authToken: string }, input: { from: string; body: string; messageSid?: string }) {
+export function signedInbound(
+  publicUrl: string,
+  auth: { accountSid: string; authToken: string },
+  input: { from: string; body: string; messageSid?: string },
+) {
   const messageSid = input.messageSid ?? sid('SM');
   const params = smsParams({ accountSid: auth.accountSid, from: input.from, body: input.body, messageSid });
   return {

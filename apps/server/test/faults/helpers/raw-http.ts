@@ -41,9 +41,15 @@ export async function rawConnection(port: number) {
       const check = () => {
         const value = ready();
         if (value !== undefined) return done(() => resolve(value));
-        if (error || ended) return done(() => reject(new Error(`connection ${error ? `failed (${error.message})` : 'closed'} before ${what}; got ${JSON.stringify(buffer)}`)));
+        if (error || ended)
+          return done(() =>
+            reject(new Error(`connection ${error ? `failed (${error.message})` : 'closed'} before ${what}; got ${JSON.stringify(buffer)}`)),
+          );
       };
-      const timer = setTimeout(() => done(() => reject(new Error(`no ${what} within ${timeoutMs} ms; got ${JSON.stringify(buffer)}`))), timeoutMs);
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`no ${what} within ${timeoutMs} ms; got ${JSON.stringify(buffer)}`))),
+        timeoutMs,
+      );
       const done = (settle: () => void) => {
         clearTimeout(timer);
         waiters.delete(check);
@@ -84,7 +90,11 @@ export async function rawConnection(port: number) {
 
 /** A request as text; the body is sent separately when `split`. */
 export function requestText(input: { method: string; path: string; headers?: Record<string, string>; body?: string }): string {
-  const headers = { host: '127.0.0.1', ...input.headers, ...(input.body !== undefined ? { 'content-length': String(Buffer.byteLength(input.body)) } : {}) };
+  const headers = {
+    host: '127.0.0.1',
+    ...input.headers,
+    ...(input.body !== undefined ? { 'content-length': String(Buffer.byteLength(input.body)) } : {}),
+  };
   const head = `${input.method} ${input.path} HTTP/1.1\r\n${Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('')}\r\n`;

@@ -10,7 +10,11 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
 }
 
 /** Waits until `count()` has stopped changing for `quietMs` (and is at least `atLeast`). */
-export async function settled(count: () => number, what: string, options: { atLeast?: number; quietMs?: number; timeoutMs?: number } = {}): Promise<number> {
+export async function settled(
+  count: () => number,
+  what: string,
+  options: { atLeast?: number; quietMs?: number; timeoutMs?: number } = {},
+): Promise<number> {
   const quietMs = options.quietMs ?? 1500;
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   let last = count();

@@ -20,8 +20,8 @@ const STEPS: Step[] = [
     alt: 'The Sign Up form: first and last name, email, password, phone number and messaging preference.',
     body: (
       <>
-        Choose <strong>Get Started for Free!</strong> and fill in your name, email, a password and your phone number. Pick
-        how you’d like to receive updates and reminders: SMS or WhatsApp.
+        Choose <strong>Get Started for Free!</strong> and fill in your name, email, a password and your phone number. Pick how you’d like to
+        receive updates and reminders: SMS or WhatsApp.
       </>
     ),
   },
@@ -32,8 +32,8 @@ const STEPS: Step[] = [
     alt: 'The Create Loop dialog with a Loop name, newsletter vibe checkboxes and group context.',
     body: (
       <>
-        On <strong>My Loops</strong>, choose <strong>Create Loop</strong>. Give it a name, tick the newsletter vibe that
-        fits your group (family, friends, funny, deep…) and say what brings you together: the newsletter uses it.
+        On <strong>My Loops</strong>, choose <strong>Create Loop</strong>. Give it a name, tick the newsletter vibe that fits your group
+        (family, friends, funny, deep…) and say what brings you together: the newsletter uses it.
       </>
     ),
   },
@@ -44,9 +44,9 @@ const STEPS: Step[] = [
     alt: 'The invite dialog showing a join link with a copy button.',
     body: (
       <>
-        In your Loop, open <strong>Members</strong> and choose <strong>Add Member</strong> with a name and phone number, or
-        choose <strong>Generate Invite Link</strong> and share the link in your group chat: anyone with the link can join.
-        Everyone gets a welcome text that explains how it works.
+        In your Loop, open <strong>Members</strong> and choose <strong>Add Member</strong> with a name and phone number, or choose{' '}
+        <strong>Generate Invite Link</strong> and share the link in your group chat: anyone with the link can join. Everyone gets a welcome
+        text that explains how it works.
       </>
     ),
   },
@@ -57,9 +57,13 @@ const STEPS: Step[] = [
     alt: "The Loop's Updates tab with texts and photos from members.",
     body: (
       <>
-        Members simply reply to the welcome text, anytime, with news and photos. In several Loops? Start the text with the
-        Loop’s name and a colon to share with that one only. Every text shows up under <strong>Updates</strong>. Trying Loop
-        without a phone line? Log in and open the <Link to="/simulator" className="font-medium text-primary underline underline-offset-4">Phone Simulator</Link> to text in as any member.
+        Members simply reply to the welcome text, anytime, with news and photos. In several Loops? Start the text with the Loop’s name and a
+        colon to share with that one only. Every text shows up under <strong>Updates</strong>. Trying Loop without a phone line? Log in and
+        open the{' '}
+        <Link to="/simulator" className="font-medium text-primary underline underline-offset-4">
+          Phone Simulator
+        </Link>{' '}
+        to text in as any member.
       </>
     ),
   },
@@ -70,8 +74,8 @@ const STEPS: Step[] = [
     alt: 'A finished newsletter with a greeting, each member’s news and their photos.',
     body: (
       <>
-        On your group’s schedule (weekly, every two weeks or monthly) Loop writes a newsletter from everything that came in
-        and texts everyone the link. Reminders go out before, so nobody forgets to share.
+        On your group’s schedule (weekly, every two weeks or monthly) Loop writes a newsletter from everything that came in and texts
+        everyone the link. Reminders go out before, so nobody forgets to share.
       </>
     ),
   },

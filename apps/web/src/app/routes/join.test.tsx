@@ -6,7 +6,9 @@ import { renderRoute } from '@/test/render-route';
 import { server } from '@/test/server';
 
 function answerInvite() {
-  server.use(http.get('*/api/invites/abc123', () => HttpResponse.json({ loopName: 'The Walker Family', expiresAt: '2030-01-01T00:00:00.000Z' })));
+  server.use(
+    http.get('*/api/invites/abc123', () => HttpResponse.json({ loopName: 'The Walker Family', expiresAt: '2030-01-01T00:00:00.000Z' })),
+  );
 }
 
 async function openJoinForm() {
@@ -67,7 +69,9 @@ describe('/join/{code} after joining (item 9)', () => {
   it('says what happens next instead of showing the marketing page', async () => {
     const user = userEvent.setup();
     server.use(
-      http.post('*/api/invites/abc123/join', () => HttpResponse.json({ ok: true, loopId: 7, loopName: 'The Walker Family', alreadyMember: false })),
+      http.post('*/api/invites/abc123/join', () =>
+        HttpResponse.json({ ok: true, loopId: 7, loopName: 'The Walker Family', alreadyMember: false }),
+      ),
     );
     const phone = await openJoinForm();
     await user.type(screen.getByRole('textbox', { name: 'First Name' }), 'Cara');

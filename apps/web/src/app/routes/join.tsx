@@ -54,9 +54,7 @@ export function JoinRoute() {
           </CardHeader>
           <CardContent className="grid gap-4">
             <JoinForm code={code} onJoined={(answer, phoneNumber) => setJoined({ answer, phoneNumber })} />
-            <p className="text-center text-xs text-muted-foreground">
-              This invite link works until {formatDate(invite.data.expiresAt)}.
-            </p>
+            <p className="text-center text-xs text-muted-foreground">This invite link works until {formatDate(invite.data.expiresAt)}.</p>
           </CardContent>
         </Card>
       )}

@@ -17,7 +17,15 @@ function serveLoop(loop: LoopDetail) {
     http.get('*/api/loops/7', () => HttpResponse.json(current)),
     http.get('*/api/loops/7/newsletters', () =>
       HttpResponse.json({
-        newsletters: [{ id: 3, kind: 'newsletter', title: 'The Walker Family, March 1 to 15', sentAt: '2026-03-15T18:00:00.000Z', urlId: 'abcdefabcdefabcdefabcd' }],
+        newsletters: [
+          {
+            id: 3,
+            kind: 'newsletter',
+            title: 'The Walker Family, March 1 to 15',
+            sentAt: '2026-03-15T18:00:00.000Z',
+            urlId: 'abcdefabcdefabcdefabcd',
+          },
+        ],
         nextNewsletterAt: current.paused ? null : '2026-03-29T17:00:00.000Z',
         nextReminderAt: current.paused ? null : '2026-03-19T09:00:00.000Z',
         paused: current.paused,
@@ -90,7 +98,9 @@ describe('/loops/{id} Members tab: editing a member (item 12)', () => {
   it('shows the server’s reason when an edit is refused', async () => {
     const user = userEvent.setup();
     serveLoop(loopDetail());
-    server.use(http.put('*/api/loops/7/members/:memberId', () => HttpResponse.json({ message: 'Margaret is in other Loops too' }, { status: 403 })));
+    server.use(
+      http.put('*/api/loops/7/members/:memberId', () => HttpResponse.json({ message: 'Margaret is in other Loops too' }, { status: 403 })),
+    );
     renderRoute('/loops/7', { user: owner });
     await user.click(await screen.findByRole('button', { name: EDIT_MARGARET }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save Changes' }));
@@ -121,8 +131,24 @@ describe('/loops/{id} newsletters and schedule (item 11)', () => {
 });
 
 describe('/loops/{id} Updates tab: voice memos and videos play (issue 22 item 4)', () => {
-  const memo = { url: '/media/memo', kind: 'audio' as const, durationMs: 42_000, width: 0, height: 0, poster: null, transcript: 'We miss you! <b>not bold</b>' };
-  const video = { url: '/media/video', kind: 'video' as const, durationMs: 125_000, width: 1280, height: 720, poster: '/media/video/640', transcript: null };
+  const memo = {
+    url: '/media/memo',
+    kind: 'audio' as const,
+    durationMs: 42_000,
+    width: 0,
+    height: 0,
+    poster: null,
+    transcript: 'We miss you! <b>not bold</b>',
+  };
+  const video = {
+    url: '/media/video',
+    kind: 'video' as const,
+    durationMs: 125_000,
+    width: 1280,
+    height: 720,
+    poster: '/media/video/640',
+    transcript: null,
+  };
   const update = {
     id: 1,
     userId: 2,
@@ -141,7 +167,11 @@ describe('/loops/{id} Updates tab: voice memos and videos play (issue 22 item 4)
     await user.click(await screen.findByRole('tab', { name: 'Updates' }));
     await screen.findByText('Listen to this');
     const audio = container.querySelector('audio');
-    expect([audio?.getAttribute('src'), audio?.hasAttribute('controls'), audio?.getAttribute('preload')]).toEqual(['/media/memo', true, 'none']);
+    expect([audio?.getAttribute('src'), audio?.hasAttribute('controls'), audio?.getAttribute('preload')]).toEqual([
+      '/media/memo',
+      true,
+      'none',
+    ]);
     expect(audio?.getAttribute('aria-label')).toBe('Voice memo, 0:42, from Margaret Walker-Fitzgerald');
     const player = container.querySelector('video');
     expect(['controls', 'playsinline', 'preload', 'poster', 'width', 'height', 'src'].map((a) => player?.getAttribute(a) ?? null)).toEqual([

@@ -40,16 +40,14 @@ export function Button({ className, variant, size, asChild = false, type, busy, 
   const classes = cn(buttonVariants({ variant, size }), className);
   if (asChild) {
     // data-slot: a link that looks like a button is checked like one (e2e/tests/layout.test.ts).
-    return <Slot.Root data-slot="button" className={classes} {...props}>{children}</Slot.Root>;
+    return (
+      <Slot.Root data-slot="button" className={classes} {...props}>
+        {children}
+      </Slot.Root>
+    );
   }
   return (
-    <button
-      className={classes}
-      type={type ?? 'button'}
-      disabled={disabled || busy}
-      aria-busy={busy || undefined}
-      {...props}
-    >
+    <button className={classes} type={type ?? 'button'} disabled={disabled || busy} aria-busy={busy || undefined} {...props}>
       {busy ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : icon}
       {children}
     </button>

@@ -7,7 +7,10 @@ export const Tabs = TabsPrimitive.Root;
 export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrimitive.List>) {
   return (
     <TabsPrimitive.List
-      className={cn('inline-flex h-12 w-full items-center gap-1 rounded-xl bg-muted p-1 text-muted-foreground sm:w-auto sm:justify-self-start', className)}
+      className={cn(
+        'inline-flex h-12 w-full items-center gap-1 rounded-xl bg-muted p-1 text-muted-foreground sm:w-auto sm:justify-self-start',
+        className,
+      )}
       {...props}
     />
   );

@@ -1,6 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { adminLoopDetailQuerySchema, adminLoopsQuerySchema, adminNewslettersQuerySchema, groupMessageSchema, PAGE_HEADERS, setFrequencySchema } from '@loop/shared/admin';
+import {
+  adminLoopDetailQuerySchema,
+  adminLoopsQuerySchema,
+  adminNewslettersQuerySchema,
+  groupMessageSchema,
+  PAGE_HEADERS,
+  setFrequencySchema,
+} from '@loop/shared/admin';
 import { idParamSchema } from '@loop/shared/loops';
 import { gate, staffOnly } from '../../../plugins/session';
 import { getAdminLoopDetail } from '../../../services/admin/get-admin-loop-detail';

@@ -8,9 +8,7 @@ import { findInvite } from '../../../services/invites/find-invite';
 import { joinLoop } from '../../../services/invites/join-loop';
 
 const codeParams = z.object({
-  code: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{16,64}$/, 'This invite link is not valid. Check the link, or ask for a new one.'),
+  code: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'This invite link is not valid. Check the link, or ask for a new one.'),
 });
 
 /** Joins are limited per phone number; a request without one counts against its address. */

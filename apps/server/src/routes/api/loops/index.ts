@@ -1,6 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { addMemberSchema, createLoopSchema, idParamSchema, loopDetailResponseSchema, updateLoopSchema, updateMemberSchema } from '@loop/shared/loops';
+import {
+  addMemberSchema,
+  createLoopSchema,
+  idParamSchema,
+  loopDetailResponseSchema,
+  updateLoopSchema,
+  updateMemberSchema,
+} from '@loop/shared/loops';
 import { gate, gatedUser, signedIn } from '../../../plugins/session';
 import { createInvite } from '../../../services/invites/create-invite';
 import { getLoopAccess, requireManage } from '../../../services/loop-access';
@@ -30,7 +37,8 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, clock, config, storage } = app.ctx;
   /** Photo files go once their rows are committed away; a failure leaves an unservable file, never a broken row. */
   const removeMediaFiles = async (keys: string[]) => {
-    for (const key of keys) await storage.delete(key).catch((error: unknown) => app.log.warn({ err: error, key }, 'could not delete a photo file'));
+    for (const key of keys)
+      await storage.delete(key).catch((error: unknown) => app.log.warn({ err: error, key }, 'could not delete a photo file'));
   };
 
   // /api/loops only, not /api/loops/ too: Fastify would register both from one route object, which

@@ -23,7 +23,11 @@ export function AdminDashboardRoute() {
         <LoadErrorCard title="Failed to load admin dashboard" error={stats.error} onRetry={() => void stats.refetch()} />
       ) : (
         <>
-          <StatCards totalLoops={stats.data.totalLoops ?? 0} totalMembers={stats.data.totalMembers ?? 0} totalUpdates={stats.data.totalUpdates ?? 0} />
+          <StatCards
+            totalLoops={stats.data.totalLoops ?? 0}
+            totalMembers={stats.data.totalMembers ?? 0}
+            totalUpdates={stats.data.totalUpdates ?? 0}
+          />
           <div className="grid gap-5 lg:grid-cols-2">
             <GrowthChart title="Loop Growth" points={stats.data.loopGrowth ?? []} />
             <GrowthChart title="Member Growth" points={stats.data.memberGrowth ?? []} />

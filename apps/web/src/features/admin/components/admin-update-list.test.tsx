@@ -17,7 +17,15 @@ describe('the admin update detail (issue 22 item 4)', () => {
             photos: [],
             clips: [
               { url: '/media/memo', kind: 'audio', durationMs: 7_000, width: 0, height: 0, poster: null, transcript: 'Happy birthday!' },
-              { url: '/media/video', kind: 'video', durationMs: 30_000, width: 720, height: 1280, poster: '/media/video/320', transcript: null },
+              {
+                url: '/media/video',
+                kind: 'video',
+                durationMs: 30_000,
+                width: 720,
+                height: 1280,
+                poster: '/media/video/320',
+                transcript: null,
+              },
             ],
             user: { firstName: 'Ada', lastName: 'Lovelace' },
           },
@@ -26,7 +34,11 @@ describe('the admin update detail (issue 22 item 4)', () => {
     );
     expect(container.querySelector('audio[controls][preload="none"]')?.getAttribute('src')).toBe('/media/memo');
     const video = container.querySelector('video[controls][playsinline][preload="none"]');
-    expect([video?.getAttribute('poster'), video?.getAttribute('width'), video?.getAttribute('height')]).toEqual(['/media/video/320', '720', '1280']);
+    expect([video?.getAttribute('poster'), video?.getAttribute('width'), video?.getAttribute('height')]).toEqual([
+      '/media/video/320',
+      '720',
+      '1280',
+    ]);
     expect(screen.getByText('Voice memo, 0:07')).toBeDefined();
     expect(screen.getByText('Video, 0:30')).toBeDefined();
     expect(container.querySelector('blockquote')?.textContent).toBe('Transcript: “Happy birthday!” (transcribed)');

@@ -37,7 +37,9 @@ export function AllLoops() {
           <CardTitle>All Loops</CardTitle>
           {loops.isSuccess && (
             <p className="text-sm text-muted-foreground" aria-live="polite">
-              {rows.length < total ? `Showing ${rows.length} of ${total.toLocaleString()}` : `${total.toLocaleString()} ${total === 1 ? 'loop' : 'loops'}`}
+              {rows.length < total
+                ? `Showing ${rows.length} of ${total.toLocaleString()}`
+                : `${total.toLocaleString()} ${total === 1 ? 'loop' : 'loops'}`}
             </p>
           )}
         </div>
@@ -46,7 +48,10 @@ export function AllLoops() {
             <Label htmlFor={searchId} className="sr-only">
               Search loops
             </Label>
-            <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+            <Search
+              aria-hidden="true"
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+            />
             <Input
               id={searchId}
               type="search"
@@ -82,7 +87,11 @@ export function AllLoops() {
             {loops.isError ? 'Loops could not be loaded.' : searching ? 'No loops match your search.' : 'No loops yet.'}
           </p>
         ) : (
-          <Table className="table-fixed md:table-auto md:min-w-[860px]" containerClassName="rounded-xl border" aria-busy={loops.isPlaceholderData}>
+          <Table
+            className="table-fixed md:table-auto md:min-w-[860px]"
+            containerClassName="rounded-xl border"
+            aria-busy={loops.isPlaceholderData}
+          >
             <TableHeader>
               <TableRow className="bg-muted">
                 <TableHead className="sticky left-0 z-10 bg-muted">Loop Name</TableHead>

@@ -111,7 +111,14 @@ function Plot({ width, points, summary, active, onActive }: PlotProps) {
         </defs>
         {ticks.map((tick) => (
           <g key={tick}>
-            <line x1={MARGIN.left} x2={width - MARGIN.right} y1={y(tick)} y2={y(tick)} stroke="var(--color-border)" strokeDasharray={tick === 0 ? undefined : '3 4'} />
+            <line
+              x1={MARGIN.left}
+              x2={width - MARGIN.right}
+              y1={y(tick)}
+              y2={y(tick)}
+              stroke="var(--color-border)"
+              strokeDasharray={tick === 0 ? undefined : '3 4'}
+            />
             <text x={MARGIN.left - 8} y={y(tick)} dy="0.32em" textAnchor="end" className="fill-muted-foreground text-xs tabular-nums">
               {tick.toLocaleString()}
             </text>
@@ -130,7 +137,9 @@ function Plot({ width, points, summary, active, onActive }: PlotProps) {
         <path d={area} fill={`url(#${gradientId})`} />
         <path d={line} fill="none" stroke="var(--color-primary)" strokeWidth={2.5} strokeLinejoin="round" strokeLinecap="round" />
         {points.length <= 31 &&
-          points.map((p, i) => <circle key={p.date} cx={x(i)} cy={y(p.count)} r={3} fill="var(--color-card)" stroke="var(--color-primary)" strokeWidth={2} />)}
+          points.map((p, i) => (
+            <circle key={p.date} cx={x(i)} cy={y(p.count)} r={3} fill="var(--color-card)" stroke="var(--color-primary)" strokeWidth={2} />
+          ))}
         {activePoint && active !== null && (
           <g>
             <line x1={x(active)} x2={x(active)} y1={MARGIN.top} y2={y(0)} stroke="var(--color-muted-foreground)" strokeOpacity={0.4} />

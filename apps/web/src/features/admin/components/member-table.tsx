@@ -47,7 +47,9 @@ export function MemberTable({ members, total, onShowAll, loadingAll }: MemberTab
                 <TableRow key={member.id}>
                   <TableCell className="font-medium whitespace-nowrap">
                     {member.user.firstName} {member.user.lastName}
-                    {member.isCreator && <span className="ml-2 rounded-full bg-secondary px-2 py-0.5 text-xs text-secondary-foreground">Creator</span>}
+                    {member.isCreator && (
+                      <span className="ml-2 rounded-full bg-secondary px-2 py-0.5 text-xs text-secondary-foreground">Creator</span>
+                    )}
                   </TableCell>
                   <TableCell className="whitespace-nowrap">{member.user.email || '-'}</TableCell>
                   <TableCell className="whitespace-nowrap tabular-nums">

@@ -28,7 +28,9 @@ export function PastNewsletters({ loopId, newsletters }: { loopId: number; newsl
                   </div>
                   <p className="text-sm text-muted-foreground">
                     {newsletter.sentAt ? 'Sent ' : 'Created '}
-                    <time dateTime={newsletter.sentAt ?? newsletter.createdAt}>{formatDateTime(newsletter.sentAt ?? newsletter.createdAt)}</time>
+                    <time dateTime={newsletter.sentAt ?? newsletter.createdAt}>
+                      {formatDateTime(newsletter.sentAt ?? newsletter.createdAt)}
+                    </time>
                   </p>
                   {newsletter.status === 'sent' && <Delivery counts={newsletter.delivery} />}
                 </div>
@@ -69,7 +71,9 @@ function Delivery({ counts }: { counts: DeliveryCounts }) {
       {parts.map(([label, value]) => (
         <div key={label} className="flex gap-1">
           <dt className="text-muted-foreground">{label}</dt>
-          <dd className={label === 'Failed' && value > 0 ? 'font-semibold text-destructive tabular-nums' : 'font-semibold tabular-nums'}>{value}</dd>
+          <dd className={label === 'Failed' && value > 0 ? 'font-semibold text-destructive tabular-nums' : 'font-semibold tabular-nums'}>
+            {value}
+          </dd>
         </div>
       ))}
     </dl>

@@ -65,7 +65,10 @@ export function RecentNewsletters() {
                         <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs sm:hidden">
                           <StatusBadge status={newsletter.status} />
                           {newsletter.sentAt && <span className="tabular-nums">{formatDate(newsletter.sentAt)}</span>}
-                          <ShareLink urlId={newsletter.urlId} label={`${newsletter.loopName} ${kindLabel(newsletter.kind).toLowerCase()}`} />
+                          <ShareLink
+                            urlId={newsletter.urlId}
+                            label={`${newsletter.loopName} ${kindLabel(newsletter.kind).toLowerCase()}`}
+                          />
                         </div>
                       </TableCell>
                       <TableCell className="hidden whitespace-nowrap tabular-nums sm:table-cell">

@@ -20,7 +20,17 @@ export function useCountdown(until: number): number {
 }
 
 /** The 6-digit code field: numeric keyboard on phones, and the phone's own "fill the code" offer. */
-export function CodeField({ id, value, onChange, error }: { id: string; value: string; onChange: (value: string) => void; error?: string | undefined }) {
+export function CodeField({
+  id,
+  value,
+  onChange,
+  error,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+}) {
   return (
     <FormField id={id} label="Code" hint="The 6 digits in the text" error={error}>
       {(aria) => (
@@ -61,10 +71,16 @@ export function ResendButton({ until, busy, onResend }: { until: number; busy: b
 export function SimulatedText({ text }: { text: string | null }) {
   if (!text) return null;
   return (
-    <div role="note" aria-label="Simulated text" className="rounded-md border border-dashed border-amber-500 bg-amber-50 p-3 text-sm text-amber-950">
+    <div
+      role="note"
+      aria-label="Simulated text"
+      className="rounded-md border border-dashed border-amber-500 bg-amber-50 p-3 text-sm text-amber-950"
+    >
       <p className="font-semibold">Simulated text (no real text was sent)</p>
       <p className="mt-1 break-words">{text}</p>
-      <p className="mt-2 text-xs">This Loop runs with the Phone Simulator, which proves nothing about who holds a phone. Real groups need Twilio.</p>
+      <p className="mt-2 text-xs">
+        This Loop runs with the Phone Simulator, which proves nothing about who holds a phone. Real groups need Twilio.
+      </p>
     </div>
   );
 }

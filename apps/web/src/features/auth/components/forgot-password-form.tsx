@@ -98,7 +98,14 @@ export function ForgotPasswordForm({ onSuccess }: { onSuccess: () => void }) {
       <CodeField id="reset-code" value={code} error={errors.code} onChange={setCode} />
       <FormField id="reset-password" label="New Password" hint={`At least ${LIMITS.passwordMin} characters`} error={errors.password}>
         {(aria) => (
-          <Input {...aria} name="password" type="password" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} />
+          <Input
+            {...aria}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
         )}
       </FormField>
       <Button type="submit" size="lg" className="w-full" busy={reset.isPending}>

@@ -40,7 +40,15 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
   });
 
   if (started) {
-    return <SignUpCodeStep started={started.answer} resendAt={started.resendAt} onResent={begin} onChangeNumber={() => setStarted(null)} onSuccess={onSuccess} />;
+    return (
+      <SignUpCodeStep
+        started={started.answer}
+        resendAt={started.resendAt}
+        onResent={begin}
+        onChangeNumber={() => setStarted(null)}
+        onSuccess={onSuccess}
+      />
+    );
   }
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
@@ -113,10 +121,15 @@ function SignUpCodeStep({
         We texted a code to <strong className="whitespace-nowrap">{formatPhoneNumber(started.phoneNumber)}</strong>
       </p>
       <SimulatedText text={started.simulatedText} />
-      <CodeField id="signup-code" value={code} error={error} onChange={(value) => {
-        setCode(value);
-        if (error) setError(codeError(value));
-      }} />
+      <CodeField
+        id="signup-code"
+        value={code}
+        error={error}
+        onChange={(value) => {
+          setCode(value);
+          if (error) setError(codeError(value));
+        }}
+      />
       <Button type="submit" size="lg" className="w-full" busy={verify.isPending}>
         Verify and Sign Up
       </Button>

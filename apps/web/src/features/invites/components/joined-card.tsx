@@ -27,12 +27,12 @@ export function JoinedCard({ answer, phoneNumber }: { answer: JoinAnswer; phoneN
             <strong> Reply YES</strong> to it to join. Until then, nothing is sent to the loop.
           </Step>
           <Step number={2}>
-            Then text your news to that number whenever you like: what you are up to, a photo of dinner, a small win.
-            You can send as many texts and photos as you want.
+            Then text your news to that number whenever you like: what you are up to, a photo of dinner, a small win. You can send as many
+            texts and photos as you want.
           </Step>
           <Step number={3}>
-            Loop sends a friendly reminder now and then, and turns everyone’s updates into a newsletter with a link to read it.
-            Reply STOP at any time to stop all texts.
+            Loop sends a friendly reminder now and then, and turns everyone’s updates into a newsletter with a link to read it. Reply STOP
+            at any time to stop all texts.
           </Step>
         </ol>
         <p className="flex items-start gap-2 rounded-lg bg-muted p-3 text-sm text-muted-foreground">
@@ -54,7 +54,10 @@ export function JoinedCard({ answer, phoneNumber }: { answer: JoinAnswer; phoneN
 function Step({ number, children }: { number: number; children: ReactNode }) {
   return (
     <li className="flex gap-3">
-      <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-bold text-primary-foreground">
+      <span
+        aria-hidden="true"
+        className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-bold text-primary-foreground"
+      >
         {number}
       </span>
       <p>{children}</p>

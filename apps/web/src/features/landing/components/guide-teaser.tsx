@@ -17,15 +17,19 @@ export function GuideTeaser() {
             Getting Started Guide
           </h2>
           <p className="max-w-xl text-lg text-muted-foreground">
-            A short walkthrough with the real screens: create your Loop, invite your people, send your first text and read
-            your first newsletter. Ready in about five minutes.
+            A short walkthrough with the real screens: create your Loop, invite your people, send your first text and read your first
+            newsletter. Ready in about five minutes.
           </p>
           <NewTabLink href={guide} className={buttonVariants({ size: 'lg' })}>
             Read the Guide
           </NewTabLink>
         </div>
         <div className="mx-auto h-64 w-52 overflow-hidden sm:h-72 sm:w-60 md:-mb-10 md:self-end">
-          <Screenshot name="members" alt="A Loop's members: names, phone numbers and what each is up to." className="rounded-b-none border-b-0" />
+          <Screenshot
+            name="members"
+            alt="A Loop's members: names, phone numbers and what each is up to."
+            className="rounded-b-none border-b-0"
+          />
         </div>
       </div>
     </section>

@@ -57,7 +57,11 @@ function AddMemberForm({ loopId, onAdded }: { loopId: number; onAdded: () => voi
     try {
       const added = await addMember.mutateAsync(values);
       // An opted-out phone is added but gets nothing: the owner must know why it stays quiet.
-      toast(added.notice ? { title: 'Member added, but not invited', description: added.notice } : { title: 'Member added successfully!', description: 'They will get a text asking them to reply YES to join.' });
+      toast(
+        added.notice
+          ? { title: 'Member added, but not invited', description: added.notice }
+          : { title: 'Member added successfully!', description: 'They will get a text asking them to reply YES to join.' },
+      );
       onAdded();
     } catch (error) {
       toastError(errorText(error), 'Failed to add member');

@@ -36,4 +36,3 @@ export function CreateLoopDialog({ size = 'default' }: { size?: ButtonProps['siz
     </Dialog>
   );
 }
-

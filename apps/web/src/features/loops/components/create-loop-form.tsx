@@ -32,7 +32,8 @@ export function CreateLoopForm({ onCreated }: { onCreated: () => void }) {
       toast({
         title: `Loop created successfully!${disabled}`,
         // The simulator is not "disabled": texts work, and the Phone Simulator shows them.
-        description: loop.smsStatus === 'simulated' ? 'Texts to members show up in the Phone Simulator: nothing leaves this computer.' : undefined,
+        description:
+          loop.smsStatus === 'simulated' ? 'Texts to members show up in the Phone Simulator: nothing leaves this computer.' : undefined,
       });
       onCreated();
     } catch (error) {
@@ -43,9 +44,7 @@ export function CreateLoopForm({ onCreated }: { onCreated: () => void }) {
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-5">
       <FormField id="loop-name" label="Loop Name" error={errors.name?.message}>
-        {(control) => (
-          <Input {...control} autoComplete="off" placeholder="The Parkers" autoFocus {...form.register('name')} />
-        )}
+        {(control) => <Input {...control} autoComplete="off" placeholder="The Parkers" autoFocus {...form.register('name')} />}
       </FormField>
       <div className="grid gap-2">
         <Label id="loop-vibe-label" asChild>
@@ -74,14 +73,7 @@ export function CreateLoopForm({ onCreated }: { onCreated: () => void }) {
         )}
       </div>
       <FormField id="loop-context" label="Group Context" error={errors.context?.message}>
-        {(control) => (
-          <Textarea
-            {...control}
-            rows={3}
-            placeholder="What brings your group together?"
-            {...form.register('context')}
-          />
-        )}
+        {(control) => <Textarea {...control} rows={3} placeholder="What brings your group together?" {...form.register('context')} />}
       </FormField>
       <DialogSubmitFooter busy={isSubmitting}>Create Loop</DialogSubmitFooter>
     </form>

@@ -93,8 +93,15 @@ function EditMemberForm({ loopId, member, onSaved }: { loopId: number; member: L
           <MessagingPreferenceField name={field.name} value={field.value ?? 'sms'} onChange={field.onChange} disabled={locked} />
         )}
       />
-      <FormField id="edit-member-context" label="Context (Optional)" hint="Who they are to the group, for the newsletter." error={errors.context?.message}>
-        {(control) => <Textarea {...control} rows={2} autoFocus={locked} placeholder="Grandma, lives in Lisbon" {...form.register('context')} />}
+      <FormField
+        id="edit-member-context"
+        label="Context (Optional)"
+        hint="Who they are to the group, for the newsletter."
+        error={errors.context?.message}
+      >
+        {(control) => (
+          <Textarea {...control} rows={2} autoFocus={locked} placeholder="Grandma, lives in Lisbon" {...form.register('context')} />
+        )}
       </FormField>
       <DialogSubmitFooter busy={isSubmitting}>Save Changes</DialogSubmitFooter>
     </form>

@@ -51,7 +51,9 @@ export function LoopNewsletters({ loopId }: { loopId: number }) {
                 {query.data.newsletters.map((newsletter) => (
                   <li key={newsletter.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 p-3">
                     <div className="min-w-0 flex-1">
-                      <p className="font-medium break-words">{newsletter.title || (newsletter.kind === 'sneak_peek' ? 'Sneak peek' : 'Newsletter')}</p>
+                      <p className="font-medium break-words">
+                        {newsletter.title || (newsletter.kind === 'sneak_peek' ? 'Sneak peek' : 'Newsletter')}
+                      </p>
                       <p className="text-sm text-muted-foreground tabular-nums">{formatDate(newsletter.sentAt)}</p>
                     </div>
                     <a
@@ -62,7 +64,9 @@ export function LoopNewsletters({ loopId }: { loopId: number }) {
                     >
                       Read it
                       <ExternalLink aria-hidden="true" className="size-3.5" />
-                      <span className="sr-only">: {newsletter.title || 'newsletter'} of {formatDate(newsletter.sentAt)} (opens in a new tab)</span>
+                      <span className="sr-only">
+                        : {newsletter.title || 'newsletter'} of {formatDate(newsletter.sentAt)} (opens in a new tab)
+                      </span>
                     </a>
                   </li>
                 ))}

@@ -38,9 +38,7 @@ export function LoopSettings({ loop }: { loop: LoopDetail }) {
           </Button>
         )}
       </CardHeader>
-      <CardContent>
-        {editing ? <SettingsForm loop={loop} onDone={() => setEditing(false)} /> : <SettingsView loop={loop} />}
-      </CardContent>
+      <CardContent>{editing ? <SettingsForm loop={loop} onDone={() => setEditing(false)} /> : <SettingsView loop={loop} />}</CardContent>
     </Card>
   );
 }
@@ -122,9 +120,7 @@ function SettingsForm({ loop, onDone }: { loop: LoopDetail; onDone: () => void }
         )}
       </div>
       <FormField id="settings-context" label="Group Context" error={errors.context?.message}>
-        {(control) => (
-          <Textarea {...control} rows={4} placeholder="What brings your group together?" {...form.register('context')} />
-        )}
+        {(control) => <Textarea {...control} rows={4} placeholder="What brings your group together?" {...form.register('context')} />}
       </FormField>
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button variant="outline" onClick={cancel} disabled={isSubmitting}>

@@ -146,7 +146,11 @@ function ResendInvitation({ loopId, member }: { loopId: number; member: LoopMemb
         }
       >
         <Send aria-hidden="true" />
-        Resend invitation<span className="sr-only"> to {member.user.firstName} {member.user.lastName}</span>
+        Resend invitation
+        <span className="sr-only">
+          {' '}
+          to {member.user.firstName} {member.user.lastName}
+        </span>
       </Button>
       {waiting && nextAt && <span className="text-xs text-muted-foreground">You can resend after {formatDateTime(nextAt)}</span>}
     </div>

@@ -19,8 +19,7 @@ interface VibePickerProps {
 
 /** The newsletter vibes (docs/product.md#input-rules) as a group of large checkboxes, in the order of VIBES. */
 export function VibePicker({ id, value, onChange, onBlur, disabled, ...aria }: VibePickerProps) {
-  const toggle = (vibe: Vibe, checked: boolean) =>
-    onChange(VIBES.filter((option) => (option === vibe ? checked : value.includes(option))));
+  const toggle = (vibe: Vibe, checked: boolean) => onChange(VIBES.filter((option) => (option === vibe ? checked : value.includes(option))));
   return (
     <div
       role="group"

@@ -20,7 +20,9 @@ describe('attachmentKind', () => {
 describe('attachmentProblem', () => {
   it('takes a voice memo or video up to 16 MB, with photos, within 20 MB in all', () => {
     expect(attachmentProblem({ name: 'memo.ogg', type: 'audio/ogg', size: 16 * MB }, [])).toBeNull();
-    expect(attachmentProblem({ name: 'big.mp4', type: 'video/mp4', size: 16 * MB + 1 }, [])).toMatch(/^“big.mp4” is 16.0 MB\. A voice memo or video can be at most 16 MB \(5 MB by SMS\/MMS\)\.$/);
+    expect(attachmentProblem({ name: 'big.mp4', type: 'video/mp4', size: 16 * MB + 1 }, [])).toMatch(
+      /^“big.mp4” is 16.0 MB\. A voice memo or video can be at most 16 MB \(5 MB by SMS\/MMS\)\.$/,
+    );
     expect(attachmentProblem({ name: 'memo.ogg', type: 'audio/ogg', size: 0 }, [])).toBe('“memo.ogg” is empty.');
     expect(attachmentProblem({ name: 'memo.ogg', type: 'audio/ogg', size: 6 * MB }, [15 * MB])).toMatch(/at most 20 MB/);
     expect(attachmentProblem({ name: 'doc.pdf', type: 'application/pdf', size: 10 }, [])).toMatch(/is not a photo, voice memo or video/);

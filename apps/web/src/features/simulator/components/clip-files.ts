@@ -9,7 +9,17 @@ const VIDEO_EXTENSIONS = ['mp4', 'm4v', 'mov', 'qt', '3gp', '3gpp', 'webm'];
 
 /** What the file picker offers: photos, and any audio or video (phones name AMR and Opus oddly). */
 export const ATTACH_ACCEPT = {
-  all: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'audio/*', 'video/*', ...AUDIO_EXTENSIONS.map((e) => `.${e}`), '.mov', '.3gp'].join(','),
+  all: [
+    'image/jpeg',
+    'image/png',
+    'image/gif',
+    'image/webp',
+    'audio/*',
+    'video/*',
+    ...AUDIO_EXTENSIONS.map((e) => `.${e}`),
+    '.mov',
+    '.3gp',
+  ].join(','),
   audio: ['audio/*', ...AUDIO_EXTENSIONS.map((e) => `.${e}`)].join(','),
   video: ['video/*', '.mov', '.3gp', '.mp4'].join(','),
 } as const;
@@ -32,13 +42,15 @@ export function attachmentKind(file: { name: string; type: string }): Attachment
  */
 export function attachmentProblem(file: { name: string; type: string; size: number }, attached: number[]): string | null {
   const kind = attachmentKind(file);
-  if (kind === null) return `“${file.name}” is not a photo, voice memo or video. Attach JPEG, PNG, GIF or WebP images, or audio or video files.`;
+  if (kind === null)
+    return `“${file.name}” is not a photo, voice memo or video. Attach JPEG, PNG, GIF or WebP images, or audio or video files.`;
   if (kind === 'photo') return photoProblem(file, attached);
   if (file.size === 0) return `“${file.name}” is empty.`;
   if (file.size > SIMULATOR_LIMITS.clipBytes) {
     return `“${file.name}” is ${(file.size / MB).toFixed(1)} MB. A voice memo or video can be at most ${SIMULATOR_LIMITS.clipBytes / MB} MB (5 MB by SMS/MMS).`;
   }
-  if (attached.length >= SIMULATOR_LIMITS.photos) return `A text can carry at most ${SIMULATOR_LIMITS.photos} photos, voice memos and videos.`;
+  if (attached.length >= SIMULATOR_LIMITS.photos)
+    return `A text can carry at most ${SIMULATOR_LIMITS.photos} photos, voice memos and videos.`;
   const total = attached.reduce((sum, size) => sum + size, 0) + file.size;
   if (total > SIMULATOR_LIMITS.totalBytes) return `All files of one text together can be at most ${SIMULATOR_LIMITS.totalBytes / MB} MB.`;
   return null;
@@ -49,12 +61,30 @@ export function clipContentType(file: { name: string; type: string }, kind: 'aud
   const type = file.type.split(';')[0]?.trim() ?? '';
   if (isSimulatorClipType(type)) return type;
   const extension = file.name.split('.').pop()?.toLowerCase() ?? '';
-  if (kind === 'video') return extension === 'mov' || extension === 'qt' ? 'video/quicktime' : extension === '3gp' || extension === '3gpp' ? 'video/3gpp' : 'video/mp4';
-  const byExtension: Record<string, SimulatorClipType> = { amr: 'audio/amr', ogg: 'audio/ogg', oga: 'audio/ogg', opus: 'audio/ogg', mp3: 'audio/mpeg', wav: 'audio/wav', flac: 'audio/flac', aac: 'audio/aac', weba: 'audio/webm' };
+  if (kind === 'video')
+    return extension === 'mov' || extension === 'qt'
+      ? 'video/quicktime'
+      : extension === '3gp' || extension === '3gpp'
+        ? 'video/3gpp'
+        : 'video/mp4';
+  const byExtension: Record<string, SimulatorClipType> = {
+    amr: 'audio/amr',
+    ogg: 'audio/ogg',
+    oga: 'audio/ogg',
+    opus: 'audio/ogg',
+    mp3: 'audio/mpeg',
+    wav: 'audio/wav',
+    flac: 'audio/flac',
+    aac: 'audio/aac',
+    weba: 'audio/webm',
+  };
   return byExtension[extension] ?? 'audio/mp4';
 }
 
 /** A voice memo or video as the API takes it. */
-export async function toSimulatorClip(file: File, kind: 'audio' | 'video'): Promise<{ contentType: SimulatorClipType; dataBase64: string }> {
+export async function toSimulatorClip(
+  file: File,
+  kind: 'audio' | 'video',
+): Promise<{ contentType: SimulatorClipType; dataBase64: string }> {
   return { contentType: clipContentType(file, kind), dataBase64: await readAsBase64(file) };
 }

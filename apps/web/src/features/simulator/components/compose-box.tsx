@@ -61,7 +61,9 @@ export function ComposeBox({ phoneNumber, whatsapp, firstName, draft, onDraftCha
     if (busy || recording || (!canSend && !more)) return;
     try {
       setReading(true);
-      const media = await Promise.all(attachments.items.map((item) => (item.kind === 'photo' ? toSimulatorMedia(item.file) : toSimulatorClip(item.file, item.kind))));
+      const media = await Promise.all(
+        attachments.items.map((item) => (item.kind === 'photo' ? toSimulatorMedia(item.file) : toSimulatorClip(item.file, item.kind))),
+      );
       setReading(false);
       await send.mutateAsync({
         body: draft,
@@ -89,7 +91,10 @@ export function ComposeBox({ phoneNumber, whatsapp, firstName, draft, onDraftCha
   const nearLimit = draft.length > SIMULATOR_LIMITS.body - 200;
 
   return (
-    <form onSubmit={(event) => void submit(event)} className="grid gap-2 border-t bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))]">
+    <form
+      onSubmit={(event) => void submit(event)}
+      className="grid gap-2 border-t bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))]"
+    >
       {attachments.items.length > 0 && (
         <ul aria-label="To send" className="flex gap-2 overflow-x-auto pt-1.5 pr-1.5 pb-1">
           {attachments.items.map((item, index) => (
@@ -143,7 +148,12 @@ export function ComposeBox({ phoneNumber, whatsapp, firstName, draft, onDraftCha
         >
           <ImagePlus aria-hidden="true" />
         </Button>
-        <MoreAttachmentsMenu whatsapp={whatsapp} disabled={busy || recording} hidden={recording} onSend={(more) => void submit(undefined, more)} />
+        <MoreAttachmentsMenu
+          whatsapp={whatsapp}
+          disabled={busy || recording}
+          hidden={recording}
+          onSend={(more) => void submit(undefined, more)}
+        />
         <Button
           variant={recording ? 'destructive' : 'ghost'}
           size="icon"
@@ -166,7 +176,9 @@ export function ComposeBox({ phoneNumber, whatsapp, firstName, draft, onDraftCha
           <div className="flex min-h-10 min-w-0 flex-1 items-center gap-2 rounded-3xl border border-destructive/40 bg-destructive/5 px-3 text-sm">
             <span aria-hidden="true" className="size-2.5 shrink-0 animate-pulse rounded-full bg-destructive" />
             <span role="timer" aria-label="Recording time" className="min-w-0 truncate font-medium tabular-nums">
-              {recorder.state.status === 'recording' ? `Recording ${formatDuration(recorder.state.seconds * 1000)}` : 'Starting the microphone…'}
+              {recorder.state.status === 'recording'
+                ? `Recording ${formatDuration(recorder.state.seconds * 1000)}`
+                : 'Starting the microphone…'}
             </span>
             <button
               type="button"

@@ -19,8 +19,8 @@ export function EmptyThread({ phone, onSuggest }: { phone: SimulatorPhone; onSug
       <p className="text-sm text-muted-foreground">
         {first && second ? (
           <>
-            {phone.firstName} is in {phone.loops.length} Loops: a text goes to all of them, unless it starts with a Loop’s name and a
-            colon (<q className="font-medium text-foreground">{first.name}: …</q>) or names one with{' '}
+            {phone.firstName} is in {phone.loops.length} Loops: a text goes to all of them, unless it starts with a Loop’s name and a colon
+            (<q className="font-medium text-foreground">{first.name}: …</q>) or names one with{' '}
             <span className="font-medium text-foreground">#{hashtag(second.name)}</span>.
           </>
         ) : (

@@ -5,7 +5,10 @@ export function MemberAvatar({ firstName, lastName, className }: { firstName: st
   return (
     <span
       aria-hidden="true"
-      className={cn('flex size-10 shrink-0 items-center justify-center rounded-full bg-secondary text-sm font-semibold text-secondary-foreground', className)}
+      className={cn(
+        'flex size-10 shrink-0 items-center justify-center rounded-full bg-secondary text-sm font-semibold text-secondary-foreground',
+        className,
+      )}
     >
       {`${firstName.charAt(0)}${lastName.charAt(0)}`.toUpperCase()}
     </span>

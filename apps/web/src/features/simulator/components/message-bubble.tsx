@@ -38,7 +38,12 @@ export function MessageBubble({ message, firstName }: { message: SimulatorMessag
           {message.photos.map((photo, index) => (
             <li key={photo.url} className={message.photos.length === 1 ? 'aspect-[4/3]' : 'aspect-square'}>
               {/* One photo fills a 12rem bubble; several share a 14rem one, two to a row. */}
-              <PhotoTile shape="fill" photo={photo} sizes={message.photos.length === 1 ? '12rem' : '7rem'} label={`Photo ${index + 1} from ${sender}`} />
+              <PhotoTile
+                shape="fill"
+                photo={photo}
+                sizes={message.photos.length === 1 ? '12rem' : '7rem'}
+                label={`Photo ${index + 1} from ${sender}`}
+              />
             </li>
           ))}
         </ul>
@@ -46,7 +51,10 @@ export function MessageBubble({ message, firstName }: { message: SimulatorMessag
       {message.attachments.length > 0 && (
         <ul aria-label="Also sent" className="flex flex-wrap justify-end gap-1">
           {message.attachments.map((label, index) => (
-            <li key={`${label}-${index}`} className="flex items-center gap-1 rounded-full border bg-card px-2.5 py-1 text-xs text-card-foreground">
+            <li
+              key={`${label}-${index}`}
+              className="flex items-center gap-1 rounded-full border bg-card px-2.5 py-1 text-xs text-card-foreground"
+            >
               <Paperclip aria-hidden="true" className="size-3.5 text-muted-foreground" />
               {label}
             </li>

@@ -41,7 +41,10 @@ export function PhoneList({ phones, selected, className }: { phones: SimulatorPh
         </CardTitle>
         {phones.length >= SEARCH_FROM && (
           <div className="relative">
-            <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+            <Search
+              aria-hidden="true"
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+            />
             <Input
               type="search"
               aria-label="Search members"
@@ -80,7 +83,9 @@ export function PhoneList({ phones, selected, className }: { phones: SimulatorPh
                         {phone.messagingPreference === 'whatsapp' && ' · WhatsApp'}
                       </span>
                       {phone.optedOut && (
-                        <span className="shrink-0 rounded-full bg-destructive/10 px-2 py-px text-[11px] font-semibold text-destructive">Opted out</span>
+                        <span className="shrink-0 rounded-full bg-destructive/10 px-2 py-px text-[11px] font-semibold text-destructive">
+                          Opted out
+                        </span>
                       )}
                     </span>
                     <span className="truncate text-xs text-muted-foreground">{phone.loops.map((loop) => loop.name).join(', ')}</span>

@@ -5,7 +5,17 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { errorText } from '@/lib/api-client';
 
-function Notice({ icon: Icon, title, children, alert = false }: { icon: typeof PhoneOff; title: string; children: ReactNode; alert?: boolean }) {
+function Notice({
+  icon: Icon,
+  title,
+  children,
+  alert = false,
+}: {
+  icon: typeof PhoneOff;
+  title: string;
+  children: ReactNode;
+  alert?: boolean;
+}) {
   return (
     <Card role={alert ? 'alert' : undefined} className="flex flex-col items-center gap-3 px-6 py-12 text-center">
       <div className="flex size-14 items-center justify-center rounded-full bg-secondary">

@@ -20,13 +20,10 @@ export function SimulatorTips({ className }: { className?: string }) {
         </CardTitle>
       </CardHeader>
       <CardContent className="grid gap-4 text-sm">
+        <p className="text-muted-foreground">Any text or photo becomes an update in the member’s Loops, and Loop texts back to confirm.</p>
         <p className="text-muted-foreground">
-          Any text or photo becomes an update in the member’s Loops, and Loop texts back to confirm.
-        </p>
-        <p className="text-muted-foreground">
-          <span className="font-medium text-foreground">In several Loops?</span> Start with a Loop’s name and a colon (
-          <q>Family: …</q>) or add <span className="font-medium text-foreground">#Family</span> anywhere. Without a name, the text goes
-          to all of them.
+          <span className="font-medium text-foreground">In several Loops?</span> Start with a Loop’s name and a colon (<q>Family: …</q>) or
+          add <span className="font-medium text-foreground">#Family</span> anywhere. Without a name, the text goes to all of them.
         </p>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1.5">
           {KEYWORDS.map(([word, meaning]) => (
@@ -39,8 +36,8 @@ export function SimulatorTips({ className }: { className?: string }) {
           ))}
         </dl>
         <p className="text-xs text-muted-foreground">
-          Photos: JPEG, PNG, GIF or WebP, up to 5 MB each and 10 per text. Voice memos and videos: any common audio or video file, up to 5 MB by
-          SMS or 16 MB on WhatsApp, or record one with the microphone button.
+          Photos: JPEG, PNG, GIF or WebP, up to 5 MB each and 10 per text. Voice memos and videos: any common audio or video file, up to 5
+          MB by SMS or 16 MB on WhatsApp, or record one with the microphone button.
         </p>
       </CardContent>
     </Card>

@@ -29,10 +29,20 @@ export function useAttachments() {
     const accepted = [...items];
     const problems: string[] = [];
     for (const file of files) {
-      const refused = attachmentProblem(file, accepted.map((item) => item.file.size));
+      const refused = attachmentProblem(
+        file,
+        accepted.map((item) => item.file.size),
+      );
       const kind = attachmentKind(file);
       if (refused || !kind) problems.push(refused ?? `“${file.name}” cannot be attached.`);
-      else accepted.push({ id: `attachment-${++nextId}`, file, kind, previewUrl: kind === 'photo' ? URL.createObjectURL(file) : null, ...(seconds === undefined ? {} : { seconds }) });
+      else
+        accepted.push({
+          id: `attachment-${++nextId}`,
+          file,
+          kind,
+          previewUrl: kind === 'photo' ? URL.createObjectURL(file) : null,
+          ...(seconds === undefined ? {} : { seconds }),
+        });
     }
     setItems(accepted);
     setProblem(problems.length > 0 ? problems.join(' ') : null);

@@ -12,8 +12,10 @@ export function microphoneProblem(error: unknown): string {
   if (name === 'NotAllowedError' || name === 'SecurityError') {
     return 'The microphone is blocked for this site. Allow it in the browser’s site settings, or attach an audio file instead.';
   }
-  if (name === 'NotFoundError' || name === 'OverconstrainedError') return 'No microphone was found. Connect one, or attach an audio file instead.';
-  if (name === 'NotReadableError') return 'The microphone is in use by another app. Close it and try again, or attach an audio file instead.';
+  if (name === 'NotFoundError' || name === 'OverconstrainedError')
+    return 'No microphone was found. Connect one, or attach an audio file instead.';
+  if (name === 'NotReadableError')
+    return 'The microphone is in use by another app. Close it and try again, or attach an audio file instead.';
   return 'The microphone could not start. Try again, or attach an audio file instead.';
 }
 
@@ -27,7 +29,11 @@ type State = { status: 'idle' } | { status: 'starting' } | { status: 'recording'
  * `stop` hands the recording over as a file (`onRecorded`); `cancel` throws it away. The
  * microphone is released whenever recording ends, and when the component goes away.
  */
-export function useVoiceRecorder(handlers: { onStarted: () => void; onRecorded: (file: File, seconds: number) => void; onProblem: (problem: string) => void }) {
+export function useVoiceRecorder(handlers: {
+  onStarted: () => void;
+  onRecorded: (file: File, seconds: number) => void;
+  onProblem: (problem: string) => void;
+}) {
   const [state, setState] = useState<State>({ status: 'idle' });
   const session = useRef<{ recorder: MediaRecorder; stream: MediaStream; timer: number; startedAt: number; keep: boolean } | null>(null);
   const callbacks = useRef(handlers);

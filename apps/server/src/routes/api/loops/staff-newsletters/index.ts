@@ -55,7 +55,12 @@ const staffNewsletterRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/:id/newsletters/:newsletterId/send', { schema: { params: newsletterParamsSchema } }, async (request) => {
     const { params } = request;
     await getLoopAccess(db, gatedUser(request), params.id);
-    const sent = await sendNewsletter(db, { loopId: params.id, newsletterId: params.newsletterId, now: clock(), publicUrl: config.PUBLIC_URL });
+    const sent = await sendNewsletter(db, {
+      loopId: params.id,
+      newsletterId: params.newsletterId,
+      now: clock(),
+      publicUrl: config.PUBLIC_URL,
+    });
     return { newsletter: toNewsletter(sent.newsletter), textsQueued: sent.textsQueued } satisfies SendNewsletterAnswer;
   });
 
