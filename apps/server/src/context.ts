@@ -4,6 +4,7 @@ import type { Clock } from './lib/clock';
 import type { Transcriber } from './media/transcribe';
 import type { MessagingProvider } from './messaging/provider';
 import type { NewsletterWriter } from './publishing/writer';
+import type { GrowthCache } from './services/admin/get-admin-stats';
 import type { SettledCounts } from './services/admin/settled-counts';
 import type { MediaStorage } from './storage/media-storage';
 
@@ -26,6 +27,8 @@ export interface AppContext {
   transcriber: Transcriber | null;
   /** Delivery counts of settled newsletters, kept a few minutes (services/admin/settled-counts.ts). */
   settledCounts: SettledCounts;
+  /** The admin dashboard's growth charts, kept until the data changes (services/admin/get-admin-stats.ts). */
+  growthCache: GrowthCache;
 }
 
 declare module 'fastify' {

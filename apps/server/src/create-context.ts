@@ -6,6 +6,7 @@ import { createTranscriber } from './media/transcribe';
 import { createMessagingProvider } from './messaging/create-provider';
 import { createNewsletterWriter } from './publishing/create-writer';
 import type { AppContext } from './context';
+import { createGrowthCache } from './services/admin/get-admin-stats';
 import { createSettledCounts } from './services/admin/settled-counts';
 import { createMediaStorage } from './storage/create-storage';
 
@@ -28,5 +29,6 @@ export function createAppContext(
     writer: createNewsletterWriter(config, options.log),
     transcriber: createTranscriber(config, options.log),
     settledCounts: createSettledCounts(),
+    growthCache: createGrowthCache(),
   };
 }

@@ -11,16 +11,26 @@ const utcDay = (column: typeof loops.createdAt | typeof members.createdAt) =>
 
 type Growth = Omit<AdminStats, 'totalUpdates'>;
 
-const cache = new WeakMap<Db, { key: string; growth: Promise<Growth> }>();
+/**
+ * The last growth answer and the fingerprint it was computed for. One per app (AppContext,
+ * built by createGrowthCache), so nothing is kept at module level.
+ */
+export interface GrowthCache {
+  entry?: { key: string; growth: Promise<Growth> };
+}
+
+export function createGrowthCache(): GrowthCache {
+  return {};
+}
 
 /**
  * Totals and cumulative daily growth (UTC days) from the first Loop to today. Grouping every
- * member by day is the costly part, so that answer is kept per database handle until the data
+ * member by day is the costly part, so that answer is kept (one per app: the context's growthCache) until the data
  * changes: any insert or delete moves the Loop count, the member total or a newest id. Total
  * updates (docs/product.md#admin-dashboard: the sum of every Loop's updateCount) changes with each text, so it is read fresh
  * with the fingerprint and is not part of it.
  */
-export async function getAdminStats(db: Db, now: Date): Promise<AdminStats> {
+export async function getAdminStats(db: Db, cache: GrowthCache, now: Date): Promise<AdminStats> {
   const [row] = await db
     .select({
       loops: sql<number>`count(*)`.mapWith(Number),
@@ -32,13 +42,13 @@ export async function getAdminStats(db: Db, now: Date): Promise<AdminStats> {
     .from(loops);
   const { updates: totalUpdates = 0, ...fingerprint } = row ?? {};
   const key = `${JSON.stringify(fingerprint)}@${now.toISOString().slice(0, 10)}`;
-  let cached = cache.get(db);
+  let cached = cache.entry;
   if (cached?.key !== key) {
     // Requests that miss together share one computation.
     const entry = { key, growth: computeGrowth(db, now) };
-    cache.set(db, entry);
+    cache.entry = entry;
     entry.growth.catch(() => {
-      if (cache.get(db) === entry) cache.delete(db);
+      if (cache.entry === entry) delete cache.entry;
     });
     cached = entry;
   }

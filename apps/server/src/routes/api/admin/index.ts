@@ -35,7 +35,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   gate(app, staffOnly);
   const { db, clock } = app.ctx;
 
-  app.get('/stats', async () => getAdminStats(db, clock()));
+  app.get('/stats', async () => getAdminStats(db, app.ctx.growthCache, clock()));
 
   app.get('/loops', { schema: { querystring: adminLoopsQuerySchema } }, async (request, reply) => {
     const { loops, total, next } = await listAdminLoops(db, request.query);
