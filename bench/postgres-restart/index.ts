@@ -118,24 +118,17 @@ async function measure(postgres: Postgres): Promise<void> {
     const latencies: { at: number; ms: number }[] = [];
     const errors: string[] = [];
     const record = (status: number, body: string) => answers.push({ at: performance.now(), status, body });
-    const load = [
+    // Two loads side by side for the whole run: health (no database) and a signed-in page (the database).
+    const hammer = (path: string, headers: Record<string, string> = {}) =>
       autocannon({
         url: server.url,
         connections: CONNECTIONS,
         duration: 120,
         timeout: 30,
         sampleInt: 100,
-        requests: [{ method: 'GET', path: '/api/health', onResponse: (s, b) => record(s, b) }],
-      }),
-      autocannon({
-        url: server.url,
-        connections: CONNECTIONS,
-        duration: 120,
-        timeout: 30,
-        sampleInt: 100,
-        requests: [{ method: 'GET', path: '/api/loops', headers: { cookie }, onResponse: (s, b) => record(s, b) }],
-      }),
-    ];
+        requests: [{ method: 'GET', path, headers, onResponse: (s, b) => record(s, b) }],
+      });
+    const load = [hammer('/api/health'), hammer('/api/loops', { cookie })];
     for (const instance of load) {
       instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) =>
         latencies.push({ at: performance.now(), ms }),

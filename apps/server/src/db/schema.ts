@@ -18,6 +18,16 @@ import type { ReminderEntry } from '@loop/shared/constants';
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const id = () => bigserial('id', { mode: 'number' }).primaryKey();
 const ref = (name: string) => bigint(name, { mode: 'number' });
+/** The Loop a row belongs to: it goes when the Loop is deleted. */
+const loopRef = () =>
+  ref('loop_id')
+    .notNull()
+    .references(() => loops.id, { onDelete: 'cascade' });
+/** The person a row belongs to: it goes when their account is deleted. */
+const userRef = () =>
+  ref('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
 
 export const messagingPreference = pgEnum('messaging_preference', ['sms', 'whatsapp']);
 export const frequency = pgEnum('frequency', ['weekly', 'biweekly', 'monthly']);
@@ -58,9 +68,7 @@ export const sessions = pgTable(
     id: id(),
     /** HMAC of the cookie token: the token itself is never stored. */
     tokenHash: text('token_hash').notNull(),
-    userId: ref('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userRef(),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -129,12 +137,8 @@ export const members = pgTable(
   'members',
   {
     id: id(),
-    loopId: ref('loop_id')
-      .notNull()
-      .references(() => loops.id, { onDelete: 'cascade' }),
-    userId: ref('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    loopId: loopRef(),
+    userId: userRef(),
     context: text('context'),
     /** Only active memberships get texts or have texts routed to them. New rows are pending unless said otherwise. */
     status: membershipStatus('status').notNull().default('pending'),
@@ -180,9 +184,7 @@ export const invites = pgTable(
   'invites',
   {
     id: id(),
-    loopId: ref('loop_id')
-      .notNull()
-      .references(() => loops.id, { onDelete: 'cascade' }),
+    loopId: loopRef(),
     code: text('code').notNull(),
     createdById: ref('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
@@ -268,12 +270,8 @@ export const updates = pgTable(
   'updates',
   {
     id: id(),
-    loopId: ref('loop_id')
-      .notNull()
-      .references(() => loops.id, { onDelete: 'cascade' }),
-    userId: ref('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    loopId: loopRef(),
+    userId: userRef(),
     content: text('content').notNull().default(''),
     /** The inbound text this update came from. */
     messageId: ref('message_id').references(() => messages.id, { onDelete: 'set null' }),
@@ -342,9 +340,7 @@ export const newsletters = pgTable(
   'newsletters',
   {
     id: id(),
-    loopId: ref('loop_id')
-      .notNull()
-      .references(() => loops.id, { onDelete: 'cascade' }),
+    loopId: loopRef(),
     kind: newsletterKind('kind').notNull().default('newsletter'),
     status: newsletterStatus('status').notNull().default('draft'),
     urlId: text('url_id').notNull(),
