@@ -11,7 +11,7 @@ import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twi
 import { INBOUND_PATH, signedInbound } from './helpers/fault-database';
 import { startServer, stopAllServers, type ServerProcess } from '../helpers/server-process';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy';
-import { sleep, until } from './helpers/wait';
+import { sleep, until, untilHealthy } from './helpers/wait';
 
 /**
  * docs/reliability.md, "PostgreSQL restarts": the real server process talks to PostgreSQL through
@@ -105,15 +105,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL restarted under load', () => {
     await sleep(OUTAGE_MS);
     await proxy.restore();
     const restoredAt = performance.now();
-    await until(
-      () =>
-        fetch(`${server.url}/api/health`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      'the health check to pass again',
-      30_000,
-    );
+    await untilHealthy(server.url);
     const recoveredAt = performance.now();
     await sleep(1500);
     for (const instance of load) instance.stop();

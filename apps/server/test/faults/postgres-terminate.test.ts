@@ -12,7 +12,7 @@ import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../hel
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
 import { startServer, stopAllServers, type ServerProcess } from '../helpers/server-process';
 import { INBOUND_PATH, signedInbound } from './helpers/fault-database';
-import { sleep, until } from './helpers/wait';
+import { sleep, until, untilHealthy } from './helpers/wait';
 
 /**
  * docs/reliability.md, "PostgreSQL terminates connections": an administrator's
@@ -138,15 +138,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL terminates every connection of t
         await sleep(400);
       }
       const lastAt = performance.now();
-      await until(
-        () =>
-          fetch(`${server.url}/api/health`).then(
-            (r) => r.ok,
-            () => false,
-          ),
-        'the health check to pass again',
-        30_000,
-      );
+      await untilHealthy(server.url);
       const recoveredAt = performance.now();
       await sleep(1500);
       for (const instance of load) instance.stop();

@@ -9,6 +9,16 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
   }
 }
 
+/** Polls `GET /api/health` of the server at `baseUrl` until it answers 200 (a refused connection counts as not yet). */
+export function untilHealthy(baseUrl: string, timeoutMs = 30_000): Promise<void> {
+  const healthy = () =>
+    fetch(`${baseUrl}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+  return until(healthy, 'the health check to pass again', timeoutMs);
+}
+
 /** Waits until `count()` has stopped changing for `quietMs` (and is at least `atLeast`). */
 export async function settled(
   count: () => number,
