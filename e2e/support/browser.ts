@@ -27,6 +27,14 @@ export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   });
 }
 
+/**
+ * For a test's own GET through `page.request`: the server closes an idle keep-alive socket after
+ * 5 s (app.ts keepAliveTimeout), and a request sent on it at that moment fails with ECONNRESET.
+ * A browser retries an idempotent request then; Playwright's request client only when told to.
+ * Only for GETs: a POST is never sent twice.
+ */
+export const RETRY_RESET = { maxRetries: 2 };
+
 export const PHONE = { width: 375, height: 800 };
 export const DESKTOP = { width: 1280, height: 800 };
 

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { LoopDetail } from '@loop/shared/loops';
 import { dismissToasts, registerAccount, waitGone, waitToast, waitVisible } from '../support/app';
-import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
+import { collectPageErrors, DESKTOP, PHONE, RETRY_RESET, screenshot } from '../support/browser';
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
 
@@ -14,7 +14,7 @@ withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 const OWNER = { firstName: 'Ava', lastName: 'Parker', email: 'ava@example.com', phoneNumber: '+14155550101' };
 
 async function loopOf(page: Page, id: number): Promise<LoopDetail> {
-  const response = await page.request.get(`${server.url}/api/loops/${id}`);
+  const response = await page.request.get(`${server.url}/api/loops/${id}`, RETRY_RESET);
   expect(response.status()).toBe(200);
   return (await response.json()) as LoopDetail;
 }
@@ -236,7 +236,7 @@ describe('a Loop from creation to deletion, on a phone', () => {
     await waitToast(page, 'Loop deleted successfully');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
     await waitVisible(page.getByRole('heading', { name: 'Create Your First Loop' }));
-    expect((await page.request.get(`${server.url}/api/loops/${loopId}`)).status()).toBe(404);
+    expect((await page.request.get(`${server.url}/api/loops/${loopId}`, RETRY_RESET)).status()).toBe(404);
 
     await context.close();
     // The one failed load is the photo made to fail above.

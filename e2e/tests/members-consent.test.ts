@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { LoopDetail, MemberState } from '@loop/shared/loops';
 import { registerAccount, waitVisible } from '../support/app';
-import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
+import { collectPageErrors, DESKTOP, PHONE, RETRY_RESET, screenshot } from '../support/browser';
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
 
@@ -19,7 +19,7 @@ const PEOPLE = {
 };
 
 async function stateOf(page: Page, loopId: number, phone: string): Promise<MemberState | undefined> {
-  const loop = (await (await page.request.get(`${server.url}/api/loops/${loopId}`)).json()) as LoopDetail;
+  const loop = (await (await page.request.get(`${server.url}/api/loops/${loopId}`, RETRY_RESET)).json()) as LoopDetail;
   return loop.members.find((m) => m.user.phoneNumber === phone)?.state;
 }
 

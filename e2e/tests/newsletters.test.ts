@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoopSummary } from '@loop/shared/loops';
 import type { NewsletterPreview } from '@loop/shared/newsletters';
 import { dismissToasts, registerAccount, toasts, waitGone, waitToast, waitVisible } from '../support/app';
-import { collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot } from '../support/browser';
+import { collectPageErrors, DESKTOP, launchBrowser, PHONE, RETRY_RESET, screenshot } from '../support/browser';
 import { addMember, createLoop, textFromPhone, waitForText, waitForUpdates } from '../support/loop-data';
 import { startServer, type RunningServer } from '../support/server';
 
@@ -128,7 +128,7 @@ describe('a newsletter from draft to the members phones', () => {
     await waitToast(page, 'Changes saved');
     await waitToast(page, 'Newsletter draft has been updated.');
     const saved = (await (
-      await staff.request.get(`${server.url}/api/loops/${parkers.id}/newsletters/${newsletterId}/preview`)
+      await staff.request.get(`${server.url}/api/loops/${parkers.id}/newsletters/${newsletterId}/preview`, RETRY_RESET)
     ).json()) as NewsletterPreview;
     expect(saved.content).toContain(note);
     expect(saved.status).toBe('draft');

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { registerAccount, waitVisible } from '../support/app';
-import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
+import { collectPageErrors, DESKTOP, PHONE, RETRY_RESET, screenshot } from '../support/browser';
 import { addMember, createLoop } from '../support/loop-data';
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
@@ -66,7 +66,7 @@ describe('the Phone Simulator’s attachment menu', () => {
       await screenshot(page, `simulator-attachments-answered-${width}`);
 
       // Neither became an update of the Loop.
-      const detail = (await (await page.request.get(`${server.url}/api/loops/${loop.id}`)).json()) as { updates: unknown[] };
+      const detail = (await (await page.request.get(`${server.url}/api/loops/${loop.id}`, RETRY_RESET)).json()) as { updates: unknown[] };
       expect(detail.updates).toEqual([]);
       await context.close();
       expect(errors).toEqual([]);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { GenerateNewsletterAnswer, NewsletterPreview } from '@loop/shared/newsletters';
 import { registerAccount, waitVisible } from '../support/app';
 import { seriousViolations } from '../support/axe';
-import { collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot } from '../support/browser';
+import { collectPageErrors, DESKTOP, launchBrowser, PHONE, RETRY_RESET, screenshot } from '../support/browser';
 import { createLoop } from '../support/loop-data';
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
@@ -90,13 +90,13 @@ describe('voice memos in the Phone Simulator', () => {
       await page.request.post(`${server.url}/api/loops/${loop.id}/newsletters/generate`)
     ).json()) as GenerateNewsletterAnswer;
     const preview = (await (
-      await page.request.get(`${server.url}/api/loops/${loop.id}/newsletters/${generated.newsletter.id}/preview`)
+      await page.request.get(`${server.url}/api/loops/${loop.id}/newsletters/${generated.newsletter.id}/preview`, RETRY_RESET)
     ).json()) as NewsletterPreview;
     await page.goto(`${server.url}/newsletters/${preview.urlId}`);
     const audio = page.locator('audio');
     await waitVisible(audio);
     const src = await audio.evaluate((el: HTMLAudioElement) => el.currentSrc || el.querySelector('source')?.src || el.src);
-    const file = await page.request.get(src);
+    const file = await page.request.get(src, RETRY_RESET);
     expect(file.status()).toBe(200);
     expect(file.headers()['content-type']).toBe('audio/mp4');
     // And it plays: Chromium's clock moves on (muted, as autoplay rules allow).

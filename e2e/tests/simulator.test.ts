@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { LoopDetail } from '@loop/shared/loops';
 import { registerAccount, waitGone, waitVisible } from '../support/app';
-import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
+import { collectPageErrors, DESKTOP, PHONE, RETRY_RESET, screenshot } from '../support/browser';
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
 
@@ -56,7 +56,7 @@ function gradientPng(width: number, height: number): Buffer {
 }
 
 async function loopOf(page: Page, id: number): Promise<LoopDetail> {
-  const response = await page.request.get(`${server.url}/api/loops/${id}`);
+  const response = await page.request.get(`${server.url}/api/loops/${id}`, RETRY_RESET);
   expect(response.status()).toBe(200);
   return (await response.json()) as LoopDetail;
 }
