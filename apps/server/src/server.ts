@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, loadEnvFile } from './config';
 import { startJobs } from './jobs/boss';
 import { convertExistingPhotos } from './media/convert-existing';
+import { findFfmpeg } from './media/ffmpeg';
 import { firstStepsMessage } from './services/demo/first-steps-message';
 
 async function main(): Promise<void> {
@@ -38,12 +39,23 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 
-  await app.listen({ port: config.PORT, host: config.HOST });
+  // Fastify's own "Server listening" line would land, as JSON, in the middle of the start-up
+  // text below; that text says where Loop listens, so the line is left out (warnings still show).
+  const level = app.log.level;
+  app.log.level = 'warn';
+  await app.listen({ port: config.PORT, host: config.HOST }).finally(() => (app.log.level = level));
   const where = app.ctx.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   const settings = envFile ? `, settings from ${envFile}` : '';
-  console.log(`\n  Loop is running at ${config.PUBLIC_URL}  (${where}, ${config.messagingProvider} texts${settings})\n`);
-  if (config.messagingProvider === 'simulator') console.log(`${SIMULATOR_WARNING}\n`);
-  console.log(`${await firstStepsMessage(app.ctx.db, config).catch(() => '')}\n`);
+  const firstSteps = await firstStepsMessage(app.ctx.db, config).catch(() => '');
+  // One write, so no log line from the background work can land inside it.
+  console.log(
+    [
+      `\n  Loop is running at ${config.PUBLIC_URL}  (${where}, ${config.messagingProvider} texts${settings})\n`,
+      ...(config.messagingProvider === 'simulator' ? [`${SIMULATOR_WARNING}\n`] : []),
+      ...(findFfmpeg(config.FFMPEG_PATH) === null ? [`${NO_FFMPEG_WARNING}\n`] : []),
+      `${firstSteps}\n`,
+    ].join('\n'),
+  );
   // Photos stored before the pipeline are converted in the background; a stop resumes next start.
   convertExistingPhotos(app.ctx.db, app.ctx.storage, app.log).then(
     (report) => report.converted + report.removed > 0 && app.log.info(report, 'Stored photos converted'),
@@ -56,6 +68,13 @@ const SIMULATOR_WARNING = [
   '  Texts go to the Phone Simulator, not to real phones. Simulator mode proves nothing about who',
   '  holds a phone: sign-up and password-reset codes are shown on the screen to whoever asks. It is',
   '  for trying Loop; real groups need Twilio (see README, "Text messages with Twilio").',
+].join('\n');
+
+/** Said at every start on a machine without ffmpeg: members' voice memos and videos are refused. */
+const NO_FFMPEG_WARNING = [
+  '  Voice memos and videos are off: this machine has no ffmpeg (or FFMPEG_PATH points at none).',
+  '  Members who send one are told only their text and photos were shared. Install it',
+  '  (Debian/Ubuntu: sudo apt-get install -y ffmpeg; macOS: brew install ffmpeg) and start Loop again.',
 ].join('\n');
 
 main().catch((error: unknown) => {
