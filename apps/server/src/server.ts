@@ -40,9 +40,10 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
 
   // Fastify's own "Server listening" line would land, as JSON, in the middle of the start-up
-  // text below; that text says where Loop listens, so the line is left out (warnings still show).
+  // text below; that text says where Loop listens, so at the default level the line is left out
+  // (warnings still show; LOG_LEVEL=debug or trace keeps it).
   const level = app.log.level;
-  app.log.level = 'warn';
+  if (level === 'info') app.log.level = 'warn';
   await app.listen({ port: config.PORT, host: config.HOST }).finally(() => (app.log.level = level));
   const where = app.ctx.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   const settings = envFile ? `, settings from ${envFile}` : '';
