@@ -21,6 +21,7 @@ import userRoutes from './routes/api/user/index';
 import mediaRoutes from './routes/media/index';
 import twilioWebhooks from './routes/webhooks/twilio';
 import inviteRoutes from './routes/api/invites/index';
+import invitationRoutes from './routes/api/invitations/index';
 import loopRoutes from './routes/api/loops/index';
 import newsletterPageRoutes from './routes/newsletters/index';
 
@@ -138,6 +139,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(mediaRoutes);
   await app.register(loopRoutes, { prefix: '/api/loops' });
   await app.register(inviteRoutes, { prefix: '/api/invites' });
+  await app.register(invitationRoutes, { prefix: '/api/invitations' });
   await app.register(adminRoutes, { prefix: '/api/admin' });
   app.get('/api/health', async (_request, reply) => {
     const ok = await pingDatabase(ctx.db);

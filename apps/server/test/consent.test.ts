@@ -152,7 +152,7 @@ describe('story: diverted texts', () => {
     const res = await add(bob.cookie, loop.id, carol);
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({
-      state: 'opted_out',
+      state: 'not_invited',
       resendAt: null,
       notice: 'This number has opted out of Loop texts, so no invitation was sent. They can rejoin by texting START.',
     });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
-import { addActiveMemberAs, createLoopAs, insertUpdate } from './helpers/loops';
+import { addActiveMemberAs, addMemberAs, createLoopAs, insertUpdate } from './helpers/loops';
 
 /**
  * The permission matrix of issue 3: for every Loop route, what the owner, a member, a stranger,
@@ -11,7 +11,7 @@ const ROLES: Role[] = ['owner', 'member', 'stranger', 'staff', 'signedOut'];
 
 let t: TestContext;
 let cookies: Record<Exclude<Role, 'signedOut'>, string>;
-let people: Record<'owner' | 'member', { id: number; phone: string }>;
+let people: Record<'owner' | 'member' | 'stranger', { id: number; phone: string }>;
 let phoneSeq = 0;
 
 beforeAll(async () => {
@@ -24,6 +24,7 @@ beforeAll(async () => {
   people = {
     owner: { id: owner.user.id, phone: owner.account.phoneNumber },
     member: { id: member.user.id, phone: member.account.phoneNumber },
+    stranger: { id: stranger.user.id, phone: stranger.account.phoneNumber },
   };
 });
 afterAll(() => t.close());
@@ -36,7 +37,9 @@ async function freshLoop() {
   const db = t.testDb.database.db;
   const ownersUpdate = await insertUpdate(db, loop.id, people.owner.id, "Owner's news");
   const membersUpdate = await insertUpdate(db, loop.id, people.member.id, "Member's news");
-  return { loop, member, extra, ownersUpdate, membersUpdate };
+  // The stranger's phone was added too: invited (pending), so still a stranger to the Loop.
+  const invitation = await addMemberAs(t.app, cookies.owner, loop.id, { phoneNumber: people.stranger.phone });
+  return { loop, member, extra, ownersUpdate, membersUpdate, invitation };
 }
 type Fixture = Awaited<ReturnType<typeof freshLoop>>;
 
@@ -51,6 +54,7 @@ interface RouteCase {
 const VIEW = { owner: 200, member: 200, stranger: 404, staff: 200, signedOut: 401 };
 const MANAGE = { owner: 200, member: 403, stranger: 404, staff: 200, signedOut: 401 };
 const CREATE = { owner: 201, member: 403, stranger: 404, staff: 201, signedOut: 401 };
+const ANSWER = { owner: 404, member: 404, stranger: 200, staff: 404, signedOut: 401 };
 
 const ROUTES: RouteCase[] = [
   { name: 'GET loop', method: 'GET', url: (f) => `/api/loops/${f.loop.id}`, expected: VIEW },
@@ -79,6 +83,9 @@ const ROUTES: RouteCase[] = [
     url: (f) => `/api/loops/${f.loop.id}/updates/${f.membersUpdate.id}`,
     expected: { owner: 200, member: 200, stranger: 404, staff: 200, signedOut: 401 },
   },
+  // An invitation is answered by the holder of its phone only: not its Loop's owner, not staff (decision 0035).
+  { name: 'POST accept invitation', method: 'POST', url: (f) => `/api/invitations/${f.invitation.id}/accept`, expected: ANSWER },
+  { name: 'POST decline invitation', method: 'POST', url: (f) => `/api/invitations/${f.invitation.id}/decline`, expected: ANSWER },
 ];
 
 describe.each(ROUTES)('$name', (route) => {

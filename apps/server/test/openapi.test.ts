@@ -94,6 +94,12 @@ describe('GET /api/openapi.json (decision 0018)', () => {
         ?.parameters?.filter((p) => p.in === 'query')
         .map((p) => p.name),
     ).toEqual(expect.arrayContaining(['page', 'pageSize', 'cursor']));
+    // My Loops' invitations (decision 0035): the list and each answer, from their response schemas.
+    const invitations = operation('GET', '/api/invitations')?.responses?.['200']?.content['application/json']?.schema;
+    expect(invitations?.items?.required).toEqual(['id', 'loop', 'invitedBy', 'invitedAt', 'expiresAt']);
+    const accepted = operation('POST', '/api/invitations/:membershipId/accept');
+    expect(accepted?.parameters?.filter((p) => p.in === 'path').map((p) => [p.name, p.required])).toEqual([['membershipId', true]]);
+    expect(accepted?.responses?.['200']?.content['application/json']?.schema?.properties?.status?.enum).toEqual(['active', 'declined']);
     // Twilio's webhooks take a form.
     expect(Object.keys(operation('POST', '/api/webhooks/twilio/status')?.requestBody?.content ?? {})).toEqual([
       'application/x-www-form-urlencoded',

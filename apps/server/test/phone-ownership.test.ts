@@ -80,8 +80,12 @@ describe('the squatter story (issue 14), end to end through the API', () => {
       lastName: 'Real',
       phoneNumber: holderPhone,
     });
-    // Same person, same membership: the Loop is theirs to open.
+    // Same person, same membership, still waiting for their answer (proving the phone is not a yes,
+    // decision 0035): they accept it on My Loops, and the Loop is theirs to open.
     const cookie = sessionCookie(res);
+    expect((await t.app.inject({ url: '/api/loops', headers: { cookie } })).json()).toEqual([]);
+    const [invitation] = (await t.app.inject({ url: '/api/invitations', headers: { cookie } })).json<{ id: number }[]>();
+    expect((await post(`/api/invitations/${invitation?.id}/accept`, undefined, cookie)).statusCode).toBe(200);
     const mine = await t.app.inject({ url: '/api/loops', headers: { cookie } });
     expect(mine.json<{ id: number }[]>().map((l) => l.id)).toEqual([loop.id]);
     expect((await t.app.inject({ url: `/api/loops/${loop.id}`, headers: { cookie } })).statusCode).toBe(200);
@@ -101,6 +105,8 @@ describe('claiming a text-only member', () => {
 
     const { user, cookie } = await signUp(t.app, { phoneNumber, firstName: 'Jo', lastName: 'March', email: 'jo@example.com' });
     expect(user.id).toBe(userId);
+    // The invitation waits for Jo's own yes (decision 0035).
+    expect((await post(`/api/invitations/${added.json<{ id: number }>().id}/accept`, undefined, cookie)).statusCode).toBe(200);
     const detail = await t.app.inject({ url: `/api/loops/${loop.id}`, headers: { cookie } });
     expect(detail.statusCode).toBe(200);
     const updates = detail.json<{ updates: { content: string; user: { firstName: string } }[] }>().updates;

@@ -166,11 +166,12 @@ export interface LoopSummary {
 }
 
 /**
- * Where a membership stands (issue 15): `pending` until the phone's holder replies YES to the
- * invitation, `expired` when 7 days passed without it, `active` once they said yes (or made the
- * Loop), `opted_out` when the phone texted STOP, `failing` when the last text to it failed.
+ * Where a membership stands (decisions 0015 and 0035): `pending` until the phone's holder says yes to
+ * the invitation, `expired` when 7 days passed without it, `active` once they said yes (or made the
+ * Loop), `declined` when they said no, `not_invited` when no invitation went because the phone had
+ * opted out, `opted_out` when the phone texted STOP, `failing` when the last text to it failed.
  */
-export const MEMBER_STATES = ['active', 'pending', 'expired', 'opted_out', 'failing'] as const;
+export const MEMBER_STATES = ['active', 'pending', 'expired', 'declined', 'not_invited', 'opted_out', 'failing'] as const;
 export type MemberState = (typeof MEMBER_STATES)[number];
 
 export interface LoopMember {

@@ -35,8 +35,11 @@ export const newsletterStatus = pgEnum('newsletter_status', ['draft', 'sent']);
 export const newsletterKind = pgEnum('newsletter_kind', ['newsletter', 'sneak_peek']);
 export const messageDirection = pgEnum('message_direction', ['inbound', 'outbound']);
 export const messageChannel = pgEnum('message_channel', ['sms', 'whatsapp']);
-/** A membership someone else created is pending until the phone's holder replies YES (decision 0015). */
-export const membershipStatus = pgEnum('membership_status', ['pending', 'active']);
+/**
+ * A membership someone else created is pending until the phone's holder says yes (decision 0015), to
+ * that one Loop (decision 0035); `declined` when they said no: no invitation goes to it again.
+ */
+export const membershipStatus = pgEnum('membership_status', ['pending', 'active', 'declined']);
 
 export const users = pgTable(
   'users',
@@ -52,6 +55,12 @@ export const users = pgTable(
     phoneNumber: text('phone_number').notNull(),
     messagingPreference: messagingPreference('messaging_preference').notNull().default('sms'),
     isPrivileged: boolean('is_privileged').notNull().default(false),
+    /**
+     * When the holder last proved this phone with a texted code (sign-up, claim, password reset); null
+     * for accounts made before codes and for text-only members. Only a proven holder answers
+     * invitations on the website (decision 0035).
+     */
+    phoneProvenAt: timestamp('phone_proven_at', { withTimezone: true }),
     /**
      * The last WhatsApp text we received from this person: opens WhatsApp's 24-hour window for
      * free-form texts. SMS never opens it (the window is per channel); a 63016 closes it.
@@ -146,6 +155,11 @@ export const members = pgTable(
     invitedById: ref('invited_by_id').references(() => users.id, { onDelete: 'set null' }),
     /** When the last invitation text was queued: pending expires 7 days after it; a resend waits a day. */
     invitedAt: timestamp('invited_at', { withTimezone: true }),
+    /**
+     * No invitation text went out (the phone had opted out): only a YES that names this Loop, or
+     * picks it from the "which Loop?" question, confirms it (decision 0033).
+     */
+    invitationWithheld: boolean('invitation_withheld').notNull().default(false),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },

@@ -133,6 +133,21 @@ export function loopRoutes(world: World): RouteFuzz[] {
       destructive: true,
       success: rows({ members: -1 }),
     },
+    { route: 'GET /api/invitations', query: query(), success: rows() },
+    {
+      // Decision 0035: only the phone's holder answers; a membership already active stays so (and
+      // gets its one welcome text at most).
+      route: 'POST /api/invitations/:membershipId/accept',
+      params: { membershipId: idSegment('memberOfOwn', 'creatorOfOwn', 'memberOfOther') },
+      body: body(),
+      success: rows({ messages: [0, 1] }),
+    },
+    {
+      route: 'POST /api/invitations/:membershipId/decline',
+      params: { membershipId: idSegment('memberOfOwn', 'creatorOfOwn', 'memberOfOther') },
+      body: body(),
+      success: rows(),
+    },
     {
       route: 'DELETE /api/loops/:id/updates/:updateId',
       params: { id: loopId, updateId: idSegment('ownerUpdate', 'memberUpdate', 'otherUpdate') },

@@ -53,6 +53,12 @@ function phoneRule(c: Case, success: number): number {
   return 404;
 }
 
+/** Your own membership only: the owner's or the member's of the object Loop, as themselves. */
+function invitationRule(c: Case, own: number): number {
+  if (c.actor === 'signedOut') return 401;
+  return c.actor === `${c.person}${c.object}` ? own : 404;
+}
+
 const signedIn = (c: Case) => (c.actor === 'signedOut' ? 401 : 200);
 const path = (c: Case) => c.path;
 
@@ -229,6 +235,23 @@ export const ROUTES: RouteCase[] = [
     payload: () => ({ message: 'Hello everyone' }),
     expected: (c) => staffRule(c, { usesObject: false, success: 200 }),
     changes: path,
+  },
+
+  // Invitations (decision 0035): a membership is answered by the person it belongs to, nobody else
+  // (not the Loop's owner, not staff); to everyone else it does not exist. The world's memberships
+  // are active: accepting one's own again is a 200 that changes nothing, declining it a 409.
+  { name: 'GET /api/invitations', method: 'GET', url: () => '/api/invitations', expected: signedIn },
+  {
+    name: 'POST accept invitation',
+    method: 'POST',
+    url: (w, c) => `/api/invitations/${w.loops[c.object].memberIds[c.person]}/accept`,
+    expected: (c) => invitationRule(c, 200),
+  },
+  {
+    name: 'POST decline invitation',
+    method: 'POST',
+    url: (w, c) => `/api/invitations/${w.loops[c.object].memberIds[c.person]}/decline`,
+    expected: (c) => invitationRule(c, 409),
   },
 
   // The phone simulator: the phones of another Loop's people are not yours to read or play.

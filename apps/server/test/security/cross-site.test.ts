@@ -74,6 +74,7 @@ beforeAll(async () => {
   const values: Record<string, string> = {
     id: String(loop.id),
     memberId: String(added.id),
+    membershipId: String(added.id),
     updateId: String(update.id),
     newsletterId: String(draft.id),
     phone: encodeURIComponent(member.account.phoneNumber),
@@ -97,6 +98,8 @@ describe('the JSON API', () => {
         'POST /api/admin/loops/:id/bulk-sms',
         'POST /api/admin/loops/:id/toggle-pause',
         'POST /api/invites/:code/join',
+        'POST /api/invitations/:membershipId/accept',
+        'POST /api/invitations/:membershipId/decline',
         'POST /api/login',
         'POST /api/logout',
         'POST /api/loops',

@@ -6,6 +6,8 @@ const LABELS: Record<LoopMember['state'], { label: string; className: string }> 
   active: { label: 'Active', className: 'bg-emerald-100 text-emerald-900' },
   pending: { label: 'Pending', className: 'bg-amber-100 text-amber-900' },
   expired: { label: 'Invitation expired', className: 'bg-muted text-muted-foreground' },
+  declined: { label: 'Declined', className: 'bg-muted text-muted-foreground' },
+  not_invited: { label: 'Not invited', className: 'bg-rose-100 text-rose-900' },
   opted_out: { label: 'Opted out', className: 'bg-rose-100 text-rose-900' },
   failing: { label: 'Texts failing', className: 'bg-rose-100 text-rose-900' },
 };
@@ -17,6 +19,13 @@ export function memberStateDetail(member: LoopMember): string | null {
       return `Invited ${member.invitedAt ? formatDate(member.invitedAt) : ''}: waiting for them to reply YES.`.replace(' :', ':');
     case 'expired':
       return `Invited ${member.invitedAt ? formatDate(member.invitedAt) : ''}; no YES within 7 days.`.replace(' ;', ';');
+    case 'declined':
+      return 'Declined the invitation: Loop sends them no more invitations to this Loop.';
+    case 'not_invited':
+      // A resend is offered once the phone has texted START again.
+      return member.resendAt
+        ? 'Not invited: this phone had opted out of texts when added. It has texted START since, so you can send the invitation.'
+        : 'Not invited: this phone has opted out of texts; they can text START and then YES.';
     case 'opted_out':
       return 'Texted STOP: Loop sends them nothing until they text START.';
     case 'failing':

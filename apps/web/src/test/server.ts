@@ -1,4 +1,8 @@
+import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 
-/** The network edge of every web test: handlers per test with `server.use(...)`. */
-export const server = setupServer();
+/**
+ * The network edge of every web test: handlers per test with `server.use(...)`. My Loops asks for
+ * the person's invitations on every visit: none unless a test says otherwise.
+ */
+export const server = setupServer(http.get('*/api/invitations', () => HttpResponse.json([])));

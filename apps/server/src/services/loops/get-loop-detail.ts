@@ -22,8 +22,9 @@ interface MemberJson {
   email: string | null;
   messaging_preference: LoopMember['user']['messagingPreference'];
   details_editable: boolean;
-  status: 'pending' | 'active';
+  status: 'pending' | 'active' | 'declined';
   invited_at: string | null;
+  invitation_withheld: boolean;
   opted_out: boolean;
   last_failure: string | null;
 }
@@ -83,7 +84,7 @@ export async function getLoopDetailWith(
             (p.text_only and not exists (
               select 1 from ${members} other where other.user_id = p.id and other.loop_id <> ${loopId}
             )) as details_editable,
-            ${members.status} as status, ${members.invitedAt} as invited_at,
+            ${members.status} as status, ${members.invitedAt} as invited_at, ${members.invitationWithheld} as invitation_withheld,
             exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = p.phone_number) as opted_out,
             -- The last text to the phone that got an answer, if it failed (index messages_to_address_created_at_idx).
             (select case when last.status in ('failed', 'undelivered') then coalesce(last.error, '') end from (
@@ -130,7 +131,13 @@ export async function getLoopDetailWith(
   const now = options.now ?? new Date();
   const memberList: LoopMember[] = parseJson(row.members).map((m) => ({
     ...memberState(
-      { status: m.status, invitedAt: m.invited_at ? new Date(m.invited_at) : null, optedOut: m.opted_out, lastFailure: m.last_failure },
+      {
+        status: m.status,
+        invitedAt: m.invited_at ? new Date(m.invited_at) : null,
+        invitationWithheld: Boolean(m.invitation_withheld),
+        optedOut: m.opted_out,
+        lastFailure: m.last_failure,
+      },
       now,
     ),
     ...toLoopMember(

@@ -38,7 +38,10 @@ export async function addMember(
     const { member, user, optedOut } = added;
     const detailsEditable = user.passwordHash === null && !(await inAnotherLoop(tx, user.id, options.loop.id));
     return {
-      ...memberState({ status: member.status, invitedAt: member.invitedAt, optedOut, lastFailure: null }, options.now),
+      ...memberState(
+        { status: member.status, invitedAt: member.invitedAt, invitationWithheld: member.invitationWithheld, optedOut, lastFailure: null },
+        options.now,
+      ),
       // What the owner typed, never the name or email of an account that has the phone (issue 14).
       ...toLoopMember(
         {

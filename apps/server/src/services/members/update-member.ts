@@ -64,7 +64,16 @@ export async function updateMember(
     const optedOut = await isOptedOut(tx, updatedUser.phoneNumber);
     return {
       // The last delivery error is the Loop detail's to show; an edit does not change it.
-      ...memberState({ status: updatedMember.status, invitedAt: updatedMember.invitedAt, optedOut, lastFailure: null }, options.now),
+      ...memberState(
+        {
+          status: updatedMember.status,
+          invitedAt: updatedMember.invitedAt,
+          invitationWithheld: updatedMember.invitationWithheld,
+          optedOut,
+          lastFailure: null,
+        },
+        options.now,
+      ),
       ...toLoopMember(
         { ...updatedUser, id: updatedMember.id, userId: updatedUser.id, context: updatedMember.context, detailsEditable },
         options.creatorId,

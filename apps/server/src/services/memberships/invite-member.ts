@@ -43,6 +43,7 @@ export async function invitePendingMember(
   options: InviteOptions,
 ): Promise<{ member: MemberRow; user: UserRow; optedOut: boolean } | null> {
   const { user } = await findOrCreateMemberUser(tx, options.person, options.now);
+  const optedOut = await isOptedOut(tx, user.phoneNumber);
   const [member] = await tx
     .insert(members)
     .values({
@@ -52,12 +53,13 @@ export async function invitePendingMember(
       status: 'pending',
       invitedById: options.adder.id,
       invitedAt: options.now,
+      // No text goes to a phone that opted out: only a YES naming this Loop confirms it (decision 0033).
+      invitationWithheld: optedOut,
       createdAt: options.now,
     })
     .onConflictDoNothing({ target: [members.loopId, members.userId] })
     .returning();
   if (!member) return null;
-  const optedOut = await isOptedOut(tx, user.phoneNumber);
   await enforceLimits(tx, options.config.SESSION_SECRET, options.now, [
     ...memberAddLimits(options.config, options.adder.id, options.viaLink),
     ...(optedOut ? [] : invitationLimits(options.config, user.phoneNumber, options.loop.id)),
@@ -82,6 +84,9 @@ export async function resendInvitation(
     .for('update', { of: members });
   if (!row) throw new AppError('not_found', 'Member not found. They may have been removed already.');
   if (row.member.status === 'active') throw new AppError('bad_request', 'This member has already joined: there is no invitation to send.');
+  if (row.member.status === 'declined') {
+    throw new AppError('conflict', 'This person declined the invitation to this Loop, so Loop sends them no more invitations to it.');
+  }
   if (await isOptedOut(tx, row.phoneNumber)) {
     throw new AppError('conflict', 'This number has opted out of Loop texts, so no invitation was sent. They can rejoin by texting START.');
   }
@@ -98,7 +103,7 @@ export async function resendInvitation(
   ]);
   const [updated] = await tx
     .update(members)
-    .set({ invitedAt: options.now, invitedById: options.adder.id })
+    .set({ invitedAt: options.now, invitedById: options.adder.id, invitationWithheld: false })
     .where(eq(members.id, row.member.id))
     .returning();
   if (!updated) throw new Error('update returned no row');

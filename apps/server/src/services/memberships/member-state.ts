@@ -3,29 +3,39 @@ import { DAY_MS } from '../../lib/clock';
 import { INVITATION_LIFETIME_MS } from './membership-is-active';
 
 export interface MembershipFacts {
-  status: 'pending' | 'active';
+  status: 'pending' | 'active' | 'declined';
   invitedAt: Date | null;
+  /** No invitation text went out: the phone had opted out when it was added (decision 0033). */
+  invitationWithheld: boolean;
   optedOut: boolean;
   /** The error of the last text to this phone, when that text failed; else null. */
   lastFailure: string | null;
 }
 
-/** What the owner sees for one member. Opting out says most, then failing texts, then the invitation. */
+/**
+ * What the owner sees for one member. A refusal says most (declined), then an invitation that never
+ * went (not invited, whatever the phone did since), opting out, failing texts, then the invitation.
+ */
 export function memberState(
   facts: MembershipFacts,
   now: Date,
 ): { state: MemberState; invitedAt: string | null; resendAt: string | null; lastError: string | null } {
   const pending = facts.status === 'pending';
   const expired = pending && (facts.invitedAt?.getTime() ?? 0) + INVITATION_LIFETIME_MS <= now.getTime();
-  const state: MemberState = facts.optedOut
-    ? 'opted_out'
-    : facts.lastFailure !== null
-      ? 'failing'
-      : expired
-        ? 'expired'
-        : pending
-          ? 'pending'
-          : 'active';
+  const state: MemberState =
+    facts.status === 'declined'
+      ? 'declined'
+      : pending && facts.invitationWithheld
+        ? 'not_invited'
+        : facts.optedOut
+          ? 'opted_out'
+          : facts.lastFailure !== null
+            ? 'failing'
+            : expired
+              ? 'expired'
+              : pending
+                ? 'pending'
+                : 'active';
   const resendAt = pending && !facts.optedOut ? new Date((facts.invitedAt?.getTime() ?? 0) + DAY_MS).toISOString() : null;
   return {
     state,

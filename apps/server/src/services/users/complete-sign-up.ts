@@ -2,7 +2,6 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { users } from '../../db/schema';
 import { AppError, uniqueViolation } from '../../errors';
-import { confirmPendingMemberships } from '../memberships/confirm-pending-memberships';
 import { checkPhoneCode, codeProblemError, consumePhoneCode } from '../phone-codes/check-phone-code';
 import type { SignUpPayload } from './start-sign-up';
 
@@ -13,7 +12,8 @@ type UserRow = typeof users.$inferSelect;
  * the phone checks out, then, in one transaction, either a new account is created or the
  * text-only member who has this phone (added by an owner or an invite) becomes the account: same
  * person, same memberships and updates, with the name, email and password typed now. Proving the
- * phone is also saying yes: its pending memberships become active (issue 15).
+ * phone is not saying yes to anyone's Loop: its pending invitations stay pending, for the holder to
+ * accept or decline one by one on My Loops or by text (decision 0035).
  */
 export async function completeSignUp(
   db: Db,
@@ -41,12 +41,12 @@ export async function completeSignUp(
         firstName: form.firstName,
         lastName: form.lastName,
         messagingPreference: form.messagingPreference,
+        phoneProvenAt: options.now,
         ...(options.staffPhones.includes(phoneNumber) ? { isPrivileged: true } : {}),
       };
       if (holder) {
         const [claimed] = await tx.update(users).set(values).where(eq(users.id, holder.id)).returning();
         if (!claimed) throw new Error('update returned no row');
-        await confirmPendingMemberships(tx, phoneNumber, options.now);
         return { user: claimed, claimed: true };
       }
       const [created] = await tx

@@ -76,7 +76,7 @@ export async function resetPassword(
     const staff = options.staffPhones.includes(account.phoneNumber) ? { isPrivileged: true } : {};
     await tx
       .update(users)
-      .set({ passwordHash, ...staff })
+      .set({ passwordHash, phoneProvenAt: options.now, ...staff })
       .where(eq(users.id, account.id));
     await tx.delete(sessions).where(eq(sessions.userId, account.id));
     return { userId: account.id };

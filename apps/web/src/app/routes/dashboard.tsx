@@ -1,6 +1,7 @@
 import { Page } from '@/components/page';
 import { PageTitle } from '@/components/page-title';
 import { CreateLoopDialog } from '@/features/loops/components/create-loop-dialog';
+import { InvitationList } from '@/features/loops/components/invitation-list';
 import { LoopList } from '@/features/loops/components/loop-list';
 import { useLoops } from '@/features/loops/api/get-loops';
 import { useSignedInUser } from '@/lib/current-user';
@@ -20,6 +21,7 @@ export function DashboardRoute() {
         </div>
         {hasLoops && <CreateLoopDialog />}
       </div>
+      <InvitationList />
       <LoopList />
     </Page>
   );

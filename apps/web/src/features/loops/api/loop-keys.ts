@@ -7,3 +7,6 @@ export const loopsQueryKey = ['loops'] as const;
 export function loopQueryKey(id: number) {
   return [...loopsQueryKey, id] as const;
 }
+
+/** The signed-in person's invitations waiting for an answer (My Loops). */
+export const invitationsQueryKey = ['invitations'] as const;
