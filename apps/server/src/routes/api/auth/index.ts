@@ -54,7 +54,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     setSessionCookie(reply, session.token, session.expiresAt);
   }
 
-  app.get('/proof-of-work', async (): Promise<ProofOfWorkChallenge> => ({
+  const proofOfWorkSummary = 'A challenge to solve before a form texts a code (ALTCHA); null when the server asks for none';
+  app.get('/proof-of-work', { schema: { summary: proofOfWorkSummary } }, async (): Promise<ProofOfWorkChallenge> => ({
     challenge: config.proofOfWork ? await createProofOfWorkChallenge(secret, app.ctx.clock()) : null,
   }));
 
