@@ -28,8 +28,9 @@ const WINDOW_MS = 15 * 60_000;
 /**
  * POST /api/register (texts a code), /api/register/verify (the code: the account and a session),
  * /api/register/resend, /api/password-reset and /api/password-reset/confirm, /api/login,
- * /api/logout, /api/proof-of-work (the challenge the forms that text a code solve): public, no gate (the signed-in account is `../user/`). The attempt limit counts
- * every form sent, good or bad: it runs before the input is checked (preValidation; decision 0018).
+ * /api/logout, /api/proof-of-work (the challenge the forms that text a code solve): public, no
+ * gate (the signed-in account is `../user/`). The attempt limit counts every form sent, good or
+ * bad: it runs before the input is checked (preValidation; decision 0018).
  */
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app.ctx;
