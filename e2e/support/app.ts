@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { solveProofOfWork } from '../../apps/server/test/helpers/proof-of-work';
 import { runningServers } from './server';
 
 export interface Person {
@@ -23,8 +24,10 @@ export function codeIn(text: string | null | undefined): string {
  * started with in ADMIN_EMAILS is then made staff through the admin CLI (see startServer).
  */
 export async function registerAccount(page: Page, baseUrl: string, person: Person): Promise<{ id: number }> {
+  // The server asks for a proof-of-work (production): solved as the web app does.
+  const altcha = await solveProofOfWork(async (path) => (await page.request.get(`${baseUrl}${path}`)).json());
   const response = await page.request.post(`${baseUrl}/api/register`, {
-    data: { password: 'a long enough password', messagingPreference: 'sms', ...person },
+    data: { password: 'a long enough password', messagingPreference: 'sms', ...person, altcha },
   });
   if (!response.ok()) throw new Error(`register failed: ${response.status()} ${await response.text()}`);
   const started = (await response.json()) as { phoneNumber: string; simulatedText: string | null };

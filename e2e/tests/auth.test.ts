@@ -35,7 +35,10 @@ describe('signing up, out and in', () => {
     await page.getByLabel('Phone Number').fill('20 7946 0958');
     await page.getByText('WhatsApp', { exact: true }).click();
     await screenshot(page, 'auth-sign-up-375');
+    // The form carries the proof-of-work the page solved while it was filled in (decision 0030).
+    const registering = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/register');
     await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+    expect((await registering).postDataJSON()).toMatchObject({ altcha: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/) });
 
     // The code step: no account yet; the simulator's text is on the card, clearly marked.
     await waitVisible(page.getByText('We texted a code to'));
@@ -95,7 +98,9 @@ describe('signing up, out and in', () => {
       await waitVisible(page.getByRole('heading', { name: 'Set a new password' }));
       await page.getByLabel('Phone number or email').fill(person.email.toUpperCase());
       await screenshot(page, `auth-forgot-password-${viewport.width}`);
+      const asking = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/password-reset');
       await page.getByRole('button', { name: 'Text Me a Code' }).click();
+      expect((await asking).postDataJSON()).toMatchObject({ altcha: expect.any(String) });
       await waitVisible(page.getByText('If an account has this phone number or email, we texted a code to its phone.', { exact: false }));
       const note = page.getByRole('note', { name: 'Simulated text' });
       await waitVisible(note);

@@ -7,6 +7,7 @@ import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Clock } from './lib/clock';
 import { logSafeUrl } from './lib/log-safe-url';
 import { createAppContext } from './create-context';
+import codeTextGuards from './plugins/code-text-guards';
 import gracefulClose from './plugins/graceful-close';
 import metrics from './plugins/metrics';
 import openapi, { OPENAPI_PATH } from './plugins/openapi';
@@ -56,7 +57,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
               }),
             },
           },
-    trustProxy: config.TRUST_PROXY,
+    // A hop count as proxy-addr reads one: the socket's peer and the n-1 hops before it are proxies.
+    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
     bodyLimit: LIMITS.requestBytes,
     // Slow clients cannot hold sockets: headers within 10 s, the whole request within 30 s (Node
     // checks every 2 s), idle keep-alive sockets closed after 5 s.
@@ -131,6 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   // Early, so its latency hook sees every route.
   await app.register(metrics);
   await app.register(session);
+  await app.register(codeTextGuards);
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(userRoutes, { prefix: '/api/user' });
   await app.register(configRoutes, { prefix: '/api/config' });
@@ -150,6 +153,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(newsletterPageRoutes);
   await app.register(webApp, options.webDist ? { dist: options.webDist } : {});
   return app;
+}
+
+function trustHops(count: number) {
+  return (_address: string, hop: number) => hop < count;
 }
 
 function readableClientError(error: FastifyError): string {

@@ -48,6 +48,60 @@ describe('loadConfig', () => {
   });
 });
 
+describe('TRUST_PROXY (decision 0029: which hops of X-Forwarded-For to trust)', () => {
+  it('refuses true at start, and says what to write instead', () => {
+    expect(() => loadConfig({ ...base, TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY=true trusts every hop of X-Forwarded-For.*TRUST_PROXY=1 behind one load balancer.*TRUST_PROXY=10\.0\.0\.0\/8/,
+    );
+  });
+
+  it('reads a hop count, or addresses and CIDR ranges, as Fastify takes them; false by default', () => {
+    expect(loadConfig(base).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ ...base, TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.7 ,fd00::/8,loopback' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      'fd00::/8',
+      'loopback',
+    ]);
+    expect(() => loadConfig({ ...base, TRUST_PROXY: '10.0.0.0/33' })).toThrow(
+      /"10\.0\.0\.0\/33" is not a hop count, an address or a CIDR range/,
+    );
+    expect(() => loadConfig({ ...base, TRUST_PROXY: 'yes' })).toThrow(/"yes" is not a hop count/);
+  });
+});
+
+describe('texting costs money (decision 0030)', () => {
+  const twilio = { TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'token' };
+
+  it('texts the country of TWILIO_FROM_NUMBER by default, every country with the simulator, or SMS_COUNTRIES', () => {
+    expect(loadConfig(base).smsCountries).toBe('all');
+    expect(loadConfig({ ...base, ...twilio, TWILIO_FROM_NUMBER: '+14155550000' }).smsCountries).toEqual(['US']);
+    expect(loadConfig({ ...base, ...twilio, TWILIO_FROM_NUMBER: '+447911123456' }).smsCountries).toEqual(['GG']);
+    expect(loadConfig({ ...base, ...twilio, TWILIO_FROM_NUMBER: '+14155550000', SMS_COUNTRIES: 'us, ca' }).smsCountries).toEqual([
+      'US',
+      'CA',
+    ]);
+    expect(loadConfig({ ...base, SMS_COUNTRIES: 'all' }).smsCountries).toBe('all');
+    expect(() => loadConfig({ ...base, SMS_COUNTRIES: 'US,XX,Germany' })).toThrow(/"XX" is not a two-letter country code.*\n.*"GERMANY"/);
+    // A Messaging Service has no number to take the country from: the start says what to set.
+    expect(() => loadConfig({ ...base, ...twilio, TWILIO_MESSAGING_SERVICE_SID: 'MG123' })).toThrow(
+      /SMS_COUNTRIES: set the countries Loop may text/,
+    );
+  });
+
+  it('caps code texts at 100 an hour, and asks for a proof-of-work except in tests', () => {
+    expect(loadConfig(base).CODE_TEXTS_PER_HOUR).toBe(100);
+    expect(loadConfig(base).proofOfWork).toBe(true);
+    expect(loadConfig({ ...base, NODE_ENV: 'production' }).proofOfWork).toBe(true);
+    expect(loadConfig({ ...base, NODE_ENV: 'test' }).proofOfWork).toBe(false);
+    expect(loadConfig({ ...base, NODE_ENV: 'production', SIGNUP_PROOF_OF_WORK: 'off' }).proofOfWork).toBe(false);
+    expect(loadConfig({ ...base, NODE_ENV: 'test', SIGNUP_PROOF_OF_WORK: 'on' }).proofOfWork).toBe(true);
+    expect(() => loadConfig({ ...base, SIGNUP_PROOF_OF_WORK: 'yes' })).toThrow(/SIGNUP_PROOF_OF_WORK must be "on" or "off"/);
+  });
+});
+
 describe('staff settings (issue 14: staff are granted, never claimed)', () => {
   const twilio = { TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM_NUMBER: '+14155550000' };
 

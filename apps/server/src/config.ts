@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { toE164 } from '@loop/shared/phone';
+import { isPhoneCountry, phoneKind } from '@loop/shared/phone-kind';
 
 const optionalText = z
   .string()
@@ -117,11 +119,32 @@ const envSchema = z.object({
   MEMBER_ADDS_PER_ACCOUNT_PER_HOUR: positiveInt('MEMBER_ADDS_PER_ACCOUNT_PER_HOUR', 50),
   MEMBER_ADDS_PER_ACCOUNT_PER_DAY: positiveInt('MEMBER_ADDS_PER_ACCOUNT_PER_DAY', 200),
   INVITATIONS_PER_PHONE_PER_DAY: positiveInt('INVITATIONS_PER_PHONE_PER_DAY', 3),
-  /** Behind a load balancer: trust X-Forwarded-For for client addresses (rate limits). */
+  /**
+   * Behind a load balancer: which hops of X-Forwarded-For to trust (decision 0029). The number of
+   * proxies in front of Loop (1 behind one load balancer), or their addresses and CIDR ranges; never
+   * `true`, which trusts every hop and so the left-most address, which anyone can write.
+   */
   TRUST_PROXY: z
-    .enum(['true', 'false'], { error: 'TRUST_PROXY must be "true" or "false"' })
+    .string()
     .default('false')
-    .transform((v) => v === 'true'),
+    .transform((v, ctx) => parseTrustProxy(v, ctx)),
+  /**
+   * The countries Loop texts (ISO codes: "US,CA"), or `all`; unset: the country of
+   * TWILIO_FROM_NUMBER, or all with the Phone Simulator (decision 0030).
+   */
+  SMS_COUNTRIES: z
+    .string()
+    .default('')
+    .transform((v, ctx) => parseCountries(v, ctx)),
+  /** Code texts (sign-up and password reset) all processes together may send in an hour (decision 0030). */
+  CODE_TEXTS_PER_HOUR: positiveInt('CODE_TEXTS_PER_HOUR', 100),
+  /** A proof-of-work before a code is texted: `on` or `off`; unset, on except with NODE_ENV=test. */
+  SIGNUP_PROOF_OF_WORK: optionalText.pipe(
+    z
+      .enum(['on', 'off'], { error: 'SIGNUP_PROOF_OF_WORK must be "on" or "off"' })
+      .transform((v) => v === 'on')
+      .optional(),
+  ),
   /** What happens at the end of each newsletter period: send it, leave a draft for staff, or nothing. */
   AUTO_NEWSLETTERS: z.enum(['send', 'draft', 'off'], { error: 'AUTO_NEWSLETTERS must be send, draft or off' }).default('send'),
   /** Run reminders and automatic newsletters in this process (a web-only process sets false). */
@@ -205,6 +228,59 @@ function parsePhones(value: string, ctx: z.RefinementCtx): string[] {
   return phones;
 }
 
+const TRUST_PROXY_HELP =
+  'write the number of proxies in front of Loop (TRUST_PROXY=1 behind one load balancer) or their addresses and ranges (TRUST_PROXY=10.0.0.0/8)';
+
+/**
+ * TRUST_PROXY as Fastify's trustProxy takes it: false, a hop count, or addresses, CIDR ranges and
+ * proxy-addr's names (loopback, linklocal, uniquelocal). `true` is refused: it trusts every hop.
+ */
+function parseTrustProxy(value: string, ctx: z.RefinementCtx): false | number | string[] {
+  const v = value.trim();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') {
+    ctx.addIssue({
+      code: 'custom',
+      message: `TRUST_PROXY=true trusts every hop of X-Forwarded-For, so anyone can choose the address that rate limits count: ${TRUST_PROXY_HELP}`,
+    });
+    return false;
+  }
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  for (const entry of entries) {
+    if (!isProxyEntry(entry))
+      ctx.addIssue({ code: 'custom', message: `"${entry}" is not a hop count, an address or a CIDR range: ${TRUST_PROXY_HELP}` });
+  }
+  return entries;
+}
+
+function isProxyEntry(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** "US, ca" -> ["US", "CA"]; "all" -> "all"; "" -> undefined (the default). */
+function parseCountries(value: string, ctx: z.RefinementCtx): string[] | 'all' | undefined {
+  const v = value.trim();
+  if (v === '') return undefined;
+  if (v.toLowerCase() === 'all') return 'all';
+  const codes = v
+    .split(',')
+    .map((e) => e.trim().toUpperCase())
+    .filter((e) => e !== '');
+  for (const code of codes) {
+    if (!isPhoneCountry(code)) ctx.addIssue({ code: 'custom', message: `"${code}" is not a two-letter country code, like US or GB` });
+  }
+  return codes;
+}
+
 /** A kind's former name, still read in TWILIO_WHATSAPP_TEMPLATES: `bulk` is `group_message` since migration 0012. */
 const FORMER_KIND_NAMES: Record<string, string> = { bulk: 'group_message' };
 
@@ -226,7 +302,7 @@ function parseTemplates(value: string, ctx: z.RefinementCtx): Record<string, str
   return templates;
 }
 
-export interface Config extends Omit<Env, 'PUBLIC_URL' | 'SESSION_SECRET'> {
+export interface Config extends Omit<Env, 'PUBLIC_URL' | 'SESSION_SECRET' | 'SMS_COUNTRIES' | 'SIGNUP_PROOF_OF_WORK'> {
   PUBLIC_URL: string;
   SESSION_SECRET: string;
   /** DATA_DIR as an absolute path. */
@@ -237,6 +313,10 @@ export interface Config extends Omit<Env, 'PUBLIC_URL' | 'SESSION_SECRET'> {
   logRequests: boolean;
   /** GET /metrics answers (METRICS_TOKEN is set, and METRICS is not false). */
   metricsOn: boolean;
+  /** SMS_COUNTRIES, or its default: the country of TWILIO_FROM_NUMBER, or all with the simulator. */
+  smsCountries: string[] | 'all';
+  /** SIGNUP_PROOF_OF_WORK, or its default for NODE_ENV. */
+  proofOfWork: boolean;
 }
 
 export class ConfigError extends Error {
@@ -252,7 +332,7 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  const crossField = [...twilioProblems(env), ...staffProblems(env), ...s3Problems(env), ...metricsProblems(env)];
+  const crossField = [...twilioProblems(env), ...staffProblems(env), ...s3Problems(env), ...metricsProblems(env), ...countryProblems(env)];
   if (!parsed.success || crossField.length > 0) {
     const issues = parsed.success ? [] : parsed.error.issues;
     const problems = issues.map((issue) => {
@@ -276,7 +356,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     messagingProvider: e.TWILIO_ACCOUNT_SID ? 'twilio' : 'simulator',
     logRequests: e.LOG_REQUESTS ?? e.NODE_ENV !== 'production',
     metricsOn: e.METRICS_TOKEN !== undefined && e.METRICS !== false,
+    smsCountries: e.SMS_COUNTRIES ?? defaultCountries(e.TWILIO_ACCOUNT_SID, e.TWILIO_FROM_NUMBER),
+    proofOfWork: e.SIGNUP_PROOF_OF_WORK ?? e.NODE_ENV !== 'test',
   };
+}
+
+/** Without SMS_COUNTRIES: the Twilio number's country; the simulator texts nobody for real. */
+function defaultCountries(accountSid: string | undefined, fromNumber: string | undefined): string[] | 'all' {
+  if (!accountSid) return 'all';
+  const country = fromNumber ? phoneKind(fromNumber).country : null;
+  return country ? [country] : [];
+}
+
+/** With Twilio and no SMS_COUNTRIES, the countries come from TWILIO_FROM_NUMBER: it must have one. */
+function countryProblems(env: NodeJS.ProcessEnv): string[] {
+  const set = (name: string) => (env[name] ?? '').trim() !== '';
+  if (!set('TWILIO_ACCOUNT_SID') || set('SMS_COUNTRIES')) return [];
+  const from = (env.TWILIO_FROM_NUMBER ?? '').trim();
+  // Neither sender set: twilioProblems says so.
+  if ((from !== '' && phoneKind(from).country) || (from === '' && !set('TWILIO_MESSAGING_SERVICE_SID'))) return [];
+  return [
+    'SMS_COUNTRIES: set the countries Loop may text (SMS_COUNTRIES=US,CA, or all): without it they are the country of TWILIO_FROM_NUMBER, and there is none',
+  ];
 }
 
 /**

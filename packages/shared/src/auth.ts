@@ -47,6 +47,17 @@ export const messagingPreferenceSchema = z.enum(MESSAGING_PREFERENCES, {
   error: 'Messaging preference must be "sms" or "whatsapp"',
 });
 
+/**
+ * The solved proof-of-work (ALTCHA) sent with a form that texts a code: base64 of the JSON
+ * `{ challenge, solution }`. Required when the server's SIGNUP_PROOF_OF_WORK is on (decision 0030).
+ */
+export const proofOfWorkField = z.string().max(8_000).optional();
+
+/** GET /api/proof-of-work: a challenge to solve before asking for a code; null when the check is off. */
+export interface ProofOfWorkChallenge {
+  challenge: { parameters: Record<string, unknown>; signature?: string } | null;
+}
+
 export const registerSchema = z.object({
   email: emailSchema,
   password: passwordSchema,
@@ -54,6 +65,7 @@ export const registerSchema = z.object({
   lastName: personNameSchema('Last name'),
   phoneNumber: phoneNumberSchema,
   messagingPreference: messagingPreferenceSchema.default('sms'),
+  altcha: proofOfWorkField,
 });
 export type RegisterInput = z.input<typeof registerSchema>;
 
@@ -73,6 +85,7 @@ export type VerifySignUpInput = z.input<typeof verifySignUpSchema>;
 
 export const resendSignUpCodeSchema = z.object({
   phoneNumber: phoneNumberSchema,
+  altcha: proofOfWorkField,
 });
 
 /** "Forgot password?": the phone number or the email of an account. */
@@ -94,7 +107,7 @@ export const loginIdSchema = z
     return z.NEVER;
   });
 
-export const requestPasswordResetSchema = z.object({ login: loginIdSchema });
+export const requestPasswordResetSchema = z.object({ login: loginIdSchema, altcha: proofOfWorkField });
 export type RequestPasswordResetInput = z.input<typeof requestPasswordResetSchema>;
 
 export const resetPasswordSchema = z.object({

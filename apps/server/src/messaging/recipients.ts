@@ -1,6 +1,9 @@
 import { and, asc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client';
+import { countryName, phoneKind } from '@loop/shared/phone-kind';
+import type { Config } from '../config';
 import { loops, members, messages, phoneOptOuts, users } from '../db/schema';
+import { AppError } from '../errors';
 
 /**
  * The one rule for who may be texted, used when texts are queued (reminders, newsletters, sneak
@@ -8,10 +11,52 @@ import { loops, members, messages, phoneOptOuts, users } from '../db/schema';
  *
  * - the phone has not opted out (STOP, or Twilio refused it for good), and
  * - for a text to a Loop's members: the person is still a member, the phone's holder said YES to
- *   that membership (it is active, issue 15), and the Loop is not paused.
+ *   that membership (it is active, issue 15), and the Loop is not paused, and
+ * - the number is a personal phone in a country Loop texts (`numberRefusal`: no premium-rate,
+ *   shared-cost or satellite numbers, only SMS_COUNTRIES; decision 0030). Routes that take a
+ *   number to text refuse it at once (`refuseUntextableNumber`); the sender checks every text again.
  *
  * A further condition on the membership goes in `memberMayBeTexted` and applies everywhere at once.
  */
+
+/** The number types a person's own phone has; everything else is refused (decision 0030). */
+const PERSONAL_TYPES = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE', 'FIXED_LINE', 'VOIP']);
+const TYPE_NAMES: Record<string, string> = {
+  PREMIUM_RATE: 'a premium-rate number',
+  SHARED_COST: 'a shared-cost number',
+  TOLL_FREE: 'a toll-free number',
+  UAN: 'a company number',
+  PERSONAL_NUMBER: 'a forwarding "personal number"',
+  PAGER: 'a pager number',
+  VOICEMAIL: 'a voicemail number',
+};
+
+/**
+ * Why Loop will not text this number, or null when it may: a number type that is not a person's
+ * own phone (premium rate, shared cost, satellite and international networks, numbers in no known
+ * range: what SMS pumping uses), or a country outside SMS_COUNTRIES.
+ */
+export function numberRefusal(phone: string, countries: Config['smsCountries']): string | null {
+  const { country, type } = phoneKind(phone);
+  if (!country || !type || !PERSONAL_TYPES.has(type)) {
+    const what = !country
+      ? 'a satellite or international network number'
+      : type
+        ? TYPE_NAMES[type]
+        : 'a number in no range that phones use';
+    return `Loop can't text this kind of number${what ? ` (${what})` : ''}. Use a personal mobile phone number.`;
+  }
+  if (countries !== 'all' && !countries.includes(country)) {
+    return `Loop can't text numbers in ${countryName(country)}: this Loop texts only numbers in ${countries.map(countryName).join(', ')}.`;
+  }
+  return null;
+}
+
+/** Refuses, with a 400 that says why, a number typed for Loop to text (sign-up, reset, members, joins). */
+export function refuseUntextableNumber(config: Pick<Config, 'smsCountries'>, phone: string): void {
+  const refusal = numberRefusal(phone, config.smsCountries);
+  if (refusal) throw new AppError('bad_request', refusal);
+}
 
 /** Texts that go to a Loop's members: they need the membership (and an unpaused Loop) when sent. */
 export const LOOP_WIDE_KINDS = ['reminder', 'newsletter', 'sneak_peek', 'group_message'] as const;
@@ -98,8 +143,10 @@ const isTrue = (value: unknown) => value === true || value === 't';
 
 /** What the send-time check knows about a claimed text. */
 export interface Sendable {
-  /** False: the phone opted out, the member left, or the Loop was paused since it was queued. */
+  /** False: the phone opted out, the member left, the Loop was paused since it was queued, or the number is refused. */
   allowed: boolean;
+  /** Of those: why the number itself is refused (numberRefusal), else null. */
+  refusal: string | null;
   /** Of those: the phone opted out. */
   optedOut: boolean;
   /** The member's last WhatsApp text, read now (a 63016 may have closed the window meanwhile). */
@@ -112,10 +159,11 @@ export interface Sendable {
  * statement (the server parses and plans it once per connection) taking the ids as one array
  * parameter: the same statement text whatever the number of texts. Build it once per sending run.
  */
-export function sendableTextsQuery(db: Db): (ids: readonly number[]) => Promise<Map<number, Sendable>> {
+export function sendableTextsQuery(db: Db, countries: Config['smsCountries']): (ids: readonly number[]) => Promise<Map<number, Sendable>> {
   const query = db
     .select({
       id: messages.id,
+      toAddress: messages.toAddress,
       allowed: sql<boolean>`${messageMayBeSent()}`.mapWith(isTrue),
       optedOut: sql<boolean>`not ${phoneMayBeTexted(messages.toAddress)}`.mapWith(isTrue),
       lastWhatsappInboundAt: users.lastWhatsappInboundAt,
@@ -129,7 +177,13 @@ export function sendableTextsQuery(db: Db): (ids: readonly number[]) => Promise<
     const result = new Map<number, Sendable>();
     if (ids.length === 0) return result;
     for (const row of await query.execute({ ids: `{${ids.join(',')}}` })) {
-      result.set(row.id, { allowed: row.allowed, optedOut: row.optedOut, lastWhatsappInboundAt: row.lastWhatsappInboundAt });
+      const refusal = numberRefusal(row.toAddress, countries);
+      result.set(row.id, {
+        allowed: row.allowed && refusal === null,
+        refusal,
+        optedOut: row.optedOut,
+        lastWhatsappInboundAt: row.lastWhatsappInboundAt,
+      });
     }
     return result;
   };

@@ -23,7 +23,7 @@ const NOT_ALLOWED_ERROR = 'Not sent: the member left the Loop, or the Loop was p
 
 /**
  * Sends due outbound texts, claimed `batch` at a time by `claim` (claimOutbound): the rows are
- * `sending` under this process's lease. Whether each may still go out (opt-out, membership, pause)
+ * `sending` under this process's lease. Whether each may still go out (opt-out, membership, pause, the number)
  * is checked again at the moment it is sent, after its wait for the pace (SendCheck: one query for
  * all texts ready at once).
  *
@@ -60,7 +60,7 @@ export async function sendDueTexts(
   /** Each phone's group while it is queued or being sent: a later claim's texts join it. */
   const groupOf = new Map<string, ClaimedText[]>();
   const sentLog = new SentLog(ctx);
-  const check = new SendCheck(ctx.db);
+  const check = new SendCheck(ctx);
   const unsent: number[] = [];
   const late: ClaimedText[] = [];
   const tasks: Promise<void>[] = [];
@@ -169,8 +169,8 @@ class SendCheck {
   private inFlight = 0;
   private readonly sendable: ReturnType<typeof sendableTextsQuery>;
 
-  constructor(db: Db) {
-    this.sendable = sendableTextsQuery(db);
+  constructor(ctx: MessagingContext) {
+    this.sendable = sendableTextsQuery(ctx.db, ctx.config.smsCountries);
   }
 
   check(id: number): Promise<Sendable> {
@@ -188,7 +188,8 @@ class SendCheck {
     this.sendable(batch.map((w) => w.id))
       .then(
         (found) => {
-          for (const w of batch) w.resolve(found.get(w.id) ?? { allowed: false, optedOut: false, lastWhatsappInboundAt: null });
+          for (const w of batch)
+            w.resolve(found.get(w.id) ?? { allowed: false, refusal: null, optedOut: false, lastWhatsappInboundAt: null });
         },
         (error: unknown) => {
           for (const w of batch) w.reject(error);
@@ -222,7 +223,8 @@ async function deliver(
   // The moment of sending: a STOP, a removal or a pause since the claim stops the text here.
   const now = await check.check(row.id);
   if (!now.allowed) {
-    await finish(ctx, row, { status: 'failed', error: now.optedOut ? OPTED_OUT_ERROR : NOT_ALLOWED_ERROR });
+    const error = now.optedOut ? OPTED_OUT_ERROR : now.refusal ? `Not sent: ${now.refusal}` : NOT_ALLOWED_ERROR;
+    await finish(ctx, row, { status: 'failed', error });
     return 'failed';
   }
   if (row.channel === 'whatsapp') {

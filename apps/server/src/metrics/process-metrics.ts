@@ -25,3 +25,10 @@ export const schedulerTicks = new Counter({
   labelNames: ['outcome'] as const,
   registers: [processRegistry],
 });
+
+/** Code texts refused because all processes together reached CODE_TEXTS_PER_HOUR (decision 0030). */
+export const codeTextsRefused = new Counter({
+  name: 'loop_code_texts_refused_total',
+  help: 'Requests for a sign-up or password code refused by the hourly cap on code texts (CODE_TEXTS_PER_HOUR)',
+  registers: [processRegistry],
+});

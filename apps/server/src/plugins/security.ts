@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors';
+import { addressKey } from '../lib/address-key';
 import { hashToken } from '../lib/tokens';
 import { countAttempts } from '../services/attempts/count-attempts';
 import { securityHeaders } from './security-headers';
@@ -46,7 +47,7 @@ export default fp(async (app) => {
     // Keyed hashes: the counts table names no address, email or phone.
     const key = (kind: string, value: string) => hashToken(`${options.name}:${kind}:${value}`, config.SESSION_SECRET);
     return async (request: FastifyRequest) => {
-      const keys = [key('ip', request.ip), ...(options.account ? [key('account', options.account(request))] : [])];
+      const keys = [key('ip', addressKey(request.ip)), ...(options.account ? [key('account', options.account(request))] : [])];
       const [byIp, byAccount] = await countAttempts(db, keys, clock(), options.windowMs);
       const over = [
         byIp && byIp.count > options.perIp ? byIp : undefined,

@@ -74,6 +74,8 @@ export function authRoutes(world: World): RouteFuzz[] {
       success: rows({ sessions: [0, 1] }),
     },
     { route: 'POST /api/logout', freshSession: true, body: body(), success: rows({ sessions: [0, -1] }) },
+    // A signed challenge: nothing is stored until a form uses it.
+    { route: 'GET /api/proof-of-work', query: query(), success: rows() },
     { route: 'GET /api/user', query: query(), success: rows() },
     { route: 'PUT /api/user', body: body({ messagingPreference: v.preference }), success: rows() },
   ];

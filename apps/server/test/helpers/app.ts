@@ -51,6 +51,8 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
     MEMBER_ADDS_PER_ACCOUNT_PER_HOUR: '100000',
     MEMBER_ADDS_PER_ACCOUNT_PER_DAY: '100000',
     INVITATIONS_PER_PHONE_PER_DAY: '100000',
+    // Tests text many codes in an hour; test/sms-pumping.test.ts sets it low.
+    CODE_TEXTS_PER_HOUR: '100000',
     ...withoutAdminEmails(env).env,
   });
 }

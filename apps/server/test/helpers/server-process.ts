@@ -69,6 +69,8 @@ async function startOnce(env: Record<string, string>, options: StartOptions): Pr
       LOG_LEVEL: 'warn',
       SESSION_SECRET: 'fault-test-secret-fault-test-secret-0123',
       AUTO_NEWSLETTERS: 'off',
+      // These processes test faults, not the proof-of-work (test/sms-pumping.test.ts solves it in one).
+      SIGNUP_PROOF_OF_WORK: 'off',
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',

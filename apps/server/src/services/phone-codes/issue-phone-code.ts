@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { phoneCodes } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { isOptedOut } from '../../messaging/opt-outs';
@@ -12,7 +12,7 @@ export type IssueOutcome =
   | { status: 'sent'; text: string | null; expiresAt: Date }
   /** The last code went out less than PHONE_CODE.resendAfterMs ago: nothing changed. */
   | { status: 'too_soon'; waitSeconds: number }
-  /** The phone had PHONE_CODE.perPhone codes in the window: nothing changed. */
+  /** The phone had PHONE_CODE.perPhone codes in the hour, or perPhonePerDay in the day: nothing changed. */
   | { status: 'too_many'; waitSeconds: number }
   /** `payload: 'keep'` and no code was waiting for this phone and purpose: nothing changed. */
   | { status: 'none' };
@@ -48,10 +48,8 @@ export async function issuePhoneCode(
     if (since < PHONE_CODE.resendAfterMs) {
       return { status: 'too_soon', waitSeconds: Math.ceil((PHONE_CODE.resendAfterMs - since) / 1000) };
     }
-    const [perPhone] = await countAttempts(tx, [hashToken(`code:phone:${phoneNumber}`, secret)], now, PHONE_CODE.windowMs);
-    if (perPhone && perPhone.count > PHONE_CODE.perPhone) {
-      return { status: 'too_many', waitSeconds: Math.ceil((perPhone.windowEndsAt.getTime() - now.getTime()) / 1000) };
-    }
+    const waitSeconds = await phoneCapWait(tx, phoneNumber, now, secret);
+    if (waitSeconds > 0) return { status: 'too_many', waitSeconds };
     const code = newPhoneCode();
     const expiresAt = new Date(now.getTime() + PHONE_CODE.validMs);
     const values = { codeHash: hashPhoneCode({ phoneNumber, purpose, code }, secret), tries: 0, payload, sentAt: now, expiresAt };
@@ -77,6 +75,19 @@ export async function issuePhoneCode(
     });
     return { status: 'sent', text, expiresAt };
   });
+}
+
+/** Counts a code to this phone per hour and per day; over either, the seconds until it may have one, else 0. */
+async function phoneCapWait(tx: DbOrTx, phoneNumber: string, now: Date, secret: string): Promise<number> {
+  const caps = [
+    { key: `code:phone:${phoneNumber}`, max: PHONE_CODE.perPhone, windowMs: PHONE_CODE.windowMs },
+    { key: `code:phone-day:${phoneNumber}`, max: PHONE_CODE.perPhonePerDay, windowMs: PHONE_CODE.dayMs },
+  ];
+  for (const cap of caps) {
+    const [count] = await countAttempts(tx, [hashToken(cap.key, secret)], now, cap.windowMs);
+    if (count && count.count > cap.max) return Math.ceil((count.windowEndsAt.getTime() - now.getTime()) / 1000);
+  }
+  return 0;
 }
 
 /** Deletes codes that expired (the scheduler does it every minute, with the attempt counts). */

@@ -1,5 +1,5 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { HOUR_MS, MINUTE_MS } from '../../lib/clock';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../lib/clock';
 
 export type PhoneCodePurpose = 'sign_up' | 'reset_password';
 
@@ -13,6 +13,9 @@ export const PHONE_CODE = {
   /** Codes texted to one phone per window, whatever the purpose or the address asking. */
   perPhone: 5,
   windowMs: HOUR_MS,
+  /** And per day (decision 0030): a phone can be made to get 10 code texts a day at most. */
+  perPhonePerDay: 10,
+  dayMs: DAY_MS,
 } as const;
 
 /** A uniformly random code of PHONE_CODE.digits digits (leading zeros kept). */

@@ -3,6 +3,7 @@ import type { registerSchema, SignUpStarted } from '@loop/shared/auth';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { checkNewPassword, hashPassword } from '../../lib/passwords';
+import { waitText } from '../attempts/enforce-limits';
 import { issuePhoneCode } from '../phone-codes/issue-phone-code';
 import { PHONE_CODE } from '../phone-codes/phone-code-policy';
 
@@ -66,8 +67,10 @@ function signUpAnswer(phoneNumber: string, issued: Awaited<ReturnType<typeof iss
     throw new AppError('too_many_requests', `A code was just sent. Please wait ${issued.waitSeconds} seconds before asking for another.`);
   }
   if (issued.status === 'too_many') {
-    const minutes = Math.max(1, Math.ceil(issued.waitSeconds / 60));
-    throw new AppError('too_many_requests', `Too many codes were sent to this phone. Please wait ${minutes} minutes and try again.`);
+    throw new AppError(
+      'too_many_requests',
+      `Too many codes were sent to this phone. Please try again ${waitText(issued.waitSeconds * 1000)}.`,
+    );
   }
   return {
     phoneNumber,

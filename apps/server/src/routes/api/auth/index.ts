@@ -2,15 +2,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   loginSchema,
+  type ProofOfWorkChallenge,
   registerSchema,
   requestPasswordResetSchema,
   resendSignUpCodeSchema,
   resetPasswordSchema,
   verifySignUpSchema,
 } from '@loop/shared/auth';
+import { addressKey } from '../../../lib/address-key';
+import { refuseUntextableNumber } from '../../../messaging/recipients';
 import { tooManyAttempts } from '../../../plugins/security';
 import { clearSessionCookie, setSessionCookie } from '../../../plugins/session';
 import { forgetSignInFailures, recordSignInFailure, signInKeys, signInWait } from '../../../services/attempts/sign-in-failures';
+import { createProofOfWorkChallenge } from '../../../services/proof-of-work/create-proof-of-work-challenge';
 import { createSession } from '../../../services/sessions/create-session';
 import { deleteSession } from '../../../services/sessions/delete-session';
 import { authenticateUser } from '../../../services/users/authenticate-user';
@@ -24,8 +28,9 @@ const WINDOW_MS = 15 * 60_000;
 /**
  * POST /api/register (texts a code), /api/register/verify (the code: the account and a session),
  * /api/register/resend, /api/password-reset and /api/password-reset/confirm, /api/login,
- * /api/logout: public, no gate (the signed-in account is `../user/`). The attempt limit counts
- * every form sent, good or bad: it runs before the input is checked (preValidation; decision 0018).
+ * /api/logout, /api/proof-of-work (the challenge the forms that text a code solve): public, no
+ * gate (the signed-in account is `../user/`). The attempt limit counts every form sent, good or
+ * bad: it runs before the input is checked (preValidation; decision 0018).
  */
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app.ctx;
@@ -33,6 +38,13 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const simulator = config.messagingProvider === 'simulator';
   // Codes are limited per phone inside the services; here every form is limited per address.
   const limitAttempts = app.attemptLimiter({ name: 'auth', perIp: config.AUTH_RATE_LIMIT_PER_IP, windowMs: WINDOW_MS });
+  // Forms that text a code: per address, then the proof-of-work (decision 0030).
+  const textsCode = [limitAttempts, app.requireProofOfWork];
+  /** The typed number is one Loop texts (messaging/recipients.ts), and the hour's code texts are not used up. */
+  async function mayTextCode(request: FastifyRequest, phoneNumber: string | null) {
+    if (phoneNumber) refuseUntextableNumber(config, phoneNumber);
+    await app.reserveCodeText(request);
+  }
   const signInLimits = { perPair: config.AUTH_RATE_LIMIT_PER_ACCOUNT, perAccount: config.AUTH_FAILURES_PER_ACCOUNT, windowMs: WINDOW_MS };
 
   /** Ends the session this browser had (someone else's, perhaps) and starts one for this user. */
@@ -43,12 +55,19 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     setSessionCookie(reply, session.token, session.expiresAt);
   }
 
-  app.post('/register', { preValidation: limitAttempts, schema: { body: registerSchema } }, async (request, reply) => {
+  const proofOfWorkSummary = 'A challenge to solve before a form texts a code (ALTCHA); null when the server asks for none';
+  app.get('/proof-of-work', { schema: { summary: proofOfWorkSummary } }, async (): Promise<ProofOfWorkChallenge> => ({
+    challenge: config.proofOfWork ? await createProofOfWorkChallenge(secret, app.ctx.clock()) : null,
+  }));
+
+  app.post('/register', { preValidation: textsCode, schema: { body: registerSchema } }, async (request, reply) => {
+    await mayTextCode(request, request.body.phoneNumber);
     const started = await startSignUp(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator });
     return reply.code(202).send(started);
   });
 
-  app.post('/register/resend', { preValidation: limitAttempts, schema: { body: resendSignUpCodeSchema } }, async (request, reply) => {
+  app.post('/register/resend', { preValidation: textsCode, schema: { body: resendSignUpCodeSchema } }, async (request, reply) => {
+    await mayTextCode(request, request.body.phoneNumber);
     return reply.code(202).send(await resendSignUpCode(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator }));
   });
 
@@ -58,7 +77,9 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.code(201).send(toPublicUser(user));
   });
 
-  app.post('/password-reset', { preValidation: limitAttempts, schema: { body: requestPasswordResetSchema } }, async (request, reply) => {
+  app.post('/password-reset', { preValidation: textsCode, schema: { body: requestPasswordResetSchema } }, async (request, reply) => {
+    const { login } = request.body;
+    await mayTextCode(request, 'phoneNumber' in login ? (login.phoneNumber ?? null) : null);
     return reply.code(202).send(await requestPasswordReset(app.ctx.db, request.body.login, { now: app.ctx.clock(), secret, simulator }));
   });
 
@@ -71,7 +92,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/login', { preValidation: limitAttempts, schema: { body: loginSchema } }, async (request, reply) => {
     const input = request.body;
     const { db, clock } = app.ctx;
-    const keys = signInKeys(input.email, request.ip, secret);
+    const keys = signInKeys(input.email, addressKey(request.ip), secret);
     const wait = await signInWait(db, keys, signInLimits, clock());
     if (wait > 0) throw tooManyAttempts(wait);
     const user = await authenticateUser(db, input).catch(async (error: unknown) => {

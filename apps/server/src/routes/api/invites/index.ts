@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { InvitePreview } from '@loop/shared/loops';
 import { joinLoopSchema } from '@loop/shared/loops';
 import { toE164 } from '@loop/shared/phone';
+import { addressKey } from '../../../lib/address-key';
+import { refuseUntextableNumber } from '../../../messaging/recipients';
 import { findInvite } from '../../../services/invites/find-invite';
 import { joinLoop } from '../../../services/invites/join-loop';
 
@@ -14,7 +16,7 @@ const codeParams = z.object({
 /** Joins are limited per phone number; a request without one counts against its address. */
 function phoneOf(request: FastifyRequest): string {
   const phone = (request.body as Record<string, unknown> | undefined)?.phoneNumber;
-  return typeof phone === 'string' ? (toE164(phone) ?? phone.trim()) : `ip:${request.ip}`;
+  return typeof phone === 'string' ? (toE164(phone) ?? phone.trim()) : `ip:${addressKey(request.ip)}`;
 }
 
 /** /api/invites/{code}: public, for people who hold an invite link. Every try counts, good input or bad (decision 0018). */
@@ -33,9 +35,10 @@ const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
     return { loopName: loop.name, expiresAt: invite.expiresAt.toISOString() };
   });
 
-  app.post('/:code/join', { preValidation: limitAttempts, schema: { params: codeParams, body: joinLoopSchema } }, async (request) =>
-    joinLoop(db, { code: request.params.code, input: request.body, config, now: clock() }),
-  );
+  app.post('/:code/join', { preValidation: limitAttempts, schema: { params: codeParams, body: joinLoopSchema } }, async (request) => {
+    refuseUntextableNumber(config, request.body.phoneNumber);
+    return joinLoop(db, { code: request.params.code, input: request.body, config, now: clock() });
+  });
 };
 
 export default inviteRoutes;

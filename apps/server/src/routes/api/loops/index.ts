@@ -8,6 +8,7 @@ import {
   updateLoopSchema,
   updateMemberSchema,
 } from '@loop/shared/loops';
+import { refuseUntextableNumber } from '../../../messaging/recipients';
 import { gate, gatedUser, signedIn } from '../../../plugins/session';
 import { createInvite } from '../../../services/invites/create-invite';
 import { getLoopAccess, requireManage } from '../../../services/loop-access';
@@ -90,6 +91,7 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
     const { id } = request.params;
     const access = await getLoopAccess(db, gatedUser(request), id);
     requireManage(access);
+    refuseUntextableNumber(config, request.body.phoneNumber);
     const member = await addMember(db, { loop: access.loop, adder: access.user, input: request.body, config, now: clock() });
     return reply.code(201).send(member);
   });

@@ -1,10 +1,11 @@
 import type { PasswordResetStarted, ResetPasswordInput } from '@loop/shared/auth';
 import { api, type AuthResult } from '@/lib/api-client';
 import { useAuthMutation } from './auth-mutation';
+import { takeProofOfWork } from './proof-of-work';
 
 /** POST /api/password-reset: the same answer whether or not an account exists. */
-export function requestPasswordReset(login: string): Promise<PasswordResetStarted> {
-  return api.post<PasswordResetStarted>('/api/password-reset', { login });
+export async function requestPasswordReset(login: string): Promise<PasswordResetStarted> {
+  return api.post<PasswordResetStarted>('/api/password-reset', { login, altcha: await takeProofOfWork() });
 }
 
 /** POST /api/password-reset/confirm: sets the password, ends other sessions, signs this one in. */

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { LIMITS } from '@loop/shared/constants';
 import type { PasswordResetStarted } from '@loop/shared/auth';
 import { Button } from '@/components/ui/button';
@@ -6,6 +6,7 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
+import { prepareProofOfWork } from '../api/proof-of-work';
 import { requestPasswordReset, useResetPassword } from '../api/reset-password';
 import { CodeField, codeError, NO_TEXT_HINT, ResendButton, resendTime, SimulatedText } from './code-step';
 
@@ -25,6 +26,8 @@ export function ForgotPasswordForm({ onSuccess }: { onSuccess: () => void }) {
   const [password, setPassword] = useState('');
   const [asking, setAsking] = useState(false);
   const reset = useResetPassword();
+  // The check against spam is solved while the person types (decision 0030).
+  useEffect(prepareProofOfWork, []);
 
   const ask = async () => {
     setAsking(true);

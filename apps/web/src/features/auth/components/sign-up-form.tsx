@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { registerSchema, type SignUpStarted } from '@loop/shared/auth';
 import { LIMITS } from '@loop/shared/constants';
@@ -10,6 +10,7 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
+import { prepareProofOfWork } from '../api/proof-of-work';
 import { resendSignUpCode, startSignUp, useVerifySignUp } from '../api/register';
 import { CodeField, codeError, NO_TEXT_HINT, ResendButton, resendTime, SimulatedText } from './code-step';
 
@@ -29,6 +30,8 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
     },
   });
   const { errors, isSubmitting } = form.formState;
+  // The check against spam is solved while the person fills the form in (decision 0030).
+  useEffect(prepareProofOfWork, []);
   const begin = (answer: SignUpStarted) => setStarted({ answer, resendAt: resendTime(answer.resendAfterSeconds) });
 
   const onSubmit = form.handleSubmit(async (values) => {

@@ -1,0 +1,159 @@
+// `npm run bench -- abuse-limits`: how many code texts 1,000 sign-up attempts from 1,000 addresses
+// produce in an hour, limit by limit (decision 0030). Each scenario runs the real app (buildApp,
+// embedded PGlite in a temporary folder, the Phone Simulator as provider) with a clock that spreads
+// the attempts evenly over one hour, and counts the code texts queued. Target: at most
+// CODE_TEXTS_PER_HOUR (100). BENCH_ATTEMPTS=n changes the 1,000. No network but 127.0.0.1.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import type { Challenge } from 'altcha-lib/types';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../../apps/server/src/app';
+import { loadConfig } from '../../apps/server/src/config';
+
+const ATTEMPTS = Number(process.env.BENCH_ATTEMPTS ?? 1000);
+const HOUR_MS = 3_600_000;
+const PROOFS_TIMED = Number(process.env.BENCH_PROOFS ?? 10);
+
+interface Scenario {
+  name: string;
+  env: Record<string, string>;
+  /** The phone number of attempt i. */
+  phone: (i: number) => string;
+  /** The client address of attempt i. */
+  address: (i: number) => string;
+}
+
+// Valid, distinct US numbers (area code 628), and the kinds SMS pumping uses.
+const usPhone = (i: number) => `+1628${String(2_000_000 + i).padStart(7, '0')}`;
+const pumpPhones = ['+449090123456', '+881612345678', '+870773111632', '+88216123456', '+33810123456', '+447012345678'];
+const manyAddresses = (i: number) => `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+
+const scenarios: Scenario[] = [
+  {
+    name: 'before: no cap on code texts, no proof-of-work',
+    env: { CODE_TEXTS_PER_HOUR: '1000000', SIGNUP_PROOF_OF_WORK: 'off' },
+    phone: usPhone,
+    address: manyAddresses,
+  },
+  {
+    name: 'the hourly cap (default 100), proof-of-work off',
+    env: { SIGNUP_PROOF_OF_WORK: 'off' },
+    phone: usPhone,
+    address: manyAddresses,
+  },
+  {
+    name: 'premium-rate, satellite, shared-cost numbers (cap off)',
+    env: { CODE_TEXTS_PER_HOUR: '1000000', SIGNUP_PROOF_OF_WORK: 'off' },
+    phone: (i) => pumpPhones[i % pumpPhones.length] ?? '',
+    address: manyAddresses,
+  },
+  {
+    name: 'numbers in other countries, Twilio in the US (cap off)',
+    env: {
+      CODE_TEXTS_PER_HOUR: '1000000',
+      SIGNUP_PROOF_OF_WORK: 'off',
+      // Twilio settings that never reach a network: codes are only queued in this bench.
+      TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000000',
+      TWILIO_AUTH_TOKEN: 'bench',
+      TWILIO_FROM_NUMBER: '+14155550000',
+      TWILIO_API_BASE_URL: 'http://127.0.0.1:9',
+    },
+    phone: (i) => `+4915${String(110_000_000 + i)}`,
+    address: manyAddresses,
+  },
+  {
+    name: 'one address (per-address limit 50 per 15 minutes; cap off)',
+    env: { CODE_TEXTS_PER_HOUR: '1000000', SIGNUP_PROOF_OF_WORK: 'off' },
+    phone: usPhone,
+    address: () => '198.18.200.1',
+  },
+];
+
+async function run(scenario: Scenario): Promise<{ texts: number; answers: Map<string, number>; ms: number }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-bench-abuse-'));
+  let now = new Date('2026-06-01T12:00:00Z');
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-01',
+    SCHEDULER: 'false',
+    ...scenario.env,
+  });
+  const app = await buildApp(config, { clock: () => now, logger: false });
+  const started = performance.now();
+  const answers = new Map<string, number>();
+  try {
+    for (let i = 0; i < ATTEMPTS; i++) {
+      now = new Date(Date.parse('2026-06-01T12:00:00Z') + Math.floor((i * HOUR_MS) / ATTEMPTS));
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/register',
+        remoteAddress: scenario.address(i),
+        payload: {
+          email: `pump-${i}@example.com`,
+          password: 'correct horse battery',
+          firstName: 'Pump',
+          lastName: 'Er',
+          phoneNumber: scenario.phone(i),
+        },
+      });
+      const message = String(res.json<{ message?: string }>().message ?? '').replace(/\d+/g, 'N');
+      const key = res.statusCode === 202 ? '202' : `${res.statusCode} ${message.slice(0, 90)}`;
+      answers.set(key, (answers.get(key) ?? 0) + 1);
+    }
+    const result = await app.ctx.db.execute(sql`select count(*)::int as n from messages where kind = 'code'`);
+    const texts = Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+    return { texts, answers, ms: performance.now() - started };
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** What one proof-of-work costs whoever sends a form: GET a challenge, solve it as the web app does (Node's PBKDF2). */
+async function proofCost(): Promise<{ wallMs: number; cpuMs: number }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-bench-abuse-'));
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    SESSION_SECRET: 'x'.repeat(40),
+    SCHEDULER: 'false',
+  });
+  const app = await buildApp(config, { logger: false });
+  try {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < PROOFS_TIMED; i++) {
+      const { challenge } = (await app.inject({ method: 'GET', url: '/api/proof-of-work' })).json<{ challenge: Challenge }>();
+      if (!(await solveChallenge({ challenge, deriveKey }))) throw new Error('not solved');
+    }
+    const used = process.cpuUsage(cpu);
+    return { wallMs: (performance.now() - started) / PROOFS_TIMED, cpuMs: (used.user + used.system) / 1000 / PROOFS_TIMED };
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`${ATTEMPTS} sign-up attempts (POST /api/register), spread evenly over one hour, each with a new phone number.\n`);
+  for (const scenario of scenarios) {
+    const { texts, answers, ms } = await run(scenario);
+    console.log(`${String(texts).padStart(5)} code texts  ${scenario.name}  (${(ms / 1000).toFixed(1)} s)`);
+    for (const [answer, count] of [...answers].sort((a, b) => b[1] - a[1])) console.log(`        ${String(count).padStart(5)} x ${answer}`);
+  }
+  const { wallMs, cpuMs } = await proofCost();
+  const load = (await import('node:os')).loadavg()[0]?.toFixed(1);
+  console.log(
+    `\nProof-of-work (on by default, not in the runs above): each attempt first costs its sender ${(cpuMs / 1000).toFixed(2)} s of CPU` +
+      ` (${(wallMs / 1000).toFixed(2)} s wall; mean of ${PROOFS_TIMED}, Node's PBKDF2, load average ${load}),` +
+      ` so ${ATTEMPTS} attempts cost ${((cpuMs * ATTEMPTS) / 60_000).toFixed(1)} CPU-minutes before any limit.`,
+  );
+}
+
+await main();
