@@ -51,6 +51,8 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
     MEMBER_ADDS_PER_ACCOUNT_PER_HOUR: '100000',
     MEMBER_ADDS_PER_ACCOUNT_PER_DAY: '100000',
     INVITATIONS_PER_PHONE_PER_DAY: '100000',
+    // Tests run at any hour against real clocks; test/quiet-hours*.test.ts turn quiet hours on.
+    QUIET_HOURS: 'off',
     ...withoutAdminEmails(env).env,
   });
 }

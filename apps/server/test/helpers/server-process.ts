@@ -69,6 +69,8 @@ async function startOnce(env: Record<string, string>, options: StartOptions): Pr
       LOG_LEVEL: 'warn',
       SESSION_SECRET: 'fault-test-secret-fault-test-secret-0123',
       AUTO_NEWSLETTERS: 'off',
+      // Fault tests run at any hour; a test of quiet hours turns them on.
+      QUIET_HOURS: 'off',
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',

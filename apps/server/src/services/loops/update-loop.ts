@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { LoopSummary, updateLoopSchema } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
 import { loops } from '../../db/schema';
-import { nextNewsletterAt, nextReminderAt } from '../schedules/schedule-columns';
+import { nextNewsletterAt, nextReminderAtForLoop } from '../schedules/schedule-columns';
 import { getLoopSummary } from './get-loop-summary';
 
 /**
@@ -19,7 +19,7 @@ export async function updateLoop(
   const values: Partial<typeof loops.$inferInsert> = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
   if (changes.reminderSchedule !== undefined || changes.timeZone !== undefined) {
     const next = { ...loop, ...values };
-    values.nextReminderAt = nextReminderAt(next, now);
+    values.nextReminderAt = await nextReminderAtForLoop(db, next, now);
     if (changes.timeZone !== undefined) values.nextNewsletterAt = nextNewsletterAt(next, now);
   }
   if (Object.keys(values).length > 0) {
