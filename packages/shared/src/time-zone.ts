@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * True for a time zone name this runtime knows, aliases included ("Asia/Kolkata" and
  * "Asia/Calcutta", "UTC"): the test is whether Intl can format in it. `Intl.supportedValuesOf`
@@ -13,3 +15,8 @@ export function isTimeZone(value: string): boolean {
     return false;
   }
 }
+
+export const timeZoneSchema = z
+  .string({ error: 'Time zone must be text' })
+  .trim()
+  .refine(isTimeZone, { message: 'Time zone must be an IANA name such as "America/New_York"' });

@@ -1,5 +1,7 @@
 import type { Frequency, ReminderEntry } from '@loop/shared/constants';
+import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { loops } from '../../db/schema';
 import { activeMemberZones } from './member-zones';
 import { nextNewsletterSlot } from './next-newsletter';
 import { nextReminderSlot } from './next-reminder';
@@ -30,6 +32,26 @@ export async function nextReminderAtForLoop(
 ): Promise<Date | null> {
   const zones = (await activeMemberZones(tx, [loop.id])).get(loop.id);
   return nextReminderAt(loop, now, zones?.values() ?? []);
+}
+
+/**
+ * After a member's zone changed: the Loop's next reminder becomes the earliest over its members'
+ * zones if that is sooner, so the member's next slot in their new zone is not passed by.
+ */
+export async function moveReminderEarlier(tx: DbOrTx, loopId: number, now: Date): Promise<void> {
+  const [loop] = await tx
+    .select({ id: loops.id, reminderSchedule: loops.reminderSchedule, timeZone: loops.timeZone })
+    .from(loops)
+    .where(eq(loops.id, loopId))
+    .for('update');
+  if (!loop) return;
+  const at = await nextReminderAtForLoop(tx, loop, now);
+  if (at) {
+    await tx
+      .update(loops)
+      .set({ nextReminderAt: sql`least(${loops.nextReminderAt}, ${at.toISOString()}::timestamptz)` })
+      .where(eq(loops.id, loopId));
+  }
 }
 
 export function nextNewsletterAt(loop: { frequency: Frequency; timeZone: string }, now: Date): Date {
