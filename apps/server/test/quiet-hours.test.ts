@@ -173,7 +173,7 @@ describe('time zones', () => {
     clock.set(new Date('2026-11-14T15:00:00Z'));
     const owner = await signUp(t.app, { phoneNumber: phone('ny') });
     const loop = await createLoopAs(t.app, owner.cookie, { name: 'Mumbai', timeZone: 'Asia/Kolkata' });
-    const put = (payload: unknown) =>
+    const put = (payload: Record<string, unknown>) =>
       t.app.inject({ method: 'PUT', url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie }, payload });
     expect((await put({ timeZone: 'Asia/Calcutta' })).statusCode).toBe(200);
     expect((await put({ timeZone: 'US/Eastern' })).statusCode).toBe(200);
@@ -217,7 +217,7 @@ describe('time zones', () => {
     expect(await zoneOf()).toEqual(['America/Los_Angeles', 'phone']);
     await db().update(users).set({ phoneTimeZone: '' }).where(eq(users.phoneNumber, memberPhone));
     expect(await zoneOf()).toEqual(['Europe/Paris', 'loop']);
-    const put = (payload: unknown) =>
+    const put = (payload: Record<string, unknown>) =>
       t.app.inject({ method: 'PUT', url: `/api/loops/${loop.id}/members/${member.id}`, headers: { cookie: owner.cookie }, payload });
     expect((await put({ timeZone: 'America/Chicago' })).statusCode).toBe(200);
     expect(await zoneOf()).toEqual(['America/Chicago', 'owner']);
