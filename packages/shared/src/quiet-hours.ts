@@ -56,14 +56,25 @@ export function reminderTimeAllowed(time: string, quiet: QuietHours | null): boo
 export function reminderTimeOptions(quiet: QuietHours | null): string[] {
   const times: string[] = [];
   for (let m = 0; m < 1440; m += 5) {
-    const time = `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-    if (reminderTimeAllowed(time, quiet)) times.push(time);
+    if (reminderTimeAllowed(clockOf(m), quiet)) times.push(clockOf(m));
   }
   return times;
 }
 
-/** "Reminder times must be from 08:00 to 20:30 (quiet hours 21:00-08:00)". */
+/** "HH:MM" of minutes after midnight (any day). */
+function clockOf(minutes: number): string {
+  const m = ((minutes % 1440) + 1440) % 1440;
+  return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+}
+
+/** The first and last reminder times allowed: quiet hours' end, and 30 minutes before their start (08:00, 20:30). */
+export function reminderTimeRange(quiet: QuietHours): { from: string; to: string } {
+  return { from: quiet.end, to: clockOf(minutesOf(quiet.start) - REMINDER_LEAD_MINUTES) };
+}
+
+/** "Reminder times must be from 08:00 to 20:30: no texts during quiet hours (21:00-08:00 in each member's own time)". */
 export function reminderTimesMessage(quiet: QuietHours | null): string {
-  const options = reminderTimeOptions(quiet);
-  return `Reminder times must be from ${options[0]} to ${options[options.length - 1]}: no texts during quiet hours (${quiet?.start}-${quiet?.end} in each member's own time)`;
+  if (!quiet) return 'Reminder time must be HH:MM';
+  const { from, to } = reminderTimeRange(quiet);
+  return `Reminder times must be from ${from} to ${to}: no texts during quiet hours (${quiet.start}-${quiet.end} in each member's own time)`;
 }

@@ -1,7 +1,7 @@
 import { BellRing } from 'lucide-react';
 import { useState } from 'react';
 import { NEW_REMINDER_TIME, WEEKDAYS, type ReminderEntry, type Weekday } from '@loop/shared/constants';
-import { DEFAULT_QUIET_HOURS, parseQuietHours, reminderTimeOptions } from '@loop/shared/quiet-hours';
+import { DEFAULT_QUIET_HOURS, parseQuietHours, reminderTimeOptions, reminderTimeRange } from '@loop/shared/quiet-hours';
 import type { LoopDetail } from '@loop/shared/loops';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -142,8 +142,8 @@ function ScheduleEditor({ loop }: { loop: LoopDetail }) {
       </ul>
       {quiet ? (
         <p id="reminder-times-hint" className="text-sm text-muted-foreground">
-          Times run from {formatClockTime(times[0] ?? quiet.end)} to {formatClockTime(times[times.length - 1] ?? quiet.start)}: Loop sends
-          no texts from {formatClockTime(quiet.start)} to {formatClockTime(quiet.end)} in each member's own time.
+          Times run from {formatClockTime(reminderTimeRange(quiet).from)} to {formatClockTime(reminderTimeRange(quiet).to)}: Loop sends no
+          texts from {formatClockTime(quiet.start)} to {formatClockTime(quiet.end)} in each member's own time.
         </p>
       ) : null}
     </div>
