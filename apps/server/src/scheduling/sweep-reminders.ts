@@ -73,13 +73,18 @@ async function queueReminderTexts(tx: Tx, due: DueLoop[], zones: Map<number, Map
   const loopById = new Map(due.map((l) => [l.id, l]));
   // One text per person per due minute, naming each of their Loops due then.
   const texts = new Map<string, { recipient: Recipient; minute: string; loops: { id: number; name: string }[] }>();
+  const slots = new Map<string, ReturnType<typeof lastReminderSlot>>();
   for (const r of recipients) {
     const loop = loopById.get(r.loopId);
     if (!loop?.dueAt) continue;
     // The member's last slot in their zone: due if it came since the Loop's due time (so not
     // sent by an earlier sweep) and is not more than the late limit ago.
     const zone = zones.get(loop.id)?.get(r.userId) ?? loop.timeZone;
-    const slot = lastReminderSlot(loop.reminderSchedule, zone, now);
+    const slotKey = `${loop.id}|${zone}`;
+    // Once per Loop and zone: a Loop's members mostly share one.
+    const slot = slots.has(slotKey)
+      ? slots.get(slotKey)
+      : slots.set(slotKey, lastReminderSlot(loop.reminderSchedule, zone, now)).get(slotKey);
     if (!slot || slot.at < loop.dueAt || now.getTime() - slot.at.getTime() > REMINDER_LATE_LIMIT_MS) continue;
     const minute = slot.at.toISOString().slice(0, 16);
     const key = `${r.userId}@${minute}`;
