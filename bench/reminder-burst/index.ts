@@ -159,14 +159,17 @@ async function startFakeTwilioProcess(): Promise<FakeTwilioProcess> {
   };
 }
 
-/** Users, Loops and members set-wise in SQL: seeding is not what is measured. */
+/**
+ * Users, Loops and members set-wise in SQL: seeding is not what is measured. The phones say
+ * nothing of their zone (''), so every member is due at the Loops' 09:00 UTC (decision 0036).
+ */
 async function seed(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query(`
-      insert into users (first_name, last_name, phone_number)
-      select 'Member', 'No. ' || g, '+1628' || (2000000 + g)::text from generate_series(1, ${LOOPS * MEMBERS}) g`);
+      insert into users (first_name, last_name, phone_number, phone_time_zone)
+      select 'Member', 'No. ' || g, '+1628' || (2000000 + g)::text, '' from generate_series(1, ${LOOPS * MEMBERS}) g`);
     await client.query(
       `
       insert into loops (name, vibe, reminder_schedule, time_zone, creator_id, next_reminder_at)

@@ -60,6 +60,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     DATABASE_URL: '',
+    // Browser tests run at any hour; a test of quiet hours turns them on.
+    QUIET_HOURS: 'off',
     ...rest,
   };
   let log = '';

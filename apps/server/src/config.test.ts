@@ -146,4 +146,13 @@ describe('messaging settings', () => {
       'TWILIO_WHATSAPP_TEMPLATES: "reminder=HX12" is not kind=HX followed by 32 hex digits (got "reminder=HX12")',
     );
   });
+
+  it('reads QUIET_HOURS as a window, off, or names a bad one (47 CFR 64.1200(c)(1): 8 am to 9 pm by default)', () => {
+    expect(loadConfig(base).QUIET_HOURS).toEqual({ start: '21:00', end: '08:00' });
+    expect(loadConfig({ ...base, QUIET_HOURS: '22:00-07:30' }).QUIET_HOURS).toEqual({ start: '22:00', end: '07:30' });
+    expect(loadConfig({ ...base, QUIET_HOURS: 'off' }).QUIET_HOURS).toBeNull();
+    expect(() => loadConfig({ ...base, QUIET_HOURS: '9pm-8am' })).toThrow(
+      'QUIET_HOURS: QUIET_HOURS must be two times like 21:00-08:00, or off',
+    );
+  });
 });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { toE164 } from '@loop/shared/phone';
 import { isPhoneCountry, phoneKind } from '@loop/shared/phone-kind';
+import { DEFAULT_QUIET_HOURS, parseQuietHours } from '@loop/shared/quiet-hours';
 
 const optionalText = z
   .string()
@@ -147,6 +148,22 @@ const envSchema = z.object({
   ),
   /** What happens at the end of each newsletter period: send it, leave a draft for staff, or nothing. */
   AUTO_NEWSLETTERS: z.enum(['send', 'draft', 'off'], { error: 'AUTO_NEWSLETTERS must be send, draft or off' }).default('send'),
+  /**
+   * When Loop starts no texts, in each recipient's own time (47 CFR 64.1200(c)(1): 8 am to 9 pm):
+   * "HH:MM-HH:MM", or "off" where the operator's rules differ. Decision 0037.
+   */
+  QUIET_HOURS: z
+    .string()
+    .trim()
+    .default(DEFAULT_QUIET_HOURS)
+    .transform((value, ctx) => {
+      const quiet = parseQuietHours(value);
+      if (quiet === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'QUIET_HOURS must be two times like 21:00-08:00, or off' });
+        return z.NEVER;
+      }
+      return quiet;
+    }),
   /** Run reminders and automatic newsletters in this process (a web-only process sets false). */
   SCHEDULER: z
     .enum(['true', 'false'], { error: 'SCHEDULER must be "true" or "false"' })

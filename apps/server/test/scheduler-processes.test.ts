@@ -1,21 +1,18 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { eq, lte } from 'drizzle-orm';
+import { eq, inArray, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loops, members } from '../src/db/schema';
+import { loops, members, users } from '../src/db/schema';
 import { MINUTE_MS } from '../src/lib/clock';
 import { nextReminderAt } from '../src/services/schedules/schedule-columns';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './helpers/database';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
 import { createLoop, createPerson } from './helpers/messaging';
-import { startFixtureProcess } from './helpers/fixture-process';
+import { schedulerFixtureEnv, startFixtureProcess } from './helpers/fixture-process';
 
 /**
  * docs/architecture.md#growing-past-one-machine: two server processes on one PostgreSQL database,
  * and a process killed mid-sweep, never send a scheduled text twice or lose one. Counted at the
  * fake Twilio server. Needs a PostgreSQL server (TEST_DATABASE_URL); PGlite is one process.
  */
-const here = path.dirname(fileURLToPath(import.meta.url));
 const START = new Date('2026-09-07T00:00:00Z'); // a Monday
 const STEP = 15 * MINUTE_MS;
 
@@ -28,17 +25,22 @@ describe.skipIf(!TEST_DATABASE_URL)('scheduled texts across processes', () => {
 
   beforeAll(async () => {
     [testDb, fake] = await Promise.all([createTestDatabase(), startFakeTwilio()]);
-    env = {
-      ...twilioEnv(fake, { SEND_RATE_PER_SECOND: '0' }),
-      DATABASE_URL: testDb.url ?? '',
-      SESSION_SECRET: 'scheduler-process-test-secret-0123456789',
-      DATA_DIR: path.join(here, '../.data-test-scheduler'),
-      LOG_LEVEL: 'silent',
-    };
+    // About the Loops' zones: quiet hours and members' own zones have quiet-hours-processes.test.ts.
+    env = schedulerFixtureEnv(twilioEnv(fake), testDb.url, 'scheduler', { QUIET_HOURS: 'off' });
     const db = testDb.database.db;
     const zones = ['America/New_York', 'Europe/Paris', 'Asia/Tokyo', 'UTC'];
     for (let i = 0; i < 12; i++) {
+      // Their phones say nothing of their zone (''), so each reminder follows the Loop's.
       const people = [await createPerson(db), await createPerson(db), await createPerson(db)];
+      await db
+        .update(users)
+        .set({ phoneTimeZone: '' })
+        .where(
+          inArray(
+            users.id,
+            people.map((p) => p.id),
+          ),
+        );
       const loop = await createLoop(db, { name: `Loop ${i}`, memberIds: people.map((p) => p.id) });
       const reminderSchedule = [
         { day: 'monday' as const, time: '09:00' },

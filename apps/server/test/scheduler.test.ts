@@ -1,6 +1,6 @@
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loops, messages, newsletters, phoneOptOuts } from '../src/db/schema';
+import { loops, messages, newsletters, phoneOptOuts, users } from '../src/db/schema';
 import { MINUTE_MS } from '../src/lib/clock';
 import { runSchedulerTick } from '../src/scheduling/run-scheduler-tick';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
@@ -15,7 +15,15 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.testDb.database.db;
-const tick = (mode: 'send' | 'draft' | 'off' = 'send') => runSchedulerTick(t.app.ctx, { now: clock(), mode });
+/**
+ * These tests are about the Loop's zone: every phone here says nothing of where its holder is (as
+ * a number whose area code spans zones), so each member's reminder follows the Loop's zone.
+ * Reminders in each member's own zone: test/reminders-member-zones.test.ts.
+ */
+async function tick(mode: 'send' | 'draft' | 'off' = 'send') {
+  await db().update(users).set({ phoneTimeZone: '' });
+  return runSchedulerTick(t.app.ctx, { now: clock(), mode });
+}
 
 /** Ticks every `stepMinutes` until `until`, like the minute cron would. */
 async function runUntil(until: Date, stepMinutes = 5, mode: 'send' | 'draft' | 'off' = 'send') {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS, MESSAGING_PREFERENCES } from './constants';
 import { toE164 } from './phone';
+import { timeZoneSchema } from './time-zone';
 import { controlCharactersMessage, hasNoControlCharacters } from './text';
 
 export const emailSchema = z
@@ -139,9 +140,15 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.input<typeof loginSchema>;
 
-export const updateUserSchema = z.object({
-  messagingPreference: messagingPreferenceSchema,
-});
+export const updateUserSchema = z
+  .object({
+    messagingPreference: messagingPreferenceSchema.optional(),
+    /** The zone the person's texts follow, theirs to choose (decision 0036); null: their phone's or each Loop's. */
+    timeZone: timeZoneSchema.nullable().optional(),
+  })
+  .refine((input) => input.messagingPreference !== undefined || input.timeZone !== undefined, {
+    message: 'Send messagingPreference or timeZone',
+  });
 export type UpdateUserInput = z.input<typeof updateUserSchema>;
 
 /** The signed-in user as GET /api/user answers it. Never carries a password hash. */
@@ -153,6 +160,8 @@ export interface User {
   phoneNumber: string;
   messagingPreference: (typeof MESSAGING_PREFERENCES)[number];
   isPrivileged: boolean;
+  /** The zone the person chose for their texts, else null (their phone's or each Loop's applies). */
+  timeZone: string | null;
 }
 
 /** Every 4xx and 5xx answer of the API has this shape. */

@@ -14,7 +14,7 @@ import {
   type ReminderEntry,
 } from './constants';
 import { controlCharactersMessage, hasNoControlCharacters } from './text';
-import { isTimeZone } from './time-zone';
+import { timeZoneSchema } from './time-zone';
 
 export const VIBE_REQUIRED_MESSAGE = 'Please select at least one newsletter vibe';
 
@@ -41,11 +41,6 @@ const optionalText = (label: string, max: number) =>
     .transform((v) => (v ? v : null));
 
 export const contextSchema = optionalText('Group context', LIMITS.context);
-
-export const timeZoneSchema = z
-  .string({ error: 'Time zone must be text' })
-  .trim()
-  .refine(isTimeZone, { message: 'Time zone must be an IANA name such as "America/New_York"' });
 
 /** "HH:MM" on a 5-minute step, 00:00 to 23:55. */
 export const reminderTimeSchema = z
@@ -124,9 +119,11 @@ export const updateMemberSchema = z
     lastName: personNameSchema('Last name').optional(),
     messagingPreference: messagingPreferenceSchema.optional(),
     context: memberContextSchema.optional(),
+    /** The member's time zone as the owner sets it; null goes back to their phone's or the Loop's. */
+    timeZone: timeZoneSchema.nullable().optional(),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
-    message: 'Send at least one of firstName, lastName, messagingPreference or context',
+    message: 'Send at least one of firstName, lastName, messagingPreference, context or timeZone',
   });
 export type UpdateMemberInput = z.input<typeof updateMemberSchema>;
 
@@ -192,7 +189,18 @@ export interface LoopMember {
   resendAt: string | null;
   /** Why texts to this member fail, in words (state `failing`), else null. */
   lastError: string | null;
+  /** The IANA zone their texts follow (reminders at the schedule's time there; quiet hours). */
+  timeZone: string;
+  /** Where `timeZone` comes from: the member's own choice, the owner's, their phone number's, or the Loop's. */
+  timeZoneSource: TimeZoneSource;
+  /** The zone the Loop's owner chose for them (member edit), else null. */
+  ownerTimeZone: string | null;
+  /** When their texts waiting out quiet hours go (their 08:00), else null. */
+  scheduledFor: string | null;
 }
+
+export const TIME_ZONE_SOURCES = ['member', 'owner', 'phone', 'loop'] as const;
+export type TimeZoneSource = (typeof TIME_ZONE_SOURCES)[number];
 
 /** POST /api/loops/{id}/members: the new member, and what the adder should know (an opted-out phone). */
 export interface AddMemberAnswer extends LoopMember {
@@ -258,6 +266,10 @@ export const loopDetailResponseSchema = z.object({
       invitedAt: nullableText,
       resendAt: nullableText,
       lastError: nullableText,
+      timeZone: z.string(),
+      timeZoneSource: z.enum(TIME_ZONE_SOURCES),
+      ownerTimeZone: nullableText,
+      scheduledFor: nullableText,
     }),
   ),
   updates: z.array(loopUpdateSchema).describe('the newest updates first, with their photos, voice memos and videos'),

@@ -1,3 +1,4 @@
+import type { QuietHours } from './quiet-hours';
 import type { Photo } from './photos';
 import { z } from 'zod';
 import { LIMITS, MESSAGING_PREFERENCES } from './constants';
@@ -159,6 +160,8 @@ export interface SimulatorMessage {
 
 export interface ApiConfig {
   messagingProvider: 'twilio' | 'simulator';
+  /** QUIET_HOURS: no texts start then in each recipient's own time; null when off. Reminder times keep clear of it. */
+  quietHours: QuietHours | null;
   /** The landing page's links: absolute URLs or paths on this site (EXAMPLE_NEWSLETTER_URL, DEMO_VIDEO_URL, GUIDE_URL). */
   links: LandingLinks;
 }

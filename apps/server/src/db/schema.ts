@@ -66,9 +66,23 @@ export const users = pgTable(
      * free-form texts. SMS never opens it (the window is per channel); a 63016 closes it.
      */
     lastWhatsappInboundAt: timestamp('last_whatsapp_inbound_at', { withTimezone: true }),
+    /** The IANA zone the person chose (Profile); wins over every other (decision 0036). */
+    timeZone: text('time_zone'),
+    /**
+     * The phone number's zone when its country or area code has exactly one (libphonenumber's
+     * time-zone map); '' when it has several or none; null until looked up.
+     */
+    phoneTimeZone: text('phone_time_zone'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`), uniqueIndex('users_phone_number_key').on(t.phoneNumber)],
+  (t) => [
+    // Users whose phone's zone was never looked up: the scheduler fills them in.
+    index('users_phone_time_zone_unset_idx')
+      .on(t.id)
+      .where(sql`${t.phoneTimeZone} is null`),
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    uniqueIndex('users_phone_number_key').on(t.phoneNumber),
+  ],
 );
 
 export const sessions = pgTable(
@@ -161,6 +175,8 @@ export const members = pgTable(
      */
     invitationWithheld: boolean('invitation_withheld').notNull().default(false),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    /** The IANA zone the Loop's owner chose for this member; the member's own choice wins (decision 0036). */
+    timeZone: text('time_zone'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -231,6 +247,8 @@ export const messages = pgTable(
     /** Raw provider parameters of an inbound message, kept for routing and audit. */
     raw: jsonb('raw').$type<Record<string, string>>(),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** A queued text that fell in the recipient's quiet hours waits until then (decision 0037). */
+    notBefore: timestamp('not_before', { withTimezone: true }),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -5,6 +5,7 @@ import { claimInbound, claimOutbound, leaseInbound, senderOf, takeInbound } from
 import type { MessageRow, MessagingContext } from '../messaging/context';
 import type { FetchMediaOptions } from '../messaging/fetch-media';
 import { createPacer, type Pacer } from '../messaging/pacer';
+import { deferQuietTexts } from '../messaging/quiet-hours';
 import { planPlainText, storePlainTexts, type PlainText } from '../services/inbound/plain-texts';
 import { processInbound } from '../services/inbound/process-inbound';
 import { readSenderFacts, type KnownSender, type SenderFacts } from '../services/inbound/sender-facts';
@@ -161,9 +162,15 @@ export async function sweepOutbound(ctx: MessagingContext, pacer: Pacer, signal?
   const batch = rate > 0 ? Math.max(OUTBOUND_BATCH, Math.ceil(rate * 5)) : UNPACED_BATCH;
   // Long enough for a paced batch to finish before another process may take the rows again.
   const lease = Math.max(LEASE_MS, rate > 0 ? (batch / rate) * 2000 : 0);
-  const claim = (limit: number) => {
+  const claim = async (limit: number) => {
     const now = ctx.clock();
-    return claimOutbound(ctx.db, { now, leaseUntil: new Date(now.getTime() + lease), limit });
+    // Texts that would land in their recipient's quiet hours go back to wait (decision 0037); a
+    // full claim of only those claims again, so they never hide texts that may go now.
+    for (;;) {
+      const rows = await claimOutbound(ctx.db, { now, leaseUntil: new Date(now.getTime() + lease), limit });
+      const go = await deferQuietTexts(ctx.db, rows, now, ctx.config.QUIET_HOURS);
+      if (go.length > 0 || rows.length < limit) return go;
+    }
   };
   // Paced, the first claim is a second's worth: the pace starts sooner, the rest follows at once.
   const firstBatch = rate > 0 ? Math.max(10, Math.ceil(rate)) : batch;

@@ -2,6 +2,7 @@ import { and, asc, eq, getTableColumns, getTableName, inArray, isNull, lte, or, 
 import type { Db, DbOrTx } from '../db/client';
 import { messages, users } from '../db/schema';
 import type { MessageRow } from './context';
+import { recipientTimeZone } from './time-zones';
 
 interface ClaimInput {
   now: Date;
@@ -101,6 +102,8 @@ function inboundToClaim(input: { now: Date; limit: number }) {
 export type ClaimedText = MessageRow & {
   /** WhatsApp texts only: the member's last WhatsApp text, for the 24-hour window. */
   lastWhatsappInboundAt: Date | null;
+  /** The recipient's time zone (decision 0036), for quiet hours; null when nothing is known. */
+  recipientTimeZone: string | null;
 };
 
 /**
@@ -115,6 +118,7 @@ export async function claimOutbound(db: Db, input: ClaimInput): Promise<ClaimedT
       sql<Date | null>`case when ${messages.channel} = 'whatsapp' then (select ${users.lastWhatsappInboundAt} from ${users} where ${users.id} = ${messages.userId}) end`.mapWith(
         users.lastWhatsappInboundAt,
       ),
+    recipientTimeZone: recipientTimeZone(messages.userId, messages.loopId),
   });
   return rows.sort((a, b) => a.id - b.id);
 }
@@ -132,7 +136,12 @@ function claim(db: Db, direction: 'inbound' | 'outbound', input: ClaimInput) {
     .from(messages)
     .where(
       or(
-        and(eq(messages.status, waiting), or(isNull(messages.nextAttemptAt), lte(messages.nextAttemptAt, input.now))),
+        and(
+          eq(messages.status, waiting),
+          or(isNull(messages.nextAttemptAt), lte(messages.nextAttemptAt, input.now)),
+          // A text waiting out its recipient's quiet hours (decision 0037).
+          or(isNull(messages.notBefore), lte(messages.notBefore, input.now)),
+        ),
         and(eq(messages.status, working), lte(messages.nextAttemptAt, input.now)),
       ),
     )

@@ -2,8 +2,11 @@ import { applyEarlyStatuses } from '../messaging/record-status';
 import type { AppContext } from '../context';
 import { sweepOneNewsletter, type AutoNewsletters } from './sweep-newsletters';
 import { sweepReminders, type SweepHooks } from './sweep-reminders';
+import { fillPhoneTimeZones } from '../messaging/time-zones';
 
 export const REMINDER_BATCH = 500;
+/** Phone zones looked up by one tick at the most (a few milliseconds each). */
+export const PHONE_ZONES_PER_TICK = 2000;
 /** Newsletters published by one tick at the most; the rest wait for the next minute. */
 export const NEWSLETTERS_PER_TICK = 200;
 
@@ -22,6 +25,9 @@ export async function runSchedulerTick(
   options: { now: Date; mode?: AutoNewsletters; hooks?: SweepHooks },
 ): Promise<TickResult> {
   const result: TickResult = { reminderLoops: 0, reminderTexts: 0, newsletters: 0 };
+  // Phone zones not looked up yet (people added before there were any, or by a script), before
+  // reminders are due in them.
+  await fillPhoneTimeZones(ctx.db, PHONE_ZONES_PER_TICK);
   for (;;) {
     const swept = await sweepReminders(ctx.db, options.now, REMINDER_BATCH, options.hooks);
     result.reminderLoops += swept.loops;

@@ -1,10 +1,13 @@
 import { asc, lte, sql } from 'drizzle-orm';
+import type { ReminderEntry } from '@loop/shared/constants';
 import type { Db } from '../db/client';
 import { loops } from '../db/schema';
 import { HOUR_MS } from '../lib/clock';
 import { insertOutboundRows } from '../messaging/outbox';
 import { findRecipients, type Recipient } from '../messaging/recipients';
-import { nextReminderSlot } from '../services/schedules/next-reminder';
+import { activeMemberZones } from '../services/schedules/member-zones';
+import { lastReminderSlot } from '../services/schedules/next-reminder';
+import { nextReminderAt } from '../services/schedules/schedule-columns';
 import { reminderTemplateVariables, reminderText } from './reminder-text';
 
 /** A reminder more than this late (the server was down) is skipped rather than sent at night. */
@@ -40,11 +43,16 @@ export async function sweepReminders(db: Db, now: Date, batch: number, hooks: Sw
     if (claimed.length === 0) return { loops: 0, texts: 0 };
     await hooks.afterClaim?.(claimed.map((l) => l.id));
 
-    const sending = claimed.filter((l) => !l.paused && l.dueAt && now.getTime() - l.dueAt.getTime() <= REMINDER_LATE_LIMIT_MS);
-    const texts = sending.length ? await queueReminderTexts(tx, sending) : 0;
+    // Each member's reminder is due at the schedule's time in their own zone (decision 0036).
+    const zones = await activeMemberZones(
+      tx,
+      claimed.map((l) => l.id),
+    );
+    const sending = claimed.filter((l) => !l.paused && l.dueAt);
+    const texts = sending.length ? await queueReminderTexts(tx, sending, zones, now) : 0;
 
     const nextAt = claimed.map(
-      (l) => sql`(${l.id}::bigint, ${nextReminderSlot(l.reminderSchedule, l.timeZone, now)?.at.toISOString() ?? null}::timestamptz)`,
+      (l) => sql`(${l.id}::bigint, ${nextReminderAt(l, now, zones.get(l.id)?.values())?.toISOString() ?? null}::timestamptz)`,
     );
     await tx.execute(sql`
       update ${loops} set next_reminder_at = v.next_at
@@ -55,8 +63,9 @@ export async function sweepReminders(db: Db, now: Date, batch: number, hooks: Sw
 }
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type DueLoop = { id: number; name: string; reminderSchedule: ReminderEntry[]; timeZone: string; dueAt: Date | null };
 
-async function queueReminderTexts(tx: Tx, due: { id: number; name: string; dueAt: Date | null }[]): Promise<number> {
+async function queueReminderTexts(tx: Tx, due: DueLoop[], zones: Map<number, Map<number, string>>, now: Date): Promise<number> {
   const recipients = await findRecipients(
     tx,
     due.map((l) => l.id),
@@ -64,10 +73,20 @@ async function queueReminderTexts(tx: Tx, due: { id: number; name: string; dueAt
   const loopById = new Map(due.map((l) => [l.id, l]));
   // One text per person per due minute, naming each of their Loops due then.
   const texts = new Map<string, { recipient: Recipient; minute: string; loops: { id: number; name: string }[] }>();
+  const slots = new Map<string, ReturnType<typeof lastReminderSlot>>();
   for (const r of recipients) {
     const loop = loopById.get(r.loopId);
     if (!loop?.dueAt) continue;
-    const minute = loop.dueAt.toISOString().slice(0, 16);
+    // The member's last slot in their zone: due if it came since the Loop's due time (so not
+    // sent by an earlier sweep) and is not more than the late limit ago.
+    const zone = zones.get(loop.id)?.get(r.userId) ?? loop.timeZone;
+    const slotKey = `${loop.id}|${zone}`;
+    // Once per Loop and zone: a Loop's members mostly share one.
+    const slot = slots.has(slotKey)
+      ? slots.get(slotKey)
+      : slots.set(slotKey, lastReminderSlot(loop.reminderSchedule, zone, now)).get(slotKey);
+    if (!slot || slot.at < loop.dueAt || now.getTime() - slot.at.getTime() > REMINDER_LATE_LIMIT_MS) continue;
+    const minute = slot.at.toISOString().slice(0, 16);
     const key = `${r.userId}@${minute}`;
     const text = texts.get(key) ?? { recipient: r, minute, loops: [] };
     text.loops.push({ id: loop.id, name: loop.name });

@@ -53,6 +53,8 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
     INVITATIONS_PER_PHONE_PER_DAY: '100000',
     // Tests text many codes in an hour; test/sms-pumping.test.ts sets it low.
     CODE_TEXTS_PER_HOUR: '100000',
+    // Tests run at any hour against real clocks; test/quiet-hours*.test.ts turn quiet hours on.
+    QUIET_HOURS: 'off',
     ...withoutAdminEmails(env).env,
   });
 }

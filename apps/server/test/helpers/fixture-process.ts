@@ -51,3 +51,24 @@ export function startFixtureProcess(file: string, env: Record<string, string>): 
   };
   return worker.waitFor('ready').then(() => worker);
 }
+
+/**
+ * The settings of a scheduler-process.ts fixture on `databaseUrl`, sending through the fake
+ * Twilio unpaced; `extra` adds or overrides (QUIET_HOURS...).
+ */
+export function schedulerFixtureEnv(
+  twilio: Record<string, string>,
+  databaseUrl: string | undefined,
+  name: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    ...twilio,
+    SEND_RATE_PER_SECOND: '0',
+    DATABASE_URL: databaseUrl ?? '',
+    SESSION_SECRET: `${name}-process-test-secret-0123456789`,
+    DATA_DIR: path.join(fixtures, `../../.data-test-${name}`),
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
+}

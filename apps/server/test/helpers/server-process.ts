@@ -71,6 +71,8 @@ async function startOnce(env: Record<string, string>, options: StartOptions): Pr
       AUTO_NEWSLETTERS: 'off',
       // These processes test faults, not the proof-of-work (test/sms-pumping.test.ts solves it in one).
       SIGNUP_PROOF_OF_WORK: 'off',
+      // Fault tests run at any hour; a test of quiet hours turns them on.
+      QUIET_HOURS: 'off',
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',

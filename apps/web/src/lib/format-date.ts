@@ -39,3 +39,8 @@ export function formatInZone(value: string | Date, timeZone: string): string {
     timeZoneName: 'short',
   });
 }
+
+/** "8:00 AM": the time a moment reads on the clock in another zone (a member's), zone not named. */
+export function formatClockInZone(value: string | Date, timeZone: string): string {
+  return new Date(value).toLocaleTimeString(undefined, { timeZone, hour: 'numeric', minute: '2-digit' });
+}

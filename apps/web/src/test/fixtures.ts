@@ -10,6 +10,7 @@ export const owner: User = {
   phoneNumber: '+14155550100',
   messagingPreference: 'sms',
   isPrivileged: false,
+  timeZone: null,
 };
 
 export const staff: User = { ...owner, id: 9, email: 'sam.staff@example.com', firstName: 'Sam', lastName: 'Staff', isPrivileged: true };
@@ -25,6 +26,10 @@ export function member(id: number, overrides: Partial<LoopMember> = {}): LoopMem
     invitedAt: null,
     resendAt: null,
     lastError: null,
+    timeZone: 'Europe/London',
+    timeZoneSource: 'phone',
+    ownerTimeZone: null,
+    scheduledFor: null,
     user: {
       firstName: 'Margaret',
       lastName: 'Walker-Fitzgerald',
@@ -73,5 +78,6 @@ export function loopDetail(overrides: Partial<LoopDetail> = {}): LoopDetail {
 
 export const simulatorConfig: ApiConfig = {
   messagingProvider: 'simulator',
+  quietHours: { start: '21:00', end: '08:00' },
   links: { exampleNewsletter: '/guide#newsletter', demoVideo: '/guide#walkthrough', guide: '/guide' },
 };

@@ -7,7 +7,8 @@ import { AppError } from '../../errors';
 import { enforceLimits } from '../attempts/enforce-limits';
 import { loopCreationLimits } from '../memberships/invitation-limits';
 import { queueWelcomeText } from '../../messaging/outbox';
-import { nextNewsletterAt, nextReminderAt } from '../schedules/schedule-columns';
+import { checkReminderTimes } from '../schedules/check-reminder-times';
+import { moveReminderEarlier, nextNewsletterAt, nextReminderAt } from '../schedules/schedule-columns';
 import { getLoopSummary } from './get-loop-summary';
 
 /** Creates a Loop with its creator as the first member, in one transaction. */
@@ -19,6 +20,7 @@ export async function createLoop(
   if (input.creatorId !== undefined && input.creatorId !== options.creatorId) {
     throw new AppError('forbidden', 'creatorId must be your own user id: a Loop is created by the signed-in person.');
   }
+  checkReminderTimes(input.reminderSchedule, options.config.QUIET_HOURS);
   return db.transaction(async (tx) => {
     const [loop] = await tx
       .insert(loops)
@@ -43,6 +45,8 @@ export async function createLoop(
       .values({ loopId: loop.id, userId: options.creatorId, status: 'active', confirmedAt: options.now, createdAt: options.now });
     // The creator texts in like everyone else: they get the same how-to.
     await queueWelcomeText(tx, { userId: options.creatorId, loopId: loop.id, loopName: input.name });
+    // The creator's own zone may bring the first reminder forward (decision 0036).
+    await moveReminderEarlier(tx, loop.id, options.now);
     return getLoopSummary(tx, loop.id);
   });
 }

@@ -6,6 +6,7 @@ import { AppError } from '../../errors';
 import { isClipRow } from '../../media/clip';
 import { clipOf } from '../../media/photo-sizes';
 import { mediaUrl } from '../../storage/media-storage';
+import { memberZone, scheduledForSql } from '../members/member-zone';
 import { toLoopMember } from '../members/to-loop-member';
 import { memberState } from '../memberships/member-state';
 import { loopNewslettersJson, toLoopNewsletterRow, type LoopNewsletterRow } from './loop-newsletters';
@@ -27,6 +28,10 @@ interface MemberJson {
   invitation_withheld: boolean;
   opted_out: boolean;
   last_failure: string | null;
+  user_time_zone: string | null;
+  owner_time_zone: string | null;
+  phone_time_zone: string | null;
+  scheduled_for: string | null;
 }
 
 interface UpdateJson {
@@ -90,10 +95,13 @@ export async function getLoopDetailWith(
             (select case when last.status in ('failed', 'undelivered') then coalesce(last.error, '') end from (
               select ${messages.status} as status, ${messages.error} as error from ${messages}
               where ${messages.toAddress} = p.phone_number and ${messages.status} in ('sent', 'delivered', 'failed', 'undelivered')
-              order by ${messages.createdAt} desc limit 1) last) as last_failure
+              order by ${messages.createdAt} desc limit 1) last) as last_failure,
+            p.time_zone as user_time_zone, ${members.timeZone} as owner_time_zone, p.phone_time_zone,
+            ${scheduledForSql(sql`p.phone_number`, options.now ?? new Date())} as scheduled_for
           from ${members}
           cross join lateral (
             select ${users.id}, ${users.firstName}, ${users.lastName}, ${users.phoneNumber}, ${users.email}, ${users.messagingPreference},
+              ${users.timeZone}, ${users.phoneTimeZone},
               ${users.passwordHash} is null as text_only
             from ${users} where ${users.id} = ${members.userId} limit 1
           ) p
@@ -154,6 +162,13 @@ export async function getLoopDetailWith(
       },
       summary.creatorId,
     ),
+    ...memberZone({
+      userTimeZone: m.user_time_zone,
+      ownerTimeZone: m.owner_time_zone,
+      phoneTimeZone: m.phone_time_zone,
+      loopTimeZone: summary.timeZone,
+      scheduledFor: m.scheduled_for,
+    }),
   }));
   const updateList: LoopUpdate[] = parseJson(row.updates).map((u) => ({
     id: Number(u.id),

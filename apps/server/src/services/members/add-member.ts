@@ -3,6 +3,7 @@ import { OPTED_OUT_NOTICE, type AddMemberAnswer, type addMemberSchema } from '@l
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
+import { readMemberZone } from './member-zone';
 import { toLoopMember } from './to-loop-member';
 import { inAnotherLoop } from './update-member';
 import { memberState } from '../memberships/member-state';
@@ -57,6 +58,7 @@ export async function addMember(
         },
         options.loop.creatorId,
       ),
+      ...(await readMemberZone(tx, member.id, options.now)),
       notice: optedOut ? OPTED_OUT_NOTICE : null,
     };
   });

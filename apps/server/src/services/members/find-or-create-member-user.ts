@@ -3,6 +3,7 @@ import type { MessagingPreference } from '@loop/shared/constants';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema';
 import { AppError, uniqueViolation } from '../../errors';
+import { lookUpPhoneTimeZone } from '../../messaging/time-zones';
 
 export interface PersonInput {
   firstName: string;
@@ -38,7 +39,7 @@ export async function findOrCreateMemberUser(
   try {
     const [user] = await tx
       .insert(users)
-      .values({ ...person, email, passwordHash: null, createdAt: now })
+      .values({ ...person, email, passwordHash: null, phoneTimeZone: await lookUpPhoneTimeZone(person.phoneNumber), createdAt: now })
       .returning();
     if (!user) throw new Error('insert returned no row');
     return { user, created: true };

@@ -14,8 +14,11 @@ export interface MemberWithPerson {
   detailsEditable: boolean;
 }
 
-/** The member's state (pending, active...) comes from memberState, beside this. */
-export type LoopMemberPerson = Omit<LoopMember, 'state' | 'invitedAt' | 'resendAt' | 'lastError'>;
+/** The member's state (pending, active...) comes from memberState, and their zone from memberZone, beside this. */
+export type LoopMemberPerson = Omit<
+  LoopMember,
+  'state' | 'invitedAt' | 'resendAt' | 'lastError' | 'timeZone' | 'timeZoneSource' | 'ownerTimeZone' | 'scheduledFor'
+>;
 
 /** The API's member without its state: who they are, as the Members tab shows them. */
 export function toLoopMember(member: MemberWithPerson, creatorId: number): LoopMemberPerson {

@@ -6,6 +6,8 @@ import { members, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { isOptedOut } from '../../messaging/opt-outs';
 import { memberState } from '../memberships/member-state';
+import { moveReminderEarlier } from '../schedules/schedule-columns';
+import { readMemberZone } from './member-zone';
 import { toLoopMember } from './to-loop-member';
 
 /** Whether the person is a member of any Loop but this one. */
@@ -56,10 +58,15 @@ export async function updateMember(
     }
     const [updatedUser] =
       Object.keys(personChanges).length > 0 ? await tx.update(users).set(personChanges).where(eq(users.id, user.id)).returning() : [user];
+    // The Loop's note and the zone the owner chose are the Loop's own: always editable.
+    const memberChanges: Partial<Pick<typeof members.$inferSelect, 'context' | 'timeZone'>> = {};
+    if (input.context !== undefined) memberChanges.context = input.context;
+    if (input.timeZone !== undefined) memberChanges.timeZone = input.timeZone;
     const [updatedMember] =
-      input.context !== undefined
-        ? await tx.update(members).set({ context: input.context }).where(eq(members.id, member.id)).returning()
+      Object.keys(memberChanges).length > 0
+        ? await tx.update(members).set(memberChanges).where(eq(members.id, member.id)).returning()
         : [member];
+    if (input.timeZone !== undefined && input.timeZone !== member.timeZone) await moveReminderEarlier(tx, member.loopId, options.now);
     if (!updatedUser || !updatedMember) throw new Error('update returned no row');
     const optedOut = await isOptedOut(tx, updatedUser.phoneNumber);
     return {
@@ -78,6 +85,7 @@ export async function updateMember(
         { ...updatedUser, id: updatedMember.id, userId: updatedUser.id, context: updatedMember.context, detailsEditable },
         options.creatorId,
       ),
+      ...(await readMemberZone(tx, updatedMember.id, options.now)),
     };
   });
 }

@@ -1,5 +1,5 @@
 import type { Frequency } from '@loop/shared/constants';
-import { addDays, formatDate, fromLocal, toLocal, weekdayIndex } from './local-time';
+import { addDays, formatDate, fromLocal, toLocal, weekdayIndex } from '../../lib/local-time';
 
 /** Automatic newsletters go out at 18:00 local time on the last day of each period. */
 export const NEWSLETTER_HOUR = 18;

@@ -4,6 +4,7 @@ import { users } from '../../db/schema';
 import { AppError, uniqueViolation } from '../../errors';
 import { checkPhoneCode, codeProblemError, consumePhoneCode } from '../phone-codes/check-phone-code';
 import type { SignUpPayload } from './start-sign-up';
+import { lookUpPhoneTimeZone } from '../../messaging/time-zones';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -51,7 +52,7 @@ export async function completeSignUp(
       }
       const [created] = await tx
         .insert(users)
-        .values({ ...values, phoneNumber, createdAt: options.now })
+        .values({ ...values, phoneNumber, phoneTimeZone: await lookUpPhoneTimeZone(phoneNumber), createdAt: options.now })
         .returning();
       if (!created) throw new Error('insert returned no row');
       return { user: created, claimed: false };

@@ -11,5 +11,6 @@ export function toPublicUser(row: typeof users.$inferSelect): User {
     phoneNumber: row.phoneNumber,
     messagingPreference: row.messagingPreference,
     isPrivileged: row.isPrivileged,
+    timeZone: row.timeZone,
   };
 }

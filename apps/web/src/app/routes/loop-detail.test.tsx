@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { LoopDetail } from '@loop/shared/loops';
-import { loopDetail, member, owner } from '@/test/fixtures';
+import { loopDetail, member, owner, simulatorConfig } from '@/test/fixtures';
 import { renderRoute } from '@/test/render-route';
 import { server } from '@/test/server';
 
@@ -189,5 +189,53 @@ describe('/loops/{id} Updates tab: voice memos and videos play (issue 22 item 4)
     const quote = container.querySelector('blockquote');
     expect(quote?.textContent).toBe('Transcript: “We miss you! <b>not bold</b>” (transcribed)');
     expect(quote?.querySelector('b')).toBeNull();
+  });
+});
+
+// 47 CFR 64.1200(c)(1): no texts before 8 a.m. or after 9 p.m. at the recipient's location. The
+// server's QUIET_HOURS (21:00-08:00 here) reaches the picker through GET /api/config.
+describe('/loops/{id} reminder-time picker keeps clear of quiet hours', () => {
+  it('offers 8:00 AM to 8:30 PM only, every 5 minutes, and says why', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail());
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('tab', { name: /Settings/ }));
+    const picker = await screen.findByRole('combobox', { name: 'Thursday reminder time' });
+    const options = within(picker)
+      .getAllByRole('option')
+      .map((o) => (o as HTMLOptionElement).value);
+    expect(options[0]).toBe('08:00');
+    expect(options.at(-1)).toBe('20:30');
+    expect(options).toHaveLength(151);
+    expect(options).not.toContain('21:00');
+    expect(options).not.toContain('07:55');
+    expect(
+      screen.getByText(/Times run from 8:00\sAM to 8:30\sPM: Loop sends no texts from 9:00\sPM to 8:00\sAM in each member's own time./),
+    ).toBeDefined();
+  });
+
+  it('offers every time of day when quiet hours are off (QUIET_HOURS=off)', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail());
+    renderRoute('/loops/7', { user: owner });
+    server.use(http.get('*/api/config', () => HttpResponse.json({ ...simulatorConfig, quietHours: null })));
+    await user.click(await screen.findByRole('tab', { name: /Settings/ }));
+    const picker = await screen.findByRole('combobox', { name: 'Thursday reminder time' });
+    await waitFor(() => expect(within(picker).getAllByRole('option')).toHaveLength(288));
+  });
+});
+
+describe('/loops/{id} members: time zone and texts waiting out quiet hours', () => {
+  it('shows each member’s zone and when their waiting texts go, in their time', async () => {
+    const user = userEvent.setup();
+    serveLoop(
+      loopDetail({
+        members: [member(2, { timeZone: 'America/New_York', timeZoneSource: 'phone', scheduledFor: '2026-11-12T13:00:00.000Z' })],
+      }),
+    );
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('tab', { name: /Members/ }));
+    expect(await screen.findByText(/Texts scheduled for 8:00\sAM their time/)).toBeDefined();
+    expect(screen.getByText('America / New York')).toBeDefined();
   });
 });

@@ -4,6 +4,7 @@ import { PageTitle } from '@/components/page-title';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { MessagingPreferenceSetting } from '@/features/profile/components/messaging-preference-setting';
 import { ProfileDetails } from '@/features/profile/components/profile-details';
+import { TimeZoneSetting } from '@/features/profile/components/time-zone-setting';
 import { useSignedInUser } from '@/lib/current-user';
 
 /** /profile: who you are, and how Loop texts you. */
@@ -26,8 +27,9 @@ export function ProfileRoute() {
         <CardHeader>
           <CardTitle>Notifications</CardTitle>
         </CardHeader>
-        <CardContent>
+        <CardContent className="grid gap-6">
           <MessagingPreferenceSetting user={user} />
+          <TimeZoneSetting user={user} />
         </CardContent>
       </Card>
     </Page>

@@ -9,6 +9,7 @@ import { getLandingLinks } from '../../../services/demo/get-landing-links';
 const configRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/', { prefixTrailingSlash: 'no-slash' }, async (): Promise<ApiConfig> => ({
     messagingProvider: app.ctx.config.messagingProvider,
+    quietHours: app.ctx.config.QUIET_HOURS,
     links: await getLandingLinks(app.ctx.db, app.ctx.config),
   }));
 };

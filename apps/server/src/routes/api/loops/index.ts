@@ -69,7 +69,7 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
     const { id } = request.params;
     const access = await getLoopAccess(db, gatedUser(request), id);
     requireManage(access);
-    return updateLoop(db, access.loop, request.body, clock());
+    return updateLoop(db, access.loop, request.body, clock(), config.QUIET_HOURS);
   });
 
   app.delete('/:id', { schema: { params: loopParams } }, async (request) => {

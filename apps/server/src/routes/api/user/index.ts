@@ -11,7 +11,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/', { prefixTrailingSlash: 'no-slash' }, async (request) => toPublicUser(gatedUser(request)));
 
   app.put('/', { prefixTrailingSlash: 'no-slash', schema: { body: updateUserSchema } }, async (request) =>
-    toPublicUser(await updateUser(app.ctx.db, gatedUser(request).id, request.body)),
+    toPublicUser(await updateUser(app.ctx.db, gatedUser(request).id, request.body, app.ctx.clock())),
   );
 };
 

@@ -16,12 +16,14 @@ import {
 } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
+import { timeZoneLabel, timeZoneOptions } from '@/lib/time-zone';
 import { useUpdateMember } from '../api/update-member';
 
-/** "Edit" on a member row: their context, and their name and messaging preference when the owner may change them. */
+/** "Edit" on a member row: their context and time zone, and their name and messaging preference when the owner may change them. */
 export function EditMemberDialog({ loopId, member }: { loopId: number; member: LoopMember }) {
   const [open, setOpen] = useState(false);
   const name = `${member.user.firstName} ${member.user.lastName}`;
@@ -61,6 +63,7 @@ function EditMemberForm({ loopId, member, onSaved }: { loopId: number; member: L
       lastName: member.user.lastName,
       messagingPreference: member.user.messagingPreference,
       context: member.context ?? '',
+      timeZone: member.ownerTimeZone,
     },
   });
   const { errors, isSubmitting } = form.formState;
@@ -68,7 +71,10 @@ function EditMemberForm({ loopId, member, onSaved }: { loopId: number; member: L
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       // Only what the owner may change: the person's own details are not sent when locked.
-      await update.mutateAsync(locked ? { context: values.context } : values);
+      const { timeZone, ...rest } = values;
+      // The zone only when it changed, so saving a name never moves the member's reminders.
+      const zone = timeZone === member.ownerTimeZone ? {} : { timeZone };
+      await update.mutateAsync(locked ? { context: values.context, ...zone } : { ...rest, ...zone });
       toast({ title: 'Member updated successfully' });
       onSaved();
     } catch (error) {
@@ -103,7 +109,40 @@ function EditMemberForm({ loopId, member, onSaved }: { loopId: number; member: L
           <Textarea {...control} rows={2} autoFocus={locked} placeholder="Grandma, lives in Lisbon" {...form.register('context')} />
         )}
       </FormField>
+      <Controller
+        control={form.control}
+        name="timeZone"
+        render={({ field }) => (
+          <FormField id="edit-member-time-zone" label="Time Zone" hint={timeZoneHint(member)} error={errors.timeZone?.message}>
+            {(control) => (
+              <NativeSelect
+                {...control}
+                name={field.name}
+                value={field.value ?? ''}
+                onChange={(event) => field.onChange(event.target.value || null)}
+              >
+                <option value="">Automatic (their phone number's, else the loop's)</option>
+                {timeZoneOptions(field.value ?? undefined).map((zone) => (
+                  <option key={zone} value={zone}>
+                    {timeZoneLabel(zone)}
+                  </option>
+                ))}
+              </NativeSelect>
+            )}
+          </FormField>
+        )}
+      />
       <DialogSubmitFooter busy={isSubmitting}>Save Changes</DialogSubmitFooter>
     </form>
   );
+}
+
+/** Which zone their texts follow now, and why: reminders and quiet hours go by it. */
+function timeZoneHint(member: LoopMember): string {
+  const zone = timeZoneLabel(member.timeZone);
+  if (member.timeZoneSource === 'member') return `${member.user.firstName} chose ${zone} themselves, and that applies.`;
+  const why = { owner: 'as chosen here', phone: 'from their phone number', loop: "the loop's: their phone number doesn't tell" }[
+    member.timeZoneSource
+  ];
+  return `Reminders reach them at the loop's times in their own zone: now ${zone} (${why}).`;
 }

@@ -1,4 +1,4 @@
-import { Mail, Phone, Send, Trash2, UsersRound } from 'lucide-react';
+import { Clock, Globe, Mail, Phone, Send, Trash2, UsersRound } from 'lucide-react';
 import { useState } from 'react';
 import type { LoopDetail, LoopMember } from '@loop/shared/loops';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -7,8 +7,9 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format-date';
+import { formatClockInZone, formatDateTime } from '@/lib/format-date';
 import { formatPhoneNumber } from '@/lib/phone-format';
+import { timeZoneLabel } from '@/lib/time-zone';
 import { useRemoveMember } from '../api/remove-member';
 import { useResendInvitation } from '../api/resend-invitation';
 import { AddMemberDialog } from './add-member-dialog';
@@ -75,6 +76,12 @@ function MemberRow({ loopId, member, canManage }: { loopId: number; member: Loop
           </p>
           {member.context && <p className="text-sm break-words text-muted-foreground">{member.context}</p>}
           {detail && <p className="text-sm break-words text-muted-foreground">{detail}</p>}
+          {member.scheduledFor && (
+            <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
+              <Clock aria-hidden="true" className="size-3.5 shrink-0" />
+              Texts scheduled for {formatClockInZone(member.scheduledFor, member.timeZone)} their time
+            </p>
+          )}
           {canManage && member.resendAt && <ResendInvitation loopId={loopId} member={member} />}
           <div className="flex min-w-0 flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
             <a href={`tel:${member.user.phoneNumber}`} className="inline-flex items-center gap-1.5 whitespace-nowrap hover:text-foreground">
@@ -87,6 +94,11 @@ function MemberRow({ loopId, member, canManage }: { loopId: number; member: Loop
                 <span className="min-w-0 truncate">{member.user.email}</span>
               </a>
             )}
+            <span className="inline-flex min-w-0 items-center gap-1.5">
+              <Globe aria-hidden="true" className="size-3.5 shrink-0" />
+              <span className="sr-only">Time zone: </span>
+              <span className="min-w-0 truncate">{timeZoneLabel(member.timeZone)}</span>
+            </span>
           </div>
         </div>
       </div>

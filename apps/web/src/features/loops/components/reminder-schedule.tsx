@@ -1,21 +1,17 @@
 import { BellRing } from 'lucide-react';
 import { useState } from 'react';
-import { NEW_REMINDER_TIME, REMINDER_STEP_MINUTES, WEEKDAYS, type ReminderEntry, type Weekday } from '@loop/shared/constants';
+import { NEW_REMINDER_TIME, WEEKDAYS, type ReminderEntry, type Weekday } from '@loop/shared/constants';
+import { DEFAULT_QUIET_HOURS, parseQuietHours, reminderTimeOptions, reminderTimeRange } from '@loop/shared/quiet-hours';
 import type { LoopDetail } from '@loop/shared/loops';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
+import { useAppConfig } from '@/lib/app-config';
 import { formatClockTime } from '@/lib/format-date';
 import { useUpdateLoop } from '../api/update-loop';
 import { TimeZoneSetting } from './time-zone-setting';
-
-/** 00:00, 00:05 … 23:55: the 288 reminder times (docs/product.md#limits-and-timings). */
-const TIMES = Array.from({ length: (24 * 60) / REMINDER_STEP_MINUTES }, (_, i) => {
-  const minutes = i * REMINDER_STEP_MINUTES;
-  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-});
 
 function dayLabel(day: Weekday): string {
   return day.charAt(0).toUpperCase() + day.slice(1);
@@ -68,6 +64,7 @@ function ScheduleSummary({ schedule }: { schedule: ReminderEntry[] }) {
 
 function ScheduleEditor({ loop }: { loop: LoopDetail }) {
   const update = useUpdateLoop(loop.id);
+  const config = useAppConfig().data;
   // What the person last chose, shown until the server's answer has been read back.
   const [draft, setDraft] = useState<{ schedule: ReminderEntry[]; pending: number } | null>(null);
   const schedule = draft?.schedule ?? loop.reminderSchedule;
@@ -87,55 +84,68 @@ function ScheduleEditor({ loop }: { loop: LoopDetail }) {
       .finally(() => setDraft((current) => (current && current.pending > 1 ? { ...current, pending: current.pending - 1 } : null)));
   }
 
+  // Every 5 minutes, clear of the server's quiet hours (08:00 to 20:30 with 21:00-08:00); a
+  // time saved before, outside them, stays listed so the select shows it.
+  const quiet = config ? config.quietHours : (parseQuietHours(DEFAULT_QUIET_HOURS) ?? null);
+  const times = reminderTimeOptions(quiet);
   return (
-    <ul className="grid gap-2">
-      {WEEKDAYS.map((day) => {
-        const entry = schedule.find((e) => e.day === day);
-        const checkboxId = `reminder-${day}`;
-        return (
-          <li
-            key={day}
-            className="flex min-h-14 items-center justify-between gap-3 rounded-lg border bg-card px-3 py-1.5 has-[[data-state=checked]]:border-primary/40 has-[[data-state=checked]]:bg-accent/60"
-          >
-            <label htmlFor={checkboxId} className="flex min-h-11 flex-1 cursor-pointer items-center gap-3 font-medium">
-              <Checkbox
-                id={checkboxId}
-                checked={entry !== undefined}
-                onCheckedChange={(checked) =>
-                  save(
-                    checked === true
-                      ? [...schedule.filter((e) => e.day !== day), { day, time: NEW_REMINDER_TIME }]
-                      : schedule.filter((e) => e.day !== day),
-                    'schedule',
-                  )
-                }
-              />
-              {dayLabel(day)}
-            </label>
-            {entry ? (
-              <NativeSelect
-                aria-label={`${dayLabel(day)} reminder time`}
-                value={entry.time}
-                onChange={(event) =>
-                  save(
-                    schedule.map((e) => (e.day === day ? { day, time: event.target.value } : e)),
-                    'time',
-                  )
-                }
-                className="w-32 shrink-0"
-              >
-                {TIMES.map((time) => (
-                  <option key={time} value={time}>
-                    {formatClockTime(time)}
-                  </option>
-                ))}
-              </NativeSelect>
-            ) : (
-              <span className="pr-3 text-sm text-muted-foreground">No reminder</span>
-            )}
-          </li>
-        );
-      })}
-    </ul>
+    <div className="grid gap-2">
+      <ul className="grid gap-2">
+        {WEEKDAYS.map((day) => {
+          const entry = schedule.find((e) => e.day === day);
+          const checkboxId = `reminder-${day}`;
+          return (
+            <li
+              key={day}
+              className="flex min-h-14 items-center justify-between gap-3 rounded-lg border bg-card px-3 py-1.5 has-[[data-state=checked]]:border-primary/40 has-[[data-state=checked]]:bg-accent/60"
+            >
+              <label htmlFor={checkboxId} className="flex min-h-11 flex-1 cursor-pointer items-center gap-3 font-medium">
+                <Checkbox
+                  id={checkboxId}
+                  checked={entry !== undefined}
+                  onCheckedChange={(checked) =>
+                    save(
+                      checked === true
+                        ? [...schedule.filter((e) => e.day !== day), { day, time: NEW_REMINDER_TIME }]
+                        : schedule.filter((e) => e.day !== day),
+                      'schedule',
+                    )
+                  }
+                />
+                {dayLabel(day)}
+              </label>
+              {entry ? (
+                <NativeSelect
+                  aria-label={`${dayLabel(day)} reminder time`}
+                  aria-describedby={quiet ? 'reminder-times-hint' : undefined}
+                  value={entry.time}
+                  onChange={(event) =>
+                    save(
+                      schedule.map((e) => (e.day === day ? { day, time: event.target.value } : e)),
+                      'time',
+                    )
+                  }
+                  className="w-32 shrink-0"
+                >
+                  {(times.includes(entry.time) ? times : [entry.time, ...times]).map((time) => (
+                    <option key={time} value={time}>
+                      {formatClockTime(time)}
+                    </option>
+                  ))}
+                </NativeSelect>
+              ) : (
+                <span className="pr-3 text-sm text-muted-foreground">No reminder</span>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {quiet ? (
+        <p id="reminder-times-hint" className="text-sm text-muted-foreground">
+          Times run from {formatClockTime(reminderTimeRange(quiet).from)} to {formatClockTime(reminderTimeRange(quiet).to)}: Loop sends no
+          texts from {formatClockTime(quiet.start)} to {formatClockTime(quiet.end)} in each member's own time.
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -8,7 +8,7 @@ import { useUpdateUser } from '../api/update-user';
 export function MessagingPreferenceSetting({ user }: { user: User }) {
   const update = useUpdateUser();
   // While saving, show the choice just made; if saving fails, the saved one comes back.
-  const value = update.isPending ? update.variables.messagingPreference : user.messagingPreference;
+  const value = (update.isPending ? update.variables.messagingPreference : undefined) ?? user.messagingPreference;
   return (
     <MessagingPreferenceField
       name="messagingPreference"
