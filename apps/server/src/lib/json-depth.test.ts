@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { jsonTooDeep } from './json-depth';
+
+describe('jsonTooDeep', () => {
+  it('counts arrays and objects inside one another, up to the limit and one past it', () => {
+    expect(jsonTooDeep('{"a":[{"b":[1]}]}', 4)).toBe(false);
+    expect(jsonTooDeep('{"a":[{"b":[1]}]}', 3)).toBe(true);
+    expect(jsonTooDeep('[[],[],[],[]]', 2)).toBe(false);
+    expect(jsonTooDeep('1', 0)).toBe(false);
+  });
+
+  it('does not count brackets inside strings, escaped quotes included', () => {
+    expect(jsonTooDeep(JSON.stringify({ text: '[[[[[[{{{{{' }), 1)).toBe(false);
+    expect(jsonTooDeep(JSON.stringify({ text: 'say \\"[[[[ and "[[[[' }), 1)).toBe(false);
+    expect(jsonTooDeep('["\\\\", [[[]]]]', 3)).toBe(true);
+  });
+
+  it('answers a mebibyte of [ at once', () => {
+    const nested = '['.repeat(512 * 1024) + ']'.repeat(512 * 1024);
+    const started = performance.now();
+    expect(jsonTooDeep(nested, 32)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+});
