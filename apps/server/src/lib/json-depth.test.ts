@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonTooDeep } from './json-depth';
+import { jsonDepthScanner, jsonTooDeep } from './json-depth';
 
 describe('jsonTooDeep', () => {
   it('counts arrays and objects inside one another, up to the limit and one past it', () => {
@@ -13,6 +13,16 @@ describe('jsonTooDeep', () => {
     expect(jsonTooDeep(JSON.stringify({ text: '[[[[[[{{{{{' }), 1)).toBe(false);
     expect(jsonTooDeep(JSON.stringify({ text: 'say \\"[[[[ and "[[[[' }), 1)).toBe(false);
     expect(jsonTooDeep('["\\\\", [[[]]]]', 3)).toBe(true);
+  });
+
+  it('reads a text in pieces, strings and escapes cut anywhere', () => {
+    const text = JSON.stringify({ a: ['say \\"[[[["', { b: [[1]] }] });
+    for (let cut = 0; cut <= text.length; cut++) {
+      const scan = jsonDepthScanner(4);
+      expect(scan(text.slice(0, cut)) || scan(text.slice(cut)), `cut at ${cut}`).toBe(true);
+      const roomy = jsonDepthScanner(5);
+      expect(roomy(text.slice(0, cut)) || roomy(text.slice(cut)), `cut at ${cut}`).toBe(false);
+    }
   });
 
   it('answers a mebibyte of [ at once', () => {

@@ -6,27 +6,36 @@ const QUOTE = 0x22; // "
 const BACKSLASH = 0x5c; // \
 
 /**
- * True when the JSON text opens more than `maxDepth` arrays or objects inside one another. One
- * pass over the characters, no allocation, and it stops at the first level too deep, so a body of
- * a million `[` costs microseconds where parsing it costs a large part of a second of the event
- * loop (docs/decisions/0032-json-depth-and-simulator-uploads.md). Brackets inside strings do not
- * count; whether the text is valid JSON is the parser's business, afterwards.
+ * A scanner for JSON text arriving in pieces: each call takes the next piece and answers true as
+ * soon as more than `maxDepth` arrays or objects are open inside one another. One pass over the
+ * characters, no allocation, so a body of a million `[` is refused after its first few dozen
+ * bytes, where parsing it would cost a large part of a second of the event loop (decision 0032).
+ * Brackets inside strings do not count; whether the text is valid JSON is the parser's business.
  */
-export function jsonTooDeep(text: string, maxDepth: number): boolean {
+export function jsonDepthScanner(maxDepth: number): (piece: string) => boolean {
   let depth = 0;
   let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) {
-      inString = true;
-    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (++depth > maxDepth) return true;
-    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
-      depth--;
+  let escaped = false;
+  return (piece) => {
+    for (let i = 0; i < piece.length; i++) {
+      const c = piece.charCodeAt(i);
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === BACKSLASH) escaped = true;
+        else if (c === QUOTE) inString = false;
+      } else if (c === QUOTE) {
+        inString = true;
+      } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+        if (++depth > maxDepth) return true;
+      } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+        depth--;
+      }
     }
-  }
-  return false;
+    return false;
+  };
+}
+
+/** The same for a whole text. */
+export function jsonTooDeep(text: string, maxDepth: number): boolean {
+  return jsonDepthScanner(maxDepth)(text);
 }

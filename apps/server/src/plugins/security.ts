@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LIMITS } from '@loop/shared/constants';
 import { AppError } from '../errors';
 import { addressKey } from '../lib/address-key';
-import { jsonTooDeep } from '../lib/json-depth';
+import { jsonDepthScanner } from '../lib/json-depth';
 import { hashToken } from '../lib/tokens';
 import { countAttempts } from '../services/attempts/count-attempts';
 import { securityHeaders } from './security-headers';
@@ -41,6 +41,8 @@ export function tooManyAttempts(waitMs: number): AppError {
   return new AppError('too_many_requests', `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`);
 }
 
+const TOO_DEEP = `The request body is nested too deeply: at most ${LIMITS.jsonDepth} levels of arrays and objects.`;
+
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -68,17 +70,41 @@ export default fp(async (app) => {
     };
   });
 
-  // JSON bodies: Fastify's own parser (prototype poisoning refused), after a scan that refuses
-  // deep nesting first. A mebibyte of "[" takes a large part of a second to parse and would
-  // stall every other request; the scan answers it in a millisecond (decision 0032).
+  // JSON bodies: read as they arrive, each piece scanned for nesting, and refused at the first
+  // piece too deep, without reading the rest; then Fastify's own parser (prototype poisoning
+  // refused). A mebibyte of "[" took a large part of a second to parse and stalled every other
+  // request; it is now refused after its first few dozen bytes (decision 0032).
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (jsonTooDeep(body as string, LIMITS.jsonDepth)) {
-      done(new AppError('bad_request', `The request body is nested too deeply: at most ${LIMITS.jsonDepth} levels of arrays and objects.`));
-      return;
-    }
-    parseJson(request, body as string, done);
+  app.addContentTypeParser('application/json', (request, payload, done) => {
+    const limit = request.routeOptions.bodyLimit ?? LIMITS.requestBytes;
+    const declared = Number(request.headers['content-length']);
+    if (declared > limit) return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
+    const tooDeep = jsonDepthScanner(LIMITS.jsonDepth);
+    let body = '';
+    let received = 0;
+    let finished = false;
+    const finish = (error: Error | null, value?: unknown) => {
+      if (finished) return;
+      finished = true;
+      payload.removeListener('data', onData);
+      // What is left of a refused body is read and dropped, never kept or scanned.
+      if (error) payload.resume();
+      done(error, value);
+    };
+    const onData = (piece: string) => {
+      received += Buffer.byteLength(piece);
+      if (received > limit) return finish(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+      if (tooDeep(piece)) return finish(new AppError('bad_request', TOO_DEEP));
+      body += piece;
+    };
+    payload.setEncoding('utf8');
+    payload.on('data', onData);
+    payload.once('error', (error) => finish(error));
+    payload.once('end', () => {
+      if (Number.isFinite(declared) && received !== declared) return finish(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
+      parseJson(request, body, finish);
+    });
   });
 
   app.addHook('onRequest', async (request) => {

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { newAccount } from './app';
 import { simulatorForm } from './simulator-form';
 
@@ -19,9 +21,44 @@ export interface AttackRequest {
 }
 
 export interface RunningAttack {
-  /** Stops every connection after its request in flight; answers how many answers of each status came. */
+  /** How many answers of each status came so far ("reset": the socket closed instead). */
+  statuses: Record<string, number>;
+  /** Stops every connection after its request in flight; answers the statuses. */
   stop: () => Promise<Record<string, number>>;
 }
+
+/**
+ * The attacks in a process of their own (`parsing-attack-process.ts`), so that sending them takes
+ * nothing from the event loop that measures /api/health. `stop` answers each attack's statuses.
+ */
+export function startAttackProcess(
+  baseUrl: string,
+  attacks: { name: AttackName; connections: number }[],
+  simulator: { cookie: string; phoneNumber: string },
+): { ready: Promise<void>; stop: () => Promise<Record<string, number>[]> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./parsing-attack-process.ts', import.meta.url))], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ATTACK: JSON.stringify({ baseUrl, attacks, simulator }) },
+  });
+  let output = '';
+  let started: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (started = resolve));
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.includes('started\n')) started();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    ready: Promise.race([ready, exited.then(() => Promise.reject(new Error('the attack process ended at start')))]),
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      return JSON.parse(output.trim().split('\n').at(-1) ?? '[]') as Record<string, number>[];
+    },
+  };
+}
+
+export type AttackName = keyof Awaited<ReturnType<typeof parsingAttacks>>;
 
 /** `connections` loops, each sending `request` again as soon as the last one was answered. */
 export function startAttack(baseUrl: string, request: AttackRequest, connections: number): RunningAttack {
@@ -41,6 +78,7 @@ export function startAttack(baseUrl: string, request: AttackRequest, connections
   };
   const loops = Array.from({ length: connections }, loop);
   return {
+    statuses,
     stop: async () => {
       stopped = true;
       await Promise.all(loops);
@@ -49,14 +87,22 @@ export function startAttack(baseUrl: string, request: AttackRequest, connections
   };
 }
 
+/** How long one GET /api/health is waited for. */
+const HEALTH_PATIENCE_MS = 5_000;
+
 /** `samples` GETs of /api/health one after another, `gapMs` apart: each one's milliseconds. */
 export async function healthLatencies(baseUrl: string, samples: number, gapMs = 50): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < samples; i++) {
     const started = performance.now();
-    const res = await fetch(`${baseUrl}/api/health`);
-    await res.arrayBuffer();
-    times.push(performance.now() - started);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(HEALTH_PATIENCE_MS) });
+      await res.arrayBuffer();
+      times.push(performance.now() - started);
+    } catch {
+      // A server frozen by parsing: counted as the whole wait.
+      times.push(HEALTH_PATIENCE_MS);
+    }
     await new Promise((resolve) => setTimeout(resolve, gapMs));
   }
   return times;
@@ -93,6 +139,9 @@ export async function signUpOnServer(baseUrl: string): Promise<{ cookie: string;
   if (!code) throw new Error(`sign-up gave no code: ${started.status}`);
   const verified = await post('/api/register/verify', { phoneNumber, code });
   if (verified.status !== 201) throw new Error(`sign-up failed: ${verified.status} ${await verified.text()}`);
+  // The simulator plays the phones of one's own Loops.
+  const loop = await post('/api/loops', { name: 'Attackers', vibe: ['family'], timeZone: 'UTC' });
+  if (loop.status !== 201) throw new Error(`creating a Loop failed: ${loop.status} ${await loop.text()}`);
   return { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '), phoneNumber };
 }
 
@@ -104,11 +153,11 @@ export async function parsingAttacks(simulator: { cookie: string; phoneNumber: s
   const video = Buffer.concat([Buffer.from('\0\0\0\x18ftypmp42'), Buffer.alloc(21 * 1024 * 1024)]);
   const form = await simulatorForm({ body: 'big' }, [{ contentType: 'video/mp4', bytes: video }]);
   return {
-    nestedSignIn: { path: '/api/login', headers: json, body: nestedJson(1024 * 1024) } satisfies AttackRequest,
+    nestedSignIn: { path: '/api/login', headers: json, body: Buffer.from(nestedJson(1024 * 1024)) } satisfies AttackRequest,
     nestedSimulator: {
       path: messages,
       headers: { ...json, cookie: simulator.cookie },
-      body: nestedJson(21 * 1024 * 1024),
+      body: Buffer.from(nestedJson(21 * 1024 * 1024)),
     } satisfies AttackRequest,
     largeUpload: { path: messages, headers: { ...form.headers, cookie: simulator.cookie }, body: form.payload } satisfies AttackRequest,
   };

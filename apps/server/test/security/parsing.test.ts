@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@loop/shared/constants';
 import { createTestApp, signUp, type TestContext } from '../helpers/app';
-import { healthLatencies, median, nestedJson, parsingAttacks, signUpOnServer, startAttack } from '../helpers/parsing-attack';
+import { healthLatencies, median, nestedJson, signUpOnServer, startAttackProcess } from '../helpers/parsing-attack';
 import { startServer, stopAllServers, type ServerProcess } from '../helpers/server-process';
 
 /**
@@ -95,28 +95,35 @@ describe('the real server under parsing attacks', () => {
   });
 
   it(`answers /api/health within ${HEALTH_MS} ms (median) while 16 connections send nested JSON and 21 MB go to the simulator`, async () => {
-    const attacks = await parsingAttacks(await signUpOnServer(server.url));
-    const running = [
-      startAttack(server.url, attacks.nestedSignIn, 16),
-      startAttack(server.url, attacks.nestedSimulator, 1),
-      startAttack(server.url, attacks.largeUpload, 1),
-    ];
+    const attack = startAttackProcess(
+      server.url,
+      [
+        { name: 'nestedSignIn', connections: 16 },
+        { name: 'nestedSimulator', connections: 1 },
+        { name: 'largeUpload', connections: 1 },
+      ],
+      await signUpOnServer(server.url),
+    );
     // A shared 2-core machine has slow moments of its own: the best of three windows counts.
     const medians: number[] = [];
+    let statuses: Record<string, number>[];
     try {
+      await attack.ready;
+      // Its connections get going.
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      for (let window = 0; window < 3; window++) {
+      const deadline = Date.now() + 60_000;
+      for (let window = 0; window < 3 && Date.now() < deadline; window++) {
         medians.push(median(await healthLatencies(server.url, 15)));
         if (Math.min(...medians) < HEALTH_MS) break;
       }
     } finally {
-      const statuses = await Promise.all(running.map((attack) => attack.stop()));
-      // Each attack was answered, and refused: 400 too deep, 413 too large.
-      expect(statuses[0]?.['400'], JSON.stringify(statuses)).toBeGreaterThan(0);
-      expect(Object.keys(statuses[0] ?? {}).filter((s) => s !== '400' && s !== 'reset')).toEqual([]);
-      expect(Object.keys(statuses[1] ?? {}).filter((s) => s !== '413' && s !== 'reset')).toEqual([]);
-      expect(Object.keys(statuses[2] ?? {}).filter((s) => s !== '413' && s !== 'reset')).toEqual([]);
+      statuses = await attack.stop();
     }
     expect(Math.min(...medians), `medians of each window: ${medians.map((m) => m.toFixed(1)).join(', ')} ms`).toBeLessThan(HEALTH_MS);
-  }, 120_000);
+    // Each attack was answered, and refused: 400 too deep, 413 too large.
+    expect(statuses[0]?.['400'], JSON.stringify(statuses)).toBeGreaterThan(0);
+    expect(Object.keys(statuses[0] ?? {}).filter((s) => s !== '400' && s !== 'reset')).toEqual([]);
+    expect(Object.keys(statuses[1] ?? {}).filter((s) => s !== '413' && s !== 'reset')).toEqual([]);
+    expect(Object.keys(statuses[2] ?? {}).filter((s) => s !== '413' && s !== 'reset')).toEqual([]);
+  }, 180_000);
 });
