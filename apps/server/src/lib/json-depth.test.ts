@@ -13,15 +13,18 @@ describe('jsonTooDeep', () => {
     expect(jsonTooDeep(JSON.stringify({ text: '[[[[[[{{{{{' }), 1)).toBe(false);
     expect(jsonTooDeep(JSON.stringify({ text: 'say \\"[[[[ and "[[[[' }), 1)).toBe(false);
     expect(jsonTooDeep('["\\\\", [[[]]]]', 3)).toBe(true);
+    // Other characters are several bytes, none of them a bracket or a quote.
+    expect(jsonTooDeep(JSON.stringify({ text: 'ẞ€😀[[[[' }), 1)).toBe(false);
   });
 
   it('reads a text in pieces, strings and escapes cut anywhere', () => {
     const text = JSON.stringify({ a: ['say \\"[[[["', { b: [[1]] }] });
     for (let cut = 0; cut <= text.length; cut++) {
+      const bytes = Buffer.from(text);
       const scan = jsonDepthScanner(4);
-      expect(scan(text.slice(0, cut)) || scan(text.slice(cut)), `cut at ${cut}`).toBe(true);
+      expect(scan(bytes.subarray(0, cut)) || scan(bytes.subarray(cut)), `cut at ${cut}`).toBe(true);
       const roomy = jsonDepthScanner(5);
-      expect(roomy(text.slice(0, cut)) || roomy(text.slice(cut)), `cut at ${cut}`).toBe(false);
+      expect(roomy(bytes.subarray(0, cut)) || roomy(bytes.subarray(cut)), `cut at ${cut}`).toBe(false);
     }
   });
 

@@ -6,19 +6,21 @@ const QUOTE = 0x22; // "
 const BACKSLASH = 0x5c; // \
 
 /**
- * A scanner for JSON text arriving in pieces: each call takes the next piece and answers true as
- * soon as more than `maxDepth` arrays or objects are open inside one another. One pass over the
- * characters, no allocation, so a body of a million `[` is refused after its first few dozen
- * bytes, where parsing it would cost a large part of a second of the event loop (decision 0032).
- * Brackets inside strings do not count; whether the text is valid JSON is the parser's business.
+ * A scanner for a JSON body arriving in pieces of bytes: each call takes the next piece and answers
+ * true as soon as more than `maxDepth` arrays or objects are open inside one another. It reads
+ * bytes, not characters: the brackets, quote and backslash are ASCII, and no byte of a UTF-8
+ * sequence for another character is below 0x80, so nothing is decoded. One pass, no allocation,
+ * so a body of a million `[` is refused after its first few dozen bytes, where parsing it would
+ * cost a large part of a second of the event loop (decision 0032). Brackets inside strings do not
+ * count; whether the text is valid JSON is the parser's business.
  */
-export function jsonDepthScanner(maxDepth: number): (piece: string) => boolean {
+export function jsonDepthScanner(maxDepth: number): (piece: Uint8Array) => boolean {
   let depth = 0;
   let inString = false;
   let escaped = false;
   return (piece) => {
     for (let i = 0; i < piece.length; i++) {
-      const c = piece.charCodeAt(i);
+      const c = piece[i];
       if (inString) {
         if (escaped) escaped = false;
         else if (c === BACKSLASH) escaped = true;
@@ -37,5 +39,5 @@ export function jsonDepthScanner(maxDepth: number): (piece: string) => boolean {
 
 /** The same for a whole text. */
 export function jsonTooDeep(text: string, maxDepth: number): boolean {
-  return jsonDepthScanner(maxDepth)(text);
+  return jsonDepthScanner(maxDepth)(Buffer.from(text));
 }

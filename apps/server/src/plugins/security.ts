@@ -81,29 +81,28 @@ export default fp(async (app) => {
     const declared = Number(request.headers['content-length']);
     if (declared > limit) return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
     const tooDeep = jsonDepthScanner(LIMITS.jsonDepth);
-    let body = '';
+    const pieces: Buffer[] = [];
     let received = 0;
     let finished = false;
     const finish = (error: Error | null, value?: unknown) => {
       if (finished) return;
       finished = true;
       payload.removeListener('data', onData);
-      // What is left of a refused body is read and dropped, never kept or scanned.
+      // What is left of a refused body is read and dropped as bytes: never decoded, kept or scanned.
       if (error) payload.resume();
       done(error, value);
     };
-    const onData = (piece: string) => {
-      received += Buffer.byteLength(piece);
+    const onData = (piece: Buffer) => {
+      received += piece.length;
       if (received > limit) return finish(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
       if (tooDeep(piece)) return finish(new AppError('bad_request', TOO_DEEP));
-      body += piece;
+      pieces.push(piece);
     };
-    payload.setEncoding('utf8');
     payload.on('data', onData);
     payload.once('error', (error) => finish(error));
     payload.once('end', () => {
       if (Number.isFinite(declared) && received !== declared) return finish(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
-      parseJson(request, body, finish);
+      parseJson(request, Buffer.concat(pieces, received).toString('utf8'), finish);
     });
   });
 
