@@ -1,7 +1,7 @@
 import type { APIRequestContext } from 'playwright-core';
 import type { AdminLoopDetail } from '@loop/shared/admin';
 import type { CreateLoopInput, LoopSummary } from '@loop/shared/loops';
-import type { SimulatorMessage } from '@loop/shared/simulator';
+import { SIMULATOR_FILE_FIELD, SIMULATOR_FILES_HEADER, type SimulatorMessage } from '@loop/shared/simulator';
 
 /** Test data made through the real API, as a signed-in person (the request context's cookie). */
 
@@ -53,6 +53,18 @@ export async function textFromPhone(request: APIRequestContext, baseUrl: string,
     await request.post(`${baseUrl}/api/simulator/phones/${encodeURIComponent(phoneNumber)}/messages`, { data: { body } }),
     `text from ${phoneNumber}`,
   );
+}
+
+/**
+ * The request options of a simulated text with photos, voice memos or videos, as the web app sends
+ * it: multipart/form-data, the body first, then each file, and the upload header.
+ */
+export function simulatorFiles(body: string, files: { contentType: string; bytes: Buffer; name: string }[]) {
+  const form = new FormData();
+  form.append('body', body);
+  for (const file of files)
+    form.append(SIMULATOR_FILE_FIELD, new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.name);
+  return { multipart: form, headers: { [SIMULATOR_FILES_HEADER]: '1' } };
 }
 
 /** What a phone has sent and received, oldest first. */

@@ -5,7 +5,7 @@ import { startFakeOpenAi, type FakeOpenAi } from '../../apps/server/test/helpers
 import { registerAccount, waitVisible } from '../support/app';
 import { seriousViolations } from '../support/axe';
 import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
-import { addMember, createLoop, waitForUpdates } from '../support/loop-data';
+import { addMember, createLoop, simulatorFiles, waitForUpdates } from '../support/loop-data';
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
 
@@ -59,13 +59,13 @@ describe('voice memos and videos on the Updates tab', () => {
     const loop = await createLoop(page.request, server.url, { name: 'Diaz Family', vibe: ['family'] });
     const member = { firstName: 'Tomas', lastName: 'Diaz', phoneNumber: '+14155550182', messagingPreference: 'sms' as const };
     await addMember(page.request, server.url, loop.id, member);
-    const media = [
-      { contentType: 'audio/mp4', dataBase64: m4aMemo(3).toString('base64') },
-      { contentType: 'video/quicktime', dataBase64: movVideo({ seconds: 2, width: 640, height: 360 }).toString('base64') },
-    ];
-    const sent = await page.request.post(`${server.url}/api/simulator/phones/${encodeURIComponent(member.phoneNumber)}/messages`, {
-      data: { body: 'Listen to this!', media },
-    });
+    const sent = await page.request.post(
+      `${server.url}/api/simulator/phones/${encodeURIComponent(member.phoneNumber)}/messages`,
+      simulatorFiles('Listen to this!', [
+        { contentType: 'audio/mp4', bytes: m4aMemo(3), name: 'memo.m4a' },
+        { contentType: 'video/quicktime', bytes: movVideo({ seconds: 2, width: 640, height: 360 }), name: 'clip.mov' },
+      ]),
+    );
     expect(sent.status()).toBe(202);
     await waitForUpdates(page.request, server.url, loop.id, 1);
     expect(openai.uploads.map((u) => [u.fields.model, u.file?.type])).toEqual([['gpt-4o-mini-transcribe', 'audio/mp4']]);

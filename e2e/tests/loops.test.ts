@@ -5,6 +5,7 @@ import { dismissToasts, registerAccount, waitGone, waitToast, waitVisible } from
 import { collectPageErrors, DESKTOP, PHONE, RETRY_RESET, screenshot } from '../support/browser';
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
+import { simulatorFiles } from '../support/loop-data';
 
 let server: RunningServer;
 let browser: Browser;
@@ -189,12 +190,10 @@ describe('a Loop from creation to deletion, on a phone', () => {
 
     // An update, texted in through the Phone Simulator, then deleted.
     const photo = await page.screenshot({ clip: { x: 0, y: 0, width: 300, height: 200 } });
-    const sent = await page.request.post(`${server.url}/api/simulator/phones/${encodeURIComponent(OWNER.phoneNumber)}/messages`, {
-      data: {
-        body: 'Hello from the lake! We caught three fish.',
-        media: [{ contentType: 'image/png', dataBase64: photo.toString('base64') }],
-      },
-    });
+    const sent = await page.request.post(
+      `${server.url}/api/simulator/phones/${encodeURIComponent(OWNER.phoneNumber)}/messages`,
+      simulatorFiles('Hello from the lake! We caught three fish.', [{ contentType: 'image/png', bytes: photo, name: 'lake.png' }]),
+    );
     expect(sent.status(), await sent.text()).toBe(202);
     await expect.poll(async () => (await loopOf(page, loopId)).updates.length, { timeout: 20_000 }).toBe(1);
 

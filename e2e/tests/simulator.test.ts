@@ -6,6 +6,7 @@ import { registerAccount, waitGone, waitVisible } from '../support/app';
 import { collectPageErrors, DESKTOP, PHONE, RETRY_RESET, screenshot } from '../support/browser';
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
+import { simulatorFiles } from '../support/loop-data';
 
 let server: RunningServer;
 let browser: Browser;
@@ -188,12 +189,12 @@ describe('the Phone Simulator', () => {
       data: { body: 'YES' },
     });
     expect(yes.status(), await yes.text()).toBe(202);
-    const sent = await page.request.post(`${server.url}/api/simulator/phones/${encodeURIComponent(lena.phoneNumber)}/messages`, {
-      data: {
-        body: 'Book Club: Finished the novel on the train. That ending!',
-        media: [{ contentType: 'image/png', dataBase64: gradientPng(120, 160).toString('base64') }],
-      },
-    });
+    const sent = await page.request.post(
+      `${server.url}/api/simulator/phones/${encodeURIComponent(lena.phoneNumber)}/messages`,
+      simulatorFiles('Book Club: Finished the novel on the train. That ending!', [
+        { contentType: 'image/png', bytes: gradientPng(120, 160), name: 'page.png' },
+      ]),
+    );
     expect(sent.status(), await sent.text()).toBe(202);
 
     await page.goto(server.url);

@@ -196,6 +196,12 @@ const envSchema = z.object({
   MMS_MEDIA_MAX_BYTES: positiveInt('MMS_MEDIA_MAX_BYTES', 5 * 1024 * 1024),
   /** A voice memo or video by WhatsApp: WhatsApp's own limit is 16 MB. */
   WHATSAPP_MEDIA_MAX_BYTES: positiveInt('WHATSAPP_MEDIA_MAX_BYTES', 16 * 1024 * 1024),
+  /**
+   * The most decoding one video may ask for, in millions of pixels: width x height x frames per
+   * second x seconds, from its header before anything is decoded (decision 0032). 7,465 is two
+   * minutes of 1080p at 30 frames a second; 4K at 60 frames a second gets 15 seconds.
+   */
+  VIDEO_DECODE_BUDGET_MEGAPIXELS: positiveInt('VIDEO_DECODE_BUDGET_MEGAPIXELS', 7465),
   /** One ffmpeg run is ended (SIGKILL) after this long, and its file refused. */
   FFMPEG_TIMEOUT_SECONDS: positiveInt('FFMPEG_TIMEOUT_SECONDS', 120),
   LOG_LEVEL: z

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, VIBES, WEEKDAYS } from '@loop/shared/constants';
 import { uniquePhone, type TestApp } from './helpers/app';
 import { JPEG } from './helpers/messaging';
+import { simulatorForm } from './helpers/simulator-form';
 import { TWILIO_ENV } from './fuzz/webhooks';
 import { createWorld, type Role, type World } from './fuzz/world';
 
@@ -76,6 +77,20 @@ describe('request body size', () => {
       '/api/loops',
       sized(LIMITS.requestBytes),
     );
+  });
+
+  it(`refuses a JSON body nested more than ${LIMITS.jsonDepth} levels deep with 400 before parsing it; at the limit it is read`, async () => {
+    const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{"name":"Limits","vibe":["family"]${'}'.repeat(levels)}`;
+    await refused(
+      400,
+      `The request body is nested too deeply: at most ${LIMITS.jsonDepth} levels of arrays and objects.`,
+      'owner',
+      'POST',
+      '/api/loops',
+      nested(LIMITS.jsonDepth),
+    );
+    // At the limit the body is parsed, and judged on its fields.
+    await refused(400, 'Loop name is required', 'owner', 'POST', '/api/loops', nested(LIMITS.jsonDepth - 1));
   });
 
   it(`refuses a Twilio webhook form over ${LIMITS.webhookBytes.toLocaleString('en-US')} bytes with 413`, async () => {
@@ -259,8 +274,21 @@ describe('messages and newsletters', () => {
     const url = `/api/simulator/phones/${encodeURIComponent(world.people.member.phoneNumber)}/messages`;
     await accepted('member', 'POST', url, { body: x(LIMITS.message) });
     await refused(400, `A text can be at most ${LIMITS.message} characters`, 'member', 'POST', url, { body: x(LIMITS.message + 1) });
-    const photo = { contentType: 'image/jpeg', dataBase64: JPEG.toString('base64') };
-    await refused(400, 'At most 10 photos per text', 'member', 'POST', url, { body: 'hi', media: Array.from({ length: 11 }, () => photo) });
+    // Photos are files (multipart), at most 10 with the attachments.
+    const before = await world.exactCounts();
+    const form = await simulatorForm(
+      { body: 'hi' },
+      Array.from({ length: 11 }, () => ({ contentType: 'image/jpeg', bytes: JPEG })),
+    );
+    const res = await world.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: (await world.cookie('member')) ?? '', ...form.headers },
+      payload: form.payload,
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json<{ message: string }>().message).toBe('At most 10 photos and attachments per text');
+    expect(await world.exactCounts()).toEqual(before);
   });
 
   it(`newsletter draft: at most ${LIMITS.newsletter.toLocaleString('en-US')} characters`, async () => {

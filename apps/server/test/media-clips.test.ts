@@ -16,7 +16,14 @@ import { mmsParams, postWebhook, sid, whatsappParams } from './helpers/twilio-fi
 
 const tools = findFfmpeg(undefined);
 if (!tools) throw new Error('ffmpeg is not installed: apt-get install -y ffmpeg (decision 0023)');
-const limits: ClipLimits = { tools, maxBytes: 5 * 1024 * 1024, voiceMaxSeconds: 300, videoMaxSeconds: 120, timeoutMs: 60_000 };
+const limits: ClipLimits = {
+  tools,
+  maxBytes: 5 * 1024 * 1024,
+  voiceMaxSeconds: 300,
+  videoMaxSeconds: 120,
+  videoPixelBudget: 7465e6,
+  timeoutMs: 60_000,
+};
 
 // Conversions in this file work in a temporary folder of its own, so the check below sees only
 // theirs, not those of other test files converting at the same time (os.tmpdir() reads TMPDIR).

@@ -4,6 +4,7 @@ import { createTestApp, signUp, type TestApp, type TestContext } from './helpers
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
 import { movVideo, oggMemo } from './helpers/clips';
 import { JPEG, PNG, createLoop, createPerson, updatesOf } from './helpers/messaging';
+import { simulatorForm, type FormFile } from './helpers/simulator-form';
 
 let t: TestContext;
 let fake: FakeTwilio;
@@ -35,6 +36,16 @@ const send = (app: TestApp, phone: string, payload: unknown, cookie = me.cookie)
     headers: { cookie },
     payload: payload as object,
   });
+/** A text with files: multipart, as the web app sends it. */
+const sendFiles = async (app: TestApp, phone: string, text: Parameters<typeof simulatorForm>[0], files: FormFile[], cookie = me.cookie) => {
+  const form = await simulatorForm(text, files);
+  return app.inject({
+    method: 'POST',
+    url: `/api/simulator/phones/${encodeURIComponent(phone)}/messages`,
+    headers: { cookie, ...form.headers },
+    payload: form.payload,
+  });
+};
 
 describe('GET /api/config', () => {
   it('says which provider is on', async () => {
@@ -75,10 +86,7 @@ describe('a phone’s thread', () => {
   });
 
   it('a text with a photo goes through the inbound pipeline into the Loop, and the thread shows both ways', async () => {
-    const res = await send(t.app, mate.phoneNumber, {
-      body: 'First tomatoes!',
-      media: [{ contentType: 'image/png', dataBase64: PNG.toString('base64') }],
-    });
+    const res = await sendFiles(t.app, mate.phoneNumber, { body: 'First tomatoes!' }, [{ contentType: 'image/png', bytes: PNG }]);
     expect(res.statusCode).toBe(202);
     expect(res.json()).toEqual({ id: expect.any(Number), status: 'received' });
     await processPending(t.app.ctx);
@@ -183,10 +191,7 @@ describe('a real voice memo or video from the simulator (issue 22)', () => {
   it('goes through the same pipeline as a Twilio MMS: an update with a playable clip, and the upload gone', async () => {
     const db = t.testDb.database.db;
     const before = (await updatesOf(db, loopId)).length;
-    const res = await send(t.app, mate.phoneNumber, {
-      body: 'Hear this',
-      media: [{ contentType: 'audio/ogg', dataBase64: oggMemo(2).toString('base64') }],
-    });
+    const res = await sendFiles(t.app, mate.phoneNumber, { body: 'Hear this' }, [{ contentType: 'audio/ogg', bytes: oggMemo(2) }]);
     expect(res.statusCode).toBe(202);
     await processPending(t.app.ctx);
     const update = (await updatesOf(db, loopId))[before];
@@ -203,22 +208,15 @@ describe('a real voice memo or video from the simulator (issue 22)', () => {
   it('refuses a video larger than the channel takes, and a file that is no audio or video, with what to do', async () => {
     // Theo's phone texts by WhatsApp (16 MB); by SMS an MMS takes 5 MB (config.ts).
     const big = Buffer.concat([movVideo({ seconds: 1, width: 320, height: 240 }), Buffer.alloc(5 * 1024 * 1024)]);
-    const sms = await send(t.app, mate.phoneNumber, {
-      channel: 'sms',
-      media: [{ contentType: 'video/mp4', dataBase64: big.toString('base64') }],
-    });
+    const sms = await sendFiles(t.app, mate.phoneNumber, { channel: 'sms' }, [{ contentType: 'video/mp4', bytes: big }]);
     expect(sms.statusCode).toBe(413);
-    expect(sms.json().message).toMatch(/^The video \(file 1\) is 5\.\d MB; by SMS\/MMS it can be at most 5 MB\.$/);
-    const zip = await send(t.app, mate.phoneNumber, {
-      media: [{ contentType: 'audio/mp4', dataBase64: Buffer.from('PK\x03\x04 not a memo').toString('base64') }],
-    });
+    expect(sms.json().message).toBe('The video (file 1) is too large: by SMS/MMS it can be at most 5 MB.');
+    const zip = await sendFiles(t.app, mate.phoneNumber, {}, [{ contentType: 'audio/mp4', bytes: Buffer.from('PK\x03\x04 not a memo') }]);
     expect(zip.statusCode).toBe(400);
     expect(zip.json().message).toBe('File 1 is not a voice memo Loop can read: send MP4, MOV, 3GP, M4A, MP3, AMR, Ogg, WAV, FLAC or WebM.');
-    const huge = await send(t.app, mate.phoneNumber, {
-      media: [{ contentType: 'video/mp4', dataBase64: Buffer.alloc(16 * 1024 * 1024 + 10).toString('base64') }],
-    });
-    expect(huge.statusCode).toBe(400);
-    expect(huge.json().message).toBe('Each voice memo or video must be at most 16 MB');
+    const huge = await sendFiles(t.app, mate.phoneNumber, {}, [{ contentType: 'video/mp4', bytes: Buffer.alloc(16 * 1024 * 1024 + 10) }]);
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().message).toBe('The video (file 1) is too large: on WhatsApp it can be at most 16 MB.');
   });
 });
 
@@ -228,35 +226,77 @@ describe('POST /api/simulator/phones/:phone/messages validation', () => {
     [{ body: '   ' }, 'Type a message or attach a photo'],
     [{ body: 'x'.repeat(1601) }, 'A text can be at most 1600 characters'],
     [
-      { media: [{ contentType: 'image/svg+xml', dataBase64: 'PHN2Zz4=' }] },
-      'Photos must be JPEG, PNG, GIF or WebP images; voice memos and videos MP4, MOV, 3GP, M4A, MP3, AMR, Ogg, WAV, FLAC or WebM',
-    ],
-    [{ media: [{ contentType: 'image/png', dataBase64: '%%%' }] }, 'A photo is not valid base64 data'],
-    [{ media: [{ contentType: 'image/png', dataBase64: JPEG.toString('base64') }] }, 'Photo 1 is not a PNG image.'],
-    [
-      { media: Array.from({ length: 11 }, () => ({ contentType: 'image/jpeg', dataBase64: JPEG.toString('base64') })) },
-      'At most 10 photos per text',
-    ],
-    [
-      { media: [{ contentType: 'image/jpeg', dataBase64: Buffer.alloc(5 * 1024 * 1024 + 10).toString('base64') }] },
-      'Each photo must be at most 5 MB',
+      { body: 'hi', media: [{ contentType: 'image/png', dataBase64: PNG.toString('base64') }] },
+      expect.stringMatching(/^Photos, voice memos and videos are sent as files/),
     ],
     [{ attachments: ['spreadsheet'] }, 'Attachments are video, voice_memo, contact or pdf'],
     [{ location: { latitude: 91, longitude: 0 } }, 'latitude must be from -90 to 90'],
   ])('refuses %j with a message a person can act on', async (payload, message) => {
     const res = await send(t.app, mate.phoneNumber, payload);
     expect(res.statusCode).toBe(400);
+    expect(res.json().message).toEqual(message);
+  });
+
+  it.each<[string, FormFile[], number, string]>([
+    [
+      'an SVG',
+      [{ contentType: 'image/svg+xml', bytes: Buffer.from('<svg/>') }],
+      400,
+      'Photos must be JPEG, PNG, GIF or WebP images; voice memos and videos MP4, MOV, 3GP, M4A, MP3, AMR, Ogg, WAV, FLAC or WebM',
+    ],
+    ['a JPEG said to be a PNG', [{ contentType: 'image/png', bytes: JPEG }], 400, 'Photo 1 is not a PNG image.'],
+    [
+      '11 photos',
+      Array.from({ length: 11 }, () => ({ contentType: 'image/jpeg', bytes: JPEG })),
+      400,
+      'At most 10 photos and attachments per text',
+    ],
+    ['a photo over 5 MB', [{ contentType: 'image/jpeg', bytes: Buffer.alloc(5 * 1024 * 1024 + 10) }], 413, 'Photo 1 is larger than 5 MB.'],
+  ])('refuses files: %s, with a message a person can act on', async (_name, files, status, message) => {
+    const res = await sendFiles(t.app, mate.phoneNumber, { body: 'hi' }, files);
+    expect(res.statusCode).toBe(status);
     expect(res.json().message).toBe(message);
   });
 
-  it('accepts JSON only', async () => {
+  it('accepts JSON, and files only as multipart with the upload header (a cross-site form cannot add it)', async () => {
+    const url = `/api/simulator/phones/${encodeURIComponent(mate.phoneNumber)}/messages`;
     const res = await t.app.inject({
       method: 'POST',
-      url: `/api/simulator/phones/${encodeURIComponent(mate.phoneNumber)}/messages`,
+      url,
       headers: { cookie: me.cookie, 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'body=hi',
     });
     expect(res.statusCode).toBe(415);
+    const form = await simulatorForm({ body: 'hi' }, [{ contentType: 'image/png', bytes: PNG }]);
+    const { 'x-loop-upload': _header, ...withoutHeader } = form.headers;
+    const forged = await t.app.inject({ method: 'POST', url, headers: { cookie: me.cookie, ...withoutHeader }, payload: form.payload });
+    expect(forged.statusCode).toBe(415);
+    expect(forged.json().message).toBe('This endpoint takes files as multipart/form-data with the header x-loop-upload: 1, or JSON.');
+  });
+
+  it('refuses fields after files, unknown parts and a cut-off form', async () => {
+    const url = `/api/simulator/phones/${encodeURIComponent(mate.phoneNumber)}/messages`;
+    const form = await simulatorForm({ body: 'hi' }, [{ contentType: 'image/png', bytes: PNG }]);
+    const cut = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: me.cookie, ...form.headers },
+      payload: form.payload.subarray(0, form.payload.length - 60),
+    });
+    expect(cut.statusCode).toBe(400);
+    expect(cut.json().message).toBe('The files could not be read: the form is cut off or malformed. Send it again.');
+    const late = new FormData();
+    late.append('media', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'a.png');
+    late.append('channel', 'sms');
+    const lateRequest = new Request('http://127.0.0.1/', { method: 'POST', body: late });
+    const after = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: me.cookie, 'content-type': lateRequest.headers.get('content-type') ?? '', 'x-loop-upload': '1' },
+      payload: Buffer.from(await lateRequest.arrayBuffer()),
+    });
+    expect(after.statusCode).toBe(400);
+    expect(after.json().message).toBe('Send the text’s fields (body, channel...) before its files.');
   });
 });
 

@@ -53,8 +53,13 @@ export const LIMITS = {
   reminderEntries: 7,
   /** Admin search box. */
   search: 200,
-  /** Bytes of a JSON request body (the simulator's photo uploads have their own, larger limit). */
+  /** Bytes of a JSON request body (the simulator's photos and clips come as files: SIMULATOR_LIMITS). */
   requestBytes: 1024 * 1024,
+  /**
+   * Arrays and objects inside one another in a JSON body: Loop's deepest needs 3; a body deeper
+   * than this is refused before it is parsed (decision 0032).
+   */
+  jsonDepth: 32,
   /** Bytes of a Twilio webhook form. */
   webhookBytes: 64 * 1024,
 } as const;

@@ -56,78 +56,82 @@ export const SIMULATOR_ATTACHMENTS = Object.keys(SIMULATOR_ATTACHMENT_TYPES) as 
 
 export const simulatorPhoneParamsSchema = z.object({ phone: phoneNumberSchema });
 
-const base64 = z
-  .string({ error: 'Each photo needs dataBase64' })
-  .transform((v) => v.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, ''))
-  .refine((v) => v.length > 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(v), 'A photo is not valid base64 data');
-
 export function isSimulatorClipType(type: string): type is SimulatorClipType {
   return (SIMULATOR_CLIP_TYPES as readonly string[]).includes(type);
 }
 
-/** A photo, voice memo or video, its bytes in base64: photos up to 5 MB, the others up to 16 MB. */
-const mediaItem = z
-  .object({
-    contentType: z.enum([...SIMULATOR_IMAGE_TYPES, ...SIMULATOR_CLIP_TYPES], {
-      error: 'Photos must be JPEG, PNG, GIF or WebP images; voice memos and videos MP4, MOV, 3GP, M4A, MP3, AMR, Ogg, WAV, FLAC or WebM',
-    }),
-    dataBase64: base64,
-  })
-  .superRefine((item, ctx) => {
-    const bytes = Math.floor((item.dataBase64.length * 3) / 4);
-    const clip = isSimulatorClipType(item.contentType);
-    if (bytes > (clip ? SIMULATOR_LIMITS.clipBytes : SIMULATOR_LIMITS.photoBytes) + 2) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['dataBase64'],
-        message: clip ? 'Each voice memo or video must be at most 16 MB' : 'Each photo must be at most 5 MB',
-      });
-    }
-  });
+/**
+ * Photos, voice memos and videos travel as files, never inside JSON: the message route takes
+ * `multipart/form-data` with the text's fields first (body, channel, attachments, latitude,
+ * longitude), then each file as a `media` part with its content type, and this header, which no
+ * page of another site can add without asking first (decision 0032).
+ */
+export const SIMULATOR_FILES_HEADER = 'x-loop-upload';
+/** The multipart field every photo, voice memo or video is sent under. */
+export const SIMULATOR_FILE_FIELD = 'media';
 
-export const simulatorSendSchema = z
-  .object({
-    body: z
-      .string({ error: 'body must be text' })
-      .max(SIMULATOR_LIMITS.body, `A text can be at most ${SIMULATOR_LIMITS.body} characters`)
-      .refine(hasNoControlCharacters, controlCharactersMessage('A text'))
-      .default(''),
-    /** Which app the simulated phone texts from; default: the member's messaging preference. */
-    channel: z.enum(MESSAGING_PREFERENCES, { error: 'channel must be "sms" or "whatsapp"' }).optional(),
-    /** Photos, voice memos and videos, with their bytes. */
-    media: z.array(mediaItem).max(SIMULATOR_LIMITS.photos, `At most ${SIMULATOR_LIMITS.photos} photos per text`).default([]),
-    /** Videos, voice memos, contact cards, PDFs: what they are, without bytes (Loop answers that no file came). */
-    attachments: z
-      .array(
-        z.enum(SIMULATOR_ATTACHMENTS as [SimulatorAttachment, ...SimulatorAttachment[]], {
-          error: 'Attachments are video, voice_memo, contact or pdf',
-        }),
-      )
-      .max(SIMULATOR_LIMITS.photos, `At most ${SIMULATOR_LIMITS.photos} attachments per text`)
-      .default([]),
-    /** A WhatsApp location pin. */
-    location: z
-      .object({
-        latitude: z
-          .number({ error: 'latitude must be a number' })
-          .min(-90, 'latitude must be from -90 to 90')
-          .max(90, 'latitude must be from -90 to 90'),
-        longitude: z
-          .number({ error: 'longitude must be a number' })
-          .min(-180, 'longitude must be from -180 to 180')
-          .max(180, 'longitude must be from -180 to 180'),
-      })
-      .optional(),
-  })
-  .refine((v) => v.body.trim() !== '' || v.media.length > 0 || v.attachments.length > 0 || v.location !== undefined, {
-    message: 'Type a message or attach a photo',
-    path: ['body'],
-  })
-  .refine((v) => v.media.length + v.attachments.length <= SIMULATOR_LIMITS.photos, {
-    message: `At most ${SIMULATOR_LIMITS.photos} photos and attachments per text`,
-    path: ['attachments'],
-  });
+export const simulatorSendSchema = z.object({
+  body: z
+    .string({ error: 'body must be text' })
+    .max(SIMULATOR_LIMITS.body, `A text can be at most ${SIMULATOR_LIMITS.body} characters`)
+    .refine(hasNoControlCharacters, controlCharactersMessage('A text'))
+    .default(''),
+  /** Which app the simulated phone texts from; default: the member's messaging preference. */
+  channel: z.enum(MESSAGING_PREFERENCES, { error: 'channel must be "sms" or "whatsapp"' }).optional(),
+  /** Files are multipart parts (SIMULATOR_FILE_FIELD), not JSON: a clear 400 rather than a text sent without them. */
+  media: z
+    .never({ error: 'Photos, voice memos and videos are sent as files: multipart/form-data with a "media" part for each' })
+    .optional(),
+  /** Videos, voice memos, contact cards, PDFs: what they are, without bytes (Loop answers that no file came). */
+  attachments: z
+    .array(
+      z.enum(SIMULATOR_ATTACHMENTS as [SimulatorAttachment, ...SimulatorAttachment[]], {
+        error: 'Attachments are video, voice_memo, contact or pdf',
+      }),
+    )
+    .max(SIMULATOR_LIMITS.photos, `At most ${SIMULATOR_LIMITS.photos} attachments per text`)
+    .default([]),
+  /** A WhatsApp location pin. */
+  location: z
+    .object({
+      latitude: z
+        .number({ error: 'latitude must be a number' })
+        .min(-90, 'latitude must be from -90 to 90')
+        .max(90, 'latitude must be from -90 to 90'),
+      longitude: z
+        .number({ error: 'longitude must be a number' })
+        .min(-180, 'longitude must be from -180 to 180')
+        .max(180, 'longitude must be from -180 to 180'),
+    })
+    .optional(),
+});
 export type SimulatorSendInput = z.input<typeof simulatorSendSchema>;
+export type SimulatorText = z.output<typeof simulatorSendSchema>;
+
+/**
+ * A text's fields as multipart form fields, in the order the server reads them (all before the
+ * files): body, channel, each attachment, and a location as latitude and longitude.
+ */
+export function simulatorFormFields(text: Omit<SimulatorSendInput, 'media'>): [name: string, value: string][] {
+  return [
+    ...(text.body !== undefined ? [['body', text.body] as [string, string]] : []),
+    ...(text.channel ? [['channel', text.channel] as [string, string]] : []),
+    ...(text.attachments ?? []).map((attachment): [string, string] => ['attachments', attachment]),
+    ...(text.location
+      ? [
+          ['latitude', String(text.location.latitude)] as [string, string],
+          ['longitude', String(text.location.longitude)] as [string, string],
+        ]
+      : []),
+  ];
+}
+
+/** Refusals both ends word alike. */
+export const SIMULATOR_REFUSALS = {
+  nothing: 'Type a message or attach a photo',
+  tooMany: `At most ${SIMULATOR_LIMITS.photos} photos and attachments per text`,
+  fileType: 'Photos must be JPEG, PNG, GIF or WebP images; voice memos and videos MP4, MOV, 3GP, M4A, MP3, AMR, Ogg, WAV, FLAC or WebM',
+} as const;
 
 export interface SimulatorPhone {
   userId: number;

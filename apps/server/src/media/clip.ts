@@ -44,8 +44,16 @@ export interface ClipLimits {
   maxBytes: number;
   voiceMaxSeconds: number;
   videoMaxSeconds: number;
+  /**
+   * The most decoding one video may ask for: width x height x frames (frames per second x
+   * seconds), in pixels (config.ts: VIDEO_DECODE_BUDGET_MEGAPIXELS, decision 0032).
+   */
+  videoPixelBudget: number;
   timeoutMs: number;
 }
+
+/** 1:50 */
+const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
 
 const minutes = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} seconds`);
 
@@ -60,6 +68,12 @@ export const CLIP_REFUSALS = {
       ? `the voice memo is longer than ${minutes(seconds)} (send a shorter one)`
       : `the video is longer than ${minutes(seconds)} (send a shorter one)`,
   timedOut: 'it took too long to convert (send a shorter one)',
+  /** Resolution x frame rate x length past the budget: what would fit at this size, or a smaller size. */
+  tooMuchWork: (video: { width: number; height: number; fps: number; seconds: number }, fitsSeconds: number) =>
+    `the video is too big to convert: ${video.width}x${video.height} at ${Math.round(video.fps)} frames a second for ${clock(video.seconds)} ` +
+    (fitsSeconds >= 1
+      ? `(send at most ${Math.floor(fitsSeconds)} seconds of it, or film in 1080p)`
+      : '(film it in 1080p and send it again)'),
 } as const;
 
 /**
@@ -85,8 +99,19 @@ export function sniffClipFormat(bytes: Buffer): string | null {
   return null;
 }
 
+interface ProbedStream {
+  codec_type?: string;
+  width?: number;
+  height?: number;
+  r_frame_rate?: string;
+  avg_frame_rate?: string;
+  /** Frames the container lists (MP4, MOV, 3GP: from its sample table, without decoding). */
+  nb_frames?: string;
+  disposition?: { attached_pic?: number };
+}
+
 interface Probe {
-  streams?: { codec_type?: string; width?: number; height?: number; disposition?: { attached_pic?: number } }[];
+  streams?: ProbedStream[];
   format?: { duration?: string };
 }
 
@@ -124,14 +149,82 @@ export async function convertClip(bytes: Buffer, limits: ClipLimits): Promise<Cl
   if (bytes.length > limits.maxBytes) return { ok: false, reason: CLIP_REFUSALS.tooLarge(limits.maxBytes) };
   const format = sniffClipFormat(bytes);
   if (!format) return { ok: false, reason: CLIP_REFUSALS.unreadable };
-  // Only these containers can hold a video: the rest (voice memos) are short work and go first.
-  const soon = format !== 'mov' && format !== 'matroska';
-  const converted = await heavyWork.run(() => withFolder((dir) => transcode(dir, bytes, format, limits)), { soon });
+  const converted = await withFolder(async (dir) => {
+    const input = join(dir, 'original');
+    await writeFile(input, bytes);
+    // The header first, outside the heavy-work queue: a clip refused by its length or its cost
+    // is refused in a second, even while every slot is busy.
+    const plan = await planConversion(input, format, limits);
+    if (!plan.ok) return plan;
+    // Voice memos are short work and go first.
+    return heavyWork.run(() => transcode(dir, input, format, plan, limits), { soon: plan.kind === 'audio' });
+  });
   if (!converted.ok || converted.clip.kind === 'audio' || !converted.posterPng) return converted;
   const { posterPng, clip } = converted;
   const poster = await convertPhoto(posterPng);
   if (!poster.ok) return { ok: false, reason: CLIP_REFUSALS.damaged };
   return { ok: true, clip: { ...clip, poster: poster.photo } };
+}
+
+interface ConversionPlan {
+  ok: true;
+  kind: ClipKind;
+  maxSeconds: number;
+  /** ffmpeg stops reading the input after this many seconds (-t). */
+  readSeconds: number;
+  /** Seconds of output past which the video asked for more than the budget (Infinity for audio). */
+  budgetSeconds: number;
+  video?: { width: number; height: number; fps: number; seconds: number };
+}
+
+/**
+ * What the header says, before anything is decoded: audio or video, how long, and for a video
+ * the work it implies (width x height x frames). A video whose work is past the budget is refused
+ * here; one whose header may understate it is read no further than the budget allows, and refused
+ * if the output shows it went that far.
+ */
+async function planConversion(input: string, format: string, limits: ClipLimits): Promise<ConversionPlan | { ok: false; reason: string }> {
+  const probed = await probe(limits.tools, input, format, limits.timeoutMs);
+  if (!probed) return { ok: false, reason: CLIP_REFUSALS.damaged };
+  const video = probed.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  const audio = probed.streams?.find((s) => s.codec_type === 'audio');
+  if (!video && !audio) return { ok: false, reason: CLIP_REFUSALS.unreadable };
+  const kind: ClipKind = video ? 'video' : 'audio';
+  const maxSeconds = kind === 'audio' ? limits.voiceMaxSeconds : limits.videoMaxSeconds;
+  const declaredSeconds = Number(probed.format?.duration);
+  if (Number.isFinite(declaredSeconds) && declaredSeconds > maxSeconds)
+    return { ok: false, reason: CLIP_REFUSALS.tooLong(kind, maxSeconds) };
+  // One second past the limit: a file whose header understates its length is caught on the output.
+  const plan: ConversionPlan = { ok: true, kind, maxSeconds, readSeconds: maxSeconds + 1, budgetSeconds: Infinity };
+  if (!video) return plan;
+
+  const pixels = (video.width ?? 0) * (video.height ?? 0);
+  if (pixels <= 0) return { ok: false, reason: CLIP_REFUSALS.damaged };
+  const fps = frameRate(video);
+  const seconds = Number.isFinite(declaredSeconds) && declaredSeconds > 0 ? declaredSeconds : NaN;
+  const listedFrames = Number(video.nb_frames);
+  const frames = Number.isFinite(listedFrames) && listedFrames > 0 ? listedFrames : fps * seconds;
+  const budgetSeconds = limits.videoPixelBudget / (pixels * fps);
+  const described = { width: video.width ?? 0, height: video.height ?? 0, fps, seconds: Number.isFinite(seconds) ? seconds : frames / fps };
+  if (pixels * frames > limits.videoPixelBudget) return { ok: false, reason: CLIP_REFUSALS.tooMuchWork(described, budgetSeconds) };
+  return { ...plan, readSeconds: Math.min(plan.readSeconds, budgetSeconds + 1), budgetSeconds, video: described };
+}
+
+/**
+ * Frames per second, from the header: the average (frames over length) where it is known, else
+ * the stream's base rate (which can be a timescale such as 90000 for variable-rate phone videos,
+ * so it is trusted only up to 240, slow motion's), else 60.
+ */
+function frameRate(stream: ProbedStream): number {
+  const rate = (text: string | undefined) => {
+    const [num = NaN, den = 1] = (text ?? '').split('/').map(Number);
+    const value = num / den;
+    return Number.isFinite(value) && value > 0 ? value : NaN;
+  };
+  const average = rate(stream.avg_frame_rate);
+  if (!Number.isNaN(average)) return average;
+  const base = rate(stream.r_frame_rate);
+  return !Number.isNaN(base) && base <= 240 ? base : 60;
 }
 
 async function withFolder<T>(work: (dir: string) => Promise<T>): Promise<T> {
@@ -145,24 +238,13 @@ async function withFolder<T>(work: (dir: string) => Promise<T>): Promise<T> {
 
 async function transcode(
   dir: string,
-  bytes: Buffer,
+  input: string,
   format: string,
+  plan: ConversionPlan,
   limits: ClipLimits,
 ): Promise<{ ok: false; reason: string } | { ok: true; clip: ConvertedClip; posterPng?: Buffer }> {
-  const input = join(dir, 'original');
-  await writeFile(input, bytes);
   const { tools, timeoutMs } = limits;
-  const probed = await probe(tools, input, format, timeoutMs);
-  if (!probed) return { ok: false, reason: CLIP_REFUSALS.damaged };
-  const video = probed.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
-  const audio = probed.streams?.find((s) => s.codec_type === 'audio');
-  if (!video && !audio) return { ok: false, reason: CLIP_REFUSALS.unreadable };
-  const kind: ClipKind = video ? 'video' : 'audio';
-  const maxSeconds = kind === 'audio' ? limits.voiceMaxSeconds : limits.videoMaxSeconds;
-  const declaredSeconds = Number(probed.format?.duration);
-  if (Number.isFinite(declaredSeconds) && declaredSeconds > maxSeconds)
-    return { ok: false, reason: CLIP_REFUSALS.tooLong(kind, maxSeconds) };
-
+  const { kind, maxSeconds } = plan;
   const output = join(dir, kind === 'audio' ? 'converted.m4a' : 'converted.mp4');
   const codecs =
     kind === 'audio'
@@ -198,9 +280,9 @@ async function transcode(
     ...inputOptions(format),
     '-i',
     input,
-    // One second past the limit: a file whose header understates its length is caught below.
+    // Past the length limit or the budget by a second: a header that understates either is caught below.
     '-t',
-    String(maxSeconds + 1),
+    plan.readSeconds.toFixed(3),
     ...codecs,
     ...STRIP,
     '-movflags',
@@ -217,6 +299,8 @@ async function transcode(
   const seconds = Number(result?.format?.duration);
   if (!result || !Number.isFinite(seconds) || seconds <= 0) return { ok: false, reason: CLIP_REFUSALS.damaged };
   if (seconds > maxSeconds + 0.5) return { ok: false, reason: CLIP_REFUSALS.tooLong(kind, maxSeconds) };
+  if (plan.video && seconds > plan.budgetSeconds + 0.5)
+    return { ok: false, reason: CLIP_REFUSALS.tooMuchWork({ ...plan.video, seconds }, plan.budgetSeconds) };
   const picture = result.streams?.find((s) => s.codec_type === 'video');
   const clip: ConvertedClip = {
     kind,
@@ -269,7 +353,7 @@ async function probe(tools: FfmpegTools, file: string, format: string, timeoutMs
       'error',
       ...inputOptions(format),
       '-show_entries',
-      'format=duration:stream=codec_type,width,height:stream_disposition=attached_pic',
+      'format=duration:stream=codec_type,width,height,r_frame_rate,avg_frame_rate,nb_frames:stream_disposition=attached_pic',
       '-of',
       'json',
       file,

@@ -131,6 +131,7 @@ export function clipLimitsFor(config: Config, whatsApp: boolean): ClipLimits | n
     maxBytes: whatsApp ? config.WHATSAPP_MEDIA_MAX_BYTES : config.MMS_MEDIA_MAX_BYTES,
     voiceMaxSeconds: config.VOICE_MAX_SECONDS,
     videoMaxSeconds: config.VIDEO_MAX_SECONDS,
+    videoPixelBudget: config.VIDEO_DECODE_BUDGET_MEGAPIXELS * 1_000_000,
     timeoutMs: config.FFMPEG_TIMEOUT_SECONDS * 1000,
   };
 }

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { LIMITS } from '@loop/shared/constants';
 import { AppError } from '../errors';
 import { addressKey } from '../lib/address-key';
+import { jsonDepthScanner } from '../lib/json-depth';
 import { hashToken } from '../lib/tokens';
 import { countAttempts } from '../services/attempts/count-attempts';
 import { securityHeaders } from './security-headers';
@@ -18,6 +20,13 @@ export interface AttemptLimiterOptions {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * This route also takes `multipart/form-data` (files), when the request carries this header:
+     * a page of another site cannot add a header without a preflight, which Loop never allows.
+     */
+    multipartHeader?: string;
+  }
   interface FastifyInstance {
     /** A preHandler that limits attempts per client address and per account (429 with a message). */
     attemptLimiter: (options: AttemptLimiterOptions) => (request: FastifyRequest) => Promise<void>;
@@ -31,6 +40,8 @@ export function tooManyAttempts(waitMs: number): AppError {
   const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
   return new AppError('too_many_requests', `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`);
 }
+
+const TOO_DEEP = `The request body is nested too deeply: at most ${LIMITS.jsonDepth} levels of arrays and objects.`;
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -59,6 +70,42 @@ export default fp(async (app) => {
     };
   });
 
+  // JSON bodies: read as they arrive, each piece scanned for nesting, and refused at the first
+  // piece too deep, without reading the rest; then Fastify's own parser (prototype poisoning
+  // refused). A mebibyte of "[" took a large part of a second to parse and stalled every other
+  // request; it is now refused after its first few dozen bytes (decision 0032).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', (request, payload, done) => {
+    const limit = request.routeOptions.bodyLimit ?? LIMITS.requestBytes;
+    const declared = Number(request.headers['content-length']);
+    if (declared > limit) return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
+    const tooDeep = jsonDepthScanner(LIMITS.jsonDepth);
+    const pieces: Buffer[] = [];
+    let received = 0;
+    let finished = false;
+    const finish = (error: Error | null, value?: unknown) => {
+      if (finished) return;
+      finished = true;
+      payload.removeListener('data', onData);
+      // What is left of a refused body is read and dropped as bytes: never decoded, kept or scanned.
+      if (error) payload.resume();
+      done(error, value);
+    };
+    const onData = (piece: Buffer) => {
+      received += piece.length;
+      if (received > limit) return finish(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+      if (tooDeep(piece)) return finish(new AppError('bad_request', TOO_DEEP));
+      pieces.push(piece);
+    };
+    payload.on('data', onData);
+    payload.once('error', (error) => finish(error));
+    payload.once('end', () => {
+      if (Number.isFinite(declared) && received !== declared) return finish(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
+      parseJson(request, Buffer.concat(pieces, received).toString('utf8'), finish);
+    });
+  });
+
   app.addHook('onRequest', async (request) => {
     // The matched route, not the raw URL: the router decodes "/%61pi/login" to /api/login.
     const route = request.routeOptions.url ?? request.url;
@@ -73,6 +120,14 @@ export default fp(async (app) => {
     }
     const type = request.headers['content-type'];
     if (type === undefined) return;
+    const filesWith = request.routeOptions.config.multipartHeader;
+    if (filesWith && /^multipart\/form-data\s*;/i.test(type)) {
+      if (request.headers[filesWith] === '1') return;
+      throw new AppError(
+        'unsupported_media_type',
+        `This endpoint takes files as multipart/form-data with the header ${filesWith}: 1, or JSON.`,
+      );
+    }
     if (!/^application\/json\s*(;|$)/i.test(type)) {
       throw new AppError('unsupported_media_type', 'This endpoint accepts JSON only: send Content-Type: application/json.');
     }

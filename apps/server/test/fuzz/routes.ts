@@ -289,15 +289,6 @@ export function publicRoutes(world: World): RouteFuzz[] {
     { weight: 1, arbitrary: tokenSegment('invite') },
     { weight: 1, arbitrary: weirdString.filter((s) => s.length > 0 && s.length < 2000).map((raw) => ({ raw })) },
   );
-  const photo = fc.record({
-    contentType: fc.constantFrom('image/jpeg', 'image/png', 'image/svg+xml', 'video/mp4'),
-    dataBase64: fc.oneof(
-      fc.constant('/9j/4Bmb28='),
-      fc.base64String({ maxLength: 40 }),
-      fc.string({ maxLength: 20 }),
-      fc.constant(`data:image/jpeg;base64,/9j/4Bmb28=`),
-    ),
-  });
   return [
     { route: 'GET /api/invites/:code', params: { code }, success: rows() },
     {
@@ -337,7 +328,11 @@ export function publicRoutes(world: World): RouteFuzz[] {
     {
       route: 'POST /api/simulator/phones/:phone/messages',
       params: { phone },
-      body: body({ body: v.text, channel: v.preference, media: fc.array(photo, { maxLength: 3 }) }),
+      body: body({
+        body: v.text,
+        channel: v.preference,
+        attachments: fc.array(fc.constantFrom('contact', 'pdf', 'video'), { maxLength: 3 }),
+      }),
       success: rows({ messages: 1 }),
     },
     {

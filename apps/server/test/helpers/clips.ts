@@ -15,6 +15,9 @@ const TAGS = [
   'com.apple.quicktime.make=Apple',
 ];
 
+/** H.264 at ffmpeg's fastest setting: fixtures are made in a moment. */
+const H264_FAST = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
+
 /** Runs Debian's ffmpeg (never a shell) on lavfi test sources and returns the file it wrote. */
 function ffmpegFixture(args: string[], name: string): Buffer {
   const dir = mkdtempSync(path.join(tmpdir(), 'loop-fixture-'));
@@ -56,12 +59,7 @@ export const movVideo = (options: { seconds?: number; width?: number; height?: n
       '-i',
       `sine=frequency=440:duration=${seconds}`,
       ...TAGS,
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
+      ...H264_FAST,
       '-c:a',
       'aac',
       '-shortest',
@@ -71,6 +69,32 @@ export const movVideo = (options: { seconds?: number; width?: number; height?: n
     'video.mov',
   );
 };
+
+/**
+ * A small file that asks for a great deal of decoding, as the attack did (a 156 KB 3840x2160
+ * video at 60 frames a second for 110 s): one second of a plain colour at that size and rate,
+ * encoded once, then repeated by stream copy (no encoding) to the length asked. Its header tells
+ * the truth: every frame is there to decode.
+ */
+export function heavyVideo(options: { width: number; height: number; fps: number; seconds: number }): Buffer {
+  const second = ffmpegFixture(
+    ['-f', 'lavfi', '-i', `color=c=blue:size=${options.width}x${options.height}:rate=${options.fps}:duration=1`, ...H264_FAST, '-f', 'mp4'],
+    'second.mp4',
+  );
+  const dir = mkdtempSync(path.join(tmpdir(), 'loop-fixture-'));
+  try {
+    writeFileSync(path.join(dir, 'second.mp4'), second);
+    const out = path.join(dir, 'video.mp4');
+    execFileSync(
+      'ffmpeg',
+      ['-nostdin', '-v', 'error', '-y', '-stream_loop', String(options.seconds - 1), '-i', path.join(dir, 'second.mp4'), '-c', 'copy', out],
+      { stdio: 'ignore' },
+    );
+    return readFileSync(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /**
  * An Android voice memo (audio/amr): Debian's ffmpeg decodes AMR but has no AMR encoder, so the

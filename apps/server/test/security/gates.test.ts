@@ -16,6 +16,7 @@ const PUBLIC = [
   'POST /api/password-reset/confirm',
   'POST /api/login',
   'POST /api/logout',
+  'GET /api/proof-of-work',
   'GET /api/config',
   'GET /api/invites/:code',
   'POST /api/invites/:code/join',

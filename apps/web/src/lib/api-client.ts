@@ -16,6 +16,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface RequestOptions {
   /** Default "include" (the session cookie). The join call sends none (docs/product.md#api-calls). */
   credentials?: RequestCredentials;
+  /** More request headers (a file upload's, which only our own pages can send). */
+  headers?: Record<string, string>;
 }
 
 /** What login, register and logout answer (docs/product.md#api-calls): they never throw. */
@@ -29,9 +31,11 @@ export function createApiClient(baseUrl = '') {
     body?: unknown,
     options: RequestOptions = {},
   ): Promise<{ data: T; headers: Headers }> {
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    // The server refuses an empty JSON body: only say "JSON" when there is one.
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+    const form = body instanceof FormData;
+    // The server refuses an empty JSON body: only say "JSON" when there is one. A form's type
+    // (multipart, with its boundary) is the browser's to write.
+    if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
 
     let response: Response;
     try {
@@ -39,7 +43,7 @@ export function createApiClient(baseUrl = '') {
         method,
         headers,
         credentials: options.credentials ?? 'include',
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : form ? body : JSON.stringify(body),
       });
     } catch (error) {
       throw new ApiError(0, errorText(error));
@@ -76,6 +80,8 @@ export function createApiClient(baseUrl = '') {
     getWithHeaders: <T>(path: string, options?: RequestOptions) => exchange<T>('GET', path, undefined, options),
     get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
     post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, body, options),
+    /** POST of files: the form goes as multipart/form-data, streamed by the browser, never as JSON. */
+    postForm: <T>(path: string, form: FormData, options?: RequestOptions) => request<T>('POST', path, form, options),
     put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, body, options),
     patch: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, body, options),
     delete: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('DELETE', path, body, options),

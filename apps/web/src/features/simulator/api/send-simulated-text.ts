@@ -1,17 +1,35 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SimulatorSendInput } from '@loop/shared/simulator';
+import { SIMULATOR_FILE_FIELD, SIMULATOR_FILES_HEADER, simulatorFormFields, type SimulatorSendInput } from '@loop/shared/simulator';
 import { api } from '@/lib/api-client';
 import { phonePath, phoneThreadQueryKey, simulatorPhonesQueryKey } from './simulator-keys';
 
-/** POST /api/simulator/phones/{phone}/messages: the text enters Loop's inbound pipeline (202). */
-export function sendSimulatedText(phoneNumber: string, input: SimulatorSendInput): Promise<{ id: number; status: 'received' }> {
-  return api.post(phonePath(phoneNumber), input);
+/** A photo, voice memo or video to send, with the content type the API takes for it. */
+export interface SimulatorUpload {
+  file: Blob;
+  name: string;
+  contentType: string;
+}
+
+export type SimulatorSend = Omit<SimulatorSendInput, 'media'> & { files?: SimulatorUpload[] };
+
+/**
+ * POST /api/simulator/phones/{phone}/messages: the text enters Loop's inbound pipeline (202). Its
+ * fields, then its files, go as multipart/form-data, which the browser streams as they are (no
+ * base64, no JSON), with the header that tells the server our own page sent it.
+ */
+export function sendSimulatedText(phoneNumber: string, input: SimulatorSend): Promise<{ id: number; status: 'received' }> {
+  const form = new FormData();
+  for (const [name, value] of simulatorFormFields(input)) form.append(name, value);
+  for (const upload of input.files ?? []) {
+    form.append(SIMULATOR_FILE_FIELD, new Blob([upload.file], { type: upload.contentType }), upload.name);
+  }
+  return api.postForm(phonePath(phoneNumber), form, { headers: { [SIMULATOR_FILES_HEADER]: '1' } });
 }
 
 export function useSendSimulatedText(phoneNumber: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SimulatorSendInput) => sendSimulatedText(phoneNumber, input),
+    mutationFn: (input: SimulatorSend) => sendSimulatedText(phoneNumber, input),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: phoneThreadQueryKey(phoneNumber) }),

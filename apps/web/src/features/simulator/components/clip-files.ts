@@ -1,5 +1,5 @@
 import { isSimulatorClipType, SIMULATOR_LIMITS, type SimulatorClipType } from '@loop/shared/simulator';
-import { isPhotoType, photoProblem, readAsBase64 } from './photo-files';
+import { isPhotoType, photoProblem } from './photo-files';
 
 export type AttachmentKind = 'photo' | 'audio' | 'video';
 
@@ -81,10 +81,7 @@ export function clipContentType(file: { name: string; type: string }, kind: 'aud
   return byExtension[extension] ?? 'audio/mp4';
 }
 
-/** A voice memo or video as the API takes it. */
-export async function toSimulatorClip(
-  file: File,
-  kind: 'audio' | 'video',
-): Promise<{ contentType: SimulatorClipType; dataBase64: string }> {
-  return { contentType: clipContentType(file, kind), dataBase64: await readAsBase64(file) };
+/** A voice memo or video as the API takes it: the file itself, with a content type the API knows. */
+export function toSimulatorClip(file: File, kind: 'audio' | 'video'): { file: File; name: string; contentType: SimulatorClipType } {
+  return { file, name: file.name, contentType: clipContentType(file, kind) };
 }

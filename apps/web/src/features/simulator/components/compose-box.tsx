@@ -11,7 +11,7 @@ import { errorText } from '@/lib/api-client';
 import { useSendSimulatedText } from '../api/send-simulated-text';
 import { ATTACH_ACCEPT, toSimulatorClip } from './clip-files';
 import { MoreAttachmentsMenu, type MoreToSend } from './more-attachments-menu';
-import { toSimulatorMedia } from './photo-files';
+import { toSimulatorPhoto } from './photo-files';
 import { useAttachments, type Attachment } from './use-attachments';
 import { useVoiceRecorder } from './use-voice-recorder';
 
@@ -61,13 +61,13 @@ export function ComposeBox({ phoneNumber, whatsapp, firstName, draft, onDraftCha
     if (busy || recording || (!canSend && !more)) return;
     try {
       setReading(true);
-      const media = await Promise.all(
-        attachments.items.map((item) => (item.kind === 'photo' ? toSimulatorMedia(item.file) : toSimulatorClip(item.file, item.kind))),
+      const files = await Promise.all(
+        attachments.items.map((item) => (item.kind === 'photo' ? toSimulatorPhoto(item.file) : toSimulatorClip(item.file, item.kind))),
       );
       setReading(false);
       await send.mutateAsync({
         body: draft,
-        media,
+        files,
         // A simulated pin: central London.
         ...(more && 'attachment' in more ? { attachments: [more.attachment] } : {}),
         ...(more && 'location' in more ? { location: { latitude: 51.5072, longitude: -0.1276 } } : {}),

@@ -36,19 +36,9 @@ export function sniffPhotoType(head: Uint8Array): PhotoType | null {
   return null;
 }
 
-/** A photo as the API takes it: its real type and its bytes in base64. */
-export async function toSimulatorMedia(file: File): Promise<{ contentType: PhotoType; dataBase64: string }> {
+/** A photo as the API takes it: its real type (the server checks the bytes too). */
+export async function toSimulatorPhoto(file: File): Promise<{ file: File; name: string; contentType: PhotoType }> {
   const head = new Uint8Array(await file.slice(0, 12).arrayBuffer());
   const contentType = sniffPhotoType(head) ?? (isPhotoType(file.type) ? file.type : 'image/jpeg');
-  return { contentType, dataBase64: await readAsBase64(file) };
-}
-
-/** A file's bytes as base64, without the "data:...;base64," prefix. */
-export function readAsBase64(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error ?? new Error('The photo could not be read'));
-    reader.readAsDataURL(file);
-  });
+  return { file, name: file.name, contentType };
 }
