@@ -137,7 +137,16 @@ describe('story: an invitation that was never sent', () => {
     expect(await statusIn(loop.id, carol)).toBe('pending');
   });
 
-  it('a YES that names the Loop is explicit and joins it', async () => {
+  it('a YES naming the Loop while still opted out lifts the STOP but only asks; the choice after it joins', async () => {
+    const { loop, carol } = await withheld();
+    expect(await text(carol, 'YES\nSmith Family')).toEqual([
+      expect.stringMatching(/^Which Loop do you want to join\? Reply 1 for "Smith Family"/),
+    ]);
+    expect(await statusIn(loop.id, carol)).toBe('pending');
+    expect(await text(carol, '1')).toEqual([expect.stringMatching(/^You're in "Smith Family"/)]);
+  });
+
+  it('after START, a YES that names the Loop is explicit and joins it', async () => {
     const { loop, carol } = await withheld();
     await text(carol, 'START');
     expect(await text(carol, 'YES\nSmith Family')).toEqual([expect.stringMatching(/^You're in "Smith Family"/)]);

@@ -37,7 +37,7 @@ const text = (body: string): Reply => ({ body, kind: 'reply' });
  * A YES or JOIN (decision 0033): it confirms one invitation, never several. One named (or the only
  * one open, when its invitation was sent) is confirmed; otherwise Loop asks which, naming who
  * invited them to each. A membership whose invitation never went (withheld) is confirmed only by a
- * YES that names its Loop or picks it. Null when a loose "YES words" names no invitation: an
+ * YES that names its Loop, or picks it, once the phone is back in (START). Null when a loose "YES words" names no invitation: an
  * ordinary text after all.
  */
 export function decideConsent(consent: ConsentText, input: InboundText, facts: SenderFacts): ConsentOutcome | null {
@@ -75,7 +75,9 @@ export function decideConsent(consent: ConsentText, input: InboundText, facts: S
     };
   }
   const [only] = named;
-  if (only && named.length === 1 && (consent.name !== null || !only.withheld)) return confirm(base, only);
+  // A withheld invitation needs a YES to its Loop from a phone that is back in (after START).
+  const explicit = only !== undefined && (!only.withheld || (consent.name !== null && !facts.optedOut));
+  if (only && named.length === 1 && explicit) return confirm(base, only);
   return ask(base, named);
 }
 

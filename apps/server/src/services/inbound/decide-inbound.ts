@@ -48,6 +48,8 @@ export type Outcome =
       firstName: string;
       loops: LoopRef[];
       content: string;
+      /** A WhatsApp location pin: Loop cannot share it, and says so. */
+      location: boolean;
       /** Carries photos, clips, files or a location: they are fetched before the reply is known (settleShare). */
       withMedia: boolean;
     };
@@ -68,9 +70,9 @@ export function inboundText(row: MessageRow, keywordReplies: InboundText['keywor
 /**
  * What a member's text does, decided from the text and its sender's facts alone, with no reads
  * or writes: the one decision that both the batch of plain texts (planPlainText) and the text at
- * a time (processInbound) apply, so they agree by construction. In order: a number answering an
- * open "which Loop?" question, a YES (decision 0033), a keyword (an opt-out in any reasonable
- * words, decision 0034), a phone that opted out, a button tap, then routing to the sender's Loops.
+ * a time (processInbound) apply, so they agree by construction. In order: a YES (decision 0033),
+ * a keyword (an opt-out in any reasonable words, decision 0034), a number answering an open
+ * "which Loop?" question, a phone that opted out, a button tap, then routing to the sender's Loops.
  */
 export function decideInbound(text: InboundText, facts: SenderFacts): Outcome {
   const { params } = text;
@@ -86,14 +88,15 @@ export function decideInbound(text: InboundText, facts: SenderFacts): Outcome {
   const routing = routeForSender(text.body, facts.user, facts.loops);
   if (routing.kind === 'nowhere') return routing;
   const attachments = Number.parseInt(params.NumMedia ?? '0', 10) || 0;
-  const location = params.MessageType === 'location' || params.Latitude !== undefined || params.Longitude !== undefined;
+  const location = params.MessageType === 'location' || (params.Latitude !== undefined && params.Longitude !== undefined);
   return {
     kind: 'share',
     userId: routing.user.id,
     firstName: routing.user.firstName,
     loops: routing.loops,
     content: routing.content,
-    withMedia: attachments !== 0 || location,
+    location,
+    withMedia: attachments !== 0 || location || params.Latitude !== undefined || params.Longitude !== undefined,
   };
 }
 

@@ -118,8 +118,7 @@ export async function processInbound(
     ...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}),
   });
   if (media.retryable && row.attempts < config.SEND_MAX_ATTEMPTS) throw new RetryLater('a photo could not be fetched yet');
-  const location = text.params.MessageType === 'location' || (text.params.Latitude !== undefined && text.params.Longitude !== undefined);
-  const settled = settleShare(outcome, { ...media, photos: media.photos.length, location });
+  const settled = settleShare(outcome, { ...media, photos: media.photos.length });
   if (!settled.store) return db.transaction((tx) => finish(tx, settled.status, settled.reply));
   await storeUpdates(ctx, {
     row,

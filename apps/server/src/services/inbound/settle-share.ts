@@ -6,7 +6,6 @@ import type { Outcome } from './decide-inbound';
 export type SharedMedia = Pick<InboundMedia, 'refused' | 'refusedClips' | 'unsupported'> & {
   photos: number;
   clips: readonly { kind: 'audio' | 'video' }[];
-  location: boolean;
 };
 
 /** A text with nothing attached (the batch of plain texts). */
@@ -16,7 +15,6 @@ export const NO_MEDIA: SharedMedia = {
   refused: [],
   refusedClips: [],
   unsupported: { audioVideo: 0, contacts: 0, files: [] },
-  location: false,
 };
 
 /**
@@ -27,7 +25,7 @@ export function settleShare(
   share: Extract<Outcome, { kind: 'share' }>,
   media: SharedMedia,
 ): { status: 'processed' | 'ignored'; store: boolean; reply: string } {
-  const unsupported = unsupportedReplies(media.unsupported, media.location);
+  const unsupported = unsupportedReplies(media.unsupported, share.location);
   const nothing = share.content === '' && media.photos === 0 && media.clips.length === 0;
   // A voice memo or video alone that could not be kept: the reply says why and what to send instead.
   if (nothing && media.refusedClips.length > 0) unsupported.push(replies.clipsSkipped(media.refusedClips));
