@@ -1,9 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { members, users } from '../src/db/schema';
+import { consentQuestions, members, users } from '../src/db/schema';
 import { processPending } from '../src/jobs/message-worker';
 import { DAY_MS, HOUR_MS } from '../src/lib/clock';
 import { isOptedOut, optOutPhone } from '../src/messaging/opt-outs';
+import { deleteExpiredQuestions } from '../src/services/inbound/delete-expired-questions';
 import { signUp, uniquePhone } from './helpers/app';
 import { addMemberAs, createLoopAs } from './helpers/loops';
 import { testClock, textsTo, updatesOf, useFakeTwilioApp } from './helpers/messaging';
@@ -97,6 +98,10 @@ describe('story: one YES, two invitations', () => {
     expect(await text(carol, '1')).toEqual([expect.stringContaining("This number isn't in a Loop yet")]);
     expect(await statusIn(alices.id, carol)).toBe('pending');
     expect(await statusIn(mallorys.id, carol)).toBe('pending');
+    // The minute tick's housekeeping forgets it.
+    expect(await db().select().from(consentQuestions).where(eq(consentQuestions.phoneNumber, carol))).toHaveLength(1);
+    await deleteExpiredQuestions(db(), clock());
+    expect(await db().select().from(consentQuestions).where(eq(consentQuestions.phoneNumber, carol))).toEqual([]);
   });
 
   it('on WhatsApp too', async () => {
