@@ -184,11 +184,14 @@ describe('the Phone Simulator', () => {
       const { id } = (await created.json()) as { id: number };
       expect((await page.request.post(`${server.url}/api/loops/${id}/members`, { data: lena })).status()).toBe(201);
     }
-    // Lena says yes to both invitations from her phone (issue 15), then shares.
-    const yes = await page.request.post(`${server.url}/api/simulator/phones/${encodeURIComponent(lena.phoneNumber)}/messages`, {
-      data: { body: 'YES' },
-    });
-    expect(yes.status(), await yes.text()).toBe(202);
+    // Lena says yes to each invitation from her phone, naming its Loop (a YES joins one Loop,
+    // decision 0033), then shares.
+    for (const name of ['Reyes Family', 'Book Club']) {
+      const yes = await page.request.post(`${server.url}/api/simulator/phones/${encodeURIComponent(lena.phoneNumber)}/messages`, {
+        data: { body: `${name}: YES` },
+      });
+      expect(yes.status(), await yes.text()).toBe(202);
+    }
     const sent = await page.request.post(
       `${server.url}/api/simulator/phones/${encodeURIComponent(lena.phoneNumber)}/messages`,
       simulatorFiles('Book Club: Finished the novel on the train. That ending!', [

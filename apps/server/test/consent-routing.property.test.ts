@@ -79,3 +79,48 @@ describe('routing with consent (property)', () => {
     );
   });
 });
+
+// Consent is given to one Loop (decision 0033): whatever invitations are open (sent or withheld,
+// under shared names) and whatever the person answers, one text activates at most one membership,
+// and a withheld one only by a number picked from the question or a YES that names its Loop.
+const answers = fc.array(fc.constantFrom('YES', 'yes', 'JOIN', 'Alpha: YES', 'YES #gamma', '1', '2', '3', 'START', 'hello'), {
+  minLength: 1,
+  maxLength: 5,
+});
+const invitations = fc.array(fc.record({ name: fc.constantFrom(...NAMES), withheld: fc.boolean() }), { minLength: 1, maxLength: 3 });
+
+describe('one YES, one Loop (property)', () => {
+  it('a text activates at most one membership, a withheld one never by a bare YES', async () => {
+    const db = env.db();
+    const owner = await createPerson(db, { firstName: 'Owner' });
+    await fc.assert(
+      fc.asyncProperty(invitations, fc.boolean(), answers, async (invited, optedOut, texts) => {
+        const sender = await createPerson(db, { firstName: 'Sender' });
+        const ids: number[] = [];
+        for (const inv of invited) {
+          const loop = await createLoop(db, { name: inv.name, memberIds: [], creatorId: owner.id });
+          const [m] = await db
+            .insert(members)
+            .values({ loopId: loop.id, userId: sender.id, status: 'pending', invitedAt: clock(), invitationWithheld: inv.withheld })
+            .returning();
+          ids.push(m!.id);
+        }
+        if (optedOut) await optOutPhone(db, sender.phoneNumber, 'STOP', clock());
+        const active = async () =>
+          new Set((await db.select().from(members).where(inArray(members.id, ids))).filter((m) => m.status === 'active').map((m) => m.id));
+        let before = await active();
+        for (const body of texts) {
+          await ingestInbound(db, smsParams({ accountSid: env.fake.accountSid, from: sender.phoneNumber, body }), clock());
+          await processPending(env.t.app.ctx);
+          const after = await active();
+          const joined = [...after].filter((id) => !before.has(id));
+          expect(joined.length).toBeLessThanOrEqual(1);
+          const withheld = joined.filter((id) => invited[ids.indexOf(id)]?.withheld);
+          if (withheld.length > 0) expect(['YES', 'yes', 'JOIN', 'START', 'hello']).not.toContain(body);
+          before = after;
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});

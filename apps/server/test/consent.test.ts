@@ -173,7 +173,17 @@ describe('story: diverted texts', () => {
     // START lifts the STOP and says which invitation waits; YES then joins.
     // On SMS Twilio answers START itself (TWILIO_KEYWORD_REPLIES=twilio): Loop adds only the invitation.
     expect(await text(carol, 'START')).toEqual([expect.stringMatching(/You have an open invitation to "Quiet Loop": reply YES to join\./)]);
-    expect(await text(carol, 'YES')).toEqual([expect.stringMatching(/^You're in "Quiet Loop"/)]);
+    // Its invitation never went: a bare YES asks, naming who invited her; her choice joins (decision 0033).
+    expect(await text(carol, 'YES')).toEqual(['Which Loop do you want to join? Reply 1 for "Quiet Loop" (from "Bob Lovelace").']);
+    expect(
+      (
+        await db()
+          .select()
+          .from(members)
+          .where(eq(members.id, row?.id ?? 0))
+      )[0]?.status,
+    ).toBe('pending');
+    expect(await text(carol, '1')).toEqual([expect.stringMatching(/^You're in "Quiet Loop"/)]);
   });
 });
 

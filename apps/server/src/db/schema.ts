@@ -187,6 +187,18 @@ export const members = pgTable(
   ],
 );
 
+/**
+ * The "which Loop?" question a bare YES asks when several invitations are open (decision 0033):
+ * one open question per phone, its choices in the order they were offered (membership ids). A
+ * numbered reply is taken as a choice only while the question is open.
+ */
+export const consentQuestions = pgTable('consent_questions', {
+  phoneNumber: text('phone_number').primaryKey(),
+  membershipIds: jsonb('membership_ids').$type<number[]>().notNull(),
+  askedAt: timestamp('asked_at', { withTimezone: true }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
 /** Opt-out state per phone number (STOP / START), whether or not the phone belongs to a user. */
 export const phoneOptOuts = pgTable('phone_opt_outs', {
   phoneNumber: text('phone_number').primaryKey(),

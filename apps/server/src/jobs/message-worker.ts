@@ -60,14 +60,14 @@ async function takeInboundBatch(
   try {
     return await ctx.db.transaction(async (tx) => {
       const rows = await takeInbound(tx, { now, limit: INBOUND_BATCH });
-      const { bySender, facts } = await sendersOf(tx, rows);
+      const { bySender, facts } = await sendersOf(tx, rows, now);
       const plain: PlainText[] = [];
       const rest: number[] = [];
       let restSenders = 0;
       for (const [phone, texts] of bySender) {
         const known = facts.get(phone);
         for (const [index, row] of texts.entries()) {
-          const plan = planPlainText(row, known);
+          const plan = planPlainText(row, known, ctx.config.TWILIO_KEYWORD_REPLIES);
           if (!plan) {
             if (restSenders++ < maxSenders) rest.push(...texts.slice(index).map((r) => r.id));
             break;
@@ -84,7 +84,7 @@ async function takeInboundBatch(
   } catch (error) {
     options.onBatchError?.(error);
     const rows = await claimInbound(ctx.db, { now, leaseUntil, limit: INBOUND_BATCH });
-    const { bySender, facts } = await sendersOf(ctx.db, rows);
+    const { bySender, facts } = await sendersOf(ctx.db, rows, now);
     return { taken: rows.length, moved: rows.length, waiting: [...bySender], facts };
   }
 }
@@ -139,15 +139,16 @@ function groupBySender(rows: MessageRow[]): Map<string, MessageRow[]> {
 }
 
 /**
- * The texts by sender, and who the senders are, whether they opted out and their Loops: three
- * statements for the batch instead of three per text (each sender's facts hold until one of its
- * texts changes them).
+ * The texts by sender, and who the senders are, whether they opted out, their Loops, open
+ * invitations and question: five statements for the batch instead of five per text (each
+ * sender's facts hold until one of its texts changes them).
  */
-async function sendersOf(db: DbOrTx, rows: MessageRow[]) {
+async function sendersOf(db: DbOrTx, rows: MessageRow[], now: Date) {
   const bySender = groupBySender(rows);
   const facts = await readSenderFacts(
     db,
     [...bySender.keys()].filter((phone) => toE164(phone) === phone),
+    now,
   );
   return { bySender, facts };
 }

@@ -5,6 +5,7 @@ import { runSchedulerTick } from '../scheduling/run-scheduler-tick';
 import { deleteExpiredAttempts } from '../services/attempts/count-attempts';
 import { deleteExpiredPhoneCodes } from '../services/phone-codes/issue-phone-code';
 import { deleteExpiredSessions } from '../services/sessions/delete-session';
+import { deleteExpiredQuestions } from '../services/inbound/delete-expired-questions';
 import type { Log } from '../lib/log';
 
 export const SCHEDULER_QUEUE = 'scheduler-tick';
@@ -29,10 +30,12 @@ export async function startScheduler(ctx: AppContext, boss: PgBoss, log: Log): P
     const now = ctx.clock();
     const result = await runSchedulerTick(ctx, { now });
     if (result.reminderLoops || result.newsletters) log.info(result, 'scheduler tick');
-    // Housekeeping: attempt counts whose window ended, expired codes, sessions past their absolute expiry.
+    // Housekeeping: attempt counts whose window ended, expired codes, sessions past their absolute
+    // expiry, "which Loop?" questions no longer open.
     await deleteExpiredAttempts(ctx.db, now);
     await deleteExpiredPhoneCodes(ctx.db, now);
     await deleteExpiredSessions(ctx.db, now);
+    await deleteExpiredQuestions(ctx.db, now);
   };
   await boss.createQueue(SCHEDULER_QUEUE, { policy: 'singleton' });
   await boss.schedule(SCHEDULER_QUEUE, '* * * * *');

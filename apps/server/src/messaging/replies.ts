@@ -8,6 +8,9 @@ import { flattened, QUOTE_LIMITS, quoted, quotedLoopNames as listNames } from '.
  * text) goes in quoted and length-limited.
  */
 
+/** The most invitations one "which Loop?" question offers (a reply is one digit). */
+export const WHICH_LOOP_CHOICES = 9;
+
 const loopName = (name: string) => quoted(name, QUOTE_LIMITS.loopName);
 const firstNameOf = (name: string) => flattened(name, QUOTE_LIMITS.personName);
 
@@ -112,7 +115,19 @@ export const replies = {
   /** YES naming a Loop the phone has no open invitation for. */
   notInvitedTo: (name: string, pending: string[]) =>
     `You have no open invitation to a Loop called ${quoted(name, QUOTE_LIMITS.typed)}, so nothing changed.` +
-    (pending.length > 0 ? ` Your invitations: ${listNames(pending)}. Reply YES to join all of them.` : ''),
+    (pending.length > 0 ? ` Your invitations: ${listNames(pending)}. Reply YES to choose one.` : ''),
+
+  /**
+   * The "which Loop?" question: a YES confirms one invitation, so with several open (or one whose
+   * invitation never went) Loop asks, naming who invited them to each (decision 0033). At most
+   * WHICH_LOOP_CHOICES are offered; `again` when a reply matched none of them.
+   */
+  whichLoop: (choices: readonly { name: string; inviterName: string }[], again = false) =>
+    `${again ? "That isn't one of the choices, so nothing changed. " : ''}Which Loop do you want to join? ` +
+    `Reply ${choices
+      .slice(0, WHICH_LOOP_CHOICES)
+      .map((c, i) => `${i + 1} for ${loopName(c.name)} (from ${quoted(c.inviterName, QUOTE_LIMITS.personName)})`)
+      .join(', ')}.`,
 
   /** START while invitations wait for a YES. */
   invitationsWaiting: (names: string[]) => `You have an open invitation to ${listNames(names)}: reply YES to join.`,

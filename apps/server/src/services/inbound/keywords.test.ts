@@ -10,7 +10,9 @@ describe('parseKeyword', () => {
   it('LOOPS lists Loops', () => expect(parseKeyword('loops')).toBe('loops'));
   it('is only a keyword as the whole text', () => {
     expect(parseKeyword('please stop the rain')).toBeNull();
-    expect(parseKeyword('Stop!')).toBeNull();
+    expect(parseKeyword('We stopped at the lake')).toBeNull();
+    // An opt-out in other words is one too (messaging/opt-out-words.test.ts, decision 0034).
+    expect(parseKeyword('Stop!')).toBe('opt_out');
   });
   it("follows Twilio's OptOutType", () => {
     expect(parseKeyword('arrêt', 'STOP')).toBe('opt_out');

@@ -3,12 +3,10 @@ import { toE164 } from '@loop/shared/phone';
 import type { DbOrTx } from '../../db/client';
 import { loops, messages, updates } from '../../db/schema';
 import type { MessageRow } from '../../messaging/context';
-import { parseConsent } from './consent';
-import { parseKeyword } from './keywords';
 import { insertOutboundRows, type OutboundRow } from '../../messaging/outbox';
 import { phoneMayBeTexted } from '../../messaging/recipients';
-import { routeForSender } from './process-inbound';
-import { replies } from '../../messaging/replies';
+import { decideInbound, inboundText, type InboundText } from './decide-inbound';
+import { NO_MEDIA, settleShare } from './settle-share';
 import type { SenderFacts } from './sender-facts';
 import { isSimulatorAddress } from '../../messaging/simulator';
 import { openWhatsappWindow } from '../../messaging/template-follow-ups';
@@ -31,39 +29,41 @@ export interface PlainText {
 }
 
 /**
- * A text that needs nothing but its sender's facts (decision 0016): no keyword, no answer to an
- * invitation, no photo or other attachment, no location, not from the Phone Simulator, from a
- * phone that has not opted out. Null for any other text: processInbound handles it, one at a time.
- * Gives the same outcome processInbound would.
+ * A text whose outcome (decideInbound, the one decision processInbound applies too) needs no
+ * writes but the updates, the row and the reply: it goes to the sender's Loops with no photo or
+ * other attachment, or goes nowhere, or is a button tap; not from the Phone Simulator (its viewer
+ * narrows the facts). Null for any other text: processInbound handles it, one at a time.
  */
-export function planPlainText(row: MessageRow, facts: SenderFacts | undefined): PlainText | null {
-  const params = row.raw ?? {};
-  const body = params.Body ?? row.body;
+export function planPlainText(
+  row: MessageRow,
+  facts: SenderFacts | undefined,
+  keywordReplies: InboundText['keywordReplies'],
+): PlainText | null {
   const phone = toE164(row.fromAddress);
-  if (!facts || !phone || facts.optedOut || isSimulatorAddress(row.toAddress)) return null;
-  if (parseKeyword(body, params.OptOutType) !== null || parseConsent(body) !== null) return null;
-  const attachments = Number.parseInt(params.NumMedia ?? '0', 10) || 0;
-  if (attachments !== 0 || params.MessageType === 'location' || params.Latitude !== undefined || params.Longitude !== undefined)
-    return null;
-  const userId = facts.user?.id ?? null;
-  const outcome = { row, phone, userId, loopId: null, loopIds: [], content: '' };
-  // A tap on a template's quick-reply button answers our text: it opens the window, shares nothing.
-  if (params.MessageType === 'button') return { ...outcome, status: 'processed', reply: undefined };
-  const routing = routeForSender(body, facts.user, facts.loops);
-  if (routing.kind === 'nowhere') return { ...outcome, status: 'ignored', reply: routing.reply };
-  if (routing.content === '') return { ...outcome, status: 'ignored', reply: replies.nothingToShare() };
-  return {
-    ...outcome,
-    status: 'processed',
-    loopId: routing.loops.length === 1 ? (routing.loops[0]?.id ?? null) : null,
-    loopIds: routing.loops.map((l) => l.id),
-    content: routing.content,
-    reply: replies.shared(
-      routing.user.firstName,
-      routing.loops.map((l) => l.name),
-      0,
-    ),
-  };
+  if (!facts || !phone || isSimulatorAddress(row.toAddress)) return null;
+  const outcome = decideInbound(inboundText(row, keywordReplies), facts);
+  const plain = { row, phone, userId: facts.user?.id ?? null, loopId: null, loopIds: [], content: '' };
+  switch (outcome.kind) {
+    case 'button':
+      return { ...plain, status: 'processed', reply: undefined };
+    case 'nowhere':
+      return { ...plain, status: 'ignored', reply: outcome.reply };
+    case 'share': {
+      if (outcome.withMedia) return null;
+      const settled = settleShare(outcome, NO_MEDIA);
+      if (!settled.store) return { ...plain, status: settled.status, reply: settled.reply };
+      return {
+        ...plain,
+        status: settled.status,
+        loopId: outcome.loops.length === 1 ? (outcome.loops[0]?.id ?? null) : null,
+        loopIds: outcome.loops.map((l) => l.id),
+        content: outcome.content,
+        reply: settled.reply,
+      };
+    }
+    default:
+      return null;
+  }
 }
 
 /**

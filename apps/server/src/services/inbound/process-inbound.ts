@@ -1,31 +1,31 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { toE164 } from '@loop/shared/phone';
 import type { DbOrTx } from '../../db/client';
-import { messages, users } from '../../db/schema';
+import { consentQuestions, messages } from '../../db/schema';
 import type { FetchMediaOptions } from '../../messaging/fetch-media';
 import type { MessageRow, MessagingContext } from '../../messaging/context';
 import { DAY_MS } from '../../lib/clock';
-import { collectInboundMedia, type UnsupportedMedia } from '../../messaging/inbound-media';
-import { parseKeyword } from './keywords';
-import { isOptedOut } from '../../messaging/opt-outs';
+import { collectInboundMedia } from '../../messaging/inbound-media';
+import { isOptedOut, optInPhone, optOutPhone } from '../../messaging/opt-outs';
 import { insertOutbound, type TextKind } from '../../messaging/outbox';
 import { replies } from '../../messaging/replies';
-import { routeText, type LoopRef } from './route-text';
-import { parseConsent } from './consent';
-import { handleConsent } from './handle-consent';
-import { isSimulatorAddress, simulatorScope } from '../../messaging/simulator';
-import { handleKeyword } from './handle-keyword';
+import { simulatorScope } from '../../messaging/simulator';
 import { storeUpdates } from '../updates/store-updates';
 import { openWhatsappWindow } from '../../messaging/template-follow-ups';
-import { activeLoopsOf, type KnownSender } from './sender-facts';
+import { confirmMembership } from '../memberships/confirm-membership';
+import { changesFacts, decideInbound, inboundText, type Reply } from './decide-inbound';
+import { QUESTION_LIFETIME_MS, type ConsentOutcome } from './decide-consent';
+import { settleShare } from './settle-share';
+import { readSenderFacts, type KnownSender } from './sender-facts';
 
 /** Thrown to try the whole message again later (a photo host failed for now). */
 export class RetryLater extends Error {}
 
 /**
- * Handles one stored inbound text: keywords, routing to the sender's Loops, copying photos,
- * creating updates and the reply. Safe to run again for the same row: updates are unique per
- * (message, Loop) and the reply per message.
+ * Handles one stored inbound text: reads its sender's facts (or takes the worker's), lets
+ * decideInbound say what the text does, and stores that: an opt-out or opt-in, a YES, the
+ * updates with their photos (fetched and converted here), the reply. Safe to run again for the
+ * same row: updates are unique per (message, Loop) and the reply per message.
  */
 export async function processInbound(
   ctx: MessagingContext,
@@ -33,131 +33,107 @@ export async function processInbound(
   options: { fetchOptions?: FetchMediaOptions; known?: KnownSender } = {},
 ): Promise<void> {
   const { db, config, storage } = ctx;
-  const params = row.raw ?? {};
-  const body = params.Body ?? row.body;
+  const text = inboundText(row, config.TWILIO_KEYWORD_REPLIES);
   const phone = toE164(row.fromAddress);
-  // A simulator viewer playing someone else's phone reaches only the Loops they own.
-  const scope = simulatorScope(row.toAddress, params);
-  // What the worker read for this sender's texts (decision 0016), unless the simulator narrows it.
-  const known = scope === null ? options.known?.facts : undefined;
-  const [user] = known ? (known.user ? [known.user] : []) : phone ? await db.select().from(users).where(eq(users.phoneNumber, phone)) : [];
-
-  const finish = (
-    tx: DbOrTx,
-    status: 'processed' | 'ignored',
-    reply?: string,
-    extra: { kind?: TextKind; error?: string; loopId?: number | null } = {},
-  ) => finishInbound(tx, row, { status, userId: user?.id ?? null, loopId: null, reply, phone, ...extra });
-
   // A WhatsApp user known by a username only (whatsapp:XX.…, no phone number): Loop cannot match
   // or answer it. Kept, with why, so staff can see it.
   if (!phone) {
     return db.transaction((tx) =>
-      finish(tx, 'ignored', undefined, { error: `Not handled: the sender ${row.fromAddress} has no phone number.` }),
+      finishInbound(tx, row, {
+        status: 'ignored',
+        userId: null,
+        loopId: null,
+        reply: undefined,
+        phone,
+        error: `Not handled: the sender ${row.fromAddress} has no phone number.`,
+      }),
     );
   }
+  const now = ctx.clock();
+  // A simulator viewer playing someone else's phone reaches only the Loops they own.
+  const scope = simulatorScope(row.toAddress, text.params);
+  // What the worker read for this sender's texts (decision 0016), unless the simulator narrows it.
+  const facts = (scope === null ? options.known?.facts : undefined) ?? (await readSenderFacts(db, [phone], now, scope)).get(phone);
+  if (!facts) throw new Error('no facts read for the sender');
+  const outcome = decideInbound(text, facts);
+  // A keyword or an answer changes what was read: the sender's later texts read it again.
+  if (changesFacts(outcome) && options.known) options.known.facts = undefined;
 
-  const simulated = isSimulatorAddress(row.toAddress);
-  const keyword = parseKeyword(body, params.OptOutType);
-  const consent = keyword === null || keyword === 'opt_in' ? parseConsent(body) : null;
-  // A keyword or an answer may change what was read: the sender's later texts read it again.
-  if ((keyword || consent) && options.known) options.known.facts = undefined;
-  if (consent) {
-    const handled = await db.transaction(async (tx) => {
-      const twilioAnswersOptIn = (params.OptOutType ?? '') !== '' || (row.channel === 'sms' && config.TWILIO_KEYWORD_REPLIES === 'twilio');
-      const answer = await handleConsent(tx, {
-        consent,
-        phone,
-        userId: user?.id ?? null,
-        scope,
-        now: ctx.clock(),
-        twilioAnswersOptIn,
-        simulated,
-      });
-      if (answer) await finish(tx, 'processed', answer.reply, { loopId: answer.loopId, ...(answer.kind ? { kind: answer.kind } : {}) });
-      return answer !== null;
+  const userId = facts.user?.id ?? null;
+  const finish = (
+    tx: DbOrTx,
+    status: 'processed' | 'ignored',
+    reply?: Reply | string,
+    extra: { error?: string; loopId?: number | null } = {},
+  ) =>
+    finishInbound(tx, row, {
+      status,
+      userId,
+      loopId: null,
+      phone,
+      reply: typeof reply === 'string' ? reply : reply?.body,
+      ...(typeof reply === 'object' ? { kind: reply.kind } : {}),
+      ...extra,
     });
-    if (handled) return;
-  }
-  if (keyword) {
-    await db.transaction(async (tx) => {
-      const reply = await handleKeyword(tx, {
-        keyword,
-        phone,
-        userId: user?.id ?? null,
-        word: body,
-        optOutType: params.OptOutType,
-        channel: row.channel,
-        simulated,
-        keywordReplies: config.TWILIO_KEYWORD_REPLIES,
-        now: ctx.clock(),
-      });
-      await finish(tx, 'processed', reply?.body, reply ? { kind: reply.kind } : {});
-    });
-    return;
-  }
-  // STOP is absolute: a text from a phone that opted out is shared with no one (decision 0014).
-  if (known ? known.optedOut : await isOptedOut(db, phone)) {
-    return db.transaction(async (tx) => {
-      const hint = row.channel === 'whatsapp' && !(await toldRecently(tx, phone, row.createdAt));
-      await finish(tx, 'ignored', hint ? replies.rejoinHint() : undefined, {
-        kind: 'opt_out_notice',
-        error: 'Not shared: this phone opted out (STOP).',
-      });
-    });
-  }
-  // A tap on a template's quick-reply button answers our text: it opens the window, shares nothing.
-  if (params.MessageType === 'button') return db.transaction((tx) => finish(tx, 'processed'));
 
-  // Only Loops the sender said yes to (or made) get their texts.
-  const userLoops = !user ? [] : known ? known.loops : ((await activeLoopsOf(db, [user.id], scope)).get(user.id) ?? []);
-  const routing = routeForSender(body, user, userLoops);
-  if (routing.kind === 'nowhere') return db.transaction((tx) => finish(tx, 'ignored', routing.reply));
+  switch (outcome.kind) {
+    case 'opt_out':
+      return db.transaction(async (tx) => {
+        await optOutPhone(tx, phone, outcome.reason, now);
+        await finish(tx, 'processed', outcome.reply);
+      });
+    case 'opt_in':
+      return db.transaction(async (tx) => {
+        await optInPhone(tx, phone);
+        await finish(tx, 'processed', outcome.reply);
+      });
+    case 'answer':
+      return db.transaction((tx) => finish(tx, 'processed', outcome.reply));
+    case 'consent':
+      return db.transaction(async (tx) => {
+        const { reply, loopId } = await storeConsent(tx, phone, outcome, now);
+        await finish(tx, 'processed', reply, { loopId });
+      });
+    case 'opted_out':
+      // STOP is absolute: a text from a phone that opted out is shared with no one (decision 0014).
+      return db.transaction(async (tx) => {
+        const hint = row.channel === 'whatsapp' && !(await toldRecently(tx, phone, row.createdAt));
+        await finish(tx, 'ignored', hint ? { body: replies.rejoinHint(), kind: 'opt_out_notice' } : undefined, {
+          error: 'Not shared: this phone opted out (STOP).',
+        });
+      });
+    case 'button':
+      return db.transaction((tx) => finish(tx, 'processed'));
+    case 'nowhere':
+      return db.transaction((tx) => finish(tx, 'ignored', outcome.reply));
+    case 'share':
+      break;
+  }
 
-  const media = await collectInboundMedia(params, {
+  const media = await collectInboundMedia(text.params, {
     config,
     storage,
-    fromSimulator: simulated,
+    fromSimulator: text.simulated,
     transcriber: ctx.transcriber,
     ...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}),
   });
   if (media.retryable && row.attempts < config.SEND_MAX_ATTEMPTS) throw new RetryLater('a photo could not be fetched yet');
-
-  const location = params.MessageType === 'location' || (params.Latitude !== undefined && params.Longitude !== undefined);
-  const unsupported = unsupportedReplies(media.unsupported, location);
-  // A voice memo or video alone that could not be kept: the reply says why and what to send instead.
-  if (routing.content === '' && media.photos.length === 0 && media.clips.length === 0 && media.refusedClips.length > 0) {
-    unsupported.push(replies.clipsSkipped(media.refusedClips));
-  }
-  if (routing.content === '' && media.photos.length === 0 && media.clips.length === 0) {
-    return db.transaction((tx) => finish(tx, 'ignored', unsupported.length > 0 ? unsupported.join(' ') : replies.nothingToShare()));
-  }
-
-  const notes = [
-    replies.shared(
-      routing.user.firstName,
-      routing.loops.map((l) => l.name),
-      media.photos.length,
-      media.clips,
-    ),
-    ...unsupported,
-  ];
-  if (media.refused.length > 0) notes.push(replies.photosSkipped(media.refused));
-  if (media.refusedClips.length > 0) notes.push(replies.clipsSkipped(media.refusedClips));
+  const settled = settleShare(outcome, { ...media, photos: media.photos.length });
+  if (!settled.store) return db.transaction((tx) => finish(tx, settled.status, settled.reply));
   await storeUpdates(ctx, {
     row,
-    userId: routing.user.id,
-    loops: routing.loops,
-    content: routing.content,
+    userId: outcome.userId,
+    loops: outcome.loops,
+    content: outcome.content,
     photos: media.photos,
     clips: media.clips,
     storage,
     finish: (tx, mediaUrls) =>
       finishInbound(tx, row, {
-        status: 'processed',
-        userId: routing.user.id,
-        loopId: routing.loops.length === 1 ? (routing.loops[0]?.id ?? null) : null,
-        reply: notes.join(' '),
+        status: settled.status,
+        userId: outcome.userId,
+        loopId: outcome.loops.length === 1 ? (outcome.loops[0]?.id ?? null) : null,
+        reply: settled.reply,
         phone,
         mediaUrls,
       }),
@@ -166,44 +142,31 @@ export async function processInbound(
 }
 
 /**
- * Which of the sender's Loops get a text, or the reply saying why none does: an unknown phone
- * or one in no Loop, a name that fits none of its Loops or several.
+ * Stores an answer to invitations: lifts a STOP (YES), confirms the one membership, keeps or
+ * forgets the "which Loop?" question. The reply says "nothing changed" when the membership could
+ * no longer be confirmed (answered or expired meanwhile).
  */
-export function routeForSender<User>(
-  body: string,
-  user: User | undefined,
-  userLoops: LoopRef[],
-): { kind: 'loops'; user: User; loops: LoopRef[]; content: string } | { kind: 'nowhere'; reply: string } {
-  if (user === undefined || userLoops.length === 0) return { kind: 'nowhere', reply: replies.joinHelp() };
-  const routing = routeText(body, userLoops);
-  if (routing.kind === 'unknown_name')
-    return {
-      kind: 'nowhere',
-      reply: replies.unknownLoop(
-        routing.name,
-        userLoops.map((l) => l.name),
-      ),
-    };
-  if (routing.kind === 'same_name') {
-    return { kind: 'nowhere', reply: replies.sameName(routing.loops.map((l) => ({ name: l.name, ownerName: l.ownerName ?? '' }))) };
+async function storeConsent(
+  tx: DbOrTx,
+  phone: string,
+  outcome: ConsentOutcome,
+  now: Date,
+): Promise<{ reply: Reply | undefined; loopId: number | null }> {
+  if (outcome.optIn) await optInPhone(tx, phone);
+  if (outcome.ask) {
+    const question = { membershipIds: outcome.ask, askedAt: now, expiresAt: new Date(now.getTime() + QUESTION_LIFETIME_MS) };
+    await tx
+      .insert(consentQuestions)
+      .values({ phoneNumber: phone, ...question })
+      .onConflictDoUpdate({ target: consentQuestions.phoneNumber, set: question });
+  } else if (outcome.clearQuestion) {
+    await tx.delete(consentQuestions).where(eq(consentQuestions.phoneNumber, phone));
   }
-  return { ...routing, user };
-}
-
-/** The replies for what a text carried that Loop cannot share, one per kind of thing. */
-function unsupportedReplies(unsupported: UnsupportedMedia, location: boolean): string[] {
-  const notes: string[] = [];
-  if (unsupported.audioVideo > 0) notes.push(replies.clipsUnavailable());
-  if (unsupported.contacts > 0) notes.push(replies.cannotShare(unsupported.contacts === 1 ? 'a contact card' : 'contact cards'));
-  if (unsupported.files.length > 0) notes.push(replies.cannotShare(describeFiles(unsupported.files)));
-  if (location) notes.push(replies.location());
-  return notes;
-}
-
-function describeFiles(types: string[]): string {
-  const pdfs = types.filter((t) => t === 'application/pdf').length;
-  if (pdfs === types.length) return pdfs === 1 ? 'a PDF' : 'PDFs';
-  return types.length === 1 ? 'that kind of file' : 'those kinds of files';
+  if (outcome.confirm === null) return { reply: outcome.reply, loopId: outcome.loopId };
+  const joined = await confirmMembership(tx, outcome.confirm, now);
+  return joined
+    ? { reply: outcome.reply, loopId: joined.loopId }
+    : { reply: { body: replies.nothingToJoin(), kind: 'reply' }, loopId: null };
 }
 
 /** Whether this phone was told it opted out (the confirmation or the rejoin hint) in the last day. */

@@ -1,9 +1,28 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { loops, members, phoneOptOuts, users } from '../../db/schema';
-import { membershipIsActive } from '../memberships/membership-is-active';
+import { consentQuestions, loops, members, phoneOptOuts, users } from '../../db/schema';
+import { membershipIsActive, membershipIsConfirmable } from '../memberships/membership-is-active';
 import type { LoopRef } from './route-text';
+
+/** An invitation a YES could confirm now: pending, not expired. */
+export interface OpenInvitation {
+  membershipId: number;
+  loopId: number;
+  name: string;
+  /** Who invited them (the account that added them or whose link was used), else the Loop's owner. */
+  inviterName: string;
+  /** Who runs the Loop. */
+  ownerName: string;
+  /** No invitation text went out (the phone had opted out): only a YES to this Loop confirms it. */
+  withheld: boolean;
+}
+
+/** The open "which Loop?" question: its choices in the order offered, and until when a number answers it. */
+export interface OpenQuestion {
+  membershipIds: number[];
+  expiresAt: Date;
+}
 
 /** What handling a text needs to know about its sender before it writes anything. */
 export interface SenderFacts {
@@ -11,6 +30,9 @@ export interface SenderFacts {
   optedOut: boolean;
   /** The Loops whose membership is active, by name: the ones a text can go to. */
   loops: LoopRef[];
+  /** Open invitations, by Loop name then id. */
+  invitations: OpenInvitation[];
+  question: OpenQuestion | null;
 }
 
 /**
@@ -40,20 +62,52 @@ export async function activeLoopsOf(db: DbOrTx, userIds: number[], scope: number
     .from(members)
     .innerJoin(loops, eq(loops.id, members.loopId))
     .innerJoin(owner, eq(owner.id, loops.creatorId))
-    .where(
-      and(
-        inArray(members.userId, userIds),
-        membershipIsActive,
-        scope === null ? undefined : inArray(loops.id, scope.length > 0 ? scope : [-1]),
-      ),
-    )
+    .where(and(inArray(members.userId, userIds), membershipIsActive, inScope(scope)))
     .orderBy(asc(loops.name), asc(loops.id));
   for (const { userId, ...loop } of rows) byUser.get(userId)?.push(loop);
   return byUser;
 }
 
-/** The facts of many senders (E.164 phones) in three statements, whatever their number. */
-export async function readSenderFacts(db: DbOrTx, phones: string[]): Promise<Map<string, SenderFacts>> {
+/** Each user's open invitations (decision 0033), by Loop name then id, optionally within `scope`. */
+async function invitationsOf(db: DbOrTx, userIds: number[], now: Date, scope: number[] | null): Promise<Map<number, OpenInvitation[]>> {
+  const byUser = new Map<number, OpenInvitation[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return byUser;
+  const owner = alias(users, 'owner');
+  const inviter = alias(users, 'inviter');
+  const rows = await db
+    .select({
+      userId: members.userId,
+      membershipId: members.id,
+      loopId: loops.id,
+      name: loops.name,
+      inviterName: sql<string>`coalesce(${inviter.firstName} || ' ' || ${inviter.lastName}, ${owner.firstName} || ' ' || ${owner.lastName})`,
+      ownerName: sql<string>`${owner.firstName} || ' ' || ${owner.lastName}`,
+      withheld: members.invitationWithheld,
+    })
+    .from(members)
+    .innerJoin(loops, eq(loops.id, members.loopId))
+    .innerJoin(owner, eq(owner.id, loops.creatorId))
+    .leftJoin(inviter, eq(inviter.id, members.invitedById))
+    .where(and(inArray(members.userId, userIds), membershipIsConfirmable(now), inScope(scope)))
+    .orderBy(asc(sql`lower(${loops.name})`), asc(loops.id));
+  for (const { userId, ...invitation } of rows) byUser.get(userId)?.push(invitation);
+  return byUser;
+}
+
+function inScope(scope: number[] | null) {
+  return scope === null ? undefined : inArray(loops.id, scope.length > 0 ? scope : [-1]);
+}
+
+/**
+ * The facts of many senders (E.164 phones) in five statements, whatever their number; within
+ * `scope` when a simulator viewer plays someone else's phone.
+ */
+export async function readSenderFacts(
+  db: DbOrTx,
+  phones: string[],
+  now: Date,
+  scope: number[] | null = null,
+): Promise<Map<string, SenderFacts>> {
   const facts = new Map<string, SenderFacts>();
   if (phones.length === 0) return facts;
   const found = await db.select().from(users).where(inArray(users.phoneNumber, phones));
@@ -62,14 +116,23 @@ export async function readSenderFacts(db: DbOrTx, phones: string[]): Promise<Map
       (r) => r.phone,
     ),
   );
-  const loopsOf = await activeLoopsOf(
-    db,
-    found.map((u) => u.id),
+  const questions = new Map(
+    (await db.select().from(consentQuestions).where(inArray(consentQuestions.phoneNumber, phones))).map((q) => [q.phoneNumber, q]),
   );
+  const userIds = found.map((u) => u.id);
+  const loopsOf = await activeLoopsOf(db, userIds, scope);
+  const invitationsOfUser = await invitationsOf(db, userIds, now, scope);
   const userOf = new Map(found.map((u) => [u.phoneNumber, u]));
   for (const phone of phones) {
     const user = userOf.get(phone);
-    facts.set(phone, { user, optedOut: optedOut.has(phone), loops: user ? (loopsOf.get(user.id) ?? []) : [] });
+    const question = questions.get(phone);
+    facts.set(phone, {
+      user,
+      optedOut: optedOut.has(phone),
+      loops: user ? (loopsOf.get(user.id) ?? []) : [],
+      invitations: user ? (invitationsOfUser.get(user.id) ?? []) : [],
+      question: question ? { membershipIds: question.membershipIds, expiresAt: question.expiresAt } : null,
+    });
   }
   return facts;
 }

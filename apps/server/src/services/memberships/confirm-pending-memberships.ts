@@ -42,14 +42,3 @@ export async function confirmPendingMemberships(
     )
     .orderBy(asc(sql`lower(${loops.name})`), asc(loops.id));
 }
-
-/** The person's pending memberships a YES could confirm now, by Loop name, with whose Loop each is. */
-export async function listConfirmableLoops(tx: DbOrTx, userId: number, now: Date): Promise<(ConfirmedLoop & { ownerName: string })[]> {
-  return tx
-    .select({ id: loops.id, name: loops.name, ownerName: sql<string>`${users.firstName} || ' ' || ${users.lastName}` })
-    .from(members)
-    .innerJoin(loops, eq(loops.id, members.loopId))
-    .innerJoin(users, eq(users.id, loops.creatorId))
-    .where(and(eq(members.userId, userId), membershipIsConfirmable(now)))
-    .orderBy(asc(sql`lower(${loops.name})`), asc(loops.id));
-}

@@ -1,0 +1,97 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { OPT_OUT_PHRASES } from '../../messaging/opt-out-words';
+import { decideInbound, type InboundText } from './decide-inbound';
+import type { SenderFacts } from './sender-facts';
+
+const AT = new Date('2026-05-04T10:00:00Z');
+const text = (body: string, extra: Partial<InboundText> = {}): InboundText => ({
+  body,
+  channel: 'sms',
+  params: { Body: body, NumMedia: '0' },
+  at: AT,
+  simulated: false,
+  keywordReplies: 'twilio',
+  ...extra,
+});
+
+const NAMES = ['Smith Family', 'smith family', 'Book Club'];
+const facts = fc.record({
+  optedOut: fc.boolean(),
+  loops: fc.array(fc.record({ id: fc.nat(), name: fc.constantFrom(...NAMES), ownerName: fc.constant('Ann Owner') }), { maxLength: 2 }),
+  invitations: fc.uniqueArray(
+    fc.record({
+      membershipId: fc.nat(),
+      loopId: fc.nat(),
+      name: fc.constantFrom(...NAMES),
+      inviterName: fc.constantFrom('Alice Abbot', 'Mallory M'),
+      ownerName: fc.constant('Ann Owner'),
+      withheld: fc.boolean(),
+    }),
+    { selector: (i) => i.membershipId, maxLength: 4 },
+  ),
+  question: fc.option(fc.record({ membershipIds: fc.array(fc.nat(), { maxLength: 3 }), expiresAt: fc.date() }), { nil: null }),
+});
+const sender = (f: fc.Arbitrary<Omit<SenderFacts, 'user'>> extends fc.Arbitrary<infer F> ? F : never): SenderFacts => ({
+  ...f,
+  user: { id: 1, firstName: 'Carol' } as SenderFacts['user'],
+});
+const bodies = fc.constantFrom(
+  'YES',
+  'yes!',
+  'JOIN',
+  'YES\nSmith Family',
+  'Smith Family: YES',
+  'YES #bookclub',
+  '1',
+  '2',
+  'Hello',
+  'Yes we made it',
+);
+
+describe('decideInbound (pure)', () => {
+  it('a YES or a number confirms at most one membership, an open one, and a withheld one only when named or picked', () => {
+    fc.assert(
+      fc.property(facts, bodies, (f, body) => {
+        const outcome = decideInbound(text(body), sender(f));
+        if (outcome.kind !== 'consent' || outcome.confirm === null) return;
+        const invitation = f.invitations.find((i) => i.membershipId === outcome.confirm);
+        expect(invitation).toBeDefined();
+        const bare = /^(yes|join)!?$/i.test(body);
+        if (invitation?.withheld) expect(bare).toBe(false);
+        // A bare YES confirms only when it is the one invitation open.
+        if (bare) expect(f.invitations).toHaveLength(1);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('an opt-out in any listed words is never shared, whoever sends it', () => {
+    fc.assert(
+      fc.property(
+        facts,
+        fc.constantFrom(...OPT_OUT_PHRASES, 'Stop.', 'S T O P', 'opt-out'),
+        fc.constantFrom('sms' as const, 'whatsapp' as const),
+        (f, body, channel) => {
+          expect(decideInbound(text(body, { channel }), sender(f)).kind).toBe('opt_out');
+        },
+      ),
+    );
+  });
+
+  it('a number is a choice only while the question is open and the phone has not opted out', () => {
+    const open = {
+      optedOut: false,
+      loops: [],
+      invitations: [
+        { membershipId: 7, loopId: 1, name: 'Smith Family', inviterName: 'Alice Abbot', ownerName: 'Alice Abbot', withheld: false },
+        { membershipId: 8, loopId: 2, name: 'Smith Family', inviterName: 'Mallory M', ownerName: 'Mallory M', withheld: false },
+      ],
+      question: { membershipIds: [7, 8], expiresAt: new Date(AT.getTime() + 1000) },
+    };
+    expect(decideInbound(text('2'), sender(open))).toMatchObject({ kind: 'consent', confirm: 8 });
+    expect(decideInbound(text('2', { at: new Date(AT.getTime() + 1000) }), sender(open)).kind).toBe('nowhere');
+    expect(decideInbound(text('2'), sender({ ...open, question: null })).kind).toBe('nowhere');
+    expect(decideInbound(text('3'), sender(open))).toMatchObject({ kind: 'consent', confirm: null, ask: [7, 8] });
+  });
+});

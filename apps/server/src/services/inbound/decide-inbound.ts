@@ -1,0 +1,182 @@
+import type { Config } from '../../config';
+import type { MessageRow } from '../../messaging/context';
+import { isTwilioOptOutWord } from '../../messaging/opt-out-words';
+import { replies } from '../../messaging/replies';
+import { isSimulatorAddress } from '../../messaging/simulator';
+import { parseConsent } from './consent';
+import { answerToQuestion, decideConsent, type ConsentOutcome } from './decide-consent';
+import { parseKeyword, type Keyword } from './keywords';
+import { routeText, type LoopRef } from './route-text';
+import type { SenderFacts } from './sender-facts';
+
+/** What deciding a text looks at besides its sender's facts. */
+export interface InboundText {
+  body: string;
+  channel: 'sms' | 'whatsapp';
+  /** Twilio's form parameters: OptOutType, NumMedia, MessageType, Latitude, Longitude. */
+  params: Record<string, string>;
+  /** When it arrived: a numbered reply answers a "which Loop?" question still open then. */
+  at: Date;
+  /** From the Phone Simulator, which plays Twilio's answers on SMS. */
+  simulated: boolean;
+  /** TWILIO_KEYWORD_REPLIES: who answers START and HELP on SMS. */
+  keywordReplies: Config['TWILIO_KEYWORD_REPLIES'];
+}
+
+/** A text Loop sends back; `opt_out_notice` is the only kind that reaches a phone that opted out. */
+export interface Reply {
+  body: string;
+  kind: 'reply' | 'opt_out_notice';
+}
+
+/** What a text comes to. Only `share` stores anything in a Loop. */
+export type Outcome =
+  /** Stop texting this phone; the confirmation unless someone answered already. */
+  | { kind: 'opt_out'; reason: string; reply: Reply | undefined }
+  | { kind: 'opt_in'; reply: Reply | undefined }
+  /** HELP, LOOPS: an answer, nothing changes. */
+  | { kind: 'answer'; reply: Reply | undefined }
+  | ConsentOutcome
+  /** From a phone that opted out: kept, shared with no one (decision 0014). */
+  | { kind: 'opted_out' }
+  /** A tap on a template's quick-reply button answers our text: it opens the window, shares nothing. */
+  | { kind: 'button' }
+  | { kind: 'nowhere'; reply: string }
+  | {
+      kind: 'share';
+      userId: number;
+      firstName: string;
+      loops: LoopRef[];
+      content: string;
+      /** A WhatsApp location pin: Loop cannot share it, and says so. */
+      location: boolean;
+      /** Carries photos, clips, files or a location: they are fetched before the reply is known (settleShare). */
+      withMedia: boolean;
+    };
+
+/** The text as deciding it needs it, from its stored row. */
+export function inboundText(row: MessageRow, keywordReplies: InboundText['keywordReplies']): InboundText {
+  const params = row.raw ?? {};
+  return {
+    body: params.Body ?? row.body,
+    channel: row.channel,
+    params,
+    at: row.createdAt,
+    simulated: isSimulatorAddress(row.toAddress),
+    keywordReplies,
+  };
+}
+
+/**
+ * What a member's text does, decided from the text and its sender's facts alone, with no reads
+ * or writes: the one decision that both the batch of plain texts (planPlainText) and the text at
+ * a time (processInbound) apply, so they agree by construction. In order: a YES (decision 0033),
+ * a keyword (an opt-out in any reasonable words, decision 0034), a number answering an open
+ * "which Loop?" question, a phone that opted out, a button tap, then routing to the sender's Loops.
+ */
+export function decideInbound(text: InboundText, facts: SenderFacts): Outcome {
+  const { params } = text;
+  const keyword = parseKeyword(text.body, params.OptOutType);
+  const consent = keyword === null || keyword === 'opt_in' ? parseConsent(text.body) : null;
+  const answered = consent ? decideConsent(consent, text, facts) : null;
+  if (answered) return answered;
+  if (keyword) return decideKeyword(keyword, text, facts);
+  const choice = answerToQuestion(text, facts);
+  if (choice) return choice;
+  if (facts.optedOut) return { kind: 'opted_out' };
+  if (params.MessageType === 'button') return { kind: 'button' };
+  const routing = routeForSender(text.body, facts.user, facts.loops);
+  if (routing.kind === 'nowhere') return routing;
+  const attachments = Number.parseInt(params.NumMedia ?? '0', 10) || 0;
+  const location = params.MessageType === 'location' || (params.Latitude !== undefined && params.Longitude !== undefined);
+  return {
+    kind: 'share',
+    userId: routing.user.id,
+    firstName: routing.user.firstName,
+    loops: routing.loops,
+    content: routing.content,
+    location,
+    withMedia: attachments !== 0 || location || params.Latitude !== undefined || params.Longitude !== undefined,
+  };
+}
+
+/** Whether the outcome changes the sender's facts: their later texts must read them again. */
+export function changesFacts(outcome: Outcome): boolean {
+  return outcome.kind === 'opt_out' || outcome.kind === 'opt_in' || outcome.kind === 'consent';
+}
+
+/**
+ * STOP / START / HELP / LOOPS, answered so that a person gets one answer, never two
+ * (https://help.twilio.com/articles/223134027):
+ *
+ * - Advanced Opt-Out sent `OptOutType`: Twilio answered, on SMS and on WhatsApp alike.
+ * - SMS: Twilio answers its own opt-out words always, START and HELP unless
+ *   TWILIO_KEYWORD_REPLIES=loop. The Phone Simulator sends Twilio's answers in its place.
+ * - An opt-out in other words ("Stop.", "Please stop texting me") and every keyword on WhatsApp:
+ *   nobody else answers, so Loop confirms, once (not when the phone had opted out already).
+ */
+function decideKeyword(keyword: Keyword, text: InboundText, facts: SenderFacts): Outcome {
+  const sms = text.channel === 'sms';
+  const optOutType = text.params.OptOutType?.trim() ?? '';
+  const twilioAnswers = optOutType !== '' || (sms && text.keywordReplies === 'twilio');
+  const asTwilio = (body: string): Reply | undefined => (text.simulated ? { body, kind: 'opt_out_notice' } : undefined);
+  switch (keyword) {
+    case 'opt_out': {
+      const reason = optOutType !== '' ? `OptOutType=${optOutType}` : text.body.trim().toUpperCase().slice(0, 60);
+      const reply: Reply | undefined =
+        optOutType !== ''
+          ? undefined
+          : sms && isTwilioOptOutWord(text.body)
+            ? asTwilio(replies.optedOut())
+            : facts.optedOut
+              ? undefined
+              : { body: replies.optedOut(), kind: 'opt_out_notice' };
+      return { kind: 'opt_out', reason, reply };
+    }
+    case 'opt_in': {
+      // Back in, with invitations that still wait: say so, since nothing else will ask again.
+      const waiting = facts.invitations.map((i) => i.name);
+      const invitations = waiting.length > 0 ? [replies.invitationsWaiting(waiting)] : [];
+      if (sms && twilioAnswers) {
+        // Twilio answered START; only the waiting invitations are Loop's to mention.
+        if (invitations.length > 0) return { kind: 'opt_in', reply: { body: invitations.join(' '), kind: 'reply' } };
+        return { kind: 'opt_in', reply: asTwilio(replies.twilioOptedIn()) };
+      }
+      return { kind: 'opt_in', reply: { body: [replies.optedIn(), ...invitations].join(' '), kind: 'reply' } };
+    }
+    case 'help': {
+      if (sms && twilioAnswers) return { kind: 'answer', reply: asTwilio(replies.twilioHelp()) };
+      return { kind: 'answer', reply: { body: replies.help(), kind: 'reply' } };
+    }
+    case 'loops': {
+      const names = facts.loops.map((loop) => loop.name);
+      const body = facts.user === undefined || names.length === 0 ? replies.joinHelp() : replies.yourLoops(names);
+      return { kind: 'answer', reply: { body, kind: 'reply' } };
+    }
+  }
+}
+
+/**
+ * Which of the sender's Loops get a text, or the reply saying why none does: an unknown phone
+ * or one in no Loop, a name that fits none of its Loops or several.
+ */
+export function routeForSender<User>(
+  body: string,
+  user: User | undefined,
+  userLoops: LoopRef[],
+): { kind: 'loops'; user: User; loops: LoopRef[]; content: string } | { kind: 'nowhere'; reply: string } {
+  if (user === undefined || userLoops.length === 0) return { kind: 'nowhere', reply: replies.joinHelp() };
+  const routing = routeText(body, userLoops);
+  if (routing.kind === 'unknown_name')
+    return {
+      kind: 'nowhere',
+      reply: replies.unknownLoop(
+        routing.name,
+        userLoops.map((l) => l.name),
+      ),
+    };
+  if (routing.kind === 'same_name') {
+    return { kind: 'nowhere', reply: replies.sameName(routing.loops.map((l) => ({ name: l.name, ownerName: l.ownerName ?? '' }))) };
+  }
+  return { ...routing, user };
+}

@@ -1,0 +1,8 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { consentQuestions } from '../../db/schema';
+
+/** Forgets "which Loop?" questions no number can answer any more (decision 0033): a phone is not kept for nothing. */
+export async function deleteExpiredQuestions(db: Db, now: Date): Promise<void> {
+  await db.delete(consentQuestions).where(sql`${consentQuestions.expiresAt} <= ${now.toISOString()}::timestamptz`);
+}
