@@ -6,6 +6,7 @@ import { confirmPendingMemberships, listConfirmableLoops } from '../memberships/
 import type { ConsentText } from './consent';
 import { isOptedOut, optInPhone } from '../../messaging/opt-outs';
 import { replies } from '../../messaging/replies';
+import { textFrequency } from '../../messaging/text-frequency';
 import { nameKey } from './route-text';
 
 /**
@@ -60,7 +61,13 @@ export async function handleConsent(
   if (!input.phone) return { reply: replies.nothingToJoin(), loopId: null };
   const joined = await confirmPendingMemberships(tx, input.phone, input.now, { loopIds: named.map((l) => l.id) });
   if (joined.length === 0) return { reply: replies.nothingToJoin(), loopId: null };
-  return { reply: replies.joined(joined.map((l) => l.name)), loopId: joined.length === 1 ? (joined[0]?.id ?? null) : null };
+  return {
+    reply: replies.joined(
+      joined.map((l) => l.name),
+      textFrequency(joined),
+    ),
+    loopId: joined.length === 1 ? (joined[0]?.id ?? null) : null,
+  };
 }
 
 function activeLoops(tx: DbOrTx, userId: number) {

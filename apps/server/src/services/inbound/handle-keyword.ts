@@ -18,6 +18,8 @@ export interface KeywordInput {
   simulated: boolean;
   /** TWILIO_KEYWORD_REPLIES: who answers START and HELP on SMS. */
   keywordReplies: 'twilio' | 'loop';
+  /** SUPPORT_CONTACT (or its default), for the HELP answer. */
+  supportContact: string;
   now: Date;
 }
 
@@ -56,8 +58,10 @@ export async function handleKeyword(tx: DbOrTx, input: KeywordInput): Promise<{ 
       return { body: [replies.optedIn(), ...invitations].join(' '), kind: 'reply' };
     }
     case 'help':
-      if (sms && twilioAnswers) return asTwilio(replies.twilioHelp());
-      return { body: replies.help(), kind: 'reply' };
+      // Twilio's answer is the operator's: README's Twilio section has them set it to this same
+      // text (its default names no brand and no contact, which CTIA 5.1.3 asks of HELP).
+      if (sms && twilioAnswers) return asTwilio(replies.help(input.supportContact));
+      return { body: replies.help(input.supportContact), kind: 'reply' };
     case 'loops': {
       if (input.userId === null) return { body: replies.joinHelp(), kind: 'reply' };
       const names = ((await activeLoopsOf(tx, [input.userId])).get(input.userId) ?? []).map((loop) => loop.name);
