@@ -47,13 +47,12 @@ export const replies = {
     `Your Loops: ${listNames(loopNames)}. To share with just one, start your text with its name and a colon, or add #name.`,
 
   /**
-   * The answer to HELP (CTIA 5.1.3: the brand, a support contact, how to stop): `supportContact`
-   * is SUPPORT_CONTACT, an e-mail address or a web address.
+   * The answer to HELP (CTIA 5.1.3: the brand, a support contact, how to stop), one segment with
+   * a short contact: `supportContact` is SUPPORT_CONTACT, an e-mail address or a web address. How
+   * to share with one Loop comes with the answer to LOOPS.
    */
   help: (supportContact: string) =>
-    `Loop: your group's news by text. Text anything, photos too, and it goes into your Loop's newsletter. ` +
-    "In several Loops? Start with a Loop's name and a colon, or add #name. Reply LOOPS to list your Loops, STOP to opt out, START to rejoin. " +
-    `Help: ${flattened(supportContact, 100)}. ${RATES}`,
+    `Loop: your group's news by text. Reply LOOPS to list your Loops, STOP to opt out, START to rejoin. Help: ${flattened(supportContact, 100)}. ${RATES}`,
 
   optedIn: () => "You're back in! Loop texts will reach you again. Reply STOP anytime to stop them.",
 
