@@ -101,12 +101,20 @@ describe('the invitation is a consent request carriers accept [ctia 5.1.2.1, 5.1
 
   it('on WhatsApp, no invitation is sent again after YES: only "you\'re in" follows', async () => {
     // Names long enough that the invitation does not fit one template variable (200 characters).
-    const loop = await createLoopAs(env.t.app, (await owner()).cookie, { name: 'The Extended Abbot Family Reunion Crew' });
+    const longOwner = await signUp(env.t.app, { firstName: 'Alexandrina', lastName: 'Abbot-Worthington' });
+    const loop = await createLoopAs(env.t.app, longOwner.cookie, { name: 'The Extended Abbot Family Reunion Crew' });
     const carol = uniquePhone();
-    await add(loop.id, carol, 'whatsapp');
+    const res = await env.t.app.inject({
+      method: 'POST',
+      url: `/api/loops/${loop.id}/members`,
+      headers: { cookie: longOwner.cookie },
+      payload: { firstName: 'Carol', lastName: 'Jones', phoneNumber: carol, messagingPreference: 'whatsapp' },
+    });
+    expect(res.statusCode).toBe(201);
     await processPending(env.t.app.ctx);
     const [invitation] = sentTo(carol);
     expect(invitation?.params.ContentSid).toBe(TEMPLATE('6'));
+    expect((await textsTo(db(), carol))[0]?.body.length).toBeGreaterThan(200);
     const replies = await text(carol, 'YES', 'whatsapp');
     await processPending(env.t.app.ctx);
     expect(replies).toEqual([expect.stringMatching(/^Loop: you're in "The Extended Abbot Family Reunion Crew"/)]);
