@@ -77,10 +77,12 @@ function EditMemberForm({ loopId, member, onSaved }: { loopId: number; member: L
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       // Only what the owner may change: the person's own details are not sent when locked.
-      const { timeZone, ...rest } = values;
-      // The zone only when it changed, so saving a name never moves the member's reminders.
+      const { timeZone, phoneNumber, ...rest } = values;
+      // The zone only when it changed, so saving a name never moves the member's reminders; the
+      // phone number only when it changed: a new number is invited again.
       const zone = timeZone === member.ownerTimeZone ? {} : { timeZone };
-      await update.mutateAsync(locked ? { context: values.context, ...zone } : { ...rest, ...zone });
+      const phone = phoneNumber === member.user.phoneNumber ? {} : { phoneNumber };
+      await update.mutateAsync(locked ? { context: values.context, ...zone } : { ...rest, ...zone, ...phone });
       toast({ title: 'Member updated successfully' });
       onSaved();
     } catch (error) {
