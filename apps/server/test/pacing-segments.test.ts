@@ -66,7 +66,7 @@ describe('through the worker and the real twilio SDK', () => {
     fake = await startFakeTwilio();
     // SMS go out through a Messaging Service; replies from the number that was texted (one of its pool).
     const { TWILIO_FROM_NUMBER: _number, ...env } = twilioEnv(fake, {
-      SEND_RATE_PER_SECOND: '4',
+      SEND_RATE_PER_SECOND: '2',
       TWILIO_MESSAGING_SERVICE_SID: `MG${'a'.repeat(32)}`,
     });
     t = await createTestApp(env);
@@ -94,18 +94,25 @@ describe('through the worker and the real twilio SDK', () => {
   const sentAt = (phone: string) => fake.sent.find((s) => s.params.To === phone)?.at ?? NaN;
 
   it('a reply from the number and a broadcast from the Messaging Service share one budget [services]', async () => {
+    // The SDK's first request in a process loads its modules (hundreds of ms): not what is measured.
+    await queue({ body: 'Warm-up' });
+    await processPending(t.app.ctx);
+    // Past the warm-up's slot: the sender is idle again.
+    await new Promise((resolve) => setTimeout(resolve, 600));
     const reply = await queue({ body: 'Thanks!', kind: 'reply', fromAddress: '+15005550006' });
     const broadcast = await queue({ body: 'Picnic moved to Sunday' });
     await processPending(t.app.ctx);
-    expect(Math.abs(sentAt(broadcast) - sentAt(reply))).toBeGreaterThanOrEqual(200);
+    // 2 a second: 500 ms apart, less how late the first went (its send-time check, a database
+    // trip); on two budgets, both at once.
+    expect(Math.abs(sentAt(broadcast) - sentAt(reply))).toBeGreaterThanOrEqual(300);
   });
 
   it('a 3-segment text takes 3 slots: the next text waits 3 intervals [segments] [throughput]', async () => {
     const long = await queue({ body: 'a'.repeat(400) });
     const short = await queue({ body: 'Hello' });
     await processPending(t.app.ctx);
-    // 4 segments a second: 750 ms after the long one, less how late the first went (a database trip);
-    // counted per text, 250 ms.
-    expect(sentAt(short) - sentAt(long)).toBeGreaterThanOrEqual(600);
+    // 2 segments a second: 1,500 ms after the long one, less how late the first went; counted per
+    // text, 500 ms.
+    expect(sentAt(short) - sentAt(long)).toBeGreaterThanOrEqual(1200);
   });
 });
