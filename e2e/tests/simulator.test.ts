@@ -110,7 +110,7 @@ describe('the Phone Simulator', () => {
     await waitVisible(page.getByText('Simulated phone — nothing is really sent'));
     await waitVisible(page.getByRole('heading', { name: 'Mia Chen' }));
     const thread = page.getByRole('log', { name: 'Texts with Mia' });
-    await waitVisible(thread.getByText(/invited you to the Loop "Sunday Hikers"\..*Reply YES to join\./));
+    await waitVisible(thread.getByText(/invited you to "Sunday Hikers" \(.*Reply YES to join, HELP for help, STOP to opt out\./));
     expect(await page.getByRole('heading', { name: 'Phone Simulator' }).isVisible()).toBe(false);
     // She says yes; only then do her texts reach the Loop.
     await page.getByRole('textbox', { name: 'Text from Mia' }).fill('YES');
@@ -225,8 +225,9 @@ describe('the Phone Simulator', () => {
     expect(await page.getByRole('textbox', { name: 'Text from Omar' }).inputValue()).toBe('HELP');
     await screenshot(page, 'simulator-suggestions-1280');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    // On SMS Twilio answers HELP itself (TWILIO_KEYWORD_REPLIES=twilio); the simulator plays Twilio.
-    await waitVisible(thread.getByText(/^Reply STOP to unsubscribe\. Msg&Data Rates May Apply\./), 20_000);
+    // On SMS Twilio answers HELP itself (TWILIO_KEYWORD_REPLIES=twilio), with the text the operator
+    // set there (README): the simulator plays it, as its HELP tip says (brand, where to get help, STOP).
+    await waitVisible(thread.getByText(/^Loop: your group's news by text\..*STOP to opt out.*Help: /), 20_000);
     await waitGone(page.getByRole('button', { name: 'LOOPS', exact: true }));
 
     // Lena's phone, from the list: her welcome texts, her update to one Loop and Loop's answer.
