@@ -115,7 +115,7 @@ describe('the Phone Simulator', () => {
     // She says yes; only then do her texts reach the Loop.
     await page.getByRole('textbox', { name: 'Text from Mia' }).fill('YES');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await waitVisible(thread.getByText(/^You're in "Sunday Hikers" on Loop!/), 20_000);
+    await waitVisible(thread.getByText(/^Loop: you're in "Sunday Hikers" \(/), 20_000);
 
     // A file that is not a photo is refused with a reason; a photo gets a preview.
     const fileInput = page.locator('input[type="file"]');
