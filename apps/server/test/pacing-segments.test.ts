@@ -68,6 +68,8 @@ describe('through the worker and the real twilio SDK', () => {
     const { TWILIO_FROM_NUMBER: _number, ...env } = twilioEnv(fake, {
       SEND_RATE_PER_SECOND: '2',
       TWILIO_MESSAGING_SERVICE_SID: `MG${'a'.repeat(32)}`,
+      // No sender number to take the country from.
+      SMS_COUNTRIES: 'US',
     });
     t = await createTestApp(env);
   });
