@@ -110,12 +110,12 @@ describe('the Phone Simulator', () => {
     await waitVisible(page.getByText('Simulated phone — nothing is really sent'));
     await waitVisible(page.getByRole('heading', { name: 'Mia Chen' }));
     const thread = page.getByRole('log', { name: 'Texts with Mia' });
-    await waitVisible(thread.getByText(/invited you to the Loop "Sunday Hikers"\..*Reply YES to join\./));
+    await waitVisible(thread.getByText(/invited you to "Sunday Hikers" \(.*Reply YES to join, HELP for help, STOP to opt out\./));
     expect(await page.getByRole('heading', { name: 'Phone Simulator' }).isVisible()).toBe(false);
     // She says yes; only then do her texts reach the Loop.
     await page.getByRole('textbox', { name: 'Text from Mia' }).fill('YES');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await waitVisible(thread.getByText(/^You're in "Sunday Hikers" on Loop!/), 20_000);
+    await waitVisible(thread.getByText(/^Loop: you're in "Sunday Hikers" \(/), 20_000);
 
     // A file that is not a photo is refused with a reason; a photo gets a preview.
     const fileInput = page.locator('input[type="file"]');
@@ -140,7 +140,7 @@ describe('the Phone Simulator', () => {
     // Enter sends: the text shows at once, Loop's confirmation follows.
     await compose.press('Enter');
     await waitVisible(thread.getByText(/Made it to the summit!/));
-    await waitVisible(thread.getByText('Thanks Mia! Your update and photo went to "Sunday Hikers".'), 20_000);
+    await waitVisible(thread.getByText('Thanks "Mia"! Your update and photo went to "Sunday Hikers".'), 20_000);
     expect(await compose.inputValue()).toBe('');
     expect(await page.getByRole('img', { name: 'Photo 1 to send' }).count()).toBe(0);
     await waitImageLoaded(page, 'Photo 1 from Mia');
@@ -228,14 +228,15 @@ describe('the Phone Simulator', () => {
     expect(await page.getByRole('textbox', { name: 'Text from Omar' }).inputValue()).toBe('HELP');
     await screenshot(page, 'simulator-suggestions-1280');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    // On SMS Twilio answers HELP itself (TWILIO_KEYWORD_REPLIES=twilio); the simulator plays Twilio.
-    await waitVisible(thread.getByText(/^Reply STOP to unsubscribe\. Msg&Data Rates May Apply\./), 20_000);
+    // On SMS Twilio answers HELP itself (TWILIO_KEYWORD_REPLIES=twilio), with the text the operator
+    // set there (README): the simulator plays it, as its HELP tip says (brand, where to get help, STOP).
+    await waitVisible(thread.getByText(/^Loop: your group's news by text\..*STOP to opt out.*Help: /), 20_000);
     await waitGone(page.getByRole('button', { name: 'LOOPS', exact: true }));
 
     // Lena's phone, from the list: her welcome texts, her update to one Loop and Loop's answer.
     await page.getByRole('link', { name: /Lena Reyes/ }).click();
     const lenaThread = page.getByRole('log', { name: 'Texts with Lena' });
-    await waitVisible(lenaThread.getByText('Thanks Lena! Your update and photo went to "Book Club".'), 20_000);
+    await waitVisible(lenaThread.getByText('Thanks "Lena"! Your update and photo went to "Book Club".'), 20_000);
     await waitImageLoaded(page, 'Photo 1 from Lena');
     await screenshot(page, 'simulator-thread-1280');
 

@@ -156,3 +156,23 @@ describe('messaging settings', () => {
     );
   });
 });
+
+// CTIA Messaging Principles and Best Practices 5.1.3: the answer to HELP gives a support contact.
+describe('SUPPORT_CONTACT', () => {
+  const twilio = { TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM_NUMBER: '+14155550000' };
+
+  it('is required with Twilio in production, and says what to write', () => {
+    expect(() => loadConfig({ ...base, ...twilio, NODE_ENV: 'production' })).toThrow(
+      /SUPPORT_CONTACT: SUPPORT_CONTACT is required with Twilio in production: the e-mail or web address where members get help/,
+    );
+    expect(loadConfig({ ...base, ...twilio, NODE_ENV: 'production', SUPPORT_CONTACT: 'help@example.com' }).supportContact).toBe(
+      'help@example.com',
+    );
+  });
+
+  it('is an e-mail or web address; elsewhere it defaults to PUBLIC_URL', () => {
+    expect(() => loadConfig({ ...base, SUPPORT_CONTACT: 'call me' })).toThrow(/SUPPORT_CONTACT must be an e-mail address/);
+    expect(loadConfig({ ...base, SUPPORT_CONTACT: 'https://example.com/help' }).supportContact).toBe('https://example.com/help');
+    expect(loadConfig({ ...base, ...twilio, PUBLIC_URL: 'https://loop.example.com' }).supportContact).toBe('https://loop.example.com');
+  });
+});

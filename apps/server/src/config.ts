@@ -100,6 +100,19 @@ const envSchema = z.object({
    * texts are stored a batch at a time instead. On PostgreSQL each takes a pooled connection while it works.
    */
   INBOUND_CONCURRENCY: positiveInt('INBOUND_CONCURRENCY', 8),
+  /**
+   * Where a member gets help: an e-mail address or a web address, given in the answer to HELP
+   * (CTIA 5.1.3) and in the texts registered with a 10DLC campaign. Required with Twilio in
+   * production; elsewhere it defaults to PUBLIC_URL.
+   */
+  SUPPORT_CONTACT: z
+    .string()
+    .trim()
+    .max(100, 'SUPPORT_CONTACT must be at most 100 characters')
+    .refine((v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) || /^https?:\/\/[^\s]+$/.test(v), {
+      message: 'SUPPORT_CONTACT must be an e-mail address (help@example.com) or a web address (https://example.com/help)',
+    })
+    .optional(),
   SEND_MAX_ATTEMPTS: positiveInt('SEND_MAX_ATTEMPTS', 5),
   SEND_RETRY_BASE_SECONDS: z.coerce
     .number({ error: 'SEND_RETRY_BASE_SECONDS must be a number' })
@@ -340,6 +353,8 @@ export interface Config extends Omit<Env, 'PUBLIC_URL' | 'SESSION_SECRET' | 'SMS
   smsCountries: string[] | 'all';
   /** SIGNUP_PROOF_OF_WORK, or its default for NODE_ENV. */
   proofOfWork: boolean;
+  /** SUPPORT_CONTACT, or PUBLIC_URL where it may be left out. */
+  supportContact: string;
 }
 
 export class ConfigError extends Error {
@@ -381,6 +396,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsOn: e.METRICS_TOKEN !== undefined && e.METRICS !== false,
     smsCountries: e.SMS_COUNTRIES ?? defaultCountries(e.TWILIO_ACCOUNT_SID, e.TWILIO_FROM_NUMBER),
     proofOfWork: e.SIGNUP_PROOF_OF_WORK ?? e.NODE_ENV !== 'test',
+    supportContact: e.SUPPORT_CONTACT ?? publicUrl,
   };
 }
 
@@ -489,6 +505,12 @@ function twilioProblems(env: NodeJS.ProcessEnv): string[] {
   }
   if (!set('TWILIO_FROM_NUMBER') && !set('TWILIO_MESSAGING_SERVICE_SID')) {
     problems.push('TWILIO_FROM_NUMBER: TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID is required when Twilio is configured');
+  }
+  // Carriers require a support contact in the answer to HELP (CTIA 5.1.3).
+  if ((env.NODE_ENV ?? '').trim() === 'production' && !set('SUPPORT_CONTACT')) {
+    problems.push(
+      'SUPPORT_CONTACT: SUPPORT_CONTACT is required with Twilio in production: the e-mail or web address where members get help (it is in the answer to HELP)',
+    );
   }
   return problems;
 }

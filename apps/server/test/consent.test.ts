@@ -57,14 +57,14 @@ describe('a membership is pending until its phone says YES', () => {
     const [invitation] = await textsTo(db(), carol);
     expect(invitation).toMatchObject({ kind: 'invitation', loopId: loop.id });
     expect(invitation?.body).toBe(
-      '"Alice Smith" invited you to the Loop "Smith Family". Loop turns a group\'s texts and photos into a newsletter. Reply YES to join. If you don\'t, you get no more texts from this Loop. Reply STOP to stop all Loop texts.',
+      'Loop: "Alice Smith" invited you to "Smith Family" (group news, about 3 msgs/wk). Msg & data rates may apply. Reply YES to join, HELP for help, STOP to opt out.',
     );
 
     // Pending: a text from Carol reaches no Loop, and a group message skips her.
     expect(await text(carol, 'Hello?')).toEqual([expect.stringContaining("This number isn't in a Loop yet")]);
     expect(await updatesOf(db(), loop.id)).toEqual([]);
 
-    expect(await text(carol, 'yes')).toEqual([expect.stringMatching(/^You're in "Smith Family" on Loop!/)]);
+    expect(await text(carol, 'yes')).toEqual([expect.stringMatching(/^Loop: you're in "Smith Family" \(about 3 msgs\/wk\)/)]);
     expect(await membership(loop.id, carol)).toMatchObject({ state: 'active', invitedAt: null, resendAt: null });
     await text(carol, 'Grandma is home');
     expect((await updatesOf(db(), loop.id)).map((u) => u.content)).toEqual(['Grandma is home']);
@@ -88,10 +88,10 @@ describe('a membership is pending until its phone says YES', () => {
     ]);
     expect((await membership(a.id, carol))?.state).toBe('pending');
 
-    expect(await text(carol, 'JOIN Running Crew')).toEqual([expect.stringMatching(/^You're in "Running Crew"/)]);
+    expect(await text(carol, 'JOIN Running Crew')).toEqual([expect.stringMatching(/^Loop: you're in "Running Crew"/)]);
     expect((await membership(a.id, carol))?.state).toBe('pending');
     expect((await membership(b.id, carol))?.state).toBe('active');
-    expect(await text(carol, 'Book Club: yes')).toEqual([expect.stringMatching(/^You're in "Book Club"/)]);
+    expect(await text(carol, 'Book Club: yes')).toEqual([expect.stringMatching(/^Loop: you're in "Book Club"/)]);
     expect((await membership(a.id, carol))?.state).toBe('active');
   });
 
@@ -123,7 +123,7 @@ describe('a membership is pending until its phone says YES', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json<LoopDetail>().members.find((m) => m.id === id)).toMatchObject({ state: 'pending', invitedAt: clock().toISOString() });
     expect((await textsTo(db(), carol)).filter((m) => m.kind === 'invitation')).toHaveLength(2);
-    expect(await text(carol, 'YES')).toEqual([expect.stringMatching(/^You're in "Late Loop"/)]);
+    expect(await text(carol, 'YES')).toEqual([expect.stringMatching(/^Loop: you're in "Late Loop"/)]);
     expect((await resend()).statusCode).toBe(400);
   });
 });
@@ -183,7 +183,7 @@ describe('story: diverted texts', () => {
           .where(eq(members.id, row?.id ?? 0))
       )[0]?.status,
     ).toBe('pending');
-    expect(await text(carol, '1')).toEqual([expect.stringMatching(/^You're in "Quiet Loop"/)]);
+    expect(await text(carol, '1')).toEqual([expect.stringMatching(/^Loop: you're in "Quiet Loop"/)]);
   });
 });
 
@@ -249,7 +249,7 @@ describe("story: texts to anyone, with anyone's words", () => {
     expect(await db().select().from(members).where(eq(members.loopId, loop.id))).toHaveLength(4);
 
     const [invitation] = await textsTo(db(), phones[0] ?? '');
-    expect(invitation?.body).toMatch(/^"New Account" invited you to the Loop "URGENT Your bank account is locked call…"\. /);
+    expect(invitation?.body).toMatch(/^Loop: "New Account" invited you to "URGENT Your bank account is locked ca\.\.\." \(/);
     expect(invitation?.body).not.toContain('555-0199');
   });
 

@@ -352,7 +352,7 @@ describe('welcome texts and photo files', () => {
       ['invitation', '+14155550177'],
     ]);
     expect(texts[0]?.body).toMatch(/^Welcome to "Welcome Loop" on Loop!/);
-    expect(texts[1]?.body).toMatch(/^"Ada Lovelace" invited you to the Loop "Welcome Loop"\. .* Reply YES to join\./);
+    expect(texts[1]?.body).toMatch(/^Loop: "Ada Lovelace" invited you to "Welcome Loop" \(.* Reply YES to join, /);
   });
 
   it('removes photo files with their update and with their Loop', async () => {

@@ -118,12 +118,14 @@ export const updateMemberSchema = z
     firstName: personNameSchema('First name').optional(),
     lastName: personNameSchema('Last name').optional(),
     messagingPreference: messagingPreferenceSchema.optional(),
+    /** A new number is asked again: the membership is pending until it says YES. */
+    phoneNumber: phoneNumberSchema.optional(),
     context: memberContextSchema.optional(),
     /** The member's time zone as the owner sets it; null goes back to their phone's or the Loop's. */
     timeZone: timeZoneSchema.nullable().optional(),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
-    message: 'Send at least one of firstName, lastName, messagingPreference, context or timeZone',
+    message: 'Send at least one of firstName, lastName, messagingPreference, phoneNumber, context or timeZone',
   });
 export type UpdateMemberInput = z.input<typeof updateMemberSchema>;
 
@@ -166,9 +168,11 @@ export interface LoopSummary {
  * Where a membership stands (decisions 0015 and 0035): `pending` until the phone's holder says yes to
  * the invitation, `expired` when 7 days passed without it, `active` once they said yes (or made the
  * Loop), `declined` when they said no, `not_invited` when no invitation went because the phone had
- * opted out, `opted_out` when the phone texted STOP, `failing` when the last text to it failed.
+ * opted out, `opted_out` when the phone texted STOP, `undeliverable` when the carrier said the number
+ * cannot receive texts (a landline, an unknown number: Loop stops texting it until the number is
+ * edited; decision 0039), `failing` when the last text to it failed.
  */
-export const MEMBER_STATES = ['active', 'pending', 'expired', 'declined', 'not_invited', 'opted_out', 'failing'] as const;
+export const MEMBER_STATES = ['active', 'pending', 'expired', 'declined', 'not_invited', 'opted_out', 'undeliverable', 'failing'] as const;
 export type MemberState = (typeof MEMBER_STATES)[number];
 
 export interface LoopMember {
@@ -187,7 +191,7 @@ export interface LoopMember {
   invitedAt: string | null;
   /** When the invitation may be sent again (pending or expired, not opted out), else null. */
   resendAt: string | null;
-  /** Why texts to this member fail, in words (state `failing`), else null. */
+  /** Why texts to this member fail, in words (states `failing` and `undeliverable`), else null. */
   lastError: string | null;
   /** The IANA zone their texts follow (reminders at the schedule's time there; quiet hours). */
   timeZone: string;
@@ -197,6 +201,8 @@ export interface LoopMember {
   ownerTimeZone: string | null;
   /** When their texts waiting out quiet hours go (their 08:00), else null. */
   scheduledFor: string | null;
+  /** Something the owner should know about how texts reach them (WhatsApp refused: SMS now), else null. */
+  deliveryNote: string | null;
 }
 
 export const TIME_ZONE_SOURCES = ['member', 'owner', 'phone', 'loop'] as const;
@@ -270,6 +276,7 @@ export const loopDetailResponseSchema = z.object({
       timeZoneSource: z.enum(TIME_ZONE_SOURCES),
       ownerTimeZone: nullableText,
       scheduledFor: nullableText,
+      deliveryNote: nullableText,
     }),
   ),
   updates: z.array(loopUpdateSchema).describe('the newest updates first, with their photos, voice memos and videos'),

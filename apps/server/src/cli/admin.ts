@@ -1,8 +1,10 @@
+import { loadConfig, loadEnvFile } from '../config';
 import type { Db } from '../db/client';
-import { runAsCommand, type CommandResult } from './run-command';
+import { isStartedModule, runAsCommand, type CommandResult } from './run-command';
+import { sampleTexts } from './sample-texts';
 import { setPrivileged } from '../services/users/set-privileged';
 
-const USAGE = 'Usage: npm run admin -- grant <email>   |   npm run admin -- revoke <email>';
+const USAGE = 'Usage: npm run admin -- grant <email>   |   npm run admin -- revoke <email>   |   npm run admin -- sample-texts';
 
 /** Runs one admin command and returns what to print and the exit code. */
 export async function runAdminCommand(db: Db, args: readonly string[]): Promise<CommandResult> {
@@ -22,4 +24,10 @@ export async function runAdminCommand(db: Db, args: readonly string[]): Promise<
   return { output: grant ? `${who} is now staff (isPrivileged).` : `${who} is no longer staff.`, code: 0 };
 }
 
-runAsCommand(import.meta.url, ({ db }) => runAdminCommand(db, process.argv.slice(2)));
+if (isStartedModule(import.meta.url) && process.argv[2] === 'sample-texts' && process.argv.length === 3) {
+  // Needs the configuration only: no database, so it runs beside a server holding the data directory.
+  loadEnvFile();
+  console.log(sampleTexts(loadConfig()));
+} else {
+  runAsCommand(import.meta.url, ({ db }) => runAdminCommand(db, process.argv.slice(2)));
+}

@@ -8,14 +8,19 @@ export interface CommandResult {
   code: number;
 }
 
+/** Whether `moduleUrl` is the file Node started (not a file a test imported). */
+export function isStartedModule(moduleUrl: string): boolean {
+  const started = process.argv[1];
+  return Boolean(started && moduleUrl.endsWith(started.replace(/\\/g, '/')));
+}
+
 /**
  * Runs a command-line tool when its file is the one Node started: opens the configured database,
  * hands the command the app's context (its adapters built as buildApp builds them), prints the
  * command's output (to stderr when it failed), sets the exit code, and closes the database.
  */
 export function runAsCommand(moduleUrl: string, command: (ctx: AppContext) => Promise<CommandResult>): void {
-  const started = process.argv[1];
-  if (!started || !moduleUrl.endsWith(started.replace(/\\/g, '/'))) return;
+  if (!isStartedModule(moduleUrl)) return;
   const main = async () => {
     loadEnvFile();
     const config = loadConfig();

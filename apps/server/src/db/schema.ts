@@ -73,6 +73,8 @@ export const users = pgTable(
      * time-zone map); '' when it has several or none; null until looked up.
      */
     phoneTimeZone: text('phone_time_zone'),
+    /** Twilio said this number has no WhatsApp (63024): its texts went to SMS then, and the owner is told. */
+    whatsappRefusedAt: timestamp('whatsapp_refused_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -205,6 +207,17 @@ export const phoneOptOuts = pgTable('phone_opt_outs', {
   optedOutAt: timestamp('opted_out_at', { withTimezone: true }).notNull().defaultNow(),
   /** What opted the phone out: a keyword, Twilio's OptOutType, or a provider error code. */
   reason: text('reason').notNull(),
+});
+
+/**
+ * Phones the carrier says cannot receive texts (decision 0039): Twilio errors 30006 (a landline),
+ * 30005 (an unknown number) and 21614 (not a mobile). Loop texts them no more (recipients.ts)
+ * until the number is edited; the owner sees why.
+ */
+export const undeliverablePhones = pgTable('undeliverable_phones', {
+  phoneNumber: text('phone_number').primaryKey(),
+  errorCode: integer('error_code').notNull(),
+  markedAt: timestamp('marked_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 /**

@@ -7,6 +7,7 @@ import type { FetchMediaOptions } from '../messaging/fetch-media';
 import { createPacer, type Pacer } from '../messaging/pacer';
 import { deferQuietTexts } from '../messaging/quiet-hours';
 import { planPlainText, storePlainTexts, type PlainText } from '../services/inbound/plain-texts';
+import { inboundSettings } from '../services/inbound/decide-inbound';
 import { processInbound } from '../services/inbound/process-inbound';
 import { readSenderFacts, type KnownSender, type SenderFacts } from '../services/inbound/sender-facts';
 import { toE164 } from '@loop/shared/phone';
@@ -67,7 +68,7 @@ async function takeInboundBatch(
       for (const [phone, texts] of bySender) {
         const known = facts.get(phone);
         for (const [index, row] of texts.entries()) {
-          const plan = planPlainText(row, known, ctx.config.TWILIO_KEYWORD_REPLIES);
+          const plan = planPlainText(row, known, inboundSettings(ctx.config));
           if (!plan) {
             if (restSenders++ < maxSenders) rest.push(...texts.slice(index).map((r) => r.id));
             break;

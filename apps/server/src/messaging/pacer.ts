@@ -10,8 +10,12 @@ import { senderPaces } from '../db/schema';
 const RESERVE_AHEAD_MS = 1000;
 
 export interface Pacer {
-  /** Resolves when `sender` may send its next text, or at once when `signal` aborts (stopping). */
-  wait(sender: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves when `sender` may send its next text, or at once when `signal` aborts (stopping).
+   * `segments` is what carriers count for the text (smsSegments; 1 by default): a 3-segment text
+   * takes 3 of the sender's slots, so the next text waits 3 intervals.
+   */
+  wait(sender: string, signal?: AbortSignal, segments?: number): Promise<void>;
 }
 
 /**
@@ -40,6 +44,8 @@ export async function reserveSlots(db: Db, input: { sender: string; count: numbe
 interface Waiter {
   /** Its place in the order texts asked: slots go out in this order. */
   asked: number;
+  /** How many consecutive slots it takes (its SMS segments). */
+  weight: number;
   /** Gives the waiter its slot (a time on `now`'s clock): it resolves then. */
   at: (slot: number) => void;
   fail: (error: unknown) => void;
@@ -59,8 +65,8 @@ interface SenderQueue {
 }
 
 /**
- * Spaces sends from one sender to `ratePerSecond` (a US long code: 1/s, toll-free 3, short code
- * 100+) across every process on the database (decision 0017). Texts that wait for one sender at
+ * Spaces sends from one sender to `ratePerSecond` segments a second (a US long code: 1/s,
+ * toll-free 3, short code 100+) across every process on the database (decisions 0017 and 0039). Texts that wait for one sender at
  * the same time share one reservation (reserveSlots), up to a second's worth; the next comes when
  * this process's last slot is a second or less away. Slots go to waiters in the order they asked.
  * Rate 0: no pacing, and no query.
@@ -90,14 +96,25 @@ export function createPacer(db: Db, ratePerSecond: number, now: () => number = (
       }, early);
       return;
     }
-    const batch = queue.waiting.splice(0, perReservation);
-    reserveSlots(db, { sender, count: batch.length, ratePerSecond })
+    // Up to a second's worth of slots, counted in segments; a long text alone may take more.
+    let take = 0;
+    let slots = 0;
+    while (take < queue.waiting.length && (take === 0 || slots + (queue.waiting[take]?.weight ?? 1) <= perReservation)) {
+      slots += queue.waiting[take]?.weight ?? 1;
+      take++;
+    }
+    const batch = queue.waiting.splice(0, take);
+    reserveSlots(db, { sender, count: slots, ratePerSecond })
       .then(
         (waitMs) => {
           // Measured from when the answer arrived: a slot is never early, at worst late by the trip back.
           const first = now() + waitMs;
-          batch.forEach((waiter, index) => waiter.at(first + index * intervalMs));
-          queue.lastSlot = first + (batch.length - 1) * intervalMs;
+          let offset = 0;
+          for (const waiter of batch) {
+            queue.lastSlot = first + offset * intervalMs;
+            waiter.at(queue.lastSlot);
+            offset += waiter.weight;
+          }
         },
         (error: unknown) => batch.forEach((waiter) => waiter.fail(error)),
       )
@@ -108,7 +125,7 @@ export function createPacer(db: Db, ratePerSecond: number, now: () => number = (
   };
 
   return {
-    wait(sender, signal) {
+    wait(sender, signal, segments = 1) {
       if (signal?.aborted) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         let settled = false;
@@ -135,6 +152,7 @@ export function createPacer(db: Db, ratePerSecond: number, now: () => number = (
         signal?.addEventListener('abort', onAbort, { once: true });
         const waiter: Waiter = {
           asked: ++asked,
+          weight: Math.max(1, Math.ceil(segments)),
           at: (slot) => {
             if (settled) return;
             timer = setTimeout(

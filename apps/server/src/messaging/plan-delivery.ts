@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { users } from '../db/schema';
 import { DAY_MS } from '../lib/clock';
 import type { MessageRow, MessagingContext } from './context';
+import type { Config } from '../config';
+import { smsSegments } from './segments';
 import { isSimulatorAddress, SIMULATOR_ADDRESS } from './simulator';
 import { templateVariables } from './text-limits';
 
@@ -38,6 +40,24 @@ export async function planDelivery(ctx: MessagingContext, row: MessageRow, lastW
   const contentSid = config.TWILIO_WHATSAPP_TEMPLATES[row.kind];
   if (contentSid) return { ...whatsapp, template: { contentSid, variables: templateVariablesOf(row) } };
   return sms();
+}
+
+/**
+ * What a planned text costs its sender's pace (decision 0039): whose budget, and how many of its
+ * slots. Carriers count SMS segments, so an SMS takes smsSegments(body) slots (an MMS, a WhatsApp
+ * text or template: one). With a Messaging Service, every SMS from one of its numbers counts on the
+ * service's one budget, replies (sent from the number that was texted) and broadcasts (sent from
+ * the service) alike, so together they never exceed SEND_RATE_PER_SECOND.
+ */
+export function paceOf(
+  config: Pick<Config, 'TWILIO_MESSAGING_SERVICE_SID'>,
+  plan: DeliveryPlan,
+  row: Pick<MessageRow, 'body' | 'mediaUrls'>,
+) {
+  if (plan.channel === 'whatsapp') return { sender: plan.from, segments: 1 };
+  const service = config.TWILIO_MESSAGING_SERVICE_SID;
+  const sender = service && !plan.from.startsWith('MG') && !isSimulatorAddress(plan.from) ? service : plan.from;
+  return { sender, segments: row.mediaUrls.length > 0 ? 1 : smsSegments(row.body) };
 }
 
 async function insideWindow(ctx: MessagingContext, userId: number | null, known: Date | null | undefined): Promise<boolean> {

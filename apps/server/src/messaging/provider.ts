@@ -43,7 +43,22 @@ export const PERMANENT_ERROR_CODES = {
   optedOut: 21610,
   invalidNumber: 21211,
   outsideWhatsAppWindow: 63016,
+  /** https://www.twilio.com/docs/api/errors/30005: unknown destination handset (the number is not in service). */
+  unknownNumber: 30005,
+  /** https://www.twilio.com/docs/api/errors/30006: a landline, or a carrier that cannot take texts. */
+  landline: 30006,
+  /** https://www.twilio.com/docs/api/errors/21614: the To number is not a mobile number. */
+  notMobile: 21614,
+  /** https://www.twilio.com/docs/api/errors/63024: the recipient has no WhatsApp account. */
+  notWhatsApp: 63024,
 } as const;
+
+/** The errors that mark a phone as unable to receive texts (undeliverable_phones, decision 0039). */
+export const UNDELIVERABLE_CODES: readonly number[] = [
+  PERMANENT_ERROR_CODES.unknownNumber,
+  PERMANENT_ERROR_CODES.landline,
+  PERMANENT_ERROR_CODES.notMobile,
+];
 
 /**
  * A failed send. `retryable` is true for throttling (429), the provider's own faults (5xx) and

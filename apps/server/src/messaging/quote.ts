@@ -1,6 +1,9 @@
 import { listNames } from './text-limits';
 
-/** How long a name may be inside a text Loop sends; longer ones end in "…". */
+/**
+ * How long a name may be inside a text Loop sends; longer ones end in "..." (three dots, not "…":
+ * one character outside GSM-7 would make the whole SMS UCS-2, 70 characters a segment instead of 160).
+ */
 export const QUOTE_LIMITS = { loopName: 40, personName: 30, typed: 40 } as const;
 
 /**
@@ -16,15 +19,21 @@ export function quoted(text: string, max: number): string {
 // eslint-disable-next-line no-control-regex
 const CONTROL_AND_LINE_BREAKS = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
 
-/** One line, at most `max` characters (code points), for a greeting's first name. */
+/** A Loop's name as every text shows it: quoted, at most QUOTE_LIMITS.loopName characters. */
+export const quotedLoop = (name: string): string => quoted(name, QUOTE_LIMITS.loopName);
+
+/** A person's name as every text shows it: quoted, at most QUOTE_LIMITS.personName characters. */
+export const quotedPerson = (name: string): string => quoted(name, QUOTE_LIMITS.personName);
+
+/** One line, at most `max` characters (code points). */
 export function flattened(text: string, max: number): string {
   const flat = text.replace(CONTROL_AND_LINE_BREAKS, ' ').replace(/\s+/g, ' ').trim();
   const chars = [...flat];
   return chars.length > max
     ? `${chars
-        .slice(0, max - 1)
+        .slice(0, max - 3)
         .join('')
-        .trimEnd()}…`
+        .trimEnd()}...`
     : flat;
 }
 

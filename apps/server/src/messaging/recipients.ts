@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-o
 import type { Db, DbOrTx } from '../db/client';
 import { countryName, phoneKind } from '@loop/shared/phone-kind';
 import type { Config } from '../config';
-import { loops, members, messages, phoneOptOuts, users } from '../db/schema';
+import { loops, members, messages, phoneOptOuts, undeliverablePhones, users } from '../db/schema';
 import { AppError } from '../errors';
 
 /**
@@ -10,6 +10,10 @@ import { AppError } from '../errors';
  * peeks, group messages: `findRecipients`) and again at the moment of sending (`sendableTextsQuery`):
  *
  * - the phone has not opted out (STOP, or Twilio refused it for good), and
+ * - the carrier has not said the phone cannot receive texts (a landline, an unknown number, not a
+ *   mobile: undeliverable_phones, decision 0039; codes a person asks for are exempt), and
+ * - a reply to a number in no Loop (a stranger, or another bot) goes at most once a day, so two
+ *   automated senders never answer each other forever (decision 0039), and
  * - for a text to a Loop's members: the person is still a member, the phone's holder said YES to
  *   that membership (it is active, issue 15), and the Loop is not paused, and
  * - the number is a personal phone in a country Loop texts (`numberRefusal`: no premium-rate,
@@ -68,9 +72,39 @@ export const LOOP_WIDE_KINDS = ['reminder', 'newsletter', 'sneak_peek', 'group_m
  */
 export const OPTED_OUT_KINDS = ['opt_out_notice'] as const;
 
+/**
+ * A code the person asked for goes even to a phone marked undeliverable: the mark may be wrong
+ * (30005 can pass), and only they can show it is, by receiving one. Twilio bills a failed attempt.
+ */
+export const ASKED_FOR_KINDS = ['code'] as const;
+
 /** SQL: this phone (E.164) has not opted out. */
-export function phoneMayBeTexted(phone: SQLWrapper): SQL {
+export function phoneNotOptedOut(phone: SQLWrapper): SQL {
   return sql`not exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = ${phone})`;
+}
+
+/** SQL: the carrier has not said this phone (E.164) cannot receive texts. */
+export function phoneCanReceive(phone: SQLWrapper): SQL {
+  return sql`not exists (select 1 from ${undeliverablePhones} where ${undeliverablePhones.phoneNumber} = ${phone})`;
+}
+
+/** SQL: this phone (E.164) may be texted: not opted out, and able to receive texts. */
+export function phoneMayBeTexted(phone: SQLWrapper): SQL {
+  return sql`(${phoneNotOptedOut(phone)} and ${phoneCanReceive(phone)})`;
+}
+
+/**
+ * SQL over a `messages` row: unless it is a reply to a number that is in no Loop (no membership,
+ * pending or active) and that already got a reply in the day before it (one queued or sent
+ * earlier, not one that failed), it may go.
+ */
+export function strangerReplyAllowed(): SQL {
+  return sql`(${messages.kind} <> 'reply'
+    or exists (select 1 from ${users} su join ${members} sm on sm.user_id = su.id where su.phone_number = ${messages.toAddress})
+    or not exists (select 1 from ${messages} prior
+      where prior.to_address = ${messages.toAddress} and prior.direction = 'outbound' and prior.kind = 'reply'
+        and prior.id < ${messages.id} and prior.status <> 'failed'
+        and prior.created_at > ${messages.createdAt} - interval '1 day'))`;
 }
 
 /** SQL: `userId` is an active (confirmed) member of Loop `loopId`, and that Loop is not paused. */
@@ -97,7 +131,9 @@ const quoted = (kinds: readonly string[]) =>
  */
 export function messageMayBeSent(): SQL {
   return sql`(
-    (${messages.kind} in (${quoted(OPTED_OUT_KINDS)}) or ${phoneMayBeTexted(messages.toAddress)})
+    (${messages.kind} in (${quoted(OPTED_OUT_KINDS)}) or ${phoneNotOptedOut(messages.toAddress)})
+    and (${messages.kind} in (${quoted(ASKED_FOR_KINDS)}) or ${phoneCanReceive(messages.toAddress)})
+    and ${strangerReplyAllowed()}
     and (${messages.kind} not in (${quoted(LOOP_WIDE_KINDS)}) or ${messages.loopId} is null
          or ${memberMayBeTexted(messages.userId, messages.loopId)})
   )`;
@@ -149,6 +185,10 @@ export interface Sendable {
   refusal: string | null;
   /** Of those: the phone opted out. */
   optedOut: boolean;
+  /** Of those: the carrier said the phone cannot receive texts (its Twilio error code), else null. */
+  undeliverable: number | null;
+  /** Of those: a reply to a number in no Loop that had one less than a day before. */
+  strangerRepliedToday: boolean;
   /** The member's last WhatsApp text, read now (a 63016 may have closed the window meanwhile). */
   lastWhatsappInboundAt: Date | null;
 }
@@ -165,7 +205,13 @@ export function sendableTextsQuery(db: Db, countries: Config['smsCountries']): (
       id: messages.id,
       toAddress: messages.toAddress,
       allowed: sql<boolean>`${messageMayBeSent()}`.mapWith(isTrue),
-      optedOut: sql<boolean>`not ${phoneMayBeTexted(messages.toAddress)}`.mapWith(isTrue),
+      optedOut: sql<boolean>`not ${phoneNotOptedOut(messages.toAddress)}`.mapWith(isTrue),
+      strangerRepliedToday: sql<boolean>`not ${strangerReplyAllowed()}`.mapWith(isTrue),
+      undeliverable: sql<
+        number | null
+      >`(select ${undeliverablePhones.errorCode} from ${undeliverablePhones} where ${undeliverablePhones.phoneNumber} = ${messages.toAddress})`.mapWith(
+        (v: unknown) => (v === null || v === undefined ? null : Number(v)),
+      ),
       lastWhatsappInboundAt: users.lastWhatsappInboundAt,
     })
     .from(messages)
@@ -182,6 +228,8 @@ export function sendableTextsQuery(db: Db, countries: Config['smsCountries']): (
         allowed: row.allowed && refusal === null,
         refusal,
         optedOut: row.optedOut,
+        undeliverable: row.undeliverable,
+        strangerRepliedToday: row.strangerRepliedToday,
         lastWhatsappInboundAt: row.lastWhatsappInboundAt,
       });
     }

@@ -1,9 +1,9 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client';
-import { earlyStatuses, messages, users } from '../db/schema';
+import { earlyStatuses, messages, undeliverablePhones, users } from '../db/schema';
 import { DAY_MS } from '../lib/clock';
 import { optOutPhone } from './opt-outs';
-import { PERMANENT_ERROR_CODES } from './provider';
+import { PERMANENT_ERROR_CODES, UNDELIVERABLE_CODES } from './provider';
 import { wakeMessageWorker } from './worker-signal';
 
 type OutboundStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'undelivered' | 'failed';
@@ -107,6 +107,27 @@ async function applyStatus(db: Db, input: StatusInput, maxAttempts: number): Pro
     eq(messages.direction, 'outbound'),
     inArray(messages.status, earlier),
   );
+  if (code === PERMANENT_ERROR_CODES.notWhatsApp && (status === 'failed' || status === 'undelivered')) {
+    // The number has no WhatsApp: this text goes again by SMS, and so does everything after it.
+    // https://www.twilio.com/docs/api/errors/63024
+    const [row] = await db
+      .update(messages)
+      .set({
+        status: sql`case when ${messages.attempts} < ${maxAttempts} then 'queued' else 'failed' end`,
+        channel: 'sms',
+        fromAddress: '',
+        error: `Twilio error ${code} (not a WhatsApp number): sent again by SMS`,
+        nextAttemptAt: null,
+        updatedAt: sql`now()`,
+      })
+      .where(where)
+      .returning({ toAddress: messages.toAddress });
+    if (row) {
+      await markPhone(db, row.toAddress, code, input.now);
+      wakeMessageWorker('outbound');
+    }
+    return;
+  }
   if (code === PERMANENT_ERROR_CODES.outsideWhatsAppWindow && (status === 'failed' || status === 'undelivered')) {
     // Twilio's advice for 63016: send it again as an approved template. The window is closed, so
     // planning the text again picks the template (or SMS when none is configured).
@@ -138,13 +159,42 @@ async function applyStatus(db: Db, input: StatusInput, maxAttempts: number): Pro
 
 /**
  * What a permanent Twilio error says about a phone, kept so we stop trying: 21610 (it replied
- * STOP to our sender) and 21211 (not a valid number) opt it out. Carrier errors (30003 unreachable,
- * 30005 unknown, 30006 landline, 30007 filtered) are only recorded on the text: they may pass.
+ * STOP to our sender) and 21211 (not a valid number) opt it out; 30005 (unknown number), 30006
+ * (landline) and 21614 (not a mobile) mark it undeliverable until its number is edited
+ * (decision 0039); 63024 (no WhatsApp) moves the person to SMS. 30003 (unreachable) and 30007
+ * (filtered) are only recorded on the text: they may pass.
  */
 export async function markPhone(db: DbOrTx, phone: string, code: number, now: Date): Promise<void> {
+  const e164 = phone.replace(/^whatsapp:/, '');
   if (code === PERMANENT_ERROR_CODES.optedOut) await optOutPhone(db, phone, `twilio:${code}`, now);
   if (code === PERMANENT_ERROR_CODES.invalidNumber) await optOutPhone(db, phone, `twilio:${code} invalid number`, now);
   if (code === PERMANENT_ERROR_CODES.outsideWhatsAppWindow) await closeWhatsappWindow(db, phone);
+  if (UNDELIVERABLE_CODES.includes(code)) {
+    await db
+      .insert(undeliverablePhones)
+      .values({ phoneNumber: e164, errorCode: code, markedAt: now })
+      .onConflictDoUpdate({ target: undeliverablePhones.phoneNumber, set: { errorCode: code, markedAt: now } });
+  }
+  if (code === PERMANENT_ERROR_CODES.notWhatsApp) await moveToSms(db, e164, now);
+}
+
+/**
+ * Twilio says the number has no WhatsApp account (63024): the person's texts go by SMS from now
+ * on, those already queued included, and the owner sees why (whatsapp_refused_at).
+ */
+async function moveToSms(db: DbOrTx, phone: string, now: Date): Promise<void> {
+  await db.update(users).set({ messagingPreference: 'sms', whatsappRefusedAt: now }).where(eq(users.phoneNumber, phone));
+  await db
+    .update(messages)
+    .set({ channel: 'sms', fromAddress: '', updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(messages.toAddress, phone),
+        eq(messages.direction, 'outbound'),
+        eq(messages.channel, 'whatsapp'),
+        eq(messages.status, 'queued'),
+      ),
+    );
 }
 
 /** Twilio says the WhatsApp window is closed: the next texts use a template (or SMS). */

@@ -1,18 +1,25 @@
 import { andList } from '@loop/shared/text';
-import { flattened, QUOTE_LIMITS, quoted, quotedLoopNames as listNames } from './quote';
+import { templateVariable } from './text-limits';
+import { flattened, QUOTE_LIMITS, quoted, quotedLoop, quotedLoopNames as listNames, quotedPerson } from './quote';
 
 /**
  * The texts Loop sends on its own in answer to a member's texts, and the invitation, welcome and
  * joined texts. Reminders, newsletter links and phone codes have their own files (the list is in
  * docs/product.md#texts-a-member-gets). Anything a person typed (Loop names, names, words from a
- * text) goes in quoted and length-limited.
+ * text) goes in quoted and length-limited (quote.ts). The invitation, the YES confirmation and HELP
+ * carry what carriers review (CTIA Messaging Principles and Best Practices 5.1.2.1 and 5.1.3;
+ * decision 0038): the brand, what the texts are and how often, "Msg & data rates may apply", and
+ * how to get help and to stop.
  */
 
 /** The most invitations one "which Loop?" question offers (a reply is one digit). */
 export const WHICH_LOOP_CHOICES = 9;
 
-const loopName = (name: string) => quoted(name, QUOTE_LIMITS.loopName);
-const firstNameOf = (name: string) => flattened(name, QUOTE_LIMITS.personName);
+const loopName = quotedLoop;
+const firstNameOf = quotedPerson;
+
+/** CTIA 5.1.3: the disclosure a consent request carries. */
+const RATES = 'Msg & data rates may apply.';
 
 export const replies = {
   joinHelp: () =>
@@ -42,9 +49,13 @@ export const replies = {
   yourLoops: (loopNames: string[]) =>
     `Your Loops: ${listNames(loopNames)}. To share with just one, start your text with its name and a colon, or add #name.`,
 
-  help: () =>
-    "Loop collects your group's news by text. Text anything, photos too, and it goes into your Loop's newsletter. " +
-    "In several Loops? Start with a Loop's name and a colon, or add #name. Reply LOOPS to list your Loops, STOP to stop all texts, START to get them again.",
+  /**
+   * The answer to HELP (CTIA 5.1.3: the brand, a support contact, how to stop), one segment with
+   * a short contact: `supportContact` is SUPPORT_CONTACT, an e-mail address or a web address. How
+   * to share with one Loop comes with the answer to LOOPS.
+   */
+  help: (supportContact: string) =>
+    `Loop: your group's news by text. Reply LOOPS to list your Loops, STOP to opt out, START to rejoin. Help: ${flattened(supportContact, 100)}. ${RATES}`,
 
   optedIn: () => "You're back in! Loop texts will reach you again. Reply STOP anytime to stop them.",
 
@@ -71,10 +82,9 @@ export const replies = {
   optedOut: () =>
     'You have successfully been unsubscribed. You will not receive any more messages from this number. Reply START to resubscribe.',
 
-  /** Twilio's default answers to START and HELP on SMS, played by the Phone Simulator. */
+  /** Twilio's default answer to START on SMS, played by the Phone Simulator. */
   twilioOptedIn: () =>
     'You have successfully been re-subscribed to messages from this number. Reply HELP for help. Reply STOP to unsubscribe. Msg&Data Rates May Apply.',
-  twilioHelp: () => 'Reply STOP to unsubscribe. Msg&Data Rates May Apply.',
 
   /** At most once a day, to a phone that opted out and texts anyway: nothing was shared. */
   rejoinHint: () => "You've stopped Loop texts, so this wasn't shared with anyone. Reply START to rejoin and share again.",
@@ -93,19 +103,22 @@ export const replies = {
     `In several Loops? Start with "${flattened(name, QUOTE_LIMITS.loopName).replace(/"/g, "'")}:" to share with this one only. Reply HELP for help, STOP to opt out.`,
 
   /**
-   * The one text a person gets when someone else adds their phone to a Loop. It names who added
-   * them (their account's name, never a typed one) and what Loop is; nothing more comes without YES.
+   * The one text a person gets when someone else adds their phone to a Loop: a consent request as
+   * CTIA 5.1.2.1 and 5.1.3 ask for one. It names the brand, who added them (their account's name,
+   * never a typed one) to which Loop, what comes and how often (`frequency`, textFrequency),
+   * the rates, and YES, HELP and STOP. Within 160 GSM-7 characters with names of usual length;
+   * nothing more comes without YES.
    */
-  invitation: (input: { loopName: string; adderName: string; viaLink: boolean }) =>
-    `${
+  invitation: (input: { loopName: string; adderName: string; viaLink: boolean; frequency: string }) =>
+    `Loop: ${
       input.viaLink
-        ? `Someone used ${quoted(input.adderName, QUOTE_LIMITS.personName)}'s invite link to add this number to the Loop ${loopName(input.loopName)}.`
-        : `${quoted(input.adderName, QUOTE_LIMITS.personName)} invited you to the Loop ${loopName(input.loopName)}.`
-    } Loop turns a group's texts and photos into a newsletter. Reply YES to join. If you don't, you get no more texts from this Loop. Reply STOP to stop all Loop texts.`,
+        ? `someone used ${quotedPerson(input.adderName)}'s invite link to add you to`
+        : `${quotedPerson(input.adderName)} invited you to`
+    } ${loopName(input.loopName)} (group news, ${input.frequency}). ${RATES} Reply YES to join, HELP for help, STOP to opt out.`,
 
-  /** YES confirmed these memberships. */
-  joined: (names: string[]) =>
-    `You're in ${listNames(names)} on Loop! Text this number anytime with your news and photos, and they'll go into the group's newsletter. ` +
+  /** YES confirmed these memberships (CTIA 5.1.3: what they joined, how often, how to stop). */
+  joined: (names: string[], frequency: string) =>
+    `Loop: you're in ${listNames(names)} (${frequency}). Text your news and photos to this number anytime. ` +
     'Reply HELP for help, STOP to opt out.',
 
   /** YES with nothing to confirm (no invitation, an expired one, or one already answered). */
@@ -128,6 +141,16 @@ export const replies = {
       .slice(0, WHICH_LOOP_CHOICES)
       .map((c, i) => `${i + 1} for ${loopName(c.name)} (from ${quoted(c.inviterName, QUOTE_LIMITS.personName)})`)
       .join(', ')}.`,
+
+  /**
+   * A staff group message says whose it is: it starts with the Loop's name (`"Smith Family":
+   * Picnic moved to Sunday`). Outside WhatsApp's window its template gets {{1}} the Loop's name
+   * and {{2}} the start of the message (one line each; the whole text follows a reply).
+   */
+  groupMessage: (name: string, message: string) => ({
+    body: `${loopName(name)}: ${message}`,
+    templateVariables: { '1': templateVariable(name), '2': templateVariable(message) },
+  }),
 
   /** START while invitations wait for a YES. */
   invitationsWaiting: (names: string[]) => `You have an open invitation to ${listNames(names)}: reply YES to join.`,

@@ -6,7 +6,7 @@ import type { ClaimedText } from './claim-messages';
 import type { MessageRow, MessagingContext } from './context';
 import { providerFor } from './create-provider';
 import type { Pacer } from './pacer';
-import { planDelivery, type DeliveryPlan } from './plan-delivery';
+import { paceOf, planDelivery, type DeliveryPlan } from './plan-delivery';
 import { applyEarlyStatuses, closeWhatsappWindow, markPhone } from './record-status';
 import { sendableTextsQuery, type Sendable } from './recipients';
 import { releaseMessages } from './release-messages';
@@ -20,6 +20,9 @@ const LEASE_MARGIN_MS = 5_000;
 const SENT_PER_UPDATE = 500;
 const OPTED_OUT_ERROR = 'Not sent: this phone opted out of texts (STOP).';
 const NOT_ALLOWED_ERROR = 'Not sent: the member left the Loop, or the Loop was paused, after the text was queued.';
+const undeliverableError = (code: number) => `Not sent: Twilio error ${code} said this phone cannot receive texts.`;
+const STRANGER_ERROR =
+  'Not sent: this number is in no Loop and had an answer less than a day ago (one a day, so two automated senders never answer each other).';
 
 /**
  * Sends due outbound texts, claimed `batch` at a time by `claim` (claimOutbound): the rows are
@@ -189,7 +192,16 @@ class SendCheck {
       .then(
         (found) => {
           for (const w of batch)
-            w.resolve(found.get(w.id) ?? { allowed: false, refusal: null, optedOut: false, lastWhatsappInboundAt: null });
+            w.resolve(
+              found.get(w.id) ?? {
+                allowed: false,
+                refusal: null,
+                optedOut: false,
+                undeliverable: null,
+                strangerRepliedToday: false,
+                lastWhatsappInboundAt: null,
+              },
+            );
         },
         (error: unknown) => {
           for (const w of batch) w.reject(error);
@@ -218,19 +230,31 @@ async function deliver(
   abortSends?: AbortSignal,
 ): Promise<SentRecord | 'stopped' | 'late' | 'failed'> {
   let plan = await planDelivery(ctx, row, lastWhatsappInboundAt);
-  await pacer.wait(plan.from, signal);
+  const pace = (p: DeliveryPlan) => {
+    const { sender, segments } = paceOf(ctx.config, p, row);
+    return pacer.wait(sender, signal, segments);
+  };
+  await pace(plan);
   if (signal?.aborted) return 'stopped';
   // The moment of sending: a STOP, a removal or a pause since the claim stops the text here.
   const now = await check.check(row.id);
   if (!now.allowed) {
-    const error = now.optedOut ? OPTED_OUT_ERROR : now.refusal ? `Not sent: ${now.refusal}` : NOT_ALLOWED_ERROR;
+    const error = now.optedOut
+      ? OPTED_OUT_ERROR
+      : now.refusal
+        ? `Not sent: ${now.refusal}`
+        : now.undeliverable !== null
+          ? undeliverableError(now.undeliverable)
+          : now.strangerRepliedToday
+            ? STRANGER_ERROR
+            : NOT_ALLOWED_ERROR;
     await finish(ctx, row, { status: 'failed', error });
     return 'failed';
   }
   if (row.channel === 'whatsapp') {
     // The window as it is now: a 63016 since the claim closed it.
     const fresh = await planDelivery(ctx, row, now.lastWhatsappInboundAt);
-    if (fresh.from !== plan.from) await pacer.wait(fresh.from, signal);
+    if (fresh.from !== plan.from) await pace(fresh);
     plan = fresh;
   }
   const leaseLeft = (row.nextAttemptAt?.getTime() ?? Infinity) - ctx.clock().getTime();
@@ -242,6 +266,20 @@ async function deliver(
     // Aborted as the process stops: the text goes back to the outbox, its attempt not counted.
     if (abortSends?.aborted) return 'stopped';
     let failure = error instanceof SendError ? error : new SendError(error instanceof Error ? error.message : String(error), true);
+    if (failure.code === PERMANENT_ERROR_CODES.notWhatsApp && plan.channel === 'whatsapp') {
+      // No WhatsApp on this number: the person is moved to SMS, and this text goes by SMS now.
+      // https://www.twilio.com/docs/api/errors/63024
+      await markPhone(ctx.db, row.toAddress, failure.code, ctx.clock());
+      plan = await planDelivery(ctx, { ...row, channel: 'sms', fromAddress: '' });
+      await pace(plan);
+      try {
+        providerMessageId = await send(ctx, row, plan, abortSends);
+        return { id: row.id, attempts: row.attempts, providerMessageId, channel: 'sms', fromAddress: plan.from, sentAt: ctx.clock() };
+      } catch (retryError) {
+        if (abortSends?.aborted) return 'stopped';
+        failure = retryError instanceof SendError ? retryError : new SendError(String(retryError), true);
+      }
+    }
     if (failure.code === PERMANENT_ERROR_CODES.outsideWhatsAppWindow && !plan.template) {
       // Twilio's advice for 63016: the window is closed, so send it again as the approved
       // template (or by SMS when none is configured). https://www.twilio.com/docs/api/errors/63016
@@ -252,7 +290,7 @@ async function deliver(
         return 'failed';
       }
       plan = again;
-      await pacer.wait(plan.from, signal);
+      await pace(plan);
       try {
         providerMessageId = await send(ctx, row, plan, abortSends);
         return {

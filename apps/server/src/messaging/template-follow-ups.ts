@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { messages, users } from '../db/schema';
+import { members, messages, users } from '../db/schema';
 import { DAY_MS } from '../lib/clock';
 import { insertOutboundRows, type TextKind } from './outbox';
 import { templateVariable } from './text-limits';
@@ -65,6 +65,10 @@ async function queueWholeTextsAfterTemplates(
         gt(messages.sentAt, new Date(input.at.getTime() - FOLLOW_UP_WITHIN_MS)),
         windowEnd ? gt(messages.sentAt, windowEnd) : undefined,
         or(isNull(messages.raw), sql`not (${messages.raw} ? 'followUpOf')`),
+        // An invitation only while it still waits for an answer: after YES (handled before the
+        // window opens, in the same transaction) it is never sent again before "you're in".
+        sql`(${messages.kind} <> 'invitation' or exists (select 1 from ${members} pm
+          where pm.loop_id = ${messages.loopId} and pm.user_id = ${messages.userId} and pm.status = 'pending'))`,
       ),
     )
     .orderBy(messages.sentAt, messages.id);

@@ -26,7 +26,7 @@ describe('every text Loop writes fits in 1,600 characters (Twilio 21617), at its
     'reply: shared to 80 Loops': replies.shared(firstName, manyLoops, 10),
     'reply: unknown Loop': replies.unknownLoop('n'.repeat(1600), manyLoops),
     'reply: your Loops': replies.yourLoops(manyLoops),
-    'reply: help': replies.help(),
+    'reply: help': replies.help('x'.repeat(100)),
     'reply: opted out': replies.optedOut(),
     'reply: rejoin hint': replies.rejoinHint(),
   };

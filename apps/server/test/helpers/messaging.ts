@@ -86,12 +86,12 @@ export interface FakeTwilioApp {
  * Starts a fake Twilio and an app that sends through it before the file's tests, and stops both
  * after them. Read `t`, `fake` and `db()` inside tests and hooks, not at module level.
  */
-export function useFakeTwilioApp(options: { clock?: Clock } = {}): FakeTwilioApp {
+export function useFakeTwilioApp(options: { clock?: Clock; env?: Record<string, string> } = {}): FakeTwilioApp {
   let t: TestContext | undefined;
   let fake: FakeTwilio | undefined;
   beforeAll(async () => {
     fake = await startFakeTwilio();
-    t = await createTestApp(twilioEnv(fake), options);
+    t = await createTestApp(twilioEnv(fake, options.env), options);
   });
   afterAll(async () => {
     await t?.close();

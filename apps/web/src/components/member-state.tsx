@@ -9,6 +9,7 @@ const LABELS: Record<LoopMember['state'], { label: string; className: string }> 
   declined: { label: 'Declined', className: 'bg-muted text-muted-foreground' },
   not_invited: { label: 'Not invited', className: 'bg-rose-100 text-rose-900' },
   opted_out: { label: 'Opted out', className: 'bg-rose-100 text-rose-900' },
+  undeliverable: { label: "Can't receive texts", className: 'bg-rose-100 text-rose-900' },
   failing: { label: 'Texts failing', className: 'bg-rose-100 text-rose-900' },
 };
 
@@ -28,6 +29,8 @@ export function memberStateDetail(member: LoopMember): string | null {
         : 'Not invited: this phone has opted out of texts; they can text START and then YES.';
     case 'opted_out':
       return 'Texted STOP: Loop sends them nothing until they text START.';
+    case 'undeliverable':
+      return `${member.lastError ?? "Can't receive texts"}: Loop stopped texting this number. If it is wrong, fix it with Edit.`;
     case 'failing':
       return member.lastError;
     case 'active':

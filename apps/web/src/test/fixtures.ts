@@ -30,6 +30,7 @@ export function member(id: number, overrides: Partial<LoopMember> = {}): LoopMem
     timeZoneSource: 'phone',
     ownerTimeZone: null,
     scheduledFor: null,
+    deliveryNote: null,
     user: {
       firstName: 'Margaret',
       lastName: 'Walker-Fitzgerald',

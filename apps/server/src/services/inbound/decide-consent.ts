@@ -3,6 +3,7 @@ import { replies, WHICH_LOOP_CHOICES } from '../../messaging/replies';
 import type { ConsentText } from './consent';
 import type { InboundText, Reply } from './decide-inbound';
 import { nameKey } from './route-text';
+import { textFrequency } from '../../messaging/text-frequency';
 import type { OpenInvitation, SenderFacts } from './sender-facts';
 
 /** How long a "which Loop?" question waits for a numbered reply; after that a number is just a text. */
@@ -105,7 +106,7 @@ function confirm(base: Omit<ConsentOutcome, 'reply'>, invitation: OpenInvitation
     confirm: invitation.membershipId,
     clearQuestion: true,
     loopId: invitation.loopId,
-    reply: text(replies.joined([invitation.name])),
+    reply: text(replies.joined([invitation.name], textFrequency([invitation]))),
   };
 }
 

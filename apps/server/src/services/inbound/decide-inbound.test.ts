@@ -12,6 +12,7 @@ const text = (body: string, extra: Partial<InboundText> = {}): InboundText => ({
   at: AT,
   simulated: false,
   keywordReplies: 'twilio',
+  supportContact: 'help@loop.example',
   ...extra,
 });
 
@@ -27,6 +28,8 @@ const facts = fc.record({
       inviterName: fc.constantFrom('Alice Abbot', 'Mallory M'),
       ownerName: fc.constant('Ann Owner'),
       withheld: fc.boolean(),
+      reminderSchedule: fc.constant([]),
+      frequency: fc.constant('weekly' as const),
     }),
     { selector: (i) => i.membershipId, maxLength: 4 },
   ),
@@ -84,8 +87,26 @@ describe('decideInbound (pure)', () => {
       optedOut: false,
       loops: [],
       invitations: [
-        { membershipId: 7, loopId: 1, name: 'Smith Family', inviterName: 'Alice Abbot', ownerName: 'Alice Abbot', withheld: false },
-        { membershipId: 8, loopId: 2, name: 'Smith Family', inviterName: 'Mallory M', ownerName: 'Mallory M', withheld: false },
+        {
+          membershipId: 7,
+          loopId: 1,
+          name: 'Smith Family',
+          inviterName: 'Alice Abbot',
+          ownerName: 'Alice Abbot',
+          withheld: false,
+          reminderSchedule: [],
+          frequency: 'weekly' as const,
+        },
+        {
+          membershipId: 8,
+          loopId: 2,
+          name: 'Smith Family',
+          inviterName: 'Mallory M',
+          ownerName: 'Mallory M',
+          withheld: false,
+          reminderSchedule: [],
+          frequency: 'weekly' as const,
+        },
       ],
       question: { membershipIds: [7, 8], expiresAt: new Date(AT.getTime() + 1000) },
     };

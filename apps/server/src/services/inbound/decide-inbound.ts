@@ -21,6 +21,15 @@ export interface InboundText {
   simulated: boolean;
   /** TWILIO_KEYWORD_REPLIES: who answers START and HELP on SMS. */
   keywordReplies: Config['TWILIO_KEYWORD_REPLIES'];
+  /** SUPPORT_CONTACT (or its default), which the HELP answer names (CTIA 5.1.3). */
+  supportContact: string;
+}
+
+/** The settings deciding a text reads. */
+export type InboundSettings = Pick<InboundText, 'keywordReplies' | 'supportContact'>;
+
+export function inboundSettings(config: Pick<Config, 'TWILIO_KEYWORD_REPLIES' | 'supportContact'>): InboundSettings {
+  return { keywordReplies: config.TWILIO_KEYWORD_REPLIES, supportContact: config.supportContact };
 }
 
 /** A text Loop sends back; `opt_out_notice` is the only kind that reaches a phone that opted out. */
@@ -55,7 +64,7 @@ export type Outcome =
     };
 
 /** The text as deciding it needs it, from its stored row. */
-export function inboundText(row: MessageRow, keywordReplies: InboundText['keywordReplies']): InboundText {
+export function inboundText(row: MessageRow, settings: InboundSettings): InboundText {
   const params = row.raw ?? {};
   return {
     body: params.Body ?? row.body,
@@ -63,7 +72,7 @@ export function inboundText(row: MessageRow, keywordReplies: InboundText['keywor
     params,
     at: row.createdAt,
     simulated: isSimulatorAddress(row.toAddress),
-    keywordReplies,
+    ...settings,
   };
 }
 
@@ -145,8 +154,10 @@ function decideKeyword(keyword: Keyword, text: InboundText, facts: SenderFacts):
       return { kind: 'opt_in', reply: { body: [replies.optedIn(), ...invitations].join(' '), kind: 'reply' } };
     }
     case 'help': {
-      if (sms && twilioAnswers) return { kind: 'answer', reply: asTwilio(replies.twilioHelp()) };
-      return { kind: 'answer', reply: { body: replies.help(), kind: 'reply' } };
+      // Twilio's answer is the operator's: README's Twilio section has them set it to this same
+      // text (its default names no brand and no contact, which CTIA 5.1.3 asks of HELP).
+      if (sms && twilioAnswers) return { kind: 'answer', reply: asTwilio(replies.help(text.supportContact)) };
+      return { kind: 'answer', reply: { body: replies.help(text.supportContact), kind: 'reply' } };
     }
     case 'loops': {
       const names = facts.loops.map((loop) => loop.name);

@@ -5,7 +5,7 @@ import { loops, messages, updates } from '../../db/schema';
 import type { MessageRow } from '../../messaging/context';
 import { insertOutboundRows, type OutboundRow } from '../../messaging/outbox';
 import { phoneMayBeTexted } from '../../messaging/recipients';
-import { decideInbound, inboundText, type InboundText } from './decide-inbound';
+import { decideInbound, inboundText, type InboundSettings } from './decide-inbound';
 import { NO_MEDIA, settleShare } from './settle-share';
 import type { SenderFacts } from './sender-facts';
 import { isSimulatorAddress } from '../../messaging/simulator';
@@ -34,14 +34,10 @@ export interface PlainText {
  * other attachment, or goes nowhere, or is a button tap; not from the Phone Simulator (its viewer
  * narrows the facts). Null for any other text: processInbound handles it, one at a time.
  */
-export function planPlainText(
-  row: MessageRow,
-  facts: SenderFacts | undefined,
-  keywordReplies: InboundText['keywordReplies'],
-): PlainText | null {
+export function planPlainText(row: MessageRow, facts: SenderFacts | undefined, settings: InboundSettings): PlainText | null {
   const phone = toE164(row.fromAddress);
   if (!facts || !phone || isSimulatorAddress(row.toAddress)) return null;
-  const outcome = decideInbound(inboundText(row, keywordReplies), facts);
+  const outcome = decideInbound(inboundText(row, settings), facts);
   const plain = { row, phone, userId: facts.user?.id ?? null, loopId: null, loopIds: [], content: '' };
   switch (outcome.kind) {
     case 'button':

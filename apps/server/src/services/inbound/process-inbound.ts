@@ -13,7 +13,7 @@ import { simulatorScope } from '../../messaging/simulator';
 import { storeUpdates } from '../updates/store-updates';
 import { openWhatsappWindow } from '../../messaging/template-follow-ups';
 import { confirmMembership } from '../memberships/confirm-membership';
-import { changesFacts, decideInbound, inboundText, type Reply } from './decide-inbound';
+import { changesFacts, decideInbound, inboundSettings, inboundText, type Reply } from './decide-inbound';
 import { QUESTION_LIFETIME_MS, type ConsentOutcome } from './decide-consent';
 import { settleShare } from './settle-share';
 import { readSenderFacts, type KnownSender } from './sender-facts';
@@ -33,7 +33,7 @@ export async function processInbound(
   options: { fetchOptions?: FetchMediaOptions; known?: KnownSender } = {},
 ): Promise<void> {
   const { db, config, storage } = ctx;
-  const text = inboundText(row, config.TWILIO_KEYWORD_REPLIES);
+  const text = inboundText(row, inboundSettings(config));
   const phone = toE164(row.fromAddress);
   // A WhatsApp user known by a username only (whatsapp:XX.…, no phone number): Loop cannot match
   // or answer it. Kept, with why, so staff can see it.

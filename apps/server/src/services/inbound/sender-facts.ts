@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { consentQuestions, loops, members, phoneOptOuts, users } from '../../db/schema';
 import { membershipIsActive, membershipIsConfirmable } from '../memberships/membership-is-active';
+import type { LoopCadence } from '../../messaging/text-frequency';
 import type { LoopRef } from './route-text';
 
 /** An invitation a YES could confirm now: pending, not expired. */
@@ -16,6 +17,9 @@ export interface OpenInvitation {
   ownerName: string;
   /** No invitation text went out (the phone had opted out): only a YES to this Loop confirms it. */
   withheld: boolean;
+  /** How often the Loop texts, which the YES confirmation says (textFrequency). */
+  reminderSchedule: readonly unknown[];
+  frequency: LoopCadence['frequency'];
 }
 
 /** The open "which Loop?" question: its choices in the order offered, and until when a number answers it. */
@@ -83,6 +87,8 @@ async function invitationsOf(db: DbOrTx, userIds: number[], now: Date, scope: nu
       inviterName: sql<string>`coalesce(${inviter.firstName} || ' ' || ${inviter.lastName}, ${owner.firstName} || ' ' || ${owner.lastName})`,
       ownerName: sql<string>`${owner.firstName} || ' ' || ${owner.lastName}`,
       withheld: members.invitationWithheld,
+      reminderSchedule: loops.reminderSchedule,
+      frequency: loops.frequency,
     })
     .from(members)
     .innerJoin(loops, eq(loops.id, members.loopId))

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { LoopDetail, LoopMember, LoopRole, LoopUpdate } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
-import { loops, media, members, messages, phoneOptOuts, updates, users, type MediaVariant } from '../../db/schema';
+import { loops, media, members, messages, phoneOptOuts, undeliverablePhones, updates, users, type MediaVariant } from '../../db/schema';
 import { AppError } from '../../errors';
 import { isClipRow } from '../../media/clip';
 import { clipOf } from '../../media/photo-sizes';
@@ -32,6 +32,8 @@ interface MemberJson {
   owner_time_zone: string | null;
   phone_time_zone: string | null;
   scheduled_for: string | null;
+  undeliverable_code: number | null;
+  whatsapp_refused: boolean;
 }
 
 interface UpdateJson {
@@ -91,6 +93,8 @@ export async function getLoopDetailWith(
             )) as details_editable,
             ${members.status} as status, ${members.invitedAt} as invited_at, ${members.invitationWithheld} as invitation_withheld,
             exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = p.phone_number) as opted_out,
+            (select ${undeliverablePhones.errorCode} from ${undeliverablePhones} where ${undeliverablePhones.phoneNumber} = p.phone_number) as undeliverable_code,
+            (p.whatsapp_refused_at is not null and p.messaging_preference = 'sms') as whatsapp_refused,
             -- The last text to the phone that got an answer, if it failed (index messages_to_address_created_at_idx).
             (select case when last.status in ('failed', 'undelivered') then coalesce(last.error, '') end from (
               select ${messages.status} as status, ${messages.error} as error from ${messages}
@@ -102,7 +106,7 @@ export async function getLoopDetailWith(
           cross join lateral (
             select ${users.id}, ${users.firstName}, ${users.lastName}, ${users.phoneNumber}, ${users.email}, ${users.messagingPreference},
               ${users.timeZone}, ${users.phoneTimeZone},
-              ${users.passwordHash} is null as text_only
+              ${users.passwordHash} is null as text_only, ${users.whatsappRefusedAt} as whatsapp_refused_at
             from ${users} where ${users.id} = ${members.userId} limit 1
           ) p
           where ${members.loopId} = ${loopId}
@@ -145,6 +149,8 @@ export async function getLoopDetailWith(
         invitationWithheld: Boolean(m.invitation_withheld),
         optedOut: m.opted_out,
         lastFailure: m.last_failure,
+        undeliverableCode: m.undeliverable_code,
+        whatsappRefused: Boolean(m.whatsapp_refused),
       },
       now,
     ),

@@ -17,7 +17,7 @@ export interface MemberWithPerson {
 /** The member's state (pending, active...) comes from memberState, and their zone from memberZone, beside this. */
 export type LoopMemberPerson = Omit<
   LoopMember,
-  'state' | 'invitedAt' | 'resendAt' | 'lastError' | 'timeZone' | 'timeZoneSource' | 'ownerTimeZone' | 'scheduledFor'
+  'state' | 'invitedAt' | 'resendAt' | 'lastError' | 'deliveryNote' | 'timeZone' | 'timeZoneSource' | 'ownerTimeZone' | 'scheduledFor'
 >;
 
 /** The API's member without its state: who they are, as the Members tab shows them. */

@@ -1,12 +1,16 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { loops, members, users } from '../../db/schema';
+import type { LoopCadence } from '../../messaging/text-frequency';
 import { membershipIsConfirmable } from './membership-is-active';
 
 export interface ConfirmedLoop {
   id: number;
   name: string;
 }
+
+/** A confirmed Loop with what says how often it texts (textFrequency). */
+export interface JoinedLoop extends ConfirmedLoop, LoopCadence {}
 
 /**
  * Makes the phone's pending, unexpired memberships active (only those of `loopIds` when given) and
@@ -18,7 +22,7 @@ export async function confirmPendingMemberships(
   phoneNumber: string,
   now: Date,
   options: { loopIds?: readonly number[] } = {},
-): Promise<ConfirmedLoop[]> {
+): Promise<JoinedLoop[]> {
   if (options.loopIds && options.loopIds.length === 0) return [];
   const conditions = [
     membershipIsConfirmable(now),
@@ -32,7 +36,7 @@ export async function confirmPendingMemberships(
     .returning({ loopId: members.loopId });
   if (confirmed.length === 0) return [];
   return tx
-    .select({ id: loops.id, name: loops.name })
+    .select({ id: loops.id, name: loops.name, reminderSchedule: loops.reminderSchedule, frequency: loops.frequency })
     .from(loops)
     .where(
       inArray(

@@ -1,12 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
-import { members, users } from '../../db/schema';
+import { loops, members, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { DAY_MS } from '../../lib/clock';
 import { isOptedOut } from '../../messaging/opt-outs';
 import { enqueueText } from '../../messaging/outbox';
 import { replies } from '../../messaging/replies';
+import { textFrequency } from '../../messaging/text-frequency';
 import { enforceLimits, waitText } from '../attempts/enforce-limits';
 import { findOrCreateMemberUser, type PersonInput } from '../members/find-or-create-member-user';
 import { invitationLimits, memberAddLimits } from './invitation-limits';
@@ -111,16 +112,20 @@ export async function resendInvitation(
   return updated;
 }
 
-function queueInvitation(
+async function queueInvitation(
   tx: DbOrTx,
   input: { loop: { id: number; name: string }; adder: Adder; viaLink: boolean; userId: number; now: Date },
 ) {
   const adderName = `${input.adder.firstName} ${input.adder.lastName}`.trim();
+  const cadence = await tx
+    .select({ reminderSchedule: loops.reminderSchedule, frequency: loops.frequency })
+    .from(loops)
+    .where(eq(loops.id, input.loop.id));
   return enqueueText(tx, {
     kind: 'invitation',
     userId: input.userId,
     loopId: input.loop.id,
-    body: replies.invitation({ loopName: input.loop.name, adderName, viaLink: input.viaLink }),
+    body: replies.invitation({ loopName: input.loop.name, adderName, viaLink: input.viaLink, frequency: textFrequency(cadence) }),
     idempotencyKey: `invitation:${input.loop.id}:${input.userId}:${input.now.getTime()}`,
   });
 }

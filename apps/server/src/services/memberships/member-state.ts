@@ -10,17 +10,30 @@ export interface MembershipFacts {
   optedOut: boolean;
   /** The error of the last text to this phone, when that text failed; else null. */
   lastFailure: string | null;
+  /** The Twilio error that marked the phone unable to receive texts (undeliverable_phones), else null. */
+  undeliverableCode?: number | null;
+  /** Twilio said the number has no WhatsApp (63024) and the person now gets SMS. */
+  whatsappRefused?: boolean;
 }
+
+/** Why a phone cannot receive texts, as the owner reads it: "Can't receive texts (landline)". */
+const UNDELIVERABLE_WORDS: Record<number, string> = {
+  30005: "Can't receive texts (unknown number)",
+  30006: "Can't receive texts (landline)",
+  21614: "Can't receive texts (not a mobile number)",
+};
 
 /**
  * What the owner sees for one member. A refusal says most (declined), then an invitation that never
- * went (not invited, whatever the phone did since), opting out, failing texts, then the invitation.
+ * went (not invited, whatever the phone did since), opting out, a number that cannot receive texts,
+ * failing texts, then the invitation.
  */
 export function memberState(
   facts: MembershipFacts,
   now: Date,
-): { state: MemberState; invitedAt: string | null; resendAt: string | null; lastError: string | null } {
+): { state: MemberState; invitedAt: string | null; resendAt: string | null; lastError: string | null; deliveryNote: string | null } {
   const pending = facts.status === 'pending';
+  const undeliverable = (facts.undeliverableCode ?? null) !== null;
   const expired = pending && (facts.invitedAt?.getTime() ?? 0) + INVITATION_LIFETIME_MS <= now.getTime();
   const state: MemberState =
     facts.status === 'declined'
@@ -29,19 +42,27 @@ export function memberState(
         ? 'not_invited'
         : facts.optedOut
           ? 'opted_out'
-          : facts.lastFailure !== null
-            ? 'failing'
-            : expired
-              ? 'expired'
-              : pending
-                ? 'pending'
-                : 'active';
-  const resendAt = pending && !facts.optedOut ? new Date((facts.invitedAt?.getTime() ?? 0) + DAY_MS).toISOString() : null;
+          : undeliverable
+            ? 'undeliverable'
+            : facts.lastFailure !== null
+              ? 'failing'
+              : expired
+                ? 'expired'
+                : pending
+                  ? 'pending'
+                  : 'active';
+  const resendAt = pending && !facts.optedOut && !undeliverable ? new Date((facts.invitedAt?.getTime() ?? 0) + DAY_MS).toISOString() : null;
   return {
     state,
     invitedAt: pending ? (facts.invitedAt?.toISOString() ?? null) : null,
     resendAt,
-    lastError: state === 'failing' ? deliveryErrorInWords(facts.lastFailure ?? '') : null,
+    lastError:
+      state === 'undeliverable'
+        ? (UNDELIVERABLE_WORDS[facts.undeliverableCode ?? 0] ?? "Can't receive texts")
+        : state === 'failing'
+          ? deliveryErrorInWords(facts.lastFailure ?? '')
+          : null,
+    deliveryNote: facts.whatsappRefused ? 'WhatsApp says this number has no WhatsApp account, so Loop texts it by SMS.' : null,
   };
 }
 
@@ -59,6 +80,7 @@ const TWILIO_ERRORS: Record<string, string> = {
   '30007': "The phone company filtered Loop's text as spam.",
   '30008': 'The phone company could not deliver the text (unknown error).',
   '63016': 'WhatsApp refused the text: the member has not written in the last 24 hours.',
+  '63024': 'This number has no WhatsApp account.',
 };
 
 /** A delivery error as a person reads it: the known Twilio codes in words, else the error itself. */

@@ -100,7 +100,15 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
     const { id, memberId } = request.params;
     const access = await getLoopAccess(db, gatedUser(request), id);
     requireManage(access);
-    return updateMember(db, { loopId: id, creatorId: access.loop.creatorId, memberId, input: request.body, now: clock() });
+    return updateMember(db, {
+      loop: access.loop,
+      creatorId: access.loop.creatorId,
+      memberId,
+      input: request.body,
+      adder: access.user,
+      config,
+      now: clock(),
+    });
   });
 
   app.post('/:id/members/:memberId/invitation', { schema: { params: memberParams } }, async (request) => {

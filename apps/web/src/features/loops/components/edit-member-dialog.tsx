@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { updateMemberSchema, type LoopMember } from '@loop/shared/loops';
 import { MessagingPreferenceField } from '@/components/messaging-preference-field';
+import { PhoneInput } from '@/components/phone-input';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -23,7 +24,11 @@ import { errorText } from '@/lib/api-client';
 import { timeZoneLabel, timeZoneOptions } from '@/lib/time-zone';
 import { useUpdateMember } from '../api/update-member';
 
-/** "Edit" on a member row: their context and time zone, and their name and messaging preference when the owner may change them. */
+/**
+ * "Edit" on a member row: their context and time zone, and their name, phone number and messaging
+ * preference when the owner may change them. A new number is asked again (pending until it replies
+ * YES): how an owner fixes a number that can't receive texts.
+ */
 export function EditMemberDialog({ loopId, member }: { loopId: number; member: LoopMember }) {
   const [open, setOpen] = useState(false);
   const name = `${member.user.firstName} ${member.user.lastName}`;
@@ -42,7 +47,7 @@ export function EditMemberDialog({ loopId, member }: { loopId: number; member: L
           <DialogTitle>Edit {name}</DialogTitle>
           <DialogDescription>
             {member.detailsEditable
-              ? 'Changes show in the Members list and in the next newsletter.'
+              ? 'Changes show in the Members list and in the next newsletter. A new phone number gets the invitation and must reply YES.'
               : `${member.user.firstName} manages their own name and messaging preference. You can change their context for this loop.`}
           </DialogDescription>
         </DialogHeader>
@@ -62,6 +67,7 @@ function EditMemberForm({ loopId, member, onSaved }: { loopId: number; member: L
       firstName: member.user.firstName,
       lastName: member.user.lastName,
       messagingPreference: member.user.messagingPreference,
+      phoneNumber: member.user.phoneNumber,
       context: member.context ?? '',
       timeZone: member.ownerTimeZone,
     },
@@ -71,10 +77,12 @@ function EditMemberForm({ loopId, member, onSaved }: { loopId: number; member: L
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       // Only what the owner may change: the person's own details are not sent when locked.
-      const { timeZone, ...rest } = values;
-      // The zone only when it changed, so saving a name never moves the member's reminders.
+      const { timeZone, phoneNumber, ...rest } = values;
+      // The zone only when it changed, so saving a name never moves the member's reminders; the
+      // phone number only when it changed: a new number is invited again.
       const zone = timeZone === member.ownerTimeZone ? {} : { timeZone };
-      await update.mutateAsync(locked ? { context: values.context, ...zone } : { ...rest, ...zone });
+      const phone = phoneNumber === member.user.phoneNumber ? {} : { phoneNumber };
+      await update.mutateAsync(locked ? { context: values.context, ...zone } : { ...rest, ...zone, ...phone });
       toast({ title: 'Member updated successfully' });
       onSaved();
     } catch (error) {
@@ -92,6 +100,25 @@ function EditMemberForm({ loopId, member, onSaved }: { loopId: number; member: L
           {(control) => <Input {...control} autoComplete="off" disabled={locked} {...form.register('lastName')} />}
         </FormField>
       </div>
+      <FormField id="edit-member-phone" label="Phone Number" error={errors.phoneNumber?.message}>
+        {(control) => (
+          <Controller
+            control={form.control}
+            name="phoneNumber"
+            render={({ field }) => (
+              <PhoneInput
+                {...control}
+                ref={field.ref}
+                name={field.name}
+                value={field.value ?? ''}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                disabled={locked}
+              />
+            )}
+          />
+        )}
+      </FormField>
       <Controller
         control={form.control}
         name="messagingPreference"

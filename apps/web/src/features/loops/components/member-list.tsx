@@ -82,6 +82,7 @@ function MemberRow({ loopId, member, canManage }: { loopId: number; member: Loop
               Texts scheduled for {formatClockInZone(member.scheduledFor, member.timeZone)} their time
             </p>
           )}
+          {member.deliveryNote && <p className="text-sm break-words text-muted-foreground">{member.deliveryNote}</p>}
           {canManage && member.resendAt && <ResendInvitation loopId={loopId} member={member} />}
           <div className="flex min-w-0 flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
             <a href={`tel:${member.user.phoneNumber}`} className="inline-flex items-center gap-1.5 whitespace-nowrap hover:text-foreground">

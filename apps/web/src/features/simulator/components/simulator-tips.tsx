@@ -3,7 +3,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
 
 const KEYWORDS = [
-  ['HELP', 'how texting Loop works'],
+  // Says what the answer says (replies.help): the brand's how-to, the support contact, how to stop.
+  ['HELP', 'how texting Loop works, where to get help, how to stop'],
   ['LOOPS', 'the Loops this phone is in'],
   ['STOP', 'no more texts from Loop'],
   ['START', 'texts again after STOP'],
