@@ -109,9 +109,9 @@ export type AddMemberInput = z.input<typeof addMemberSchema>;
 
 /**
  * PUT /api/loops/{id}/members/{memberId}: any of these. The context is the Loop's own note
- * about the member; the name and messaging preference belong to the person, so the Loop's
- * owner may change them only while the member has no account and is in no other Loop
- * (`LoopMember.detailsEditable`).
+ * about the member; the name and messaging preference as this Loop shows them may change while
+ * the invitation is pending and for a member without an account, never an account holder's who
+ * said yes (`LoopMember.detailsEditable`).
  */
 export const updateMemberSchema = z
   .object({
@@ -173,12 +173,14 @@ export type MemberState = (typeof MEMBER_STATES)[number];
 
 export interface LoopMember {
   id: number;
-  userId: number;
+  /** The person's id once they said yes to this Loop (staff: always); null while pending, so adding a phone tells nothing of it. */
+  userId: number | null;
   context: string | null;
   isCreator: boolean;
   /**
-   * Whether the Loop's owner may change the member's name and messaging preference: only for a
-   * text-only member (no account of their own) who is in no other Loop. Context is always editable.
+   * Whether the Loop's owner may change the member's name and messaging preference as this Loop
+   * shows them: while the invitation is pending (what the owner typed), and for a member without
+   * an account of their own; never an account holder's who said yes. Context is always editable.
    */
   detailsEditable: boolean;
   user: { firstName: string; lastName: string; phoneNumber: string; email: string | null; messagingPreference: MessagingPreference };
@@ -251,7 +253,7 @@ export const loopDetailResponseSchema = z.object({
   members: z.array(
     z.object({
       id: z.number().int(),
-      userId: z.number().int(),
+      userId: z.number().int().nullable(),
       context: nullableText,
       isCreator: z.boolean(),
       detailsEditable: z.boolean(),
@@ -298,9 +300,9 @@ export interface InvitePreview {
   expiresAt: string;
 }
 
+/** POST /api/invites/{code}/join: the same whether or not the phone was in the Loop already (no membership lookups). */
 export interface JoinAnswer {
   ok: true;
   loopId: number;
   loopName: string;
-  alreadyMember: boolean;
 }

@@ -8,7 +8,7 @@ import { isOptedOut } from '../../messaging/opt-outs';
 import { memberState } from '../memberships/member-state';
 import { moveReminderEarlier } from '../schedules/schedule-columns';
 import { readMemberZone } from './member-zone';
-import { toLoopMember } from './to-loop-member';
+import { memberWithPerson, shownDetails, toLoopMember, type PersonDetails } from './to-loop-member';
 
 /** Whether the person is a member of any Loop but this one. */
 export async function inAnotherLoop(tx: DbOrTx, userId: number, loopId: number): Promise<boolean> {
@@ -22,8 +22,10 @@ export async function inAnotherLoop(tx: DbOrTx, userId: number, loopId: number):
 
 /**
  * The Loop's owner (or staff) edits a member: the Loop's note about them (context) always; their
- * name and messaging preference only while they have no account of their own and are in no other
- * Loop, since those belong to the person. Sending the values they have already is no change.
+ * name and messaging preference as this Loop shows them (decision 0031) while the invitation is
+ * pending and for a member without an account, never an account holder's who said yes. A member
+ * without an account who is in no other Loop gets the change on their person too, so Loop's
+ * texts to them use it. Sending the values they have already is no change.
  */
 export async function updateMember(
   db: Db,
@@ -39,35 +41,40 @@ export async function updateMember(
       .for('update');
     if (!row) throw new AppError('not_found', 'Member not found. They may have been removed already.');
     const { member, user } = row;
-    const detailsEditable =
-      user.id !== options.creatorId && user.passwordHash === null && !(await inAnotherLoop(tx, user.id, options.loopId));
-
-    const personChanges: Partial<Pick<typeof users.$inferSelect, 'firstName' | 'lastName' | 'messagingPreference'>> = {};
-    if (input.firstName !== undefined && input.firstName !== user.firstName) personChanges.firstName = input.firstName;
-    if (input.lastName !== undefined && input.lastName !== user.lastName) personChanges.lastName = input.lastName;
-    if (input.messagingPreference !== undefined && input.messagingPreference !== user.messagingPreference) {
-      personChanges.messagingPreference = input.messagingPreference;
+    const current = memberWithPerson(member, user);
+    const shown = shownDetails(current);
+    const changes: Partial<Pick<PersonDetails, 'firstName' | 'lastName' | 'messagingPreference'>> = {};
+    if (input.firstName !== undefined && input.firstName !== shown.firstName) changes.firstName = input.firstName;
+    if (input.lastName !== undefined && input.lastName !== shown.lastName) changes.lastName = input.lastName;
+    if (input.messagingPreference !== undefined && input.messagingPreference !== shown.messagingPreference) {
+      changes.messagingPreference = input.messagingPreference;
     }
-    if (Object.keys(personChanges).length > 0 && !detailsEditable) {
+    const changed = Object.keys(changes).length > 0;
+    if (changed && !toLoopMember(current, options.creatorId).detailsEditable) {
       throw new AppError(
         'forbidden',
-        user.passwordHash === null
-          ? `${user.firstName} is in other Loops too, so their name and messaging preference stay as they are. You can change their context here.`
-          : `${user.firstName} has an account and manages their own name and messaging preference. You can change their context here.`,
+        `${shown.firstName} has an account and manages their own name and messaging preference. You can change their context here.`,
       );
     }
-    const [updatedUser] =
-      Object.keys(personChanges).length > 0 ? await tx.update(users).set(personChanges).where(eq(users.id, user.id)).returning() : [user];
-    // The Loop's note and the zone the owner chose are the Loop's own: always editable.
-    const memberChanges: Partial<Pick<typeof members.$inferSelect, 'context' | 'timeZone'>> = {};
-    if (input.context !== undefined) memberChanges.context = input.context;
-    if (input.timeZone !== undefined) memberChanges.timeZone = input.timeZone;
+    let updatedUser = user;
+    if (changed && user.passwordHash === null && !(await inAnotherLoop(tx, user.id, options.loopId))) {
+      const [written] = await tx.update(users).set(changes).where(eq(users.id, user.id)).returning();
+      if (!written) throw new Error('update returned no row');
+      updatedUser = written;
+    }
+    // The Loop's note and the zone the owner chose are the Loop's own: always editable; so is the
+    // Loop's label for them, written whole (a row from before labels were kept starts from what it showed).
+    const memberChanges = {
+      ...(input.context !== undefined ? { context: input.context } : {}),
+      ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
+      ...(changed ? { ...shown, ...changes } : {}),
+    };
     const [updatedMember] =
       Object.keys(memberChanges).length > 0
         ? await tx.update(members).set(memberChanges).where(eq(members.id, member.id)).returning()
         : [member];
     if (input.timeZone !== undefined && input.timeZone !== member.timeZone) await moveReminderEarlier(tx, member.loopId, options.now);
-    if (!updatedUser || !updatedMember) throw new Error('update returned no row');
+    if (!updatedMember) throw new Error('update returned no row');
     const optedOut = await isOptedOut(tx, updatedUser.phoneNumber);
     return {
       // The last delivery error is the Loop detail's to show; an edit does not change it.
@@ -81,10 +88,7 @@ export async function updateMember(
         },
         options.now,
       ),
-      ...toLoopMember(
-        { ...updatedUser, id: updatedMember.id, userId: updatedUser.id, context: updatedMember.context, detailsEditable },
-        options.creatorId,
-      ),
+      ...toLoopMember(memberWithPerson(updatedMember, updatedUser), options.creatorId),
       ...(await readMemberZone(tx, updatedMember.id, options.now)),
     };
   });
