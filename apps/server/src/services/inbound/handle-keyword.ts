@@ -18,6 +18,8 @@ export interface KeywordInput {
   simulated: boolean;
   /** TWILIO_KEYWORD_REPLIES: who answers START and HELP on SMS. */
   keywordReplies: 'twilio' | 'loop';
+  /** A simulator viewer playing someone else's phone: the only Loops LOOPS may name (decision 0031). */
+  scope?: readonly number[] | null;
   now: Date;
 }
 
@@ -60,7 +62,8 @@ export async function handleKeyword(tx: DbOrTx, input: KeywordInput): Promise<{ 
       return { body: replies.help(), kind: 'reply' };
     case 'loops': {
       if (input.userId === null) return { body: replies.joinHelp(), kind: 'reply' };
-      const names = ((await activeLoopsOf(tx, [input.userId])).get(input.userId) ?? []).map((loop) => loop.name);
+      const scope = input.scope ? [...input.scope] : null;
+      const names = ((await activeLoopsOf(tx, [input.userId], scope)).get(input.userId) ?? []).map((loop) => loop.name);
       return { body: names.length > 0 ? replies.yourLoops(names) : replies.joinHelp(), kind: 'reply' };
     }
   }

@@ -90,6 +90,7 @@ export async function processInbound(
         channel: row.channel,
         simulated,
         keywordReplies: config.TWILIO_KEYWORD_REPLIES,
+        scope,
         now: ctx.clock(),
       });
       await finish(tx, 'processed', reply?.body, reply ? { kind: reply.kind } : {});
