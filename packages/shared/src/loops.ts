@@ -13,7 +13,7 @@ import {
   type MessagingPreference,
   type ReminderEntry,
 } from './constants';
-import { controlCharactersMessage, hasNoControlCharacters } from './text';
+import { controlCharactersMessage, hasLink, hasNoControlCharacters, hasPhoneNumber, linkMessage, phoneNumberMessage } from './text';
 import { timeZoneSchema } from './time-zone';
 
 export const VIBE_REQUIRED_MESSAGE = 'Please select at least one newsletter vibe';
@@ -29,7 +29,10 @@ export const loopNameSchema = z
   .trim()
   .min(1, 'Loop name is required')
   .max(LIMITS.loopName, `Loop name must be at most ${LIMITS.loopName} characters`)
-  .refine(hasNoControlCharacters, controlCharactersMessage('Loop name'));
+  .refine(hasNoControlCharacters, controlCharactersMessage('Loop name'))
+  // Invitations and reminders quote it: a name must not be a lure (a link, a number to call).
+  .refine((v) => !hasLink(v), linkMessage('Loop name'))
+  .refine((v) => !hasPhoneNumber(v), phoneNumberMessage('Loop name'));
 
 const optionalText = (label: string, max: number) =>
   z
