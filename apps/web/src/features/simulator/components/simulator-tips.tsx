@@ -5,8 +5,8 @@ import { cn } from '@/lib/cn';
 const KEYWORDS = [
   ['HELP', 'how texting Loop works'],
   ['LOOPS', 'the Loops this phone is in'],
-  ['STOP', 'no more texts from Loop'],
-  ['START', 'texts again after STOP'],
+  ['STOP', 'no more texts from Loop (from your own phone)'],
+  ['START', 'texts again after STOP (from your own phone)'],
 ] as const;
 
 /** How a member texts Loop: what the simulator is good for trying. */
