@@ -35,6 +35,8 @@ const shape = ({ id: _id, invitedAt: _at, resendAt: _resend, user, ...rest }: Lo
 
 describe('story: Mallory adds a phone to learn who holds it', () => {
   it('sees only what she typed, the same for an account holder’s phone as for a new one, until the holder says yes', async () => {
+    // Alice chose her own time zone on her Profile: that is hers too.
+    expect((await as(alice.cookie).send('PUT', '/api/user', { timeZone: 'Pacific/Chatham' })).statusCode).toBe(200);
     const loop = await createLoopAs(t.app, mallory.cookie, { name: 'Nosy' });
     const typed = { firstName: 'x', lastName: 'y' };
     const known = await as(mallory.cookie).send('POST', `/api/loops/${loop.id}/members`, {
@@ -50,7 +52,10 @@ describe('story: Mallory adds a phone to learn who holds it', () => {
     const pending = memberWithPhone(seen, alice.account.phoneNumber);
     expect(pending).toMatchObject({ userId: null, state: 'pending', user: { firstName: 'x', lastName: 'y', email: null } });
     expect(shape(pending as LoopMember)).toEqual(shape(memberWithPhone(seen, fresh.json().user.phoneNumber) as LoopMember));
-    for (const secret of ['Ice', 'alice@example.com', `"userId":${alice.user.id},`]) expect(JSON.stringify(seen)).not.toContain(secret);
+    for (const secret of ['Ice', 'alice@example.com', `"userId":${alice.user.id},`, 'Chatham']) {
+      expect(JSON.stringify(seen)).not.toContain(secret);
+      expect(known.body).not.toContain(secret);
+    }
 
     // Her label stays hers to fix while it is pending, as for anyone; Alice's account is untouched.
     const edit = await as(mallory.cookie).send('PUT', `/api/loops/${loop.id}/members/${pending?.id}`, { firstName: 'z' });

@@ -7,7 +7,7 @@ import { isClipRow } from '../../media/clip';
 import { clipOf } from '../../media/photo-sizes';
 import { mediaUrl } from '../../storage/media-storage';
 import { memberZone, scheduledForSql } from '../members/member-zone';
-import { authorName, toLoopMember } from '../members/to-loop-member';
+import { authorName, showsOwnDetails, toLoopMember } from '../members/to-loop-member';
 import { memberState } from '../memberships/member-state';
 import { loopNewslettersJson, toLoopNewsletterRow, type LoopNewsletterRow } from './loop-newsletters';
 import { summaryFields, toLoopSummary } from './loop-summary';
@@ -180,7 +180,13 @@ export async function getLoopDetailWith(
       options.staffView,
     ),
     ...memberZone({
-      userTimeZone: m.user_time_zone,
+      // The person's own zone, like their name, once they said yes with an account (decision 0031).
+      userTimeZone: showsOwnDetails(
+        { status: m.status, hasAccount: Boolean(m.has_account), typed: { firstName: m.typed_first_name } },
+        options.staffView,
+      )
+        ? m.user_time_zone
+        : null,
       ownerTimeZone: m.owner_time_zone,
       phoneTimeZone: m.phone_time_zone,
       loopTimeZone: summary.timeZone,

@@ -43,7 +43,7 @@ export async function addMember(
       ),
       // What the owner typed, whoever holds the phone (decision 0031).
       ...toLoopMember(memberWithPerson(member, user), options.loop.creatorId),
-      ...(await readMemberZone(tx, member.id, options.now)),
+      ...(await readMemberZone(tx, member.id, options.now, false)),
       notice: optedOut ? OPTED_OUT_NOTICE : null,
     };
   });

@@ -8,7 +8,7 @@ import { isOptedOut } from '../../messaging/opt-outs';
 import { memberState } from '../memberships/member-state';
 import { moveReminderEarlier } from '../schedules/schedule-columns';
 import { readMemberZone } from './member-zone';
-import { memberWithPerson, shownDetails, toLoopMember, type PersonDetails } from './to-loop-member';
+import { memberWithPerson, showsOwnDetails, shownDetails, toLoopMember, type PersonDetails } from './to-loop-member';
 
 /** Whether the person is a member of any Loop but this one. */
 export async function inAnotherLoop(tx: DbOrTx, userId: number, loopId: number): Promise<boolean> {
@@ -89,7 +89,7 @@ export async function updateMember(
         options.now,
       ),
       ...toLoopMember(memberWithPerson(updatedMember, updatedUser), options.creatorId),
-      ...(await readMemberZone(tx, updatedMember.id, options.now)),
+      ...(await readMemberZone(tx, updatedMember.id, options.now, showsOwnDetails(memberWithPerson(updatedMember, updatedUser)))),
     };
   });
 }
