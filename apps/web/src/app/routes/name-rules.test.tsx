@@ -61,7 +61,11 @@ describe('names that could phish are refused in the forms, under the field', () 
 
   it('Sign Up: a last name with a link shortener', async () => {
     const user = userEvent.setup();
-    server.use(http.get('*/api/user', () => HttpResponse.json({ message: 'Please log in to continue.' }, { status: 401 })));
+    server.use(
+      http.get('*/api/user', () => HttpResponse.json({ message: 'Please log in to continue.' }, { status: 401 })),
+      // The form asks for its proof-of-work on opening; none is needed here.
+      http.get('*/api/proof-of-work', () => HttpResponse.json({ challenge: null })),
+    );
     const calls = refuseCalls('post', '*/api/register');
     renderRoute('/auth');
     await user.click(await screen.findByRole('button', { name: "Don't have an account? Sign up" }));
