@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { LoopDetail, MemberState } from '@loop/shared/loops';
-import { registerAccount, waitGone, waitToast, waitVisible } from '../support/app';
+import { registerAccount, waitGone, waitToast, waitVisible, type Person } from '../support/app';
 import { seriousViolations } from '../support/axe';
 import { collectPageErrors, DESKTOP, PHONE, RETRY_RESET, screenshot } from '../support/browser';
 import type { RunningServer } from '../support/server';
@@ -29,12 +29,24 @@ async function stateOf(page: Page, loopId: number, phone: string): Promise<Membe
   return loop.members.find((m) => m.user.phoneNumber === phone)?.state;
 }
 
-/** Texts from a member's phone in the Phone Simulator (the owner may play text-only members of their Loop). */
-async function textFrom(page: Page, loopId: number, phone: string, body: string, expected: MemberState) {
-  const res = await page.request.post(`${server.url}/api/simulator/phones/${encodeURIComponent(phone)}/messages`, { data: { body } });
+/**
+ * Texts from a member's phone in the Phone Simulator, played by `sender` (the owner may play
+ * text-only members of their Loop; STOP only the phone's holder sends, decision 0031).
+ */
+async function textFrom(page: Page, loopId: number, phone: string, body: string, expected: MemberState, sender = page) {
+  const res = await sender.request.post(`${server.url}/api/simulator/phones/${encodeURIComponent(phone)}/messages`, { data: { body } });
   expect(res.status()).toBe(202);
   for (let i = 0; i < 100 && (await stateOf(page, loopId, phone)) !== expected; i++) await page.waitForTimeout(100);
   expect(await stateOf(page, loopId, phone)).toBe(expected);
+}
+
+/** The phone's holder signs up in a browser of their own and texts from their own phone. */
+async function textFromOwnPhone(page: Page, loopId: number, person: Person, body: string, expected: MemberState) {
+  const context = await browser.newContext();
+  const own = await context.newPage();
+  await registerAccount(own, server.url, person);
+  await textFrom(page, loopId, person.phoneNumber, body, expected, own);
+  await context.close();
 }
 
 describe('member states on the Members tab', () => {
@@ -54,12 +66,13 @@ describe('member states on the Members tab', () => {
       expect((await page.request.post(`${server.url}/api/loops/${loopId}/members`, { data: person })).status()).toBe(201);
     }
     await textFrom(page, loopId, PEOPLE.active.phoneNumber, 'YES', 'active');
-    await textFrom(page, loopId, PEOPLE.optedOut.phoneNumber, 'STOP', 'opted_out');
+    // STOP is the phone's own to send (decision 0031): Otto signs up and texts it from his phone.
+    await textFromOwnPhone(page, loopId, { ...PEOPLE.optedOut, email: 'otto@example.com' }, 'STOP', 'opted_out');
     // Nora texts STOP as a member of another of Olive's Loops, then Olive adds her here: nothing is sent.
     const side = await page.request.post(`${server.url}/api/loops`, { data: { name: 'Side Loop', vibe: ['fun'] } });
     const sideId = ((await side.json()) as { id: number }).id;
     expect((await page.request.post(`${server.url}/api/loops/${sideId}/members`, { data: NOT_INVITED })).status()).toBe(201);
-    await textFrom(page, sideId, NOT_INVITED.phoneNumber, 'STOP', 'opted_out');
+    await textFromOwnPhone(page, sideId, { ...NOT_INVITED, email: 'nora@example.com' }, 'STOP', 'opted_out');
     expect((await page.request.post(`${server.url}/api/loops/${loopId}/members`, { data: NOT_INVITED })).status()).toBe(201);
     expect(await stateOf(page, loopId, NOT_INVITED.phoneNumber)).toBe('not_invited');
     // Dora has an account; Olive adds her, and she declines on My Loops (here through its API).

@@ -2,7 +2,7 @@ import { deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { LoopDetail } from '@loop/shared/loops';
-import { registerAccount, waitGone, waitVisible } from '../support/app';
+import { dismissToasts, registerAccount, waitGone, waitToast, waitVisible } from '../support/app';
 import { collectPageErrors, DESKTOP, PHONE, RETRY_RESET, screenshot } from '../support/browser';
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
@@ -240,17 +240,31 @@ describe('the Phone Simulator', () => {
     await waitImageLoaded(page, 'Photo 1 from Lena');
     await screenshot(page, 'simulator-thread-1280');
 
-    // STOP opts the phone out, visibly; START opts it back in. Twilio answers both on SMS (the
-    // simulator plays Twilio: https://help.twilio.com/articles/223134027).
+    // STOP and START are the phone's, across every Loop: from a member's phone they are refused and
+    // the toast says why (decision 0031).
     const lenaBox = page.getByRole('textbox', { name: 'Text from Lena' });
     await lenaBox.fill('STOP');
     await lenaBox.press('Enter');
+    await waitToast(page, /The Phone Simulator takes STOP and START only from your own phone/);
+    // The refusal's 400 is the answer this step expects, not a page error.
+    const refused = errors.findIndex((error) => /status of 400/.test(error));
+    expect(refused).toBeGreaterThanOrEqual(0);
+    errors.splice(refused, 1);
+    await screenshot(page, 'simulator-played-stop-1280');
+    await dismissToasts(page);
+
+    // From his own phone STOP opts it out, visibly; START opts it back in. Twilio answers both on
+    // SMS (the simulator plays Twilio: https://help.twilio.com/articles/223134027).
+    await page.getByRole('link', { name: /Omar Reyes/ }).click();
+    const omarBox = page.getByRole('textbox', { name: 'Text from Omar' });
+    await omarBox.fill('STOP');
+    await omarBox.press('Enter');
     await waitVisible(page.getByText('This phone texted STOP', { exact: false }), 20_000);
-    await waitVisible(page.getByRole('link', { name: /Lena Reyes/ }).getByText('Opted out'), 20_000);
+    await waitVisible(page.getByRole('link', { name: /Omar Reyes/ }).getByText('Opted out'), 20_000);
     await screenshot(page, 'simulator-opted-out-1280');
-    await lenaBox.fill('START');
-    await lenaBox.press('Enter');
-    await waitVisible(lenaThread.getByText(/^You have successfully been re-subscribed to messages from this number\./), 20_000);
+    await omarBox.fill('START');
+    await omarBox.press('Enter');
+    await waitVisible(thread.getByText(/^You have successfully been re-subscribed to messages from this number\./), 20_000);
     await waitGone(page.getByText('This phone texted STOP', { exact: false }), 20_000);
 
     // With real texts on (Twilio), a member who is not staff is told why the simulator is closed.

@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatorMessage } from '@loop/shared/simulator';
 import { members, messages, users } from '../src/db/schema';
 import { processPending } from '../src/jobs/message-worker';
+import { isOptedOut, optOutPhone } from '../src/messaging/opt-outs';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
 import { addActiveMemberAs, addMemberAs, createLoopAs } from './helpers/loops';
 import { createPerson, updatesOf } from './helpers/messaging';
@@ -118,5 +119,57 @@ describe("story: the Phone Simulator shows anyone's thread", () => {
     expect((await thread(bob.cookie, alice.account.phoneNumber)).statusCode).toBe(200);
     const [row] = await db.select().from(members).where(eq(members.userId, carol.user.id));
     expect(row).toBeDefined();
+  });
+});
+
+describe("story: playing someone's phone to change their standing in another owner's Loop (decision 0031)", () => {
+  it('STOP, START, YES and texts from a played phone change nothing in a Loop the player does not own', async () => {
+    const db = t.testDb.database.db;
+    const mallory = await signUp(t.app, { firstName: 'Mallory' });
+    const carolPhone = (await createPerson(db, { firstName: 'Carol' })).phoneNumber;
+    const alices = await createLoopAs(t.app, alice.cookie, { name: 'Alice Cousins' });
+    const mallorys = await createLoopAs(t.app, mallory.cookie, { name: 'Trap' });
+    await addActiveMemberAs(t.app, alice.cookie, alices.id, { phoneNumber: carolPhone, firstName: 'Carol' });
+    await addMemberAs(t.app, mallory.cookie, mallorys.id, { phoneNumber: carolPhone, firstName: 'Carol' });
+    const standing = async () => {
+      const [row] = await db
+        .select({ status: members.status })
+        .from(members)
+        .innerJoin(users, eq(users.id, members.userId))
+        .where(and(eq(members.loopId, alices.id), eq(users.phoneNumber, carolPhone)));
+      return { status: row?.status, optedOut: await isOptedOut(db, carolPhone) };
+    };
+
+    // YES and a text from Mallory's play reach only her own Loop (as before).
+    expect((await send(mallory.cookie, carolPhone, 'YES')).statusCode).toBe(202);
+    expect((await send(mallory.cookie, carolPhone, 'Forged news')).statusCode).toBe(202);
+    await processPending(t.app.ctx);
+    expect(await updatesOf(db, alices.id)).toEqual([]);
+
+    // STOP (any of Twilio's words, any case) and START are refused: they would reach Alice's Loop.
+    // An opt-out in any reasonable words (decision 0034) is an opt-out here too.
+    for (const word of ['STOP', 'stop', 'Unsubscribe', 'START', 'unstop', 'Please stop texting me', 'opt out']) {
+      const res = await send(mallory.cookie, carolPhone, word);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/^The Phone Simulator takes STOP and START only from your own phone/);
+    }
+    await processPending(t.app.ctx);
+    expect(await standing()).toEqual({ status: 'active', optedOut: false });
+
+    // LOOPS names only the player's own Loops.
+    expect((await send(mallory.cookie, carolPhone, 'LOOPS')).statusCode).toBe(202);
+    await processPending(t.app.ctx);
+    const seen = (await thread(mallory.cookie, carolPhone)).json<{ messages: SimulatorMessage[] }>();
+    expect(seen.messages.at(-1)?.body).toMatch(/^Your Loops: "Trap"\./);
+    expect(JSON.stringify(seen)).not.toContain('Alice Cousins');
+
+    // Carol's own STOP (from her real phone) is not Mallory's to lift: no START, no YES, nothing.
+    await optOutPhone(db, carolPhone, 'STOP', new Date());
+    for (const word of ['START', 'YES', 'Trap: YES', 'hello']) {
+      const res = await send(mallory.cookie, carolPhone, word);
+      expect(res.statusCode).toBe(400);
+    }
+    await processPending(t.app.ctx);
+    expect(await standing()).toEqual({ status: 'active', optedOut: true });
   });
 });

@@ -227,7 +227,8 @@ describe("story: texts to anyone, with anyone's words", () => {
       method: 'POST',
       url: '/api/loops',
       headers: { cookie: spammer.cookie },
-      payload: { name: 'URGENT Your bank account is locked call +1-900-555-0199 now', vibe: ['fun'] },
+      // A phone number or a link in the name is refused outright (test/security/phishing-names.test.ts).
+      payload: { name: 'URGENT Your bank account is locked call the number on your card now', vibe: ['fun'] },
     });
     const loop = res.json<{ id: number }>();
     const phones = Array.from({ length: 4 }, () => uniquePhone());
@@ -250,7 +251,7 @@ describe("story: texts to anyone, with anyone's words", () => {
 
     const [invitation] = await textsTo(db(), phones[0] ?? '');
     expect(invitation?.body).toMatch(/^Loop: "New Account" invited you to "URGENT Your bank account is locked ca\.\.\." \(/);
-    expect(invitation?.body).not.toContain('555-0199');
+    expect(invitation?.body).not.toContain('on your card');
   });
 
   it('one invitation per phone per Loop per day, and a cap per phone across Loops', async () => {

@@ -46,11 +46,11 @@ describe('PUT /api/loops/{id}/members/{memberId}', () => {
     expect((await put(owner.cookie, loop.id, member.id, { context: '' })).json()).toMatchObject({ context: null });
   });
 
-  it('changes only the context of a member who has an account, and says why', async () => {
+  it('changes only the context of a member who has an account and said yes, and says why', async () => {
     const owner = await signUp(t.app);
     const friend = await signUp(t.app, { firstName: 'Real' });
     const loop = await createLoopAs(t.app, owner.cookie);
-    const member = await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: friend.account.phoneNumber });
+    const member = await addActiveMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: friend.account.phoneNumber });
     expect(await memberOf(owner.cookie, loop.id, member.id)).toMatchObject({ detailsEditable: false });
 
     const rename = await put(owner.cookie, loop.id, member.id, { firstName: 'Fake', context: 'Cousin' });
@@ -72,18 +72,22 @@ describe('PUT /api/loops/{id}/members/{memberId}', () => {
     expect(context.json()).toMatchObject({ context: 'Cousin', user: { firstName: 'Real' } });
   });
 
-  it('keeps the name of a text-only person who is in another Loop too', async () => {
+  it('changes only its own Loop’s name for a text-only person who is in another Loop too (decision 0031)', async () => {
     const owner = await signUp(t.app);
     const other = await signUp(t.app);
     const phoneNumber = uniquePhone();
     const loop = await createLoopAs(t.app, owner.cookie);
     const otherLoop = await createLoopAs(t.app, other.cookie);
     const member = await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber, firstName: 'Pat' });
-    await addMemberAs(t.app, other.cookie, otherLoop.id, { phoneNumber });
-    expect(await memberOf(owner.cookie, loop.id, member.id)).toMatchObject({ detailsEditable: false });
-    const res = await put(owner.cookie, loop.id, member.id, { messagingPreference: 'whatsapp' });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().message).toMatch(/in other Loops too/);
+    const theirs = await addMemberAs(t.app, other.cookie, otherLoop.id, { phoneNumber, firstName: 'Patricia' });
+    // The same answer as for anyone: whether they are in another Loop is not the owner's to learn.
+    expect(await memberOf(owner.cookie, loop.id, member.id)).toMatchObject({ detailsEditable: true });
+    const res = await put(owner.cookie, loop.id, member.id, { firstName: 'Patty', messagingPreference: 'whatsapp' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ user: { firstName: 'Patty', messagingPreference: 'whatsapp' } });
+    expect(await memberOf(other.cookie, otherLoop.id, theirs.id)).toMatchObject({
+      user: { firstName: 'Patricia', messagingPreference: 'sms' },
+    });
   });
 
   it('is for the owner and staff only, and 404s for strangers and other Loops’ members', async () => {

@@ -29,13 +29,14 @@ afterAll(async () => {
 });
 
 const get = (app: TestApp, url: string, cookie = me.cookie) => app.inject({ url, headers: { cookie } });
-const send = (app: TestApp, phone: string, payload: unknown, cookie = me.cookie) =>
+const sendAs = (app: TestApp, phone: string, payload: unknown, cookie = me.cookie) =>
   app.inject({
     method: 'POST',
     url: `/api/simulator/phones/${encodeURIComponent(phone)}/messages`,
     headers: { cookie },
     payload: payload as object,
   });
+const send = (app: TestApp, phone: string, payload: unknown) => sendAs(app, phone, payload);
 /** A text with files: multipart, as the web app sends it. */
 const sendFiles = async (app: TestApp, phone: string, text: Parameters<typeof simulatorForm>[0], files: FormFile[], cookie = me.cookie) => {
   const form = await simulatorForm(text, files);
@@ -164,10 +165,14 @@ describe('what else a phone sends (item 7) and STOP as Twilio answers it (item 8
 
   it('STOP on SMS gets Twilio’s confirmation, as a real phone would; a text after it is not shared', async () => {
     const db = t.testDb.database.db;
-    const stopper = await createPerson(db, { firstName: 'Sam' });
+    // STOP is the phone's, across every Loop: Sam sends it from his own phone (decision 0031).
+    const sam = await signUp(t.app, { firstName: 'Sam' });
+    const stopper = { id: sam.user.id, phoneNumber: sam.account.phoneNumber };
     const garden = await createLoop(db, { name: 'Stoppers', memberIds: [stopper.id] });
-    // Maya may play members of her Loops only: Sam joins one of hers.
-    await createLoop(db, { name: 'Maya and Sam', memberIds: [me.user.id, stopper.id], creatorId: me.user.id });
+    const send = (app: TestApp, phone: string, payload: unknown) => sendAs(app, phone, payload, sam.cookie);
+    const thread = async (phone: string) =>
+      (await get(t.app, `/api/simulator/phones/${encodeURIComponent(phone)}/messages`, sam.cookie)).json().messages;
+    const lastReply = async (phone: string) => (await thread(phone)).at(-1);
     expect((await send(t.app, stopper.phoneNumber, { body: 'STOP' })).statusCode).toBe(202);
     await processPending(t.app.ctx);
     expect(await lastReply(stopper.phoneNumber)).toMatchObject({
@@ -320,7 +325,7 @@ describe('with Twilio configured', () => {
     const { phones } = (await get(twilioApp, '/api/simulator/phones', staff.cookie)).json();
     expect(phones.map((p: { firstName: string }) => p.firstName)).toEqual(['Maya', 'Sam', 'Theo', 'Zed']);
     const before = fake.attempts.length;
-    expect((await send(twilioApp, outsider.phoneNumber, { body: 'From the simulator' }, staff.cookie)).statusCode).toBe(202);
+    expect((await sendAs(twilioApp, outsider.phoneNumber, { body: 'From the simulator' }, staff.cookie)).statusCode).toBe(202);
     await processPending(twilioApp.ctx);
     const thread = (
       await get(twilioApp, `/api/simulator/phones/${encodeURIComponent(outsider.phoneNumber)}/messages`, staff.cookie)

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { phoneCodes, users } from '../src/db/schema';
+import { members, phoneCodes, users } from '../src/db/schema';
 import { optOutPhone } from '../src/messaging/opt-outs';
 import { PHONE_CODE } from '../src/services/phone-codes/phone-code-policy';
 import { createTestApp, lastCodeTo, newAccount, sessionCookie, signUp, uniquePhone, type TestContext } from './helpers/app';
@@ -32,6 +32,13 @@ const userCount = async () => (await db().select({ n: count() }).from(users))[0]
 const wrongCode = (code: string) => code.slice(0, 5) + String((Number(code[5]) + 1) % 10);
 /** Past the resend wait, so the next code for the same phone may go. */
 const afterResendWait = () => clock.advance(PHONE_CODE.resendAfterMs);
+
+/** The person a member row is: an owner's answer names none while the invitation is pending (decision 0031). */
+async function userIdOf(memberId: number): Promise<number> {
+  const [row] = await t.testDb.database.db.select({ userId: members.userId }).from(members).where(eq(members.id, memberId));
+  if (!row) throw new Error('no such member');
+  return row.userId;
+}
 
 describe('the squatter story (issue 14), end to end through the API', () => {
   it('a squatter cannot complete sign-up for a phone they do not hold; the real holder can and keeps what an owner gave them', async () => {
@@ -63,7 +70,7 @@ describe('the squatter story (issue 14), end to end through the API', () => {
       owner.cookie,
     );
     expect(added.statusCode).toBe(201);
-    const memberUserId = added.json<{ userId: number }>().userId;
+    const memberUserId = await userIdOf(added.json<{ id: number }>().id);
     // The squatter's form is not what the owner's member became: nobody can sign in as it.
     expect((await post('/api/login', { email: squatter.email, password: squatter.password })).statusCode).toBe(401);
 
@@ -100,7 +107,7 @@ describe('claiming a text-only member', () => {
     const loop = await createLoopAs(t.app, owner.cookie, { name: 'Book Club' });
     const phoneNumber = uniquePhone();
     const added = await post(`/api/loops/${loop.id}/members`, { firstName: 'Typed', lastName: 'ByOwner', phoneNumber }, owner.cookie);
-    const { userId } = added.json<{ userId: number }>();
+    const userId = await userIdOf(added.json<{ id: number }>().id);
     await insertUpdate(db(), loop.id, userId, 'Finished chapter 3!');
 
     const { user, cookie } = await signUp(t.app, { phoneNumber, firstName: 'Jo', lastName: 'March', email: 'jo@example.com' });
@@ -144,7 +151,7 @@ describe('claiming a text-only member', () => {
       owner.cookie,
     );
     expect(added.statusCode).toBe(201);
-    const { userId } = added.json<{ userId: number }>();
+    const userId = await userIdOf(added.json<{ id: number }>().id);
 
     const { user } = await signUp(t.app, { email: 'beth@example.com' });
     expect(user.email).toBe('beth@example.com');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS, MESSAGING_PREFERENCES } from './constants';
 import { toE164 } from './phone';
 import { timeZoneSchema } from './time-zone';
-import { controlCharactersMessage, hasNoControlCharacters } from './text';
+import { controlCharactersMessage, hasLink, hasNoControlCharacters, hasPhoneNumber, linkMessage, phoneNumberMessage } from './text';
 
 export const emailSchema = z
   .string({ error: 'Email is required' })
@@ -17,13 +17,16 @@ export const passwordSchema = z
   .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters`)
   .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters`);
 
+/** A person's first or last name: Loop quotes names in texts, so no links or phone numbers. */
 export function personNameSchema(label: string) {
   return z
     .string({ error: `${label} is required` })
     .trim()
     .min(1, `${label} is required`)
     .max(LIMITS.name, `${label} must be at most ${LIMITS.name} characters`)
-    .refine(hasNoControlCharacters, controlCharactersMessage(label));
+    .refine(hasNoControlCharacters, controlCharactersMessage(label))
+    .refine((v) => !hasLink(v), linkMessage(label))
+    .refine((v) => !hasPhoneNumber(v), phoneNumberMessage(label));
 }
 
 /** A phone number in any common format, normalized to E.164. */

@@ -13,7 +13,7 @@ import {
   type MessagingPreference,
   type ReminderEntry,
 } from './constants';
-import { controlCharactersMessage, hasNoControlCharacters } from './text';
+import { controlCharactersMessage, hasLink, hasNoControlCharacters, hasPhoneNumber, linkMessage, phoneNumberMessage } from './text';
 import { timeZoneSchema } from './time-zone';
 
 export const VIBE_REQUIRED_MESSAGE = 'Please select at least one newsletter vibe';
@@ -29,7 +29,10 @@ export const loopNameSchema = z
   .trim()
   .min(1, 'Loop name is required')
   .max(LIMITS.loopName, `Loop name must be at most ${LIMITS.loopName} characters`)
-  .refine(hasNoControlCharacters, controlCharactersMessage('Loop name'));
+  .refine(hasNoControlCharacters, controlCharactersMessage('Loop name'))
+  // Invitations and reminders quote it: a name must not be a lure (a link, a number to call).
+  .refine((v) => !hasLink(v), linkMessage('Loop name'))
+  .refine((v) => !hasPhoneNumber(v), phoneNumberMessage('Loop name'));
 
 const optionalText = (label: string, max: number) =>
   z
@@ -109,9 +112,9 @@ export type AddMemberInput = z.input<typeof addMemberSchema>;
 
 /**
  * PUT /api/loops/{id}/members/{memberId}: any of these. The context is the Loop's own note
- * about the member; the name and messaging preference belong to the person, so the Loop's
- * owner may change them only while the member has no account and is in no other Loop
- * (`LoopMember.detailsEditable`).
+ * about the member; the name and messaging preference as this Loop shows them may change while
+ * the invitation is pending and for a member without an account, never an account holder's who
+ * said yes (`LoopMember.detailsEditable`).
  */
 export const updateMemberSchema = z
   .object({
@@ -177,12 +180,14 @@ export type MemberState = (typeof MEMBER_STATES)[number];
 
 export interface LoopMember {
   id: number;
-  userId: number;
+  /** The person's id once they said yes to this Loop (staff: always); null while pending, so adding a phone tells nothing of it. */
+  userId: number | null;
   context: string | null;
   isCreator: boolean;
   /**
-   * Whether the Loop's owner may change the member's name and messaging preference: only for a
-   * text-only member (no account of their own) who is in no other Loop. Context is always editable.
+   * Whether the Loop's owner may change the member's name and messaging preference as this Loop
+   * shows them: while the invitation is pending (what the owner typed), and for a member without
+   * an account of their own; never an account holder's who said yes. Context is always editable.
    */
   detailsEditable: boolean;
   user: { firstName: string; lastName: string; phoneNumber: string; email: string | null; messagingPreference: MessagingPreference };
@@ -257,7 +262,7 @@ export const loopDetailResponseSchema = z.object({
   members: z.array(
     z.object({
       id: z.number().int(),
-      userId: z.number().int(),
+      userId: z.number().int().nullable(),
       context: nullableText,
       isCreator: z.boolean(),
       detailsEditable: z.boolean(),
@@ -305,9 +310,9 @@ export interface InvitePreview {
   expiresAt: string;
 }
 
+/** POST /api/invites/{code}/join: the same whether or not the phone was in the Loop already (no membership lookups). */
 export interface JoinAnswer {
   ok: true;
   loopId: number;
   loopName: string;
-  alreadyMember: boolean;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { andList, hasNoControlCharacters, hasNoNul, plural, toWellFormed } from './text';
+import { andList, hasLink, hasNoControlCharacters, hasNoNul, hasPhoneNumber, plural, toWellFormed } from './text';
 
 describe('text checks', () => {
   it('allows tab and line breaks, refuses NUL, other C0 controls and DEL', () => {
@@ -18,5 +18,56 @@ describe('text checks', () => {
   it('lists and counts in words', () => {
     expect([[], ['Ada'], ['Ada', 'Ben'], ['Ada', 'Ben', 'Cleo']].map(andList)).toEqual(['', 'Ada', 'Ada and Ben', 'Ada, Ben and Cleo']);
     expect([plural(1, 'photo'), plural(3, 'photo'), plural(2, 'person', 'people')]).toEqual(['1 photo', '3 photos', '2 people']);
+  });
+});
+
+describe('names that could phish', () => {
+  it.each([
+    'URGENT bank alert: verify at evil.co/x',
+    'https://loop.example',
+    'see HTTP://EVIL.CO',
+    'go to www . example',
+    'paypal.com',
+    'Bit.ly/abc',
+    'bit ly slash abc',
+    'tinyurl',
+    'evil[.]co',
+    'evil (dot) co',
+    'evil\uff0eco',
+    'ｅｖｉｌ．ｃｏ',
+    'ВЕРНО.рф',
+    'xn--80ak6aa92e.com',
+    'mailto:x',
+  ])('%j holds a link', (name) => {
+    expect(hasLink(name)).toBe(true);
+  });
+
+  it.each([
+    'Call 415-555-0101',
+    '+1 (415) 555 0101',
+    '4155550101',
+    '415.555.0101',
+    '\uff14\uff11\uff15\uff15\uff15\uff15\uff10\uff11\uff10\uff11',
+  ])('%j holds a phone number', (name) => {
+    expect(hasPhoneNumber(name)).toBe(true);
+  });
+
+  it.each([
+    'The Smiths',
+    "Mary-Jane O'Neil",
+    'St. John family',
+    'J.R.R. Tolkien fans',
+    'Class of 2019-2024',
+    'Team 42',
+    'No.1 fans',
+    'e.g. us',
+    'Ph.D. club',
+    'Book club 2025',
+    'Zoë & Chloé',
+    '王小明',
+    'Ünal. Çelik',
+  ])('%j is an ordinary name', (name) => {
+    expect(hasLink(name)).toBe(false);
+    expect(hasPhoneNumber(name)).toBe(false);
   });
 });

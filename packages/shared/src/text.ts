@@ -43,3 +43,40 @@ export function andList(items: readonly string[]): string {
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+// A scheme ("https://", "mailto:"), "www.", or a domain: a name, a dot and two or more letters
+// ("evil.co", "bit.ly", "xn--..."), after NFKC (fullwidth dots and letters become plain ones);
+// "[.]" and "(dot)" as people write a dot to get past filters.
+const SCHEME = /[a-z][a-z0-9+.-]*:\/\/|\b(?:https?|mailto|javascript):|\bwww\s*[.。]/u;
+const DOMAIN = /[\p{L}\p{N}_-][.。](?:xn--[a-z0-9-]+|\p{L}{2,})(?![\p{L}\p{N}])/u;
+const HIDDEN_DOT = /[\p{L}\p{N}]\s*[[({]\s*(?:\.|dot)\s*[\])}]\s*[\p{L}\p{N}]/u;
+// Link shorteners written without their dot ("bit ly").
+const SHORTENER = /\b(?:bit\s*ly|tinyurl|tiny\s+cc|goo\s+gl|ow\s+ly|cutt\s+ly|rebrand\s+ly|shorturl|rb\s+gy)\b/u;
+// Seven or more digits with only spaces, dots, dashes, slashes or brackets between them.
+const DIGIT_RUN = /\+?\p{Nd}(?:[\s().\-/]*\p{Nd}){6,}/gu;
+const YEAR_RANGE = /^(?:19|20)\d\d(?:19|20)\d\d$/;
+
+/** Whether a name holds a link, a web address or a link shortener (Loop quotes names in its texts). */
+export function hasLink(value: string): boolean {
+  const text = value.normalize('NFKC').toLowerCase();
+  return SCHEME.test(text) || DOMAIN.test(text) || HIDDEN_DOT.test(text) || SHORTENER.test(text);
+}
+
+/** Whether a name holds a phone number: 7 or more digits in a row, separators allowed ("2019-2024" is not one). */
+export function hasPhoneNumber(value: string): boolean {
+  for (const [run] of value.normalize('NFKC').matchAll(DIGIT_RUN)) {
+    const digits = run.replace(/\D/g, '');
+    if (!YEAR_RANGE.test(digits)) return true;
+  }
+  return false;
+}
+
+/** The message for a name with a link in it, e.g. "Loop name can't contain a link...". */
+export function linkMessage(label: string): string {
+  return `${label} can't contain a link or web address (such as example.com or bit.ly), since Loop puts it in texts. If it isn't one, put a space after the dot.`;
+}
+
+/** The message for a name with a phone number in it. */
+export function phoneNumberMessage(label: string): string {
+  return `${label} can't contain a phone number, since Loop puts it in texts.`;
+}

@@ -165,6 +165,15 @@ export const members = pgTable(
     loopId: loopRef(),
     userId: userRef(),
     context: text('context'),
+    /**
+     * The person as whoever added them typed it (owner, staff, or the invite page), shown in this
+     * Loop until they said yes with an account of their own; null on rows made before (and the
+     * creator's own): then the person's own (decision 0031).
+     */
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    email: text('email'),
+    messagingPreference: messagingPreference('messaging_preference'),
     /** Only active memberships get texts or have texts routed to them. New rows are pending unless said otherwise. */
     status: membershipStatus('status').notNull().default('pending'),
     /** Who added this member (owner, staff, or the invite link's creator); null for the creator's own membership. */

@@ -1,6 +1,7 @@
 import { and, eq, isNull, or, type SQL } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { parseKeyword } from './inbound/keywords';
 import { loops, users } from '../db/schema';
 
 /**
@@ -10,7 +11,10 @@ import { loops, users } from '../db/schema';
  * - which phones: their own (with its invitations), and the phones of text-only members (no
  *   account, pending or not) of the Loops they own; never another account holder's. Staff may play
  *   every member's phone;
- * - which Loops on a phone: all for staff and for their own phone, else only the Loops they own.
+ * - which Loops on a phone: all for staff and for their own phone, else only the Loops they own;
+ * - what they may send from someone else's phone: nothing that changes the phone's standing in
+ *   Loops that are not theirs, so no STOP or START, and nothing from a phone that opted out
+ *   (a YES would lift it): playedPhoneRefusal (decision 0031).
  * A phone you may not play is a 404, the same as one that does not exist.
  */
 export interface SimulatorViewer {
@@ -43,4 +47,26 @@ export async function simulatorScopeFor(db: Db, viewer: SimulatorViewer, phoneUs
   if (viewer.isPrivileged || phoneUserId === viewer.id) return null;
   const owned = await db.select({ id: loops.id }).from(loops).where(eq(loops.creatorId, viewer.id));
   return owned.map((l) => l.id);
+}
+
+/**
+ * Why a viewer may not send this text from a phone they play but do not hold (`scope` not null),
+ * or null when they may. An opt-out is the phone's, across every Loop, so STOP and START from
+ * someone else's phone would reach other owners' Loops; and a phone that opted out takes only its
+ * holder's START. The answer is the same whatever other Loops the phone is in.
+ */
+export function playedPhoneRefusal(
+  phone: { firstName: string; optedOut: boolean },
+  scope: readonly number[] | null,
+  body: string,
+): string | null {
+  if (scope === null) return null;
+  const keyword = parseKeyword(body);
+  if (keyword === 'opt_out' || keyword === 'opt_in') {
+    return `The Phone Simulator takes STOP and START only from your own phone: from ${phone.firstName}'s they would change texts from every Loop, not just yours. To take ${phone.firstName} out of your Loop, remove them on its Members tab.`;
+  }
+  if (phone.optedOut) {
+    return `${phone.firstName}'s phone replied STOP, so Loop takes nothing from it until its holder texts START. You can't send from it in the Phone Simulator.`;
+  }
+  return null;
 }

@@ -301,10 +301,8 @@ export function publicRoutes(world: World): RouteFuzz[] {
         phoneNumber: v.phone(world),
         messagingPreference: v.preference,
       }),
-      success: (delta, res) =>
-        (res.json() as { alreadyMember?: boolean }).alreadyMember
-          ? rows()(delta)
-          : rows({ members: 1, users: [0, 1], messages: [0, 1] })(delta),
+      // The answer does not say whether the phone was in the Loop already (decision 0031).
+      success: rows({ members: [0, 1], users: [0, 1], messages: [0, 1] }),
     },
     { route: 'GET /media/:key', params: { key: tokenSegment('mediaKey') }, success: rows() },
     {

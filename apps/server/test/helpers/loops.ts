@@ -1,6 +1,7 @@
 import type { Db } from '../../src/db/client';
 import { confirmPendingMemberships } from '../../src/services/memberships/confirm-pending-memberships';
-import { media, updates } from '../../src/db/schema';
+import { eq } from 'drizzle-orm';
+import { media, members, updates } from '../../src/db/schema';
 import type { TestApp } from './app';
 
 export const BROWSER_ZONE = 'America/New_York';
@@ -26,7 +27,11 @@ export async function addMemberAs(app: TestApp, cookie: string, loopId: number, 
     payload: { firstName: person.firstName ?? 'Member', lastName: 'Person', ...person },
   });
   if (res.statusCode !== 201) throw new Error(`add member failed: ${res.statusCode} ${res.body}`);
-  return res.json<{ id: number; userId: number }>();
+  const member = res.json<{ id: number }>();
+  // The answer names no person while the invitation is pending (decision 0031): read it here.
+  const [row] = await app.ctx.db.select({ userId: members.userId }).from(members).where(eq(members.id, member.id));
+  if (!row) throw new Error('the member was not stored');
+  return { ...member, userId: row.userId };
 }
 
 /** Stores an update directly, as the text-message pipeline would. */

@@ -35,7 +35,7 @@ export function PersonFields<T extends PersonFieldValues, Parsed extends FieldVa
   const auto = (value: string) => (someoneElse ? 'off' : value);
   return (
     <>
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid items-start gap-4 sm:grid-cols-2">
         <FormField id={`${idPrefix}-first-name`} label="First Name" error={errors.firstName?.message}>
           {(control) => <Input {...control} autoComplete={auto('given-name')} autoFocus={someoneElse} {...form.register('firstName')} />}
         </FormField>

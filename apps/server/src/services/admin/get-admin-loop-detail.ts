@@ -34,6 +34,8 @@ export async function getAdminLoopDetail(
     ...(options.allMembers ? {} : { memberLimit: ADMIN_DETAIL_MEMBER_LIMIT }),
     now: options.now,
     newsletters: { countedAfter: new Date(now - SETTLED_AFTER_MS) },
+    // Staff see each person as they are (decision 0031).
+    staffView: true,
   });
 
   const counts = new Map<number, DeliveryCounts>();

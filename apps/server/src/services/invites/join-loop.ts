@@ -10,7 +10,7 @@ import { findInvite } from './find-invite';
 /**
  * Joins a Loop through an invite link. Anyone holding the link can type any number, so this is a
  * pending membership and an invitation text to that phone, counted against the link's creator like
- * their own adds. Joining twice is still a success, with one membership.
+ * their own adds. Joining twice is still a success, with one membership, and answers the same.
  */
 export async function joinLoop(
   db: Db,
@@ -24,7 +24,7 @@ export async function joinLoop(
       .from(users)
       .where(eq(users.id, adderId));
     if (!adder) throw new Error('the Loop has no creator');
-    const added = await invitePendingMember(tx, {
+    await invitePendingMember(tx, {
       loop,
       person: options.input,
       context: null,
@@ -33,6 +33,7 @@ export async function joinLoop(
       config: options.config,
       now: options.now,
     });
-    return { ok: true, loopId: loop.id, loopName: loop.name, alreadyMember: added === null };
+    // The same answer whether or not the phone was in the Loop: whoever holds the link learns nothing of it.
+    return { ok: true, loopId: loop.id, loopName: loop.name };
   });
 }

@@ -7,7 +7,7 @@ import { isClipRow } from '../../media/clip';
 import { clipOf } from '../../media/photo-sizes';
 import { mediaUrl } from '../../storage/media-storage';
 import { memberZone, scheduledForSql } from '../members/member-zone';
-import { toLoopMember } from '../members/to-loop-member';
+import { authorName, showsOwnDetails, toLoopMember } from '../members/to-loop-member';
 import { memberState } from '../memberships/member-state';
 import { loopNewslettersJson, toLoopNewsletterRow, type LoopNewsletterRow } from './loop-newsletters';
 import { summaryFields, toLoopSummary } from './loop-summary';
@@ -22,7 +22,11 @@ interface MemberJson {
   phone_number: string;
   email: string | null;
   messaging_preference: LoopMember['user']['messagingPreference'];
-  details_editable: boolean;
+  has_account: boolean;
+  typed_first_name: string | null;
+  typed_last_name: string | null;
+  typed_email: string | null;
+  typed_messaging_preference: LoopMember['user']['messagingPreference'] | null;
   status: 'pending' | 'active' | 'declined';
   invited_at: string | null;
   invitation_withheld: boolean;
@@ -44,6 +48,10 @@ interface UpdateJson {
   created_at: string;
   first_name: string;
   last_name: string;
+  has_account: boolean;
+  status: 'pending' | 'active' | 'declined' | null;
+  typed_first_name: string | null;
+  typed_last_name: string | null;
   photos: { key: string; width: number; height: number; widths: number[] }[] | null;
   clips: { key: string; content_type: string; width: number; height: number; variants: MediaVariant[]; transcript: string | null }[] | null;
 }
@@ -75,7 +83,7 @@ export async function getLoopDetailWith(
   db: Db,
   loopId: number,
   role: LoopRole,
-  options: { memberLimit?: number; now?: Date; newsletters?: { countedAfter: Date } } = {},
+  options: { memberLimit?: number; now?: Date; newsletters?: { countedAfter: Date }; staffView?: boolean } = {},
 ): Promise<{ detail: LoopDetail; newsletters: LoopNewsletterRow[] }> {
   const limit = options.memberLimit === undefined ? sql`` : sql`limit ${options.memberLimit}`;
   const [row] = await db
@@ -87,10 +95,9 @@ export async function getLoopDetailWith(
       members: sql<MemberJson[]>`(
         select coalesce(json_agg(m order by m.created_at, m.id), '[]'::json) from (
           select ${members.id} as id, ${members.context} as context, ${members.createdAt} as created_at,
-            p.id as user_id, p.first_name, p.last_name, p.phone_number, p.email, p.messaging_preference,
-            (p.text_only and not exists (
-              select 1 from ${members} other where other.user_id = p.id and other.loop_id <> ${loopId}
-            )) as details_editable,
+            p.id as user_id, p.first_name, p.last_name, p.phone_number, p.email, p.messaging_preference, p.has_account,
+            ${members.firstName} as typed_first_name, ${members.lastName} as typed_last_name, ${members.email} as typed_email,
+            ${members.messagingPreference} as typed_messaging_preference,
             ${members.status} as status, ${members.invitedAt} as invited_at, ${members.invitationWithheld} as invitation_withheld,
             exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = p.phone_number) as opted_out,
             (select ${undeliverablePhones.errorCode} from ${undeliverablePhones} where ${undeliverablePhones.phoneNumber} = p.phone_number) as undeliverable_code,
@@ -106,7 +113,7 @@ export async function getLoopDetailWith(
           cross join lateral (
             select ${users.id}, ${users.firstName}, ${users.lastName}, ${users.phoneNumber}, ${users.email}, ${users.messagingPreference},
               ${users.timeZone}, ${users.phoneTimeZone},
-              ${users.passwordHash} is null as text_only, ${users.whatsappRefusedAt} as whatsapp_refused_at
+              ${users.passwordHash} is not null as has_account, ${users.whatsappRefusedAt} as whatsapp_refused_at
             from ${users} where ${users.id} = ${members.userId} limit 1
           ) p
           where ${members.loopId} = ${loopId}
@@ -116,7 +123,8 @@ export async function getLoopDetailWith(
       // The newest updates first, then their authors and photos (index media_update_id_idx).
       updates: sql<UpdateJson[]>`(
         select coalesce(json_agg(u order by u.created_at desc, u.id desc), '[]'::json) from (
-          select newest.id, newest.user_id, newest.content, newest.created_at, author.first_name, author.last_name,
+          select newest.id, newest.user_id, newest.content, newest.created_at, author.first_name, author.last_name, author.has_account,
+            membership.status, membership.typed_first_name, membership.typed_last_name,
             (select json_agg(json_build_object('key', ${media.storageKey}, 'width', ${media.width}, 'height', ${media.height},
                 'widths', (select json_agg((v->>'width')::int) from jsonb_array_elements(${media.variants}) v)) order by ${media.position}, ${media.id})
               from ${media} where ${media.updateId} = newest.id and ${media.variants} <> '[]'::jsonb and not ${isClipRow}) as photos,
@@ -130,7 +138,11 @@ export async function getLoopDetailWith(
             order by ${updates.createdAt} desc, ${updates.id} desc
             limit ${DETAIL_UPDATE_LIMIT}
           ) newest
-          cross join lateral (select ${users.firstName}, ${users.lastName} from ${users} where ${users.id} = newest.user_id limit 1) author
+          cross join lateral (select ${users.firstName}, ${users.lastName}, ${users.passwordHash} is not null as has_account
+            from ${users} where ${users.id} = newest.user_id limit 1) author
+          -- The author as this Loop shows them (decision 0031): none when they have left it.
+          left join lateral (select ${members.status} as status, ${members.firstName} as typed_first_name, ${members.lastName} as typed_last_name
+            from ${members} where ${members.loopId} = ${loopId} and ${members.userId} = newest.user_id limit 1) membership on true
         ) u)`,
       newsletters: options.newsletters ? loopNewslettersJson(loopId, options.newsletters.countedAfter) : sql<null>`null`,
     })
@@ -159,17 +171,28 @@ export async function getLoopDetailWith(
         id: Number(m.id),
         userId: Number(m.user_id),
         context: m.context,
-        firstName: m.first_name,
-        lastName: m.last_name,
         phoneNumber: m.phone_number,
-        email: m.email,
-        messagingPreference: m.messaging_preference,
-        detailsEditable: Boolean(m.details_editable),
+        status: m.status,
+        hasAccount: Boolean(m.has_account),
+        own: { firstName: m.first_name, lastName: m.last_name, email: m.email, messagingPreference: m.messaging_preference },
+        typed: {
+          firstName: m.typed_first_name,
+          lastName: m.typed_last_name,
+          email: m.typed_email,
+          messagingPreference: m.typed_messaging_preference,
+        },
       },
       summary.creatorId,
+      options.staffView,
     ),
     ...memberZone({
-      userTimeZone: m.user_time_zone,
+      // The person's own zone, like their name, once they said yes with an account (decision 0031).
+      userTimeZone: showsOwnDetails(
+        { status: m.status, hasAccount: Boolean(m.has_account), typed: { firstName: m.typed_first_name } },
+        options.staffView,
+      )
+        ? m.user_time_zone
+        : null,
       ownerTimeZone: m.owner_time_zone,
       phoneTimeZone: m.phone_time_zone,
       loopTimeZone: summary.timeZone,
@@ -194,7 +217,11 @@ export async function getLoopDetailWith(
           transcript: c.transcript,
         }) ?? [],
     ),
-    user: { firstName: u.first_name, lastName: u.last_name },
+    user: authorName(
+      { firstName: u.first_name, lastName: u.last_name, hasAccount: Boolean(u.has_account) },
+      u.status === null ? null : { status: u.status, firstName: u.typed_first_name, lastName: u.typed_last_name },
+      options.staffView,
+    ),
   }));
   return {
     detail: { ...summary, role, members: memberList, updates: updateList },

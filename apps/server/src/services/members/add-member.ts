@@ -4,8 +4,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { readMemberZone } from './member-zone';
-import { toLoopMember } from './to-loop-member';
-import { inAnotherLoop } from './update-member';
+import { memberWithPerson, toLoopMember } from './to-loop-member';
 import { memberState } from '../memberships/member-state';
 import { invitePendingMember, type Adder } from '../memberships/invite-member';
 
@@ -37,28 +36,14 @@ export async function addMember(
     });
     if (!added) throw new AppError('conflict', 'This person is already a member of this Loop.');
     const { member, user, optedOut } = added;
-    const detailsEditable = user.passwordHash === null && !(await inAnotherLoop(tx, user.id, options.loop.id));
     return {
       ...memberState(
         { status: member.status, invitedAt: member.invitedAt, invitationWithheld: member.invitationWithheld, optedOut, lastFailure: null },
         options.now,
       ),
-      // What the owner typed, never the name or email of an account that has the phone (issue 14).
-      ...toLoopMember(
-        {
-          id: member.id,
-          userId: user.id,
-          context: member.context,
-          firstName: input.firstName,
-          lastName: input.lastName,
-          phoneNumber: input.phoneNumber,
-          email: input.email,
-          messagingPreference: input.messagingPreference,
-          detailsEditable,
-        },
-        options.loop.creatorId,
-      ),
-      ...(await readMemberZone(tx, member.id, options.now)),
+      // What the owner typed, whoever holds the phone (decision 0031).
+      ...toLoopMember(memberWithPerson(member, user), options.loop.creatorId),
+      ...(await readMemberZone(tx, member.id, options.now, false)),
       notice: optedOut ? OPTED_OUT_NOTICE : null,
     };
   });

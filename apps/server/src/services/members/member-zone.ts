@@ -38,8 +38,11 @@ export function scheduledForSql(phone: SQLWrapper, now: Date) {
     where ${messages.toAddress} = ${phone} and ${messages.status} = 'queued' and ${messages.notBefore} > ${now.toISOString()}::timestamptz)`;
 }
 
-/** memberZone for one membership, read now. */
-export async function readMemberZone(tx: DbOrTx, memberId: number, now: Date): Promise<MemberZone> {
+/**
+ * memberZone for one membership, read now. `ownZone` false: the person's own zone stays out, as
+ * their name does until they said yes with an account (decision 0031).
+ */
+export async function readMemberZone(tx: DbOrTx, memberId: number, now: Date, ownZone = true): Promise<MemberZone> {
   const [row] = await tx
     .select({
       userTimeZone: users.timeZone,
@@ -53,5 +56,5 @@ export async function readMemberZone(tx: DbOrTx, memberId: number, now: Date): P
     .innerJoin(loops, eq(loops.id, members.loopId))
     .where(eq(members.id, memberId));
   if (!row) throw new Error(`member ${memberId} not found`);
-  return memberZone(row);
+  return memberZone(ownZone ? row : { ...row, userTimeZone: null });
 }

@@ -10,7 +10,7 @@ import { resendInvitation, type Adder } from '../memberships/invite-member';
 import { memberState } from '../memberships/member-state';
 import { moveReminderEarlier } from '../schedules/schedule-columns';
 import { readMemberZone } from './member-zone';
-import { toLoopMember } from './to-loop-member';
+import { memberWithPerson, showsOwnDetails, shownDetails, toLoopMember, type PersonDetails } from './to-loop-member';
 
 /** Whether the person is a member of any Loop but this one. */
 export async function inAnotherLoop(tx: DbOrTx, userId: number, loopId: number): Promise<boolean> {
@@ -24,12 +24,15 @@ export async function inAnotherLoop(tx: DbOrTx, userId: number, loopId: number):
 
 /**
  * The Loop's owner (or staff) edits a member: the Loop's note about them (context) always; their
- * name and messaging preference only while they have no account of their own and are in no other
- * Loop, since those belong to the person. Sending the values they have already is no change.
+ * name and messaging preference as this Loop shows them (decision 0031) while the invitation is
+ * pending and for a member without an account, never an account holder's who said yes. A member
+ * without an account who is in no other Loop gets the change on their person too, so Loop's
+ * texts to them use it. Sending the values they have already is no change.
  *
- * A new phone number (same rule) is a new person to ask: the membership is pending again and the
- * invitation goes to the new number, which must say YES. It is how an owner fixes a number the
- * carrier said cannot receive texts (decision 0039): the old number's mark is cleared.
+ * A new phone number (only for a member without an account in no other Loop) is a new person to
+ * ask: the membership is pending again and the invitation goes to the new number, which must say
+ * YES. It is how an owner fixes a number the carrier said cannot receive texts (decision 0039):
+ * the old number's mark is cleared.
  */
 export async function updateMember(
   db: Db,
@@ -54,31 +57,30 @@ export async function updateMember(
       .for('update');
     if (!row) throw new AppError('not_found', 'Member not found. They may have been removed already.');
     const { member, user } = row;
-    const detailsEditable = user.id !== options.creatorId && user.passwordHash === null && !(await inAnotherLoop(tx, user.id, loopId));
-
-    const personChanges: Partial<
-      Pick<
-        typeof users.$inferSelect,
-        'firstName' | 'lastName' | 'messagingPreference' | 'phoneNumber' | 'lastWhatsappInboundAt' | 'whatsappRefusedAt'
-      >
-    > = {};
-    const newPhone = input.phoneNumber !== undefined && input.phoneNumber !== user.phoneNumber ? input.phoneNumber : undefined;
-    if (newPhone !== undefined)
-      Object.assign(personChanges, { phoneNumber: newPhone, lastWhatsappInboundAt: null, whatsappRefusedAt: null });
-    if (input.firstName !== undefined && input.firstName !== user.firstName) personChanges.firstName = input.firstName;
-    if (input.lastName !== undefined && input.lastName !== user.lastName) personChanges.lastName = input.lastName;
-    if (input.messagingPreference !== undefined && input.messagingPreference !== user.messagingPreference) {
-      personChanges.messagingPreference = input.messagingPreference;
+    const current = memberWithPerson(member, user);
+    const shown = shownDetails(current);
+    const changes: Partial<Pick<PersonDetails, 'firstName' | 'lastName' | 'messagingPreference'>> = {};
+    if (input.firstName !== undefined && input.firstName !== shown.firstName) changes.firstName = input.firstName;
+    if (input.lastName !== undefined && input.lastName !== shown.lastName) changes.lastName = input.lastName;
+    if (input.messagingPreference !== undefined && input.messagingPreference !== shown.messagingPreference) {
+      changes.messagingPreference = input.messagingPreference;
     }
-    if (Object.keys(personChanges).length > 0 && !detailsEditable) {
+    const changed = Object.keys(changes).length > 0;
+    if (changed && !toLoopMember(current, options.creatorId).detailsEditable) {
       throw new AppError(
         'forbidden',
-        user.passwordHash === null
-          ? `${user.firstName} is in other Loops too, so their name and messaging preference stay as they are. You can change their context here.`
-          : `${user.firstName} has an account and manages their own name and messaging preference. You can change their context here.`,
+        `${shown.firstName} has an account and manages their own name and messaging preference. You can change their context here.`,
       );
     }
+    const newPhone = input.phoneNumber !== undefined && input.phoneNumber !== user.phoneNumber ? input.phoneNumber : undefined;
+    const ownPerson = user.id !== options.creatorId && user.passwordHash === null && !(await inAnotherLoop(tx, user.id, loopId));
     if (newPhone !== undefined) {
+      if (!ownPerson) {
+        throw new AppError(
+          'forbidden',
+          `${shown.firstName}'s number can't be changed here. Remove them and add the right number with "Add Member" instead.`,
+        );
+      }
       // Checked only once the owner may change the number at all: no answer about others' numbers before.
       const [holder] = await tx.select({ id: users.id }).from(users).where(eq(users.phoneNumber, newPhone));
       if (holder) {
@@ -88,12 +90,23 @@ export async function updateMember(
         );
       }
     }
-    const [updatedUser] =
-      Object.keys(personChanges).length > 0 ? await tx.update(users).set(personChanges).where(eq(users.id, user.id)).returning() : [user];
-    // The Loop's note and the zone the owner chose are the Loop's own: always editable.
-    const memberChanges: Partial<Pick<typeof members.$inferSelect, 'context' | 'timeZone'>> = {};
-    if (input.context !== undefined) memberChanges.context = input.context;
-    if (input.timeZone !== undefined) memberChanges.timeZone = input.timeZone;
+    let updatedUser = user;
+    const personChanges = {
+      ...(changed && ownPerson ? changes : {}),
+      ...(newPhone !== undefined ? { phoneNumber: newPhone, lastWhatsappInboundAt: null, whatsappRefusedAt: null } : {}),
+    };
+    if (Object.keys(personChanges).length > 0) {
+      const [written] = await tx.update(users).set(personChanges).where(eq(users.id, user.id)).returning();
+      if (!written) throw new Error('update returned no row');
+      updatedUser = written;
+    }
+    // The Loop's note and the zone the owner chose are the Loop's own: always editable; so is the
+    // Loop's label for them, written whole (a row from before labels were kept starts from what it showed).
+    const memberChanges = {
+      ...(input.context !== undefined ? { context: input.context } : {}),
+      ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
+      ...(changed ? { ...shown, ...changes } : {}),
+    };
     let [updatedMember] =
       Object.keys(memberChanges).length > 0
         ? await tx.update(members).set(memberChanges).where(eq(members.id, member.id)).returning()
@@ -111,7 +124,7 @@ export async function updateMember(
         now: options.now,
       });
     }
-    if (!updatedUser || !updatedMember) throw new Error('update returned no row');
+    if (!updatedMember) throw new Error('update returned no row');
     const optedOut = await isOptedOut(tx, updatedUser.phoneNumber);
     return {
       // The last delivery error is the Loop detail's to show; an edit does not change it.
@@ -125,11 +138,8 @@ export async function updateMember(
         },
         options.now,
       ),
-      ...toLoopMember(
-        { ...updatedUser, id: updatedMember.id, userId: updatedUser.id, context: updatedMember.context, detailsEditable },
-        options.creatorId,
-      ),
-      ...(await readMemberZone(tx, updatedMember.id, options.now)),
+      ...toLoopMember(memberWithPerson(updatedMember, updatedUser), options.creatorId),
+      ...(await readMemberZone(tx, updatedMember.id, options.now, showsOwnDetails(memberWithPerson(updatedMember, updatedUser)))),
     };
   });
 }

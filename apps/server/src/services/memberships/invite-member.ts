@@ -51,6 +51,11 @@ export async function invitePendingMember(
       loopId: options.loop.id,
       userId: user.id,
       context: options.context,
+      // What the adder typed: all this Loop shows of the person until they said yes (decision 0031).
+      firstName: options.person.firstName,
+      lastName: options.person.lastName,
+      email: options.person.email,
+      messagingPreference: options.person.messagingPreference,
       status: 'pending',
       invitedById: options.adder.id,
       invitedAt: options.now,

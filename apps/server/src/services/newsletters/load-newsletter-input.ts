@@ -1,9 +1,10 @@
-import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { NewsletterKind } from '@loop/shared/newsletters';
 import type { Clip } from '@loop/shared/photos';
 import type { DbOrTx } from '../../db/client';
 import { type loops, media, members, updates, users } from '../../db/schema';
 import { clipOf, MEDIA_FILE_COLUMNS } from '../../media/photo-sizes';
+import { authorName } from '../members/to-loop-member';
 import type { NewsletterInput, WriterUpdate } from '../../publishing/writer';
 import { STORAGE_KEY, mediaUrl } from '../../storage/media-storage';
 
@@ -16,7 +17,13 @@ export async function loadNewsletterInput(
 ): Promise<NewsletterInput> {
   const { loop } = input;
   const rows = await db
-    .select({ update: updates, firstName: users.firstName, lastName: users.lastName, memberContext: members.context })
+    .select({
+      update: updates,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      hasAccount: sql<boolean>`${users.passwordHash} is not null`,
+      membership: { status: members.status, firstName: members.firstName, lastName: members.lastName, context: members.context },
+    })
     .from(updates)
     .innerJoin(users, eq(users.id, updates.userId))
     // A person who has left keeps their updates; they just have no member context any more.
@@ -46,9 +53,9 @@ export async function loadNewsletterInput(
     else urlsByUpdate.set(row.updateId, [...(urlsByUpdate.get(row.updateId) ?? []), mediaUrl(row.storageKey)]);
   }
 
-  const list: WriterUpdate[] = rows.map(({ update, firstName, lastName, memberContext }) => ({
+  const list: WriterUpdate[] = rows.map(({ update, membership, ...author }) => ({
     authorId: update.userId,
-    author: { firstName, lastName, context: memberContext },
+    author: { ...authorName(author, membership), context: membership?.context ?? null },
     content: update.content,
     createdAt: update.createdAt,
     photoUrls: urlsByUpdate.get(update.id) ?? [],

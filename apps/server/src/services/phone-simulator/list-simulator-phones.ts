@@ -1,4 +1,4 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { SimulatorPhone } from '@loop/shared/simulator';
 import type { Db } from '../../db/client';
 import { loops, members, phoneOptOuts, users } from '../../db/schema';
@@ -17,13 +17,18 @@ export async function listSimulatorPhones(
 ): Promise<SimulatorPhone[]> {
   const conditions: (SQL | undefined)[] = [phonesVisibleTo(viewer)];
   if (options.phoneNumber) conditions.push(eq(users.phoneNumber, options.phoneNumber));
+  // Someone else's phone shows as the viewer's Loop has them, what its owner typed (decision 0031).
+  const own = viewer.isPrivileged ? sql<boolean>`true` : sql<boolean>`${users.id} = ${viewer.id}`;
+  const shown = <T>(typed: AnyColumn, person: AnyColumn) => sql<T>`case when ${own} then ${person} else coalesce(${typed}, ${person}) end`;
+  const firstName = shown<string>(members.firstName, users.firstName);
+  const lastName = shown<string>(members.lastName, users.lastName);
   const rows = await db
     .select({
       userId: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
+      firstName,
+      lastName,
       phoneNumber: users.phoneNumber,
-      messagingPreference: users.messagingPreference,
+      messagingPreference: shown<SimulatorPhone['messagingPreference']>(members.messagingPreference, users.messagingPreference),
       optedOut: sql<boolean>`exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = ${users.phoneNumber})`,
       loopId: loops.id,
       loopName: loops.name,
@@ -32,7 +37,7 @@ export async function listSimulatorPhones(
     .innerJoin(users, eq(users.id, members.userId))
     .innerJoin(loops, eq(loops.id, members.loopId))
     .where(and(...conditions))
-    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id), asc(loops.name))
+    .orderBy(asc(firstName), asc(lastName), asc(users.id), asc(loops.name))
     .limit(MAX_ROWS);
 
   const phones = new Map<number, SimulatorPhone>();

@@ -68,11 +68,7 @@ describe('/join/{code} phone number', () => {
 describe('/join/{code} after joining (item 9)', () => {
   it('says what happens next instead of showing the marketing page', async () => {
     const user = userEvent.setup();
-    server.use(
-      http.post('*/api/invites/abc123/join', () =>
-        HttpResponse.json({ ok: true, loopId: 7, loopName: 'The Walker Family', alreadyMember: false }),
-      ),
-    );
+    server.use(http.post('*/api/invites/abc123/join', () => HttpResponse.json({ ok: true, loopId: 7, loopName: 'The Walker Family' })));
     const phone = await openJoinForm();
     await user.type(screen.getByRole('textbox', { name: 'First Name' }), 'Cara');
     await user.type(screen.getByRole('textbox', { name: 'Last Name' }), 'Jones');

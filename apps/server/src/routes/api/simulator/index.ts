@@ -2,13 +2,13 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { simulatorPhoneParamsSchema, simulatorSendSchema, SIMULATOR_FILES_HEADER } from '@loop/shared/simulator';
-import { parseInput } from '../../../errors';
+import { AppError, parseInput } from '../../../errors';
 import { gate, gatedUser } from '../../../plugins/session';
 import { getSimulatorPhone } from '../../../services/phone-simulator/get-simulator-phone';
 import { listSimulatorPhones } from '../../../services/phone-simulator/list-simulator-phones';
 import { readPhoneThread } from '../../../services/phone-simulator/read-phone-thread';
 import { sendSimulatedText } from '../../../services/phone-simulator/send-simulated-text';
-import { simulatorUse } from '../../../services/simulator-access';
+import { playedPhoneRefusal, simulatorUse } from '../../../services/simulator-access';
 import { readSimulatorForm } from './read-simulator-form';
 
 /**
@@ -48,6 +48,8 @@ const simulatorRoutes: FastifyPluginAsyncZod = async (app) => {
         ? await readSimulatorForm(request, { defaultChannel: phone.messagingPreference, clipMaxBytes })
         : null;
       const text = form ? parseInput(simulatorSendSchema, form.fields) : request.body;
+      const refusal = playedPhoneRefusal(phone, scope, text.body);
+      if (refusal) throw new AppError('bad_request', refusal);
       const stored = await sendSimulatedText(db, {
         phoneNumber: phone.phoneNumber,
         channel: text.channel ?? phone.messagingPreference,

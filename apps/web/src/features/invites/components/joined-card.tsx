@@ -16,8 +16,7 @@ export function JoinedCard({ answer, phoneNumber }: { answer: JoinAnswer; phoneN
         </div>
         <h1 className="text-2xl font-bold tracking-tight">Check your phone</h1>
         <p className="text-muted-foreground">
-          {answer.alreadyMember ? 'This phone is already in ' : 'Almost there: you asked to join '}
-          <strong className="break-words text-foreground">{answer.loopName}</strong>.
+          Almost there: you asked to join <strong className="break-words text-foreground">{answer.loopName}</strong>.
         </p>
       </CardHeader>
       <CardContent className="grid gap-5">

@@ -31,8 +31,8 @@ export function PhoneView({ phone: listed }: { phone: SimulatorPhone }) {
         <p role="status" className="flex items-start gap-2 border-b bg-destructive/10 px-4 py-2 text-xs text-destructive">
           <BellOff aria-hidden="true" className="mt-px size-4 shrink-0" />
           <span>
-            <strong className="font-semibold">Opted out.</strong> This phone texted STOP, so Loop sends it nothing. Text START to opt back
-            in.
+            <strong className="font-semibold">Opted out.</strong> This phone texted STOP, so Loop sends it nothing until its holder texts
+            START.
           </span>
         </p>
       )}

@@ -6,8 +6,8 @@ const KEYWORDS = [
   // Says what the answer says (replies.help): the brand's how-to, the support contact, how to stop.
   ['HELP', 'how texting Loop works, where to get help, how to stop'],
   ['LOOPS', 'the Loops this phone is in'],
-  ['STOP', 'no more texts from Loop'],
-  ['START', 'texts again after STOP'],
+  ['STOP', 'no more texts from Loop (from your own phone)'],
+  ['START', 'texts again after STOP (from your own phone)'],
 ] as const;
 
 /** How a member texts Loop: what the simulator is good for trying. */
