@@ -58,7 +58,7 @@ describe('story: one YES, two invitations', () => {
     expect(await statusIn(alices.id, carol)).toBe('pending');
     expect(await statusIn(mallorys.id, carol)).toBe('pending');
 
-    expect(await text(carol, '1')).toEqual([expect.stringMatching(/^You're in "Smith Family" on Loop!/)]);
+    expect(await text(carol, '1')).toEqual([expect.stringMatching(/^Loop: you're in "Smith Family"/)]);
     expect(await statusIn(alices.id, carol)).toBe('active');
     expect(await statusIn(mallorys.id, carol)).toBe('pending');
 
@@ -84,7 +84,7 @@ describe('story: one YES, two invitations', () => {
     ]);
     expect(await statusIn(alices.id, carol)).toBe('pending');
     expect(await statusIn(mallorys.id, carol)).toBe('pending');
-    expect(await text(carol, '2')).toEqual([expect.stringMatching(/^You're in "Smith Family"/)]);
+    expect(await text(carol, '2')).toEqual([expect.stringMatching(/^Loop: you're in "Smith Family"/)]);
     expect(await statusIn(mallorys.id, carol)).toBe('active');
     expect(await statusIn(alices.id, carol)).toBe('pending');
   });
@@ -131,7 +131,7 @@ describe('story: an invitation that was never sent', () => {
     expect(await statusIn(loop.id, carol)).toBe('pending');
     expect(await text(carol, 'YES')).toEqual(['Which Loop do you want to join? Reply 1 for "Smith Family" (from "Mallory M").']);
     expect(await statusIn(loop.id, carol)).toBe('pending');
-    expect(await text(carol, '1')).toEqual([expect.stringMatching(/^You're in "Smith Family"/)]);
+    expect(await text(carol, '1')).toEqual([expect.stringMatching(/^Loop: you're in "Smith Family"/)]);
     expect(await statusIn(loop.id, carol)).toBe('active');
   });
 
@@ -148,13 +148,13 @@ describe('story: an invitation that was never sent', () => {
       expect.stringMatching(/^Which Loop do you want to join\? Reply 1 for "Smith Family"/),
     ]);
     expect(await statusIn(loop.id, carol)).toBe('pending');
-    expect(await text(carol, '1')).toEqual([expect.stringMatching(/^You're in "Smith Family"/)]);
+    expect(await text(carol, '1')).toEqual([expect.stringMatching(/^Loop: you're in "Smith Family"/)]);
   });
 
   it('after START, a YES that names the Loop is explicit and joins it', async () => {
     const { loop, carol } = await withheld();
     await text(carol, 'START');
-    expect(await text(carol, 'YES\nSmith Family')).toEqual([expect.stringMatching(/^You're in "Smith Family"/)]);
+    expect(await text(carol, 'YES\nSmith Family')).toEqual([expect.stringMatching(/^Loop: you're in "Smith Family"/)]);
     expect(await statusIn(loop.id, carol)).toBe('active');
   });
 
@@ -174,6 +174,6 @@ describe('story: an invitation that was never sent', () => {
     });
     expect(resend.statusCode).toBe(200);
     expect((await textsTo(db(), carol)).filter((m) => m.kind === 'invitation')).toHaveLength(1);
-    expect(await text(carol, 'YES')).toEqual([expect.stringMatching(/^You're in "Smith Family"/)]);
+    expect(await text(carol, 'YES')).toEqual([expect.stringMatching(/^Loop: you're in "Smith Family"/)]);
   });
 });

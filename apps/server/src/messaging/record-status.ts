@@ -1,6 +1,6 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client';
-import { earlyStatuses, messages, undeliverablePhones, users } from '../db/schema';
+import { earlyStatuses, members, messages, undeliverablePhones, users } from '../db/schema';
 import { DAY_MS } from '../lib/clock';
 import { optOutPhone } from './opt-outs';
 import { PERMANENT_ERROR_CODES, UNDELIVERABLE_CODES } from './provider';
@@ -183,7 +183,19 @@ export async function markPhone(db: DbOrTx, phone: string, code: number, now: Da
  * on, those already queued included, and the owner sees why (whatsapp_refused_at).
  */
 async function moveToSms(db: DbOrTx, phone: string, now: Date): Promise<void> {
-  await db.update(users).set({ messagingPreference: 'sms', whatsappRefusedAt: now }).where(eq(users.phoneNumber, phone));
+  const moved = await db
+    .update(users)
+    .set({ messagingPreference: 'sms', whatsappRefusedAt: now })
+    .where(eq(users.phoneNumber, phone))
+    .returning({ id: users.id });
+  // Each Loop's own record of the preference it was typed with (decision 0031) says SMS too.
+  const ids = moved.map((user) => user.id);
+  if (ids.length > 0) {
+    await db
+      .update(members)
+      .set({ messagingPreference: 'sms' })
+      .where(and(inArray(members.userId, ids), eq(members.messagingPreference, 'whatsapp')));
+  }
   await db
     .update(messages)
     .set({ channel: 'sms', fromAddress: '', updatedAt: sql`now()` })
