@@ -87,3 +87,7 @@ export function SimulatedText({ text }: { text: string | null }) {
 
 /** Said on every code screen: a phone that replied STOP gets no texts until it replies START. */
 export const NO_TEXT_HINT = 'No text? If you once replied STOP to Loop, reply START to the same number first, then resend.';
+
+/** Said on the sign-up and reset code screens: a code works only in the browser that asked for it (decision 0027). */
+export const SAME_BROWSER_HINT =
+  'A code works only in the browser that asked for it. Asked in another browser in the last 10 minutes? Finish there, or wait and ask again here.';

@@ -11,8 +11,8 @@ import { Input } from '@/components/ui/input';
 import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { prepareProofOfWork } from '../api/proof-of-work';
-import { resendSignUpCode, startSignUp, useVerifySignUp } from '../api/register';
-import { CodeField, codeError, NO_TEXT_HINT, ResendButton, resendTime, SimulatedText } from './code-step';
+import { startSignUp, useVerifySignUp } from '../api/register';
+import { CodeField, codeError, NO_TEXT_HINT, ResendButton, resendTime, SAME_BROWSER_HINT, SimulatedText } from './code-step';
 
 /** Sign Up (docs/product.md#sign-in-and-sign-up), then the code texted to the phone: no account exists before it checks out. */
 export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
@@ -47,6 +47,9 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
       <SignUpCodeStep
         started={started.answer}
         resendAt={started.resendAt}
+        // "Resend code" sends the form again from this browser: a new code for its own sign-up,
+        // or a new sign-up once the old one's code ran out (decision 0027).
+        resend={() => startSignUp(form.getValues())}
         onResent={begin}
         onChangeNumber={() => setStarted(null)}
         onSuccess={onSuccess}
@@ -79,12 +82,14 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
 function SignUpCodeStep({
   started,
   resendAt,
+  resend,
   onResent,
   onChangeNumber,
   onSuccess,
 }: {
   started: SignUpStarted;
   resendAt: number;
+  resend: () => Promise<SignUpStarted>;
   onResent: (answer: SignUpStarted) => void;
   onChangeNumber: () => void;
   onSuccess: () => void;
@@ -109,7 +114,7 @@ function SignUpCodeStep({
   const onResend = async () => {
     setResending(true);
     try {
-      onResent(await resendSignUpCode(started.phoneNumber));
+      onResent(await resend());
       setCode('');
     } catch (resendError) {
       toastError(errorText(resendError), 'Something went wrong');
@@ -141,6 +146,7 @@ function SignUpCodeStep({
         Change number
       </Button>
       <p className="text-xs text-muted-foreground">{NO_TEXT_HINT}</p>
+      <p className="text-xs text-muted-foreground">{SAME_BROWSER_HINT}</p>
     </form>
   );
 }
