@@ -54,6 +54,32 @@ export function codeError(code: string): string | undefined {
   return /^\d{6}$/.test(code.replace(/[\s-]/g, '')) ? undefined : 'The code is the 6 digits in the text';
 }
 
+/** A code field's state: the typed code, its error once shown (then following the typing), and the check before sending. */
+export function useCodeField(id: string) {
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  return {
+    code,
+    clear: () => setCode(''),
+    /** Shows the code's error and focuses the field when it has one; true when the code may be sent. */
+    check: () => {
+      const problem = codeError(code);
+      setError(problem);
+      if (problem) document.getElementById(id)?.focus();
+      return problem === undefined;
+    },
+    field: {
+      id,
+      value: code,
+      error,
+      onChange: (value: string) => {
+        setCode(value);
+        if (error) setError(codeError(value));
+      },
+    },
+  };
+}
+
 /** "Resend code", disabled with a visible count until the server allows another code. */
 export function ResendButton({ until, busy, onResend }: { until: number; busy: boolean; onResend: () => void }) {
   const left = useCountdown(until);

@@ -5,7 +5,7 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toastError } from '@/components/ui/use-toast';
 import { useLogin } from '../api/login';
-import { CodeField, codeError, NO_TEXT_HINT, ResendButton, resendTime, SimulatedText } from './code-step';
+import { CodeField, NO_TEXT_HINT, ResendButton, resendTime, SimulatedText, useCodeField } from './code-step';
 
 type Field = 'email' | 'password';
 
@@ -108,18 +108,11 @@ function LoginCodeStep({
   onResend: () => Promise<void>;
   onCancel: () => void;
 }) {
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string>();
+  const input = useCodeField('login-code');
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const problem = codeError(code);
-    setError(problem);
-    if (problem) {
-      document.getElementById('login-code')?.focus();
-      return;
-    }
-    await onCode(code);
+    if (input.check()) await onCode(input.code);
   };
 
   return (
@@ -128,15 +121,7 @@ function LoginCodeStep({
         {answer.message}
       </p>
       <SimulatedText text={answer.simulatedText} />
-      <CodeField
-        id="login-code"
-        value={code}
-        error={error}
-        onChange={(value) => {
-          setCode(value);
-          if (error) setError(codeError(value));
-        }}
-      />
+      <CodeField {...input.field} />
       <Button type="submit" size="lg" className="w-full" busy={busy}>
         Verify and Log In
       </Button>
@@ -144,7 +129,7 @@ function LoginCodeStep({
         until={resendAt}
         busy={busy}
         onResend={() => {
-          setCode('');
+          input.clear();
           void onResend();
         }}
       />

@@ -12,7 +12,7 @@ import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { prepareProofOfWork } from '../api/proof-of-work';
 import { startSignUp, useVerifySignUp } from '../api/register';
-import { CodeField, codeError, NO_TEXT_HINT, ResendButton, resendTime, SAME_BROWSER_HINT, SimulatedText } from './code-step';
+import { CodeField, NO_TEXT_HINT, ResendButton, resendTime, SAME_BROWSER_HINT, SimulatedText, useCodeField } from './code-step';
 
 /** Sign Up (docs/product.md#sign-in-and-sign-up), then the code texted to the phone: no account exists before it checks out. */
 export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
@@ -95,19 +95,13 @@ function SignUpCodeStep({
   onSuccess: () => void;
 }) {
   const verify = useVerifySignUp();
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string>();
+  const input = useCodeField('signup-code');
   const [resending, setResending] = useState(false);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const problem = codeError(code);
-    setError(problem);
-    if (problem) {
-      document.getElementById('signup-code')?.focus();
-      return;
-    }
-    const result = await verify.mutateAsync({ phoneNumber: started.phoneNumber, code });
+    if (!input.check()) return;
+    const result = await verify.mutateAsync({ phoneNumber: started.phoneNumber, code: input.code });
     if (result.ok) onSuccess();
     else toastError(result.message, 'Something went wrong');
   };
@@ -115,7 +109,7 @@ function SignUpCodeStep({
     setResending(true);
     try {
       onResent(await resend());
-      setCode('');
+      input.clear();
     } catch (resendError) {
       toastError(errorText(resendError), 'Something went wrong');
     } finally {
@@ -129,15 +123,7 @@ function SignUpCodeStep({
         We texted a code to <strong className="whitespace-nowrap">{formatPhoneNumber(started.phoneNumber)}</strong>
       </p>
       <SimulatedText text={started.simulatedText} />
-      <CodeField
-        id="signup-code"
-        value={code}
-        error={error}
-        onChange={(value) => {
-          setCode(value);
-          if (error) setError(codeError(value));
-        }}
-      />
+      <CodeField {...input.field} />
       <Button type="submit" size="lg" className="w-full" busy={verify.isPending}>
         Verify and Sign Up
       </Button>
