@@ -45,10 +45,17 @@ async function main(): Promise<void> {
         lastName: 'Member',
         phoneNumber: '+14155550100',
       };
+      let holder = '';
       const post = (pathname: string, body: object) =>
-        fetch(`${base}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        fetch(`${base}${pathname}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie: holder },
+          body: JSON.stringify(body),
+        });
       // Sign-up texts a code (the simulator's text is in the answer); a reused database already has the account.
       const started = await post('/api/register', account);
+      // The code works only with the cookie of the form that asked for it.
+      holder = (started.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
       const code = /\b(\d{6})\b/.exec(started.ok ? (((await started.json()) as { simulatedText?: string }).simulatedText ?? '') : '')?.[1];
       let signedIn = code ? await post('/api/register/verify', { phoneNumber: account.phoneNumber, code }) : undefined;
       if (!signedIn?.ok) signedIn = await post('/api/login', { email: account.email, password: account.password });

@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe';
 import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
 import { codeIn, registerAccount, waitToast, waitVisible } from '../support/app';
 import type { RunningServer } from '../support/server';
@@ -8,7 +9,9 @@ import { withServerAndBrowser } from '../support/suite';
 let server: RunningServer;
 let browser: Browser;
 
-withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
+// A low ceiling of failed log-ins per account, so the code step after it is quick to reach.
+const FAILURES_PER_ACCOUNT = 3;
+withServerAndBrowser((s, b) => ([server, browser] = [s, b]), { AUTH_FAILURES_PER_ACCOUNT: String(FAILURES_PER_ACCOUNT) });
 
 describe('signing up, out and in', () => {
   it('works through the forms, and a reload keeps the session', async () => {
@@ -123,6 +126,39 @@ describe('signing up, out and in', () => {
       await context.close();
       // The one 400 is the common password typed on purpose.
       expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    }
+  });
+
+  it('after many failed log-ins from elsewhere, the right password leads to a texted code that logs in, on a phone and a desktop', async () => {
+    for (const [index, viewport] of [PHONE, DESKTOP].entries()) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      const errors = collectPageErrors(page);
+      const person = { firstName: 'Ada', lastName: 'Guarded', email: `guarded${index}@example.com`, phoneNumber: `+1415555018${index}` };
+      await registerAccount(page, server.url, person);
+      await context.clearCookies();
+      // A stranger's wrong passwords reach the account's ceiling.
+      for (let i = 0; i < FAILURES_PER_ACCOUNT; i++) {
+        const wrong = await page.request.post(`${server.url}/api/login`, { data: { email: person.email, password: `guess ${i}` } });
+        expect(wrong.status()).toBe(401);
+      }
+
+      await page.goto(`${server.url}/auth`);
+      await page.getByLabel('Email').fill(person.email);
+      await page.getByLabel('Password').fill('a long enough password');
+      await page.getByRole('button', { name: 'Login', exact: true }).click();
+      await waitVisible(page.getByText('This account had many failed log-ins from elsewhere', { exact: false }));
+      const note = page.getByRole('note', { name: 'Simulated text' });
+      await waitVisible(note);
+      expect(await page.getByRole('button', { name: /^Resend code in \d+ s$/ }).isDisabled()).toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, `auth-login-code-${viewport.width}`);
+      await page.getByLabel('Code', { exact: true }).fill(codeIn(await note.textContent()));
+      await page.getByRole('button', { name: 'Verify and Log In' }).click();
+      await expect.poll(() => page.getByRole('heading', { name: 'My Loops' }).isVisible(), { timeout: 15_000 }).toBe(true);
+      await context.close();
+      // The stranger's wrong passwords went through page.request, not the page: no errors there.
+      expect(errors).toEqual([]);
     }
   });
 

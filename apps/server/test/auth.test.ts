@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, lastCodeTo, newAccount, sessionCookie, signUp, type TestContext } from './helpers/app';
+import { browser, createTestApp, lastCodeTo, newAccount, sessionCookie, signUp, type TestContext } from './helpers/app';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -10,7 +10,8 @@ afterAll(() => t.close());
 describe('POST /api/register and /api/register/verify', () => {
   it('texts a code first, and only the code creates the account, signs it in, and never returns a password', async () => {
     const account = newAccount({ email: '  Grace.Hopper@Example.COM ', phoneNumber: '(415) 555-0142' });
-    const started = await t.app.inject({ method: 'POST', url: '/api/register', payload: account });
+    const tab = browser(t.app);
+    const started = await tab.post('/api/register', account);
     expect(started.statusCode).toBe(202);
     expect(started.json()).toMatchObject({ phoneNumber: '+14155550142', expiresInSeconds: 600, resendAfterSeconds: 30 });
     expect(started.cookies.find((c) => c.name === 'loop_session')).toBeUndefined();
@@ -23,7 +24,7 @@ describe('POST /api/register and /api/register/verify', () => {
     expect(early.statusCode).toBe(401);
 
     const code = await lastCodeTo(t.app, '+14155550142');
-    const res = await t.app.inject({ method: 'POST', url: '/api/register/verify', payload: { phoneNumber: '415 555 0142', code } });
+    const res = await tab.post('/api/register/verify', { phoneNumber: '415 555 0142', code });
     expect(res.statusCode).toBe(201);
     const user = res.json();
     expect(user).toMatchObject({
@@ -60,11 +61,11 @@ describe('POST /api/register and /api/register/verify', () => {
 
   it('tells the proven holder of a phone that already has an account, and the email of another account, with 409', async () => {
     const { account } = await signUp(t.app, { phoneNumber: '+1 415 555 0178' });
-    await t.app.inject({ method: 'POST', url: '/api/register', payload: newAccount({ phoneNumber: '415.555.0178' }) });
-    const samePhone = await t.app.inject({
-      method: 'POST',
-      url: '/api/register/verify',
-      payload: { phoneNumber: '+14155550178', code: await lastCodeTo(t.app, '+14155550178') },
+    const tab = browser(t.app);
+    await tab.post('/api/register', newAccount({ phoneNumber: '415.555.0178' }));
+    const samePhone = await tab.post('/api/register/verify', {
+      phoneNumber: '+14155550178',
+      code: await lastCodeTo(t.app, '+14155550178'),
     });
     expect(samePhone.statusCode).toBe(409);
     expect(samePhone.json().message).toBe(
@@ -72,11 +73,10 @@ describe('POST /api/register and /api/register/verify', () => {
     );
 
     const other = newAccount({ email: account.email.toUpperCase() });
-    await t.app.inject({ method: 'POST', url: '/api/register', payload: other });
-    const sameEmail = await t.app.inject({
-      method: 'POST',
-      url: '/api/register/verify',
-      payload: { phoneNumber: other.phoneNumber, code: await lastCodeTo(t.app, other.phoneNumber) },
+    await tab.post('/api/register', other);
+    const sameEmail = await tab.post('/api/register/verify', {
+      phoneNumber: other.phoneNumber,
+      code: await lastCodeTo(t.app, other.phoneNumber),
     });
     expect(sameEmail.statusCode).toBe(409);
     expect(sameEmail.json().message).toBe(

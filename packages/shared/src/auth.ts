@@ -140,8 +140,23 @@ export interface PasswordResetStarted {
 export const loginSchema = z.object({
   email: emailSchema,
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(LIMITS.passwordMax),
+  /** The code texted to the account's phone, when the answer before asked for one (SignInCodeNeeded). */
+  code: phoneCodeSchema.optional(),
 });
 export type LoginInput = z.input<typeof loginSchema>;
+
+/**
+ * What POST /api/login answers (202) instead of signing in, after many failed sign-ins for the
+ * email from elsewhere: the same whether or not the password was right, and whether or not a code
+ * went out. Sending the form again with the texted code signs in.
+ */
+export interface SignInCodeNeeded {
+  codeRequired: true;
+  message: string;
+  resendAfterSeconds: number;
+  /** With the Phone Simulator as provider: the text it "sent". Else null. */
+  simulatedText: string | null;
+}
 
 export const updateUserSchema = z
   .object({

@@ -433,7 +433,7 @@ export const newsletters = pgTable(
   ],
 );
 
-export const phoneCodePurpose = pgEnum('phone_code_purpose', ['sign_up', 'reset_password']);
+export const phoneCodePurpose = pgEnum('phone_code_purpose', ['sign_up', 'reset_password', 'sign_in']);
 
 /**
  * One-time codes texted to a phone (services/phone-codes). One live code per phone and purpose:
@@ -456,6 +456,11 @@ export const phoneCodes = pgTable(
      * account a reset is for. Never shown to anyone.
      */
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    /**
+     * HMAC-SHA256 of the secret the browser that asked for the code holds (an HttpOnly cookie):
+     * the code works only with it, and only that browser may change or resend it (decision 0027).
+     */
+    holderHash: text('holder_hash'),
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },

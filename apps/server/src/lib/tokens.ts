@@ -18,6 +18,8 @@ export const TOKEN_BYTES = {
   newsletterUrlId: 32,
   /** A photo's storage key, which is also its public path. */
   mediaKey: 32,
+  /** The cookie that binds a texted code to the browser that asked for it (decision 0027). */
+  codeHolder: 32,
 } as const;
 export type TokenKind = keyof typeof TOKEN_BYTES;
 

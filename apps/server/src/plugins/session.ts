@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors';
+import { CODE_HOLDER_COOKIE, PHONE_CODE, type PhoneCodePurpose } from '../services/phone-codes/phone-code-policy';
 import { findSessionUser, type SessionUser } from '../services/sessions/find-session-user';
 import { SESSION_COOKIE } from '../services/sessions/session-policy';
 
@@ -35,6 +36,23 @@ export function setSessionCookie(reply: FastifyReply, token: string, expiresAt: 
     sameSite: 'lax',
     secure: reply.server.ctx.config.secureCookies,
     expires: expiresAt,
+  });
+}
+
+/** The code-holder secret this request presented for a purpose's codes, as it came. */
+export function presentedCodeHolder(request: FastifyRequest, purpose: PhoneCodePurpose): string | undefined {
+  return request.cookies[CODE_HOLDER_COOKIE[purpose].name];
+}
+
+/** Sets the secret that binds a texted code to this browser (decision 0027), for as long as a code lives. */
+export function setCodeHolderCookie(reply: FastifyReply, purpose: PhoneCodePurpose, holder: string): void {
+  const { name, path } = CODE_HOLDER_COOKIE[purpose];
+  reply.setCookie(name, holder, {
+    path,
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: reply.server.ctx.config.secureCookies,
+    maxAge: PHONE_CODE.validMs / 1000,
   });
 }
 

@@ -83,10 +83,18 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL terminates every connection of t
 
     it('keeps answering while every backend of its database is terminated, again and again', { timeout: 120_000 }, async () => {
       // Sign-up texts a code (issue 14); read it where the fake Twilio received it, then verify.
+      let holder = '';
       const post = (pathname: string, body: object) =>
-        fetch(`${server.url}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        fetch(`${server.url}${pathname}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie: holder },
+          body: JSON.stringify(body),
+        });
       const account = newAccount();
-      expect((await post('/api/register', account)).status).toBe(202);
+      const started = await post('/api/register', account);
+      expect(started.status).toBe(202);
+      // The code works only in the browser that sent the form: its cookie goes with the code.
+      holder = (started.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
       const codeOf = () => /\b(\d{6})\b/.exec(String(fake.sent.find((m) => m.params.To === account.phoneNumber)?.params.Body ?? ''))?.[1];
       await until(() => codeOf() !== undefined, 'the sign-up code', 15_000);
       const code = codeOf();

@@ -70,8 +70,9 @@ export function authRoutes(world: World): RouteFuzz[] {
       route: 'POST /api/login',
       freshSession: true,
       body: body({ email: v.email(world), password: fc.oneof(fc.constant(PASSWORD), fc.string({ maxLength: 40 })) }),
-      // A new session; the one the request came with (if any) is ended.
-      success: rows({ sessions: [0, 1] }),
+      // A new session (the one the request came with, if any, is ended), or past the email's ceiling
+      // of failed sign-ins a 202 and a code texted to the account's phone (decision 0028).
+      success: (delta) => rows({ sessions: [0, 1], messages: delta.sessions === 0 ? [0, 1] : 0 })(delta),
     },
     { route: 'POST /api/logout', freshSession: true, body: body(), success: rows({ sessions: [0, -1] }) },
     // A signed challenge: nothing is stored until a form uses it.

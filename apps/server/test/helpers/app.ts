@@ -133,8 +133,44 @@ export async function lastCodeTo(app: TestApp, phoneNumber: string): Promise<str
 }
 
 /**
- * Signs an account up the whole way (form, then the code texted to the phone) and returns it
- * with its cookie. `headers`/`remoteAddress` go on both requests.
+ * One browser: keeps the cookies its answers set (by name, as a browser would for these paths)
+ * and sends them back. Code-holder cookies bind a texted code to the browser that asked for it
+ * (decision 0027), so every code form must go through the same browser.
+ */
+export function browser(app: TestApp, defaults: { remoteAddress?: string; headers?: Record<string, string> } = {}) {
+  const jar = new Map<string, string>();
+  const cookieHeader = () => {
+    const own = [...jar].map(([name, value]) => `${name}=${value}`);
+    return [defaults.headers?.cookie, ...own].filter((part) => part !== undefined && part !== '').join('; ');
+  };
+  const send = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
+    const cookie = cookieHeader();
+    const res = await app.inject({
+      method,
+      url,
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+      ...(defaults.remoteAddress ? { remoteAddress: defaults.remoteAddress } : {}),
+      headers: { ...defaults.headers, ...(cookie ? { cookie } : {}) },
+    });
+    for (const set of res.cookies) {
+      if (set.value === '' || (set.maxAge !== undefined && set.maxAge <= 0)) jar.delete(set.name);
+      else jar.set(set.name, set.value);
+    }
+    return res;
+  };
+  return {
+    post: (url: string, payload?: unknown) => send('POST', url, payload),
+    get: (url: string) => send('GET', url),
+    /** The value of one of its cookies. */
+    cookie: (name: string) => jar.get(name),
+    /** Forgets every cookie, as a fresh browser. */
+    clear: () => jar.clear(),
+  };
+}
+
+/**
+ * Signs an account up the whole way (form, then the code texted to the phone) in one browser and
+ * returns it with its cookie. `headers`/`remoteAddress` go on both requests.
  */
 export async function signUp(
   app: TestApp,
@@ -142,11 +178,12 @@ export async function signUp(
   request: { remoteAddress?: string; headers?: Record<string, string> } = {},
 ) {
   const account = newAccount(overrides);
-  const started = await app.inject({ method: 'POST', url: '/api/register', payload: account, ...request });
+  const tab = browser(app, request);
+  const started = await tab.post('/api/register', account);
   if (started.statusCode !== 202) throw new Error(`sign-up failed: ${started.statusCode} ${started.body}`);
   const { phoneNumber } = started.json<{ phoneNumber: string }>();
   const code = await lastCodeTo(app, phoneNumber);
-  const res = await app.inject({ method: 'POST', url: '/api/register/verify', payload: { phoneNumber, code }, ...request });
+  const res = await tab.post('/api/register/verify', { phoneNumber, code });
   if (res.statusCode !== 201) throw new Error(`sign-up code failed: ${res.statusCode} ${res.body}`);
   let user = res.json<{ id: number; isPrivileged: boolean; email: string; phoneNumber: string }>();
   if (staffEmails.get(app)?.includes(String(account.email).toLowerCase())) {

@@ -1,28 +1,56 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { phoneCodes } from '../../db/schema';
-import { hashToken } from '../../lib/tokens';
+import { hashToken, newToken, randomToken } from '../../lib/tokens';
 import { isOptedOut } from '../../messaging/opt-outs';
 import { insertOutbound } from '../../messaging/outbox';
 import { countAttempts } from '../attempts/count-attempts';
-import { hashPhoneCode, newPhoneCode, PHONE_CODE, phoneCodeText, type PhoneCodePurpose } from './phone-code-policy';
+import {
+  hashHolder,
+  hashPhoneCode,
+  newPhoneCode,
+  PHONE_CODE,
+  phoneCodeText,
+  presentedHolder,
+  type PhoneCodePurpose,
+} from './phone-code-policy';
 
-export type IssueOutcome =
-  /** A new code replaced any old one; `text` is what was queued (null: the phone opted out, so nothing was). */
-  | { status: 'sent'; text: string | null; expiresAt: Date }
-  /** The last code went out less than PHONE_CODE.resendAfterMs ago: nothing changed. */
+export type IssueOutcome = (
+  | /** A new code replaced this browser's old one; `text` is what was queued (null: the phone opted out, so nothing was). */
+    { status: 'sent'; text: string | null; expiresAt: Date }
+    /** This browser's last code went out less than PHONE_CODE.resendAfterMs ago: nothing changed. */
   | { status: 'too_soon'; waitSeconds: number }
   /** The phone had PHONE_CODE.perPhone codes in the hour, or perPhonePerDay in the day: nothing changed. */
   | { status: 'too_many'; waitSeconds: number }
-  /** `payload: 'keep'` and no code was waiting for this phone and purpose: nothing changed. */
-  | { status: 'none' };
+  /**
+   * Nothing changed: another browser's code is waiting for this phone and purpose, or (a resend)
+   * none of this browser's is. The caller answers as if a code went out.
+   */
+  | { status: 'refused' }
+) & {
+  /** The code-holder secret the browser keeps after this request (set it again as its cookie). */
+  holder: string;
+};
+
+/** Thrown inside the transaction to roll back every statement it ran, with the outcome to answer. */
+class Discard extends Error {
+  constructor(readonly outcome: IssueOutcome) {
+    super('discarded');
+  }
+}
 
 /**
  * Issues a code for a phone and purpose and queues its text by SMS through the configured
- * provider, in one transaction. One live code per phone and purpose: a new one replaces the old
- * one. A phone that opted out (STOP) gets no text, and its answer is the same as any other's
- * (the caller cannot tell), so nobody learns from it who opted out. The sender checks opt-outs
- * again at the moment of sending.
+ * provider, in one transaction. One live code per phone and purpose, and it belongs to the browser
+ * that asked for it (decision 0027): `holder` is the secret that browser presented (its cookie).
+ * A new form from that browser replaces its code and details, and its secret (a planted cookie
+ * never keeps a code); a form or a resend from any other browser while the code waits changes
+ * nothing ('refused'), whatever it says.
+ *
+ * Every outcome runs the same statements, and only a code that goes out is kept: an answer's
+ * timing does not tell whether a code went out. `rehearse` runs them for nobody (an unknown
+ * account), so that path costs what a real code costs. A phone that opted out (STOP) gets no text,
+ * and its answer is the same as any other's; the sender checks opt-outs again at sending.
  */
 export async function issuePhoneCode(
   db: Db,
@@ -33,61 +61,114 @@ export async function issuePhoneCode(
     payload: Record<string, unknown> | 'keep';
     now: Date;
     secret: string;
+    /** The code-holder secret the browser presented, as it came (undefined: none). */
+    holder: string | undefined;
+    /** Do all the work for a code that must not exist (the same time as a real one), keep nothing. */
+    rehearse?: boolean;
   },
 ): Promise<IssueOutcome> {
-  const { phoneNumber, purpose, now, secret } = input;
+  const { purpose, now, secret } = input;
+  // A rehearsal locks and writes rows no real phone has, so it waits for nobody.
+  const phoneNumber = input.rehearse ? `rehearsal:${randomToken(12)}` : input.phoneNumber;
+  const presented = presentedHolder(input.holder);
   return db.transaction(async (tx) => {
     const [last] = await tx
-      .select({ sentAt: phoneCodes.sentAt, payload: phoneCodes.payload })
+      .select({
+        sentAt: phoneCodes.sentAt,
+        payload: phoneCodes.payload,
+        holderHash: phoneCodes.holderHash,
+        expiresAt: phoneCodes.expiresAt,
+        tries: phoneCodes.tries,
+      })
       .from(phoneCodes)
       .where(and(eq(phoneCodes.phoneNumber, phoneNumber), eq(phoneCodes.purpose, purpose)))
       .for('update');
-    if (input.payload === 'keep' && !last) return { status: 'none' };
+    const live = last !== undefined && last.expiresAt > now;
+    const mine = live && presented !== null && last.holderHash === hashHolder(presented, secret);
+    // A code past its tries can complete nothing: it no longer holds the phone against others.
+    const waiting = live && last.tries < PHONE_CODE.maxTries;
+    // A resend keeps this browser's secret; a new form gets a new one, so a secret someone else
+    // planted in this browser never keeps a code.
+    const holder = input.payload === 'keep' && mine && presented ? presented : newToken('codeHolder');
+    const unchanged = presented ?? holder;
+    // The wait between codes is this browser's own: another browser only meets the phone's cap.
+    const since = mine ? now.getTime() - last.sentAt.getTime() : Infinity;
     const payload = input.payload === 'keep' ? (last?.payload ?? {}) : input.payload;
-    const since = last ? now.getTime() - last.sentAt.getTime() : Infinity;
-    if (since < PHONE_CODE.resendAfterMs) {
-      return { status: 'too_soon', waitSeconds: Math.ceil((PHONE_CODE.resendAfterMs - since) / 1000) };
-    }
-    const waitSeconds = await phoneCapWait(tx, phoneNumber, now, secret);
-    if (waitSeconds > 0) return { status: 'too_many', waitSeconds };
-    const code = newPhoneCode();
-    const expiresAt = new Date(now.getTime() + PHONE_CODE.validMs);
-    const values = { codeHash: hashPhoneCode({ phoneNumber, purpose, code }, secret), tries: 0, payload, sentAt: now, expiresAt };
-    const [row] = await tx
-      .insert(phoneCodes)
-      .values({ phoneNumber, purpose, ...values })
-      .onConflictDoUpdate({ target: [phoneCodes.phoneNumber, phoneCodes.purpose], set: values })
-      .returning({ id: phoneCodes.id });
-    if (!row) throw new Error('upsert returned no row');
-    if (await isOptedOut(tx, phoneNumber)) return { status: 'sent', text: null, expiresAt };
-    const text = phoneCodeText(purpose, code);
-    // Codes always go by SMS: a WhatsApp text outside the 24-hour window would need a template.
-    await insertOutbound(tx, {
-      channel: 'sms',
-      toAddress: phoneNumber,
-      fromAddress: '',
-      kind: 'code',
-      body: text,
-      idempotencyKey: `code:${row.id}:${now.getTime()}`,
-      userId: null,
-      loopId: null,
-      mediaUrls: [],
-    });
-    return { status: 'sent', text, expiresAt };
+
+    // Every outcome writes the code, its count and its text in a savepoint, and rolls it back
+    // unless the code goes out: then every answer commits a write (the same cost on PostgreSQL,
+    // where a commit waits for the disk) and only a code that went out is kept.
+    return tx
+      .transaction(async (sp) => {
+        const capWait = await phoneCapWait(sp, purpose, phoneNumber, now, secret);
+        let refusal: IssueOutcome | null = null;
+        if (!mine && (waiting || input.payload === 'keep')) refusal = { status: 'refused', holder: unchanged };
+        else if (since < PHONE_CODE.resendAfterMs) {
+          refusal = { status: 'too_soon', waitSeconds: Math.ceil((PHONE_CODE.resendAfterMs - since) / 1000), holder: unchanged };
+        } else if (capWait > 0) refusal = { status: 'too_many', waitSeconds: capWait, holder: unchanged };
+        const code = newPhoneCode();
+        const expiresAt = new Date(now.getTime() + PHONE_CODE.validMs);
+        const values = {
+          codeHash: hashPhoneCode({ phoneNumber, purpose, code }, secret),
+          tries: 0,
+          payload,
+          holderHash: hashHolder(holder, secret),
+          sentAt: now,
+          expiresAt,
+        };
+        const [row] = await sp
+          .insert(phoneCodes)
+          .values({ phoneNumber, purpose, ...values })
+          .onConflictDoUpdate({ target: [phoneCodes.phoneNumber, phoneCodes.purpose], set: values })
+          .returning({ id: phoneCodes.id });
+        if (!row) throw new Error('upsert returned no row');
+        let text: string | null = null;
+        if (!(await isOptedOut(sp, phoneNumber))) {
+          text = phoneCodeText(purpose, code);
+          // Codes always go by SMS: a WhatsApp text outside the 24-hour window would need a template.
+          await insertOutbound(sp, {
+            channel: 'sms',
+            toAddress: phoneNumber,
+            fromAddress: '',
+            kind: 'code',
+            body: text,
+            idempotencyKey: `code:${row.id}:${now.getTime()}`,
+            userId: null,
+            loopId: null,
+            mediaUrls: [],
+          });
+        }
+        if (refusal) throw new Discard(refusal);
+        const sent: IssueOutcome = { status: 'sent', text, expiresAt, holder };
+        if (input.rehearse) throw new Discard(sent);
+        return sent;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof Discard) return error.outcome;
+        throw error;
+      });
   });
 }
 
-/** Counts a code to this phone per hour and per day; over either, the seconds until it may have one, else 0. */
-async function phoneCapWait(tx: DbOrTx, phoneNumber: string, now: Date, secret: string): Promise<number> {
+/**
+ * Counts a code to this phone per hour and per day (both, always: the same statements whatever
+ * the outcome); over either, the seconds until it may have one, else 0. Codes texted to one phone
+ * are counted together, whoever asks; sign-in codes go out only after the account's right
+ * password, so they have counts of their own that strangers asking for sign-up or reset codes
+ * cannot use up (decision 0028).
+ */
+async function phoneCapWait(tx: DbOrTx, purpose: PhoneCodePurpose, phoneNumber: string, now: Date, secret: string): Promise<number> {
+  const scope = purpose === 'sign_in' ? 'sign_in:' : '';
   const caps = [
-    { key: `code:phone:${phoneNumber}`, max: PHONE_CODE.perPhone, windowMs: PHONE_CODE.windowMs },
-    { key: `code:phone-day:${phoneNumber}`, max: PHONE_CODE.perPhonePerDay, windowMs: PHONE_CODE.dayMs },
+    { key: `code:phone:${scope}${phoneNumber}`, max: PHONE_CODE.perPhone, windowMs: PHONE_CODE.windowMs },
+    { key: `code:phone-day:${scope}${phoneNumber}`, max: PHONE_CODE.perPhonePerDay, windowMs: PHONE_CODE.dayMs },
   ];
+  let wait = 0;
   for (const cap of caps) {
     const [count] = await countAttempts(tx, [hashToken(cap.key, secret)], now, cap.windowMs);
-    if (count && count.count > cap.max) return Math.ceil((count.windowEndsAt.getTime() - now.getTime()) / 1000);
+    if (count && count.count > cap.max) wait = Math.max(wait, Math.ceil((count.windowEndsAt.getTime() - now.getTime()) / 1000));
   }
-  return 0;
+  return wait;
 }
 
 /** Deletes codes that expired (the scheduler does it every minute, with the attempt counts). */

@@ -1,7 +1,9 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../lib/clock';
+import { hashToken } from '../../lib/tokens';
 
-export type PhoneCodePurpose = 'sign_up' | 'reset_password';
+/** sign_in: the second step of a sign-in to an account past its failed-sign-in ceiling (decision 0028). */
+export type PhoneCodePurpose = 'sign_up' | 'reset_password' | 'sign_in';
 
 /** The rules of texted codes (issue 14): one place, read by the services and the tests. */
 export const PHONE_CODE = {
@@ -34,8 +36,41 @@ export function sameHash(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+const PURPOSE_TEXT: Record<PhoneCodePurpose, string> = {
+  sign_up: 'to sign up for Loop with this phone',
+  reset_password: 'to set a new Loop password',
+  sign_in: 'to log in to Loop',
+};
+
 /** The text: names Loop and the purpose, and carries nothing anyone typed but the code itself. */
 export function phoneCodeText(purpose: PhoneCodePurpose, code: string): string {
-  const what = purpose === 'sign_up' ? 'to sign up for Loop with this phone' : 'to set a new Loop password';
-  return `Loop: ${code} is your code ${what}. It expires in 10 minutes. Never share it: Loop will never ask you for it. If you did not ask for it, ignore this text.`;
+  // A sign-in code goes out only after the right password: one nobody asked for means the password is known.
+  const unasked =
+    purpose === 'sign_in'
+      ? 'If you did not ask for it, someone knows your password: use "Forgot password?" to set a new one.'
+      : 'If you did not ask for it, ignore this text.';
+  return `Loop: ${code} is your code ${PURPOSE_TEXT[purpose]}. It expires in 10 minutes. Never share it: Loop will never ask you for it. ${unasked}`;
+}
+
+/**
+ * The cookie that carries a browser's code-holder secret for each purpose: HttpOnly, SameSite=Strict,
+ * and sent only to the routes of its own form (decision 0027).
+ */
+export const CODE_HOLDER_COOKIE: Record<PhoneCodePurpose, { name: string; path: string }> = {
+  sign_up: { name: 'loop_sign_up', path: '/api/register' },
+  reset_password: { name: 'loop_password_reset', path: '/api/password-reset' },
+  sign_in: { name: 'loop_sign_in', path: '/api/login' },
+};
+
+/**
+ * A browser's code-holder secret as it may be presented (a cookie): a token of TOKEN_BYTES.codeHolder
+ * bytes, or nothing. Anything else is treated as no secret at all.
+ */
+export function presentedHolder(value: string | undefined): string | null {
+  return value !== undefined && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
+}
+
+/** The keyed hash of a code-holder secret kept with the code (decision 0027). */
+export function hashHolder(holder: string, secret: string): string {
+  return hashToken(`code-holder:${holder}`, secret);
 }

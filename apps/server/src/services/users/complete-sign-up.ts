@@ -10,19 +10,22 @@ type UserRow = typeof users.$inferSelect;
 
 /**
  * The one place where a phone's proven holder becomes an account (issue 14): the code texted to
- * the phone checks out, then, in one transaction, either a new account is created or the
- * text-only member who has this phone (added by an owner or an invite) becomes the account: same
- * person, same memberships and updates, with the name, email and password typed now. Proving the
- * phone is not saying yes to anyone's Loop: its pending invitations stay pending, for the holder to
- * accept or decline one by one on My Loops or by text (decision 0035).
+ * the phone checks out in the browser that sent the form, then, in one transaction, either a new
+ * account is created or the text-only member who has this phone (added by an owner or an invite)
+ * becomes the account: same person, same memberships and updates, with the name, email and
+ * password typed now. Proving the phone is not saying yes to anyone's Loop: its pending
+ * invitations stay pending, for the holder to accept or decline one by one on My Loops or by text
+ * (decision 0035).
  */
 export async function completeSignUp(
   db: Db,
   input: { phoneNumber: string; code: string },
-  options: { now: Date; secret: string; staffPhones: readonly string[] },
+  options: { now: Date; secret: string; staffPhones: readonly string[]; holder: string | undefined },
 ): Promise<{ user: UserRow; claimed: boolean }> {
   const { phoneNumber } = input;
-  const checked = await checkPhoneCode(db, { phoneNumber, purpose: 'sign_up', code: input.code, now: options.now, secret: options.secret });
+  const { now, secret } = options;
+  // Only in the browser that sent the form: a code typed anywhere else finds no sign-up (decision 0027).
+  const checked = await checkPhoneCode(db, { phoneNumber, purpose: 'sign_up', code: input.code, now, secret, holder: options.holder });
   if (typeof checked === 'string') throw codeProblemError(checked);
   const form = checked.payload as unknown as SignUpPayload;
   try {

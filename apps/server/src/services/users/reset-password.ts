@@ -12,7 +12,8 @@ export type LoginId = { email: string } | { phoneNumber: string };
 
 const STARTED = 'If an account has this phone number or email, we texted a code to its phone. It is valid for 10 minutes.';
 /** One answer for every code that does not check out: it must not tell whether an account exists. */
-const NOT_RIGHT = 'That code is not right, has expired or was already used. Check the text, or ask for a new code.';
+const NOT_RIGHT =
+  'That code is not right, has expired, was already used, or was asked for in another browser. Check the text, or ask for a new code here.';
 
 /** The account (with a password) a "Forgot password?" form names, if any. */
 async function findAccount(db: Db, login: LoginId) {
@@ -26,38 +27,43 @@ async function findAccount(db: Db, login: LoginId) {
 }
 
 /**
- * "Forgot password?": texts a code to the account's phone. The answer is the same whether or not
- * an account exists, and whether or not a code went out (a resend too soon, too many codes, an
- * opted-out phone all answer alike). Only the Phone Simulator, which proves nothing, shows the text.
+ * "Forgot password?": texts a code to the account's phone, bound to this browser (`holder`: the
+ * secret it presented; decision 0027). The answer is the same, and takes as long, whether or not
+ * an account exists and whether or not a code went out (a resend too soon, too many codes, an
+ * opted-out phone, another browser's code waiting all answer alike): without an account the same
+ * code work is rehearsed and thrown away. Only the Phone Simulator, which proves nothing, shows the text.
  */
 export async function requestPasswordReset(
   db: Db,
   login: LoginId,
-  options: { now: Date; secret: string; simulator: boolean },
-): Promise<PasswordResetStarted> {
+  options: { now: Date; secret: string; simulator: boolean; holder: string | undefined },
+): Promise<{ answer: PasswordResetStarted; holder: string }> {
   const account = await findAccount(db, login);
-  let text: string | null = null;
-  if (account) {
-    const issued = await issuePhoneCode(db, {
-      phoneNumber: account.phoneNumber,
-      purpose: 'reset_password',
-      payload: { userId: account.id },
-      now: options.now,
-      secret: options.secret,
-    });
-    if (issued.status === 'sent') text = issued.text;
-  }
-  return { message: STARTED, resendAfterSeconds: PHONE_CODE.resendAfterMs / 1000, simulatedText: options.simulator ? text : null };
+  const issued = await issuePhoneCode(db, {
+    phoneNumber: account?.phoneNumber ?? '',
+    purpose: 'reset_password',
+    payload: { userId: account?.id ?? null },
+    now: options.now,
+    secret: options.secret,
+    holder: options.holder,
+    rehearse: !account,
+  });
+  const text = account && issued.status === 'sent' ? issued.text : null;
+  return {
+    answer: { message: STARTED, resendAfterSeconds: PHONE_CODE.resendAfterMs / 1000, simulatedText: options.simulator ? text : null },
+    holder: issued.holder,
+  };
 }
 
 /**
- * Sets a new password with a texted code and ends every session of the account; the caller
- * starts a new one for this browser. A used code cannot be replayed (its row is gone).
+ * Sets a new password with a texted code, in the browser that asked for it, and ends every
+ * session of the account; the caller starts a new one for this browser. A used code cannot be
+ * replayed (its row is gone).
  */
 export async function resetPassword(
   db: Db,
   input: { login: LoginId; code: string; password: string },
-  options: { now: Date; secret: string; staffPhones: readonly string[] },
+  options: { now: Date; secret: string; staffPhones: readonly string[]; holder: string | undefined },
 ): Promise<{ userId: number }> {
   await checkNewPassword(input.password);
   const account = await findAccount(db, input.login);
@@ -68,6 +74,7 @@ export async function resetPassword(
     code: input.code,
     now: options.now,
     secret: options.secret,
+    holder: options.holder,
   });
   if (typeof checked === 'string' || checked.payload.userId !== account.id) throw new AppError('bad_request', NOT_RIGHT);
   const passwordHash = await hashPassword(input.password);

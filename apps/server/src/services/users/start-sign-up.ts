@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { checkNewPassword, hashPassword } from '../../lib/passwords';
 import { waitText } from '../attempts/enforce-limits';
-import { issuePhoneCode } from '../phone-codes/issue-phone-code';
+import { issuePhoneCode, type IssueOutcome } from '../phone-codes/issue-phone-code';
 import { PHONE_CODE } from '../phone-codes/phone-code-policy';
 
 /** The sign-up form kept with its code until the code checks out. */
@@ -16,15 +16,23 @@ export interface SignUpPayload {
   messagingPreference: 'sms' | 'whatsapp';
 }
 
+/** What a sign-up step answers, and the code-holder secret the browser keeps (its cookie). */
+export interface SignUpStep {
+  answer: SignUpStarted;
+  holder: string;
+}
+
 /**
- * First step of sign-up: texts a code to the phone and keeps the form with it. Creates no account.
- * The answer is the same whether or not the phone or email is known (issue 14 item 7).
+ * First step of sign-up: texts a code to the phone and keeps the form with it, bound to this
+ * browser (`holder`: the secret it presented). Creates no account. The answer is the same whether
+ * or not the phone or email is known, and whether or not another browser's sign-up is waiting
+ * for the phone: that one is kept, and this form changes nothing (decision 0027).
  */
 export async function startSignUp(
   db: Db,
   input: z.output<typeof registerSchema>,
-  options: { now: Date; secret: string; simulator: boolean },
-): Promise<SignUpStarted> {
+  options: { now: Date; secret: string; simulator: boolean; holder: string | undefined },
+): Promise<SignUpStep> {
   await checkNewPassword(input.password);
   const payload: SignUpPayload = {
     email: input.email,
@@ -39,30 +47,34 @@ export async function startSignUp(
     payload: { ...payload },
     now: options.now,
     secret: options.secret,
+    holder: options.holder,
   });
-  return signUpAnswer(input.phoneNumber, issued, options.simulator);
+  return signUpStep(input.phoneNumber, issued, options.simulator);
 }
 
-/** "Resend code": a new code for the sign-up waiting on this phone. */
+/** "Resend code": a new code for the sign-up this browser started on this phone. */
 export async function resendSignUpCode(
   db: Db,
   input: { phoneNumber: string },
-  options: { now: Date; secret: string; simulator: boolean },
-): Promise<SignUpStarted> {
+  options: { now: Date; secret: string; simulator: boolean; holder: string | undefined },
+): Promise<SignUpStep> {
   const issued = await issuePhoneCode(db, {
     phoneNumber: input.phoneNumber,
     purpose: 'sign_up',
     payload: 'keep',
     now: options.now,
     secret: options.secret,
+    holder: options.holder,
   });
-  return signUpAnswer(input.phoneNumber, issued, options.simulator);
+  return signUpStep(input.phoneNumber, issued, options.simulator);
 }
 
-function signUpAnswer(phoneNumber: string, issued: Awaited<ReturnType<typeof issuePhoneCode>>, simulator: boolean): SignUpStarted {
-  if (issued.status === 'none') {
-    throw new AppError('bad_request', 'No sign-up is waiting for this phone number. Fill in the sign-up form again.');
-  }
+/**
+ * One answer whatever the phone's state: a refused form or resend (another browser's sign-up
+ * waits, or none of this browser's does) reads as a code that went out. Only this browser's own
+ * wait, and the phone's cap on codes, are said.
+ */
+function signUpStep(phoneNumber: string, issued: IssueOutcome, simulator: boolean): SignUpStep {
   if (issued.status === 'too_soon') {
     throw new AppError('too_many_requests', `A code was just sent. Please wait ${issued.waitSeconds} seconds before asking for another.`);
   }
@@ -72,10 +84,14 @@ function signUpAnswer(phoneNumber: string, issued: Awaited<ReturnType<typeof iss
       `Too many codes were sent to this phone. Please try again ${waitText(issued.waitSeconds * 1000)}.`,
     );
   }
+  const text = issued.status === 'sent' ? issued.text : null;
   return {
-    phoneNumber,
-    expiresInSeconds: PHONE_CODE.validMs / 1000,
-    resendAfterSeconds: PHONE_CODE.resendAfterMs / 1000,
-    simulatedText: simulator ? issued.text : null,
+    answer: {
+      phoneNumber,
+      expiresInSeconds: PHONE_CODE.validMs / 1000,
+      resendAfterSeconds: PHONE_CODE.resendAfterMs / 1000,
+      simulatedText: simulator ? text : null,
+    },
+    holder: issued.holder,
   };
 }

@@ -12,13 +12,14 @@ import {
 import { addressKey } from '../../../lib/address-key';
 import { refuseUntextableNumber } from '../../../messaging/recipients';
 import { tooManyAttempts } from '../../../plugins/security';
-import { clearSessionCookie, setSessionCookie } from '../../../plugins/session';
-import { forgetSignInFailures, recordSignInFailure, signInKeys, signInWait } from '../../../services/attempts/sign-in-failures';
+import { clearSessionCookie, presentedCodeHolder, setCodeHolderCookie, setSessionCookie } from '../../../plugins/session';
+import { forgetSignInFailures, recordSignInFailure, signInKeys, signInStanding } from '../../../services/attempts/sign-in-failures';
 import { createProofOfWorkChallenge } from '../../../services/proof-of-work/create-proof-of-work-challenge';
 import { createSession } from '../../../services/sessions/create-session';
 import { deleteSession } from '../../../services/sessions/delete-session';
 import { authenticateUser } from '../../../services/users/authenticate-user';
 import { completeSignUp } from '../../../services/users/complete-sign-up';
+import { guardedSignIn } from '../../../services/users/guarded-sign-in';
 import { requestPasswordReset, resetPassword } from '../../../services/users/reset-password';
 import { resendSignUpCode, startSignUp } from '../../../services/users/start-sign-up';
 import { toPublicUser } from '../../../services/users/to-public-user';
@@ -30,7 +31,9 @@ const WINDOW_MS = 15 * 60_000;
  * /api/register/resend, /api/password-reset and /api/password-reset/confirm, /api/login,
  * /api/logout, /api/proof-of-work (the challenge the forms that text a code solve): public, no
  * gate (the signed-in account is `../user/`). The attempt limit counts every form sent, good or
- * bad: it runs before the input is checked (preValidation; decision 0018).
+ * bad: it runs before the input is checked (preValidation; decision 0018). A texted code works
+ * only in the browser that asked for it: each code form sets a code-holder cookie, sent back only
+ * to its own routes (decision 0027).
  */
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app.ctx;
@@ -62,17 +65,28 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/register', { preValidation: textsCode, schema: { body: registerSchema } }, async (request, reply) => {
     await mayTextCode(request, request.body.phoneNumber);
-    const started = await startSignUp(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator });
-    return reply.code(202).send(started);
+    const holder = presentedCodeHolder(request, 'sign_up');
+    const started = await startSignUp(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator, holder });
+    setCodeHolderCookie(reply, 'sign_up', started.holder);
+    return reply.code(202).send(started.answer);
   });
 
   app.post('/register/resend', { preValidation: textsCode, schema: { body: resendSignUpCodeSchema } }, async (request, reply) => {
     await mayTextCode(request, request.body.phoneNumber);
-    return reply.code(202).send(await resendSignUpCode(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator }));
+    const holder = presentedCodeHolder(request, 'sign_up');
+    const resent = await resendSignUpCode(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator, holder });
+    setCodeHolderCookie(reply, 'sign_up', resent.holder);
+    return reply.code(202).send(resent.answer);
   });
 
   app.post('/register/verify', { preValidation: limitAttempts, schema: { body: verifySignUpSchema } }, async (request, reply) => {
-    const { user } = await completeSignUp(app.ctx.db, request.body, { now: app.ctx.clock(), secret, staffPhones: config.ADMIN_PHONES });
+    const holder = presentedCodeHolder(request, 'sign_up');
+    const { user } = await completeSignUp(app.ctx.db, request.body, {
+      now: app.ctx.clock(),
+      secret,
+      staffPhones: config.ADMIN_PHONES,
+      holder,
+    });
     await startSession(request, reply, user.id);
     return reply.code(201).send(toPublicUser(user));
   });
@@ -80,11 +94,16 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/password-reset', { preValidation: textsCode, schema: { body: requestPasswordResetSchema } }, async (request, reply) => {
     const { login } = request.body;
     await mayTextCode(request, 'phoneNumber' in login ? (login.phoneNumber ?? null) : null);
-    return reply.code(202).send(await requestPasswordReset(app.ctx.db, request.body.login, { now: app.ctx.clock(), secret, simulator }));
+    const holder = presentedCodeHolder(request, 'reset_password');
+    const asked = await requestPasswordReset(app.ctx.db, login, { now: app.ctx.clock(), secret, simulator, holder });
+    setCodeHolderCookie(reply, 'reset_password', asked.holder);
+    return reply.code(202).send(asked.answer);
   });
 
   app.post('/password-reset/confirm', { preValidation: limitAttempts, schema: { body: resetPasswordSchema } }, async (request, reply) => {
-    const { userId } = await resetPassword(app.ctx.db, request.body, { now: app.ctx.clock(), secret, staffPhones: config.ADMIN_PHONES });
+    const holder = presentedCodeHolder(request, 'reset_password');
+    const options = { now: app.ctx.clock(), secret, staffPhones: config.ADMIN_PHONES, holder };
+    const { userId } = await resetPassword(app.ctx.db, request.body, options);
     await startSession(request, reply, userId);
     return { ok: true };
   });
@@ -93,12 +112,25 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const input = request.body;
     const { db, clock } = app.ctx;
     const keys = signInKeys(input.email, addressKey(request.ip), secret);
-    const wait = await signInWait(db, keys, signInLimits, clock());
-    if (wait > 0) throw tooManyAttempts(wait);
-    const user = await authenticateUser(db, input).catch(async (error: unknown) => {
-      await recordSignInFailure(db, keys, signInLimits, clock());
-      throw error;
-    });
+    const standing = await signInStanding(db, keys, signInLimits, clock());
+    if (standing.waitMs > 0) throw tooManyAttempts(standing.waitMs);
+    let user;
+    if (standing.guarded) {
+      // Past the account's ceiling of failures: a code texted to the account's phone finishes it (decision 0028).
+      const holder = presentedCodeHolder(request, 'sign_in');
+      const options = { now: clock(), secret, simulator, holder, keys, limits: signInLimits };
+      const guarded = await guardedSignIn(db, input, options);
+      if (guarded.status === 'code_needed') {
+        setCodeHolderCookie(reply, 'sign_in', guarded.holder);
+        return reply.code(202).send(guarded.answer);
+      }
+      user = guarded.user;
+    } else {
+      user = await authenticateUser(db, input).catch(async (error: unknown) => {
+        await recordSignInFailure(db, keys, signInLimits, clock());
+        throw error;
+      });
+    }
     await forgetSignInFailures(db, keys);
     // A fresh token at every sign-in: a token planted before login is worthless after it.
     await startSession(request, reply, user.id);

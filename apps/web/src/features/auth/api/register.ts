@@ -3,14 +3,9 @@ import { api, type AuthResult } from '@/lib/api-client';
 import { useAuthMutation } from './auth-mutation';
 import { takeProofOfWork } from './proof-of-work';
 
-/** POST /api/register: texts a code to the phone; no account exists yet. */
+/** POST /api/register: texts a code to the phone; no account exists yet. The code works only in this browser (its cookie). */
 export async function startSignUp(input: RegisterInput): Promise<SignUpStarted> {
   return api.post<SignUpStarted>('/api/register', { ...input, altcha: await takeProofOfWork() });
-}
-
-/** POST /api/register/resend: a new code for the sign-up waiting on this phone. */
-export async function resendSignUpCode(phoneNumber: string): Promise<SignUpStarted> {
-  return api.post<SignUpStarted>('/api/register/resend', { phoneNumber, altcha: await takeProofOfWork() });
 }
 
 /** POST /api/register/verify: the code creates the account and signs it in. */

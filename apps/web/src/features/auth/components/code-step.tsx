@@ -54,6 +54,32 @@ export function codeError(code: string): string | undefined {
   return /^\d{6}$/.test(code.replace(/[\s-]/g, '')) ? undefined : 'The code is the 6 digits in the text';
 }
 
+/** A code field's state: the typed code, its error once shown (then following the typing), and the check before sending. */
+export function useCodeField(id: string) {
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  return {
+    code,
+    clear: () => setCode(''),
+    /** Shows the code's error and focuses the field when it has one; true when the code may be sent. */
+    check: () => {
+      const problem = codeError(code);
+      setError(problem);
+      if (problem) document.getElementById(id)?.focus();
+      return problem === undefined;
+    },
+    field: {
+      id,
+      value: code,
+      error,
+      onChange: (value: string) => {
+        setCode(value);
+        if (error) setError(codeError(value));
+      },
+    },
+  };
+}
+
 /** "Resend code", disabled with a visible count until the server allows another code. */
 export function ResendButton({ until, busy, onResend }: { until: number; busy: boolean; onResend: () => void }) {
   const left = useCountdown(until);
@@ -87,3 +113,7 @@ export function SimulatedText({ text }: { text: string | null }) {
 
 /** Said on every code screen: a phone that replied STOP gets no texts until it replies START. */
 export const NO_TEXT_HINT = 'No text? If you once replied STOP to Loop, reply START to the same number first, then resend.';
+
+/** Said on the sign-up and reset code screens: a code works only in the browser that asked for it (decision 0027). */
+export const SAME_BROWSER_HINT =
+  'A code works only in the browser that asked for it. Asked in another browser in the last 10 minutes? Finish there, or wait and ask again here.';

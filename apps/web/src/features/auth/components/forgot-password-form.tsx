@@ -8,7 +8,7 @@ import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { prepareProofOfWork } from '../api/proof-of-work';
 import { requestPasswordReset, useResetPassword } from '../api/reset-password';
-import { CodeField, codeError, NO_TEXT_HINT, ResendButton, resendTime, SimulatedText } from './code-step';
+import { CodeField, codeError, NO_TEXT_HINT, ResendButton, resendTime, SAME_BROWSER_HINT, SimulatedText } from './code-step';
 
 const loginError = (login: string) => (login.trim() === '' ? 'Enter your phone number or email' : undefined);
 const passwordError = (password: string) =>
@@ -119,6 +119,7 @@ export function ForgotPasswordForm({ onSuccess }: { onSuccess: () => void }) {
         Use another phone or email
       </Button>
       <p className="text-xs text-muted-foreground">{NO_TEXT_HINT}</p>
+      <p className="text-xs text-muted-foreground">{SAME_BROWSER_HINT}</p>
     </form>
   );
 }

@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from 'react';
+import type { SignInCodeNeeded } from '@loop/shared/auth';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toastError } from '@/components/ui/use-toast';
 import { useLogin } from '../api/login';
+import { CodeField, NO_TEXT_HINT, ResendButton, resendTime, SimulatedText, useCodeField } from './code-step';
 
 type Field = 'email' | 'password';
 
@@ -21,6 +23,8 @@ export function LoginForm({ onSuccess, onForgotPassword }: { onSuccess: () => vo
   const login = useLogin();
   const [values, setValues] = useState({ email: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  // After many failed log-ins from elsewhere, the server asks for a code texted to the account's phone.
+  const [codeNeeded, setCodeNeeded] = useState<{ answer: SignInCodeNeeded; resendAt: number } | null>(null);
   const busy = login.isPending;
 
   const control = (field: Field) => ({
@@ -35,6 +39,18 @@ export function LoginForm({ onSuccess, onForgotPassword }: { onSuccess: () => vo
     onBlur: () => setErrors((e) => ({ ...e, [field]: check(field, values[field]) })),
   });
 
+  const send = async (code?: string) => {
+    const result = await login.mutateAsync({
+      email: values.email.trim().toLowerCase(),
+      password: values.password,
+      ...(code ? { code } : {}),
+    });
+    if (result.ok) onSuccess();
+    else if ('codeNeeded' in result)
+      setCodeNeeded({ answer: result.codeNeeded, resendAt: resendTime(result.codeNeeded.resendAfterSeconds) });
+    else toastError(result.message, 'Something went wrong');
+  };
+
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const found = { email: check('email', values.email), password: check('password', values.password) };
@@ -43,11 +59,21 @@ export function LoginForm({ onSuccess, onForgotPassword }: { onSuccess: () => vo
       document.getElementById(found.email ? 'login-email' : 'login-password')?.focus();
       return;
     }
-    const result = await login.mutateAsync({ email: values.email.trim().toLowerCase(), password: values.password });
-    if (result.ok) onSuccess();
-    else toastError(result.message, 'Something went wrong');
+    await send();
   };
 
+  if (codeNeeded) {
+    return (
+      <LoginCodeStep
+        answer={codeNeeded.answer}
+        resendAt={codeNeeded.resendAt}
+        busy={busy}
+        onCode={(code) => send(code)}
+        onResend={() => send()}
+        onCancel={() => setCodeNeeded(null)}
+      />
+    );
+  }
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate className="grid gap-4">
       <FormField id="login-email" label="Email" error={errors.email}>
@@ -62,6 +88,55 @@ export function LoginForm({ onSuccess, onForgotPassword }: { onSuccess: () => vo
       <Button type="submit" size="lg" className="mt-2 w-full" busy={busy}>
         Login
       </Button>
+    </form>
+  );
+}
+
+/** The second step of a log-in the server guards with a texted code (decision 0028). */
+function LoginCodeStep({
+  answer,
+  resendAt,
+  busy,
+  onCode,
+  onResend,
+  onCancel,
+}: {
+  answer: SignInCodeNeeded;
+  resendAt: number;
+  busy: boolean;
+  onCode: (code: string) => Promise<void>;
+  onResend: () => Promise<void>;
+  onCancel: () => void;
+}) {
+  const input = useCodeField('login-code');
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (input.check()) await onCode(input.code);
+  };
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate className="grid gap-4">
+      <p className="text-sm" role="status">
+        {answer.message}
+      </p>
+      <SimulatedText text={answer.simulatedText} />
+      <CodeField {...input.field} />
+      <Button type="submit" size="lg" className="w-full" busy={busy}>
+        Verify and Log In
+      </Button>
+      <ResendButton
+        until={resendAt}
+        busy={busy}
+        onResend={() => {
+          input.clear();
+          void onResend();
+        }}
+      />
+      <Button type="button" variant="link" className="h-auto justify-self-center py-1" onClick={onCancel}>
+        Use another account
+      </Button>
+      <p className="text-xs text-muted-foreground">{NO_TEXT_HINT}</p>
     </form>
   );
 }

@@ -11,8 +11,8 @@ import { Input } from '@/components/ui/input';
 import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { prepareProofOfWork } from '../api/proof-of-work';
-import { resendSignUpCode, startSignUp, useVerifySignUp } from '../api/register';
-import { CodeField, codeError, NO_TEXT_HINT, ResendButton, resendTime, SimulatedText } from './code-step';
+import { startSignUp, useVerifySignUp } from '../api/register';
+import { CodeField, NO_TEXT_HINT, ResendButton, resendTime, SAME_BROWSER_HINT, SimulatedText, useCodeField } from './code-step';
 
 /** Sign Up (docs/product.md#sign-in-and-sign-up), then the code texted to the phone: no account exists before it checks out. */
 export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
@@ -47,6 +47,9 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
       <SignUpCodeStep
         started={started.answer}
         resendAt={started.resendAt}
+        // "Resend code" sends the form again from this browser: a new code for its own sign-up,
+        // or a new sign-up once the old one's code ran out (decision 0027).
+        resend={() => startSignUp(form.getValues())}
         onResent={begin}
         onChangeNumber={() => setStarted(null)}
         onSuccess={onSuccess}
@@ -79,38 +82,34 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
 function SignUpCodeStep({
   started,
   resendAt,
+  resend,
   onResent,
   onChangeNumber,
   onSuccess,
 }: {
   started: SignUpStarted;
   resendAt: number;
+  resend: () => Promise<SignUpStarted>;
   onResent: (answer: SignUpStarted) => void;
   onChangeNumber: () => void;
   onSuccess: () => void;
 }) {
   const verify = useVerifySignUp();
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string>();
+  const input = useCodeField('signup-code');
   const [resending, setResending] = useState(false);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const problem = codeError(code);
-    setError(problem);
-    if (problem) {
-      document.getElementById('signup-code')?.focus();
-      return;
-    }
-    const result = await verify.mutateAsync({ phoneNumber: started.phoneNumber, code });
+    if (!input.check()) return;
+    const result = await verify.mutateAsync({ phoneNumber: started.phoneNumber, code: input.code });
     if (result.ok) onSuccess();
     else toastError(result.message, 'Something went wrong');
   };
   const onResend = async () => {
     setResending(true);
     try {
-      onResent(await resendSignUpCode(started.phoneNumber));
-      setCode('');
+      onResent(await resend());
+      input.clear();
     } catch (resendError) {
       toastError(errorText(resendError), 'Something went wrong');
     } finally {
@@ -124,15 +123,7 @@ function SignUpCodeStep({
         We texted a code to <strong className="whitespace-nowrap">{formatPhoneNumber(started.phoneNumber)}</strong>
       </p>
       <SimulatedText text={started.simulatedText} />
-      <CodeField
-        id="signup-code"
-        value={code}
-        error={error}
-        onChange={(value) => {
-          setCode(value);
-          if (error) setError(codeError(value));
-        }}
-      />
+      <CodeField {...input.field} />
       <Button type="submit" size="lg" className="w-full" busy={verify.isPending}>
         Verify and Sign Up
       </Button>
@@ -141,6 +132,7 @@ function SignUpCodeStep({
         Change number
       </Button>
       <p className="text-xs text-muted-foreground">{NO_TEXT_HINT}</p>
+      <p className="text-xs text-muted-foreground">{SAME_BROWSER_HINT}</p>
     </form>
   );
 }
