@@ -71,6 +71,8 @@ async function startOnce(env: Record<string, string>, options: StartOptions): Pr
       AUTO_NEWSLETTERS: 'off',
       // These processes test faults, not the proof-of-work (test/sms-pumping.test.ts solves it in one).
       SIGNUP_PROOF_OF_WORK: 'off',
+      // Twilio in production asks for a support contact (the HELP answer names it).
+      SUPPORT_CONTACT: 'help@loop.example',
       // Fault tests run at any hour; a test of quiet hours turns them on.
       QUIET_HOURS: 'off',
       ...env,
