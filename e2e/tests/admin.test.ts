@@ -248,7 +248,8 @@ describe('the admin Loop page, on a desktop', () => {
     // Every member's phone gets it, trimmed.
     for (const phone of [OWNER.phoneNumber, ...PARKERS.map((m) => m.phoneNumber)]) {
       const text = await waitForText(staff.request, server.url, phone, (m) => m.kind === 'group_message');
-      expect(text.body).toBe('Family call on Sunday at 6!');
+      // A group message says whose it is: the Loop's name first (decision 0038).
+      expect(text.body).toBe('"The Parkers": Family call on Sunday at 6!');
     }
 
     // Nothing to put in a newsletter yet: the server's reason in the error toast.

@@ -337,7 +337,7 @@ describe('Loop screens on a desktop, and what a member sees', () => {
     await waitVisible(memberPage.getByRole('button', { name: 'Delete update from Eli Okafor' }));
     await screenshot(memberPage, 'loop-updates-member-1280');
     await memberPage.getByRole('tab', { name: 'Settings' }).click();
-    await waitVisible(memberPage.getByText('Times are in Europe / London.'));
+    await waitVisible(memberPage.getByText("Times are in each member's own time zone (Europe / London when Loop doesn't know theirs)."));
     expect(await memberPage.getByRole('button', { name: 'Edit Settings' }).count()).toBe(0);
     expect(await memberPage.getByRole('button', { name: 'Delete Loop' }).count()).toBe(0);
     expect(await memberPage.getByRole('checkbox').count()).toBe(0);

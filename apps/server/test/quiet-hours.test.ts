@@ -206,6 +206,8 @@ describe('time zones', () => {
     const owner = await signUp(t.app, { phoneNumber: phone('ny') });
     const loop = await createLoopAs(t.app, owner.cookie, { name: 'Layers', timeZone: 'Europe/Paris' });
     const memberPhone = phone('la');
+    // An account holder who said yes: a Loop shows their own choice (before yes it shows only what the owner typed, decision 0031).
+    await signUp(t.app, { phoneNumber: memberPhone });
     const member = await addActiveMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: memberPhone });
     const zoneOf = async () => {
       const detail = (
