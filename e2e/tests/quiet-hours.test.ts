@@ -44,7 +44,13 @@ describe('quiet hours and time zones in the browser', () => {
       phoneNumber: '+14155550180',
     });
     const created = await page.request.post(`${server.url}/api/loops`, {
-      data: { name: 'Night Owls', vibe: ['family'], timeZone: 'Europe/London' },
+      // A reminder time well clear of this test's quiet window, which moves with the clock.
+      data: {
+        name: 'Night Owls',
+        vibe: ['family'],
+        timeZone: 'Europe/London',
+        reminderSchedule: [{ day: 'thursday', time: `${pad((hourInNewYork + 6) % 24)}:00` }],
+      },
     });
     const loopId = ((await created.json()) as { id: number }).id;
     expect((await page.request.post(`${server.url}/api/loops/${loopId}/members`, { data: NEW_YORKER })).status()).toBe(201);
