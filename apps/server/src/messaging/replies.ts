@@ -41,7 +41,7 @@ export const replies = {
   /** Two of the sender's Loops have the same name: Loop never guesses which one was meant. */
   sameName: (loops: { name: string; ownerName: string }[]) =>
     `More than one of your Loops is called ${loopName(loops[0]?.name ?? '')} (${loops
-      .map((l) => `one run by ${quoted(l.ownerName, QUOTE_LIMITS.personName)}`)
+      .map((l) => `one run by ${quotedPerson(l.ownerName)}`)
       .join(
         ', ',
       )}), so nothing was shared. Send it without the name to share with all your Loops, or ask one of them to rename their Loop.`,
@@ -139,7 +139,7 @@ export const replies = {
     `${again ? "That isn't one of the choices, so nothing changed. " : ''}Which Loop do you want to join? ` +
     `Reply ${choices
       .slice(0, WHICH_LOOP_CHOICES)
-      .map((c, i) => `${i + 1} for ${loopName(c.name)} (from ${quoted(c.inviterName, QUOTE_LIMITS.personName)})`)
+      .map((c, i) => `${i + 1} for ${loopName(c.name)} (from ${quotedPerson(c.inviterName)})`)
       .join(', ')}.`,
 
   /**

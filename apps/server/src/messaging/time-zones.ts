@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { timezones } from 'libphonenumber-geo-carrier';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { DbOrTx } from '../db/client';
@@ -20,16 +21,24 @@ export async function lookUpPhoneTimeZone(e164: string): Promise<string> {
 }
 
 /** SQL over a query that reads the person, the membership and the Loop: the zone (rules 1 to 4). */
-export function zoneOf(user: typeof users, member: typeof members, loop: typeof loops): SQL<string> {
+export function zoneOf(
+  user: { timeZone: SQLWrapper; phoneTimeZone: SQLWrapper },
+  member: { timeZone: SQLWrapper },
+  loop: { timeZone: SQLWrapper },
+): SQL<string> {
   return sql<string>`coalesce(${user.timeZone}, ${member.timeZone}, nullif(${user.phoneTimeZone}, ''), ${loop.timeZone})`;
 }
 
-/** SQL: the zone of user `userId` as a member of Loop `loopId` (rules 1 to 4). */
+const person = alias(users, 'tu');
+const membership = alias(members, 'tm');
+const itsLoop = alias(loops, 'tl');
+
+/** SQL: the zone of user `userId` as a member of Loop `loopId` (rules 1 to 4, by zoneOf). */
 export function memberTimeZone(userId: SQLWrapper, loopId: SQLWrapper): SQL<string | null> {
-  return sql<string | null>`(select coalesce(tu.time_zone, tm.time_zone, nullif(tu.phone_time_zone, ''), tl.time_zone)
-    from ${users} tu left join ${members} tm on tm.user_id = tu.id and tm.loop_id = ${loopId}
-    left join ${loops} tl on tl.id = ${loopId}
-    where tu.id = ${userId})`;
+  return sql<string | null>`(select ${zoneOf(person, membership, itsLoop)}
+    from ${users} ${person} left join ${members} ${membership} on ${membership.userId} = ${person.id} and ${membership.loopId} = ${loopId}
+    left join ${loops} ${itsLoop} on ${itsLoop.id} = ${loopId}
+    where ${person.id} = ${userId})`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Db } from '../../src/db/client';
-import { confirmPendingMemberships } from '../../src/services/memberships/confirm-pending-memberships';
+import { confirmMembership } from '../../src/services/memberships/confirm-membership';
 import { eq } from 'drizzle-orm';
 import { media, members, updates } from '../../src/db/schema';
 import type { TestApp } from './app';
@@ -65,7 +65,7 @@ export async function insertUpdate(db: Db, loopId: number, userId: number, conte
  */
 export async function addActiveMemberAs(app: TestApp, cookie: string, loopId: number, person: { phoneNumber: string; firstName?: string }) {
   const member = await addMemberAs(app, cookie, loopId, person);
-  const confirmed = await confirmPendingMemberships(app.ctx.db, person.phoneNumber, app.ctx.clock(), { loopIds: [loopId] });
-  if (confirmed.length !== 1) throw new Error('the member could not confirm');
+  const confirmed = await confirmMembership(app.ctx.db, member.id, app.ctx.clock());
+  if (!confirmed) throw new Error('the member could not confirm');
   return member;
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoopDetail, LoopMember } from '@loop/shared/loops';
 import { loops } from '../../src/db/schema';
 import { eq } from 'drizzle-orm';
-import { confirmPendingMemberships } from '../../src/services/memberships/confirm-pending-memberships';
+import { confirmMembership } from '../../src/services/memberships/confirm-membership';
 import { loadNewsletterInput } from '../../src/services/newsletters/load-newsletter-input';
 import { createTestApp, signUp, uniquePhone, type TestContext } from '../helpers/app';
 import { addActiveMemberAs, createLoopAs, insertUpdate } from '../helpers/loops';
@@ -64,7 +64,7 @@ describe('story: Mallory adds a phone to learn who holds it', () => {
     expect((await as(alice.cookie).get('/api/user')).json()).toMatchObject({ firstName: 'Al', lastName: 'Ice' });
 
     // Once Alice says yes to this Loop, it shows what she shares, and her name is hers to change.
-    await confirmPendingMemberships(t.app.ctx.db, alice.account.phoneNumber, t.app.ctx.clock(), { loopIds: [loop.id] });
+    await confirmMembership(t.app.ctx.db, pending?.id ?? 0, t.app.ctx.clock());
     const joined = memberWithPhone(await detail(mallory.cookie, loop.id), alice.account.phoneNumber);
     expect(joined).toMatchObject({
       userId: alice.user.id,

@@ -58,26 +58,40 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     setSessionCookie(reply, session.token, session.expiresAt);
   }
 
+  /**
+   * A form that texts a code: the number may be texted and the hour's codes are not used up, then
+   * the service issues the code to this browser's holder secret (decision 0027), which goes back
+   * as its cookie; the answer is the same 202 whatever state the phone is in.
+   */
+  async function textCode(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    purpose: 'sign_up' | 'reset_password',
+    phoneNumber: string | null,
+    issue: (holder: string | undefined) => Promise<{ holder: string; answer: unknown }>,
+  ) {
+    await mayTextCode(request, phoneNumber);
+    const issued = await issue(presentedCodeHolder(request, purpose));
+    setCodeHolderCookie(reply, purpose, issued.holder);
+    return reply.code(202).send(issued.answer);
+  }
+
   const proofOfWorkSummary = 'A challenge to solve before a form texts a code (ALTCHA); null when the server asks for none';
   app.get('/proof-of-work', { schema: { summary: proofOfWorkSummary } }, async (): Promise<ProofOfWorkChallenge> => ({
     challenge: config.proofOfWork ? await createProofOfWorkChallenge(secret, app.ctx.clock()) : null,
   }));
 
-  app.post('/register', { preValidation: textsCode, schema: { body: registerSchema } }, async (request, reply) => {
-    await mayTextCode(request, request.body.phoneNumber);
-    const holder = presentedCodeHolder(request, 'sign_up');
-    const started = await startSignUp(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator, holder });
-    setCodeHolderCookie(reply, 'sign_up', started.holder);
-    return reply.code(202).send(started.answer);
-  });
+  app.post('/register', { preValidation: textsCode, schema: { body: registerSchema } }, async (request, reply) =>
+    textCode(request, reply, 'sign_up', request.body.phoneNumber, (holder) =>
+      startSignUp(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator, holder }),
+    ),
+  );
 
-  app.post('/register/resend', { preValidation: textsCode, schema: { body: resendSignUpCodeSchema } }, async (request, reply) => {
-    await mayTextCode(request, request.body.phoneNumber);
-    const holder = presentedCodeHolder(request, 'sign_up');
-    const resent = await resendSignUpCode(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator, holder });
-    setCodeHolderCookie(reply, 'sign_up', resent.holder);
-    return reply.code(202).send(resent.answer);
-  });
+  app.post('/register/resend', { preValidation: textsCode, schema: { body: resendSignUpCodeSchema } }, async (request, reply) =>
+    textCode(request, reply, 'sign_up', request.body.phoneNumber, (holder) =>
+      resendSignUpCode(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator, holder }),
+    ),
+  );
 
   app.post('/register/verify', { preValidation: limitAttempts, schema: { body: verifySignUpSchema } }, async (request, reply) => {
     const holder = presentedCodeHolder(request, 'sign_up');
@@ -93,11 +107,9 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/password-reset', { preValidation: textsCode, schema: { body: requestPasswordResetSchema } }, async (request, reply) => {
     const { login } = request.body;
-    await mayTextCode(request, 'phoneNumber' in login ? (login.phoneNumber ?? null) : null);
-    const holder = presentedCodeHolder(request, 'reset_password');
-    const asked = await requestPasswordReset(app.ctx.db, login, { now: app.ctx.clock(), secret, simulator, holder });
-    setCodeHolderCookie(reply, 'reset_password', asked.holder);
-    return reply.code(202).send(asked.answer);
+    return textCode(request, reply, 'reset_password', 'phoneNumber' in login ? (login.phoneNumber ?? null) : null, (holder) =>
+      requestPasswordReset(app.ctx.db, login, { now: app.ctx.clock(), secret, simulator, holder }),
+    );
   });
 
   app.post('/password-reset/confirm', { preValidation: limitAttempts, schema: { body: resetPasswordSchema } }, async (request, reply) => {
