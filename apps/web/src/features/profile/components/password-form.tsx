@@ -16,7 +16,8 @@ export function PasswordForm() {
   const [failure, setFailure] = useState<string>();
   const form = useForm({
     resolver: zodResolver(changePasswordSchema),
-    mode: 'onBlur',
+    // Checked when sent, then as typed: a field emptied after a change is not an error when it loses focus.
+    mode: 'onSubmit',
     defaultValues: { currentPassword: '', newPassword: '' },
   });
   const { errors } = form.formState;
