@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkMessage } from '@loop/shared/text';
-import { consentQuestions, members, messages, phoneOptOuts, users } from '../src/db/schema';
+import { processPending } from '../src/jobs/message-worker';
+import { consentQuestions, members, messages, phoneOptOuts, updates, users } from '../src/db/schema';
 import { findRecipients } from '../src/messaging/recipients';
 import { insertOutbound } from '../src/messaging/outbox';
 import { optOutPhone } from '../src/messaging/opt-outs';
@@ -169,6 +170,25 @@ describe('POST /api/user/phone and /api/user/phone/verify', () => {
     expect(await db.select().from(consentQuestions).where(eq(consentQuestions.phoneNumber, old))).toEqual([]);
     expect((await db.select().from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, old))).length).toBe(1);
     expect(await db.select().from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, fresh))).toEqual([]);
+    // Texts from the new number are the account's: one to the Phone Simulator becomes its update in its own Loop.
+    const texted = await t.app.inject({
+      method: 'POST',
+      url: `/api/simulator/phones/${encodeURIComponent(fresh)}/messages`,
+      headers: { cookie },
+      payload: { body: 'Hello from my new phone' },
+    });
+    expect(texted.statusCode).toBe(202);
+    // The old number is no longer this account's: it cannot be played as theirs.
+    const oldPhone = await t.app.inject({
+      method: 'POST',
+      url: `/api/simulator/phones/${encodeURIComponent(old)}/messages`,
+      headers: { cookie },
+      payload: { body: 'Hello from my old phone' },
+    });
+    expect(oldPhone.statusCode).toBe(404);
+    await processPending(t.app.ctx);
+    const posted = await db.select({ userId: updates.userId, content: updates.content }).from(updates).where(eq(updates.userId, user.id));
+    expect(posted).toContainEqual({ userId: user.id, content: 'Hello from my new phone' });
     // The code is used: a replay changes nothing.
     expect((await tab.post('/api/user/phone/verify', { phoneNumber: fresh, code })).statusCode).toBe(400);
   });
@@ -262,14 +282,12 @@ describe('POST /api/user/phone and /api/user/phone/verify', () => {
 async function signUpWithoutProof(app: TestApp): Promise<string> {
   const { hashPassword } = await import('../src/lib/passwords');
   const email = `pow-${Math.random().toString(36).slice(2)}@example.com`;
-  await app.ctx.db
-    .insert(users)
-    .values({
-      email,
-      passwordHash: await hashPassword('correct horse battery'),
-      firstName: 'P',
-      lastName: 'W',
-      phoneNumber: uniquePhone(),
-    });
+  await app.ctx.db.insert(users).values({
+    email,
+    passwordHash: await hashPassword('correct horse battery'),
+    firstName: 'P',
+    lastName: 'W',
+    phoneNumber: uniquePhone(),
+  });
   return sessionCookie(await logIn(app, email, 'correct horse battery'));
 }
