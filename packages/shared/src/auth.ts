@@ -160,14 +160,42 @@ export interface SignInCodeNeeded {
 
 export const updateUserSchema = z
   .object({
+    /** The same rules as sign-up (no links or phone numbers: Loop quotes names in its texts). */
+    firstName: personNameSchema('First name').optional(),
+    lastName: personNameSchema('Last name').optional(),
+    email: emailSchema.optional(),
     messagingPreference: messagingPreferenceSchema.optional(),
     /** The zone the person's texts follow, theirs to choose (decision 0036); null: their phone's or each Loop's. */
     timeZone: timeZoneSchema.nullable().optional(),
   })
-  .refine((input) => input.messagingPreference !== undefined || input.timeZone !== undefined, {
-    message: 'Send messagingPreference or timeZone',
+  .refine((input) => Object.values(input).some((value) => value !== undefined), {
+    message: 'Send at least one of firstName, lastName, email, messagingPreference or timeZone',
   });
 export type UpdateUserInput = z.input<typeof updateUserSchema>;
+
+/** POST /api/user/password: the password in use, and the new one (the same rules as sign-up). */
+export const changePasswordSchema = z.object({
+  currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(LIMITS.passwordMax),
+  newPassword: passwordSchema,
+});
+export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
+
+/** POST /api/user/phone: the new number, which gets a code (decision 0044). */
+export const changePhoneSchema = z.object({
+  phoneNumber: phoneNumberSchema,
+  altcha: proofOfWorkField,
+});
+export type ChangePhoneInput = z.input<typeof changePhoneSchema>;
+
+/** POST /api/user/phone/verify: the new number and the code texted to it. */
+export const verifyPhoneChangeSchema = z.object({
+  phoneNumber: phoneNumberSchema,
+  code: phoneCodeSchema,
+});
+export type VerifyPhoneChangeInput = z.input<typeof verifyPhoneChangeSchema>;
+
+/** What POST /api/user/phone answers: the same whether or not the number is anyone's. */
+export type PhoneChangeStarted = SignUpStarted;
 
 /** The signed-in user as GET /api/user answers it. Never carries a password hash. */
 export interface User {

@@ -433,7 +433,7 @@ export const newsletters = pgTable(
   ],
 );
 
-export const phoneCodePurpose = pgEnum('phone_code_purpose', ['sign_up', 'reset_password', 'sign_in']);
+export const phoneCodePurpose = pgEnum('phone_code_purpose', ['sign_up', 'reset_password', 'sign_in', 'change_phone']);
 
 /**
  * One-time codes texted to a phone (services/phone-codes). One live code per phone and purpose:

@@ -1,12 +1,15 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors';
 import { HOUR_MS } from '../lib/clock';
 import { hashToken } from '../lib/tokens';
+import { refuseUntextableNumber } from '../messaging/recipients';
 import { codeTextsRefused } from '../metrics/process-metrics';
 import { countAttempts } from '../services/attempts/count-attempts';
 import { waitText } from '../services/attempts/enforce-limits';
+import type { PhoneCodePurpose } from '../services/phone-codes/phone-code-policy';
 import { verifyProofOfWork } from '../services/proof-of-work/verify-proof-of-work';
+import { presentedCodeHolder, setCodeHolderCookie } from './session';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,6 +17,19 @@ declare module 'fastify' {
     requireProofOfWork: (request: FastifyRequest) => Promise<void>;
     /** Counts one code text against CODE_TEXTS_PER_HOUR, shared by every process; over it, a 429, a log line and a metric. */
     reserveCodeText: (request: FastifyRequest) => Promise<void>;
+    /**
+     * The one handler of a form that texts a code (sign-up, reset, a new phone number): the typed
+     * number is one Loop texts (messaging/recipients.ts) and the hour's code texts are not used up,
+     * then `issue` issues the code to this browser's holder secret (decision 0027), which goes back
+     * as its cookie; the answer is the same 202 whatever state the phone is in.
+     */
+    textCode: (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      purpose: PhoneCodePurpose,
+      phoneNumber: string | null,
+      issue: (holder: string | undefined) => Promise<{ holder: string; answer: unknown }>,
+    ) => Promise<FastifyReply>;
   }
 }
 
@@ -49,4 +65,21 @@ export default fp(async (app) => {
       `Loop has sent as many sign-up and password codes as it may this hour. Please try again ${wait}.`,
     );
   });
+
+  app.decorate(
+    'textCode',
+    async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      purpose: PhoneCodePurpose,
+      phoneNumber: string | null,
+      issue: (holder: string | undefined) => Promise<{ holder: string; answer: unknown }>,
+    ) => {
+      if (phoneNumber) refuseUntextableNumber(config, phoneNumber);
+      await app.reserveCodeText(request);
+      const issued = await issue(presentedCodeHolder(request, purpose));
+      setCodeHolderCookie(reply, purpose, issued.holder);
+      return reply.code(202).send(issued.answer);
+    },
+  );
 });

@@ -78,7 +78,25 @@ export function authRoutes(world: World): RouteFuzz[] {
     // A signed challenge: nothing is stored until a form uses it.
     { route: 'GET /api/proof-of-work', query: query(), success: rows() },
     { route: 'GET /api/user', query: query(), success: rows() },
-    { route: 'PUT /api/user', body: body({ messagingPreference: v.preference }), success: rows() },
+    {
+      route: 'PUT /api/user',
+      body: body({ firstName: v.name, lastName: v.name, email: v.email(world), messagingPreference: v.preference }),
+      success: rows(),
+    },
+    {
+      route: 'POST /api/user/password',
+      // The new password is the one the world signs in with (a change that succeeds leaves it usable), or
+      // too short: half the cases skip argon2, which 1,000 cases of twice over would not finish in time.
+      body: body({
+        currentPassword: fc.oneof(fc.constant(PASSWORD), fc.string({ maxLength: 40 })),
+        newPassword: fc.oneof(fc.constant(PASSWORD), fc.string({ maxLength: 7 })),
+      }),
+      // Every other session of the account ends; none starts.
+      success: (delta) => (delta.sessions <= 0 ? rows({ sessions: delta.sessions })(delta) : `sessions grew by ${delta.sessions}`),
+    },
+    { route: 'POST /api/user/phone', body: body({ phoneNumber: v.phone(world) }), success: rows({ messages: [0, 1] }) },
+    // Without this browser's code nothing checks out; with it the account's number changes, no row is added.
+    { route: 'POST /api/user/phone/verify', body: body({ phoneNumber: v.phone(world), code: code() }), success: rows() },
   ];
 }
 

@@ -160,6 +160,7 @@ export function browser(app: TestApp, defaults: { remoteAddress?: string; header
   };
   return {
     post: (url: string, payload?: unknown) => send('POST', url, payload),
+    put: (url: string, payload?: unknown) => send('PUT', url, payload),
     get: (url: string) => send('GET', url),
     /** The value of one of its cookies. */
     cookie: (name: string) => jar.get(name),

@@ -120,6 +120,9 @@ describe('the JSON API', () => {
         'PUT /api/loops/:id/members/:memberId',
         'PUT /api/loops/:id/newsletters/:newsletterId',
         'PUT /api/user',
+        'POST /api/user/password',
+        'POST /api/user/phone',
+        'POST /api/user/phone/verify',
       ].sort(),
     );
   });

@@ -13,7 +13,7 @@ describe('the session on page load', () => {
 
   it('asks GET /api/user once when signed in', async () => {
     renderRoute('/profile', { user: owner });
-    expect(await screen.findByText('ana.owner@example.com')).toBeDefined();
+    expect(await screen.findByDisplayValue('ana.owner@example.com')).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(requests.filter((r) => r === 'GET /api/user')).toHaveLength(1);
   });

@@ -2,8 +2,11 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../lib/clock';
 import { hashToken } from '../../lib/tokens';
 
-/** sign_in: the second step of a sign-in to an account past its failed-sign-in ceiling (decision 0028). */
-export type PhoneCodePurpose = 'sign_up' | 'reset_password' | 'sign_in';
+/**
+ * sign_in: the second step of a sign-in to an account past its failed-sign-in ceiling (decision 0028);
+ * change_phone: proves a signed-in account's new number (decision 0044).
+ */
+export type PhoneCodePurpose = 'sign_up' | 'reset_password' | 'sign_in' | 'change_phone';
 
 /** The rules of texted codes (issue 14): one place, read by the services and the tests. */
 export const PHONE_CODE = {
@@ -40,6 +43,7 @@ const PURPOSE_TEXT: Record<PhoneCodePurpose, string> = {
   sign_up: 'to sign up for Loop with this phone',
   reset_password: 'to set a new Loop password',
   sign_in: 'to log in to Loop',
+  change_phone: 'to use this phone with a Loop account',
 };
 
 /** The text: names Loop and the purpose, and carries nothing anyone typed but the code itself. */
@@ -60,6 +64,7 @@ export const CODE_HOLDER_COOKIE: Record<PhoneCodePurpose, { name: string; path: 
   sign_up: { name: 'loop_sign_up', path: '/api/register' },
   reset_password: { name: 'loop_password_reset', path: '/api/password-reset' },
   sign_in: { name: 'loop_sign_in', path: '/api/login' },
+  change_phone: { name: 'loop_phone_change', path: '/api/user/phone' },
 };
 
 /**

@@ -1,12 +1,15 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { AppError, uniqueViolation } from '../../errors';
 import { checkPhoneCode, codeProblemError, consumePhoneCode } from '../phone-codes/check-phone-code';
+import { freeEmail } from './free-email';
 import type { SignUpPayload } from './start-sign-up';
 import { lookUpPhoneTimeZone } from '../../messaging/time-zones';
 
 type UserRow = typeof users.$inferSelect;
+
+const EMAIL_TAKEN = 'This email is already used by another account. Go back and use another email, or log in with it.';
 
 /**
  * The one place where a phone's proven holder becomes an account (issue 14): the code texted to
@@ -38,7 +41,7 @@ export async function completeSignUp(
           'This phone number already has an account. Log in, or use "Forgot password?" to set a new password.',
         );
       }
-      await freeEmail(tx, form.email, holder?.id);
+      await freeEmail(tx, form.email, holder?.id, EMAIL_TAKEN);
       const values = {
         email: form.email,
         passwordHash: form.passwordHash,
@@ -66,23 +69,4 @@ export async function completeSignUp(
     }
     throw error;
   }
-}
-
-/**
- * An email an owner typed for a text-only member was never proven by anyone: it gives way to the
- * sign-up (the member keeps everything else). An account's own email does not: the proven phone
- * holder is told to use another email (decision 0013: one answer to a proven phone holder).
- */
-async function freeEmail(tx: DbOrTx, email: string, holderId: number | undefined): Promise<void> {
-  const sameEmail = eq(sql`lower(${users.email})`, email);
-  const [other] = await tx
-    .select({ id: users.id, passwordHash: users.passwordHash })
-    .from(users)
-    .where(holderId === undefined ? sameEmail : and(sameEmail, ne(users.id, holderId)))
-    .for('update');
-  if (!other) return;
-  if (other.passwordHash) {
-    throw new AppError('conflict', 'This email is already used by another account. Go back and use another email, or log in with it.');
-  }
-  await tx.update(users).set({ email: null }).where(eq(users.id, other.id));
 }

@@ -1,11 +1,9 @@
 import type { z } from 'zod';
 import type { registerSchema, SignUpStarted } from '@loop/shared/auth';
 import type { Db } from '../../db/client';
-import { AppError } from '../../errors';
 import { checkNewPassword, hashPassword } from '../../lib/passwords';
-import { waitText } from '../attempts/enforce-limits';
-import { issuePhoneCode, type IssueOutcome } from '../phone-codes/issue-phone-code';
-import { PHONE_CODE } from '../phone-codes/phone-code-policy';
+import { codeSentAnswer } from '../phone-codes/code-sent-answer';
+import { issuePhoneCode } from '../phone-codes/issue-phone-code';
 
 /** The sign-up form kept with its code until the code checks out. */
 export interface SignUpPayload {
@@ -49,7 +47,7 @@ export async function startSignUp(
     secret: options.secret,
     holder: options.holder,
   });
-  return signUpStep(input.phoneNumber, issued, options.simulator);
+  return codeSentAnswer(input.phoneNumber, issued, options.simulator);
 }
 
 /** "Resend code": a new code for the sign-up this browser started on this phone. */
@@ -66,32 +64,5 @@ export async function resendSignUpCode(
     secret: options.secret,
     holder: options.holder,
   });
-  return signUpStep(input.phoneNumber, issued, options.simulator);
-}
-
-/**
- * One answer whatever the phone's state: a refused form or resend (another browser's sign-up
- * waits, or none of this browser's does) reads as a code that went out. Only this browser's own
- * wait, and the phone's cap on codes, are said.
- */
-function signUpStep(phoneNumber: string, issued: IssueOutcome, simulator: boolean): SignUpStep {
-  if (issued.status === 'too_soon') {
-    throw new AppError('too_many_requests', `A code was just sent. Please wait ${issued.waitSeconds} seconds before asking for another.`);
-  }
-  if (issued.status === 'too_many') {
-    throw new AppError(
-      'too_many_requests',
-      `Too many codes were sent to this phone. Please try again ${waitText(issued.waitSeconds * 1000)}.`,
-    );
-  }
-  const text = issued.status === 'sent' ? issued.text : null;
-  return {
-    answer: {
-      phoneNumber,
-      expiresInSeconds: PHONE_CODE.validMs / 1000,
-      resendAfterSeconds: PHONE_CODE.resendAfterMs / 1000,
-      simulatedText: simulator ? text : null,
-    },
-    holder: issued.holder,
-  };
+  return codeSentAnswer(input.phoneNumber, issued, options.simulator);
 }

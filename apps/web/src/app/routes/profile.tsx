@@ -3,11 +3,13 @@ import { Page } from '@/components/page';
 import { PageTitle } from '@/components/page-title';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { MessagingPreferenceSetting } from '@/features/profile/components/messaging-preference-setting';
-import { ProfileDetails } from '@/features/profile/components/profile-details';
+import { DetailsForm } from '@/features/profile/components/details-form';
+import { PasswordForm } from '@/features/profile/components/password-form';
+import { PhoneNumberSetting } from '@/features/profile/components/phone-number-setting';
 import { TimeZoneSetting } from '@/features/profile/components/time-zone-setting';
 import { useSignedInUser } from '@/lib/current-user';
 
-/** /profile: who you are, and how Loop texts you. */
+/** /profile: who you are (name, email, phone number, password), and how Loop texts you. */
 export function ProfileRoute() {
   const user = useSignedInUser();
   return (
@@ -20,7 +22,23 @@ export function ProfileRoute() {
           <CardTitle>Your details</CardTitle>
         </CardHeader>
         <CardContent>
-          <ProfileDetails user={user} />
+          <DetailsForm user={user} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Phone number</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <PhoneNumberSetting user={user} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Password</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <PasswordForm />
         </CardContent>
       </Card>
       <Card>

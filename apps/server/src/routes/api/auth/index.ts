@@ -10,7 +10,6 @@ import {
   verifySignUpSchema,
 } from '@loop/shared/auth';
 import { addressKey } from '../../../lib/address-key';
-import { refuseUntextableNumber } from '../../../messaging/recipients';
 import { tooManyAttempts } from '../../../plugins/security';
 import { clearSessionCookie, presentedCodeHolder, setCodeHolderCookie, setSessionCookie } from '../../../plugins/session';
 import { forgetSignInFailures, recordSignInFailure, signInKeys, signInStanding } from '../../../services/attempts/sign-in-failures';
@@ -43,11 +42,6 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const limitAttempts = app.attemptLimiter({ name: 'auth', perIp: config.AUTH_RATE_LIMIT_PER_IP, windowMs: WINDOW_MS });
   // Forms that text a code: per address, then the proof-of-work (decision 0030).
   const textsCode = [limitAttempts, app.requireProofOfWork];
-  /** The typed number is one Loop texts (messaging/recipients.ts), and the hour's code texts are not used up. */
-  async function mayTextCode(request: FastifyRequest, phoneNumber: string | null) {
-    if (phoneNumber) refuseUntextableNumber(config, phoneNumber);
-    await app.reserveCodeText(request);
-  }
   const signInLimits = { perPair: config.AUTH_RATE_LIMIT_PER_ACCOUNT, perAccount: config.AUTH_FAILURES_PER_ACCOUNT, windowMs: WINDOW_MS };
 
   /** Ends the session this browser had (someone else's, perhaps) and starts one for this user. */
@@ -58,37 +52,19 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     setSessionCookie(reply, session.token, session.expiresAt);
   }
 
-  /**
-   * A form that texts a code: the number may be texted and the hour's codes are not used up, then
-   * the service issues the code to this browser's holder secret (decision 0027), which goes back
-   * as its cookie; the answer is the same 202 whatever state the phone is in.
-   */
-  async function textCode(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    purpose: 'sign_up' | 'reset_password',
-    phoneNumber: string | null,
-    issue: (holder: string | undefined) => Promise<{ holder: string; answer: unknown }>,
-  ) {
-    await mayTextCode(request, phoneNumber);
-    const issued = await issue(presentedCodeHolder(request, purpose));
-    setCodeHolderCookie(reply, purpose, issued.holder);
-    return reply.code(202).send(issued.answer);
-  }
-
   const proofOfWorkSummary = 'A challenge to solve before a form texts a code (ALTCHA); null when the server asks for none';
   app.get('/proof-of-work', { schema: { summary: proofOfWorkSummary } }, async (): Promise<ProofOfWorkChallenge> => ({
     challenge: config.proofOfWork ? await createProofOfWorkChallenge(secret, app.ctx.clock()) : null,
   }));
 
   app.post('/register', { preValidation: textsCode, schema: { body: registerSchema } }, async (request, reply) =>
-    textCode(request, reply, 'sign_up', request.body.phoneNumber, (holder) =>
+    app.textCode(request, reply, 'sign_up', request.body.phoneNumber, (holder) =>
       startSignUp(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator, holder }),
     ),
   );
 
   app.post('/register/resend', { preValidation: textsCode, schema: { body: resendSignUpCodeSchema } }, async (request, reply) =>
-    textCode(request, reply, 'sign_up', request.body.phoneNumber, (holder) =>
+    app.textCode(request, reply, 'sign_up', request.body.phoneNumber, (holder) =>
       resendSignUpCode(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator, holder }),
     ),
   );
@@ -107,7 +83,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/password-reset', { preValidation: textsCode, schema: { body: requestPasswordResetSchema } }, async (request, reply) => {
     const { login } = request.body;
-    return textCode(request, reply, 'reset_password', 'phoneNumber' in login ? (login.phoneNumber ?? null) : null, (holder) =>
+    return app.textCode(request, reply, 'reset_password', 'phoneNumber' in login ? (login.phoneNumber ?? null) : null, (holder) =>
       requestPasswordReset(app.ctx.db, login, { now: app.ctx.clock(), secret, simulator, holder }),
     );
   });

@@ -1,17 +1,87 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { updateUserSchema } from '@loop/shared/auth';
-import { gate, gatedUser, signedIn } from '../../../plugins/session';
+import { changePasswordSchema, changePhoneSchema, updateUserSchema, verifyPhoneChangeSchema } from '@loop/shared/auth';
+import { addressKey } from '../../../lib/address-key';
+import { gate, gatedUser, presentedCodeHolder, signedIn } from '../../../plugins/session';
+import { signInKeys } from '../../../services/attempts/sign-in-failures';
+import { changePassword } from '../../../services/users/change-password';
+import { completePhoneChange } from '../../../services/users/complete-phone-change';
+import { startPhoneChange } from '../../../services/users/start-phone-change';
 import { toPublicUser } from '../../../services/users/to-public-user';
 import { updateUser } from '../../../services/users/update-user';
 
-/** GET and PUT /api/user: the signed-in person's own account. Signed out is a 401 before the input is looked at. */
+const WINDOW_MS = 15 * 60_000;
+
+/**
+ * GET and PUT /api/user: the signed-in person's own account; POST /api/user/password (the
+ * current password, then the new one; other sessions end) and POST /api/user/phone then
+ * /api/user/phone/verify (a new number, proven by its texted code in this browser; decision
+ * 0044). Signed out is a 401 before the input is looked at. Every change is limited per address
+ * and per account; a wrong current password counts as a failed sign-in.
+ */
 const userRoutes: FastifyPluginAsyncZod = async (app) => {
   gate(app, signedIn);
+  const { config } = app.ctx;
+  const secret = config.SESSION_SECRET;
+  const limitAttempts = app.attemptLimiter({
+    name: 'account',
+    perIp: config.AUTH_RATE_LIMIT_PER_IP,
+    perAccount: config.AUTH_RATE_LIMIT_PER_IP,
+    account: (request) => String(gatedUser(request).id),
+    windowMs: WINDOW_MS,
+  });
+  const signInLimits = { perPair: config.AUTH_RATE_LIMIT_PER_ACCOUNT, perAccount: config.AUTH_FAILURES_PER_ACCOUNT, windowMs: WINDOW_MS };
 
   app.get('/', { prefixTrailingSlash: 'no-slash' }, async (request) => toPublicUser(gatedUser(request)));
 
-  app.put('/', { prefixTrailingSlash: 'no-slash', schema: { body: updateUserSchema } }, async (request) =>
+  app.put('/', { prefixTrailingSlash: 'no-slash', preValidation: limitAttempts, schema: { body: updateUserSchema } }, async (request) =>
     toPublicUser(await updateUser(app.ctx.db, gatedUser(request).id, request.body, app.ctx.clock())),
+  );
+
+  app.post(
+    '/password',
+    { preValidation: limitAttempts, schema: { summary: 'Change the password; every other session ends', body: changePasswordSchema } },
+    async (request) => {
+      const user = gatedUser(request);
+      // The same counts as the log-in form's for this account and address (decision 0013).
+      const keys = signInKeys(user.email ?? `user:${user.id}`, addressKey(request.ip), secret);
+      const options = { now: app.ctx.clock(), secret, sessionToken: request.sessionToken, keys, limits: signInLimits };
+      await changePassword(app.ctx.db, user, request.body, options);
+      return { ok: true };
+    },
+  );
+
+  app.post(
+    '/phone',
+    {
+      preValidation: [limitAttempts, app.requireProofOfWork],
+      schema: { summary: 'Text a code to a new phone number for this account', body: changePhoneSchema },
+    },
+    async (request, reply) =>
+      app.textCode(request, reply, 'change_phone', request.body.phoneNumber, (holder) =>
+        startPhoneChange(app.ctx.db, gatedUser(request), request.body.phoneNumber, {
+          now: app.ctx.clock(),
+          secret,
+          simulator: config.messagingProvider === 'simulator',
+          holder,
+        }),
+      ),
+  );
+
+  app.post(
+    '/phone/verify',
+    {
+      preValidation: limitAttempts,
+      schema: { summary: 'The code texted to the new number: the account takes the number', body: verifyPhoneChangeSchema },
+    },
+    async (request) => {
+      const options = {
+        now: app.ctx.clock(),
+        secret,
+        staffPhones: config.ADMIN_PHONES,
+        holder: presentedCodeHolder(request, 'change_phone'),
+      };
+      return toPublicUser(await completePhoneChange(app.ctx.db, gatedUser(request), request.body, options));
+    },
   );
 };
 

@@ -1,7 +1,7 @@
 import type { RegisterInput, SignUpStarted, VerifySignUpInput } from '@loop/shared/auth';
 import { api, type AuthResult } from '@/lib/api-client';
 import { useAuthMutation } from './auth-mutation';
-import { takeProofOfWork } from './proof-of-work';
+import { takeProofOfWork } from '@/lib/proof-of-work';
 
 /** POST /api/register: texts a code to the phone; no account exists yet. The code works only in this browser (its cookie). */
 export async function startSignUp(input: RegisterInput): Promise<SignUpStarted> {

@@ -1,7 +1,7 @@
 import type { PasswordResetStarted, ResetPasswordInput } from '@loop/shared/auth';
 import { api, type AuthResult } from '@/lib/api-client';
 import { useAuthMutation } from './auth-mutation';
-import { takeProofOfWork } from './proof-of-work';
+import { takeProofOfWork } from '@/lib/proof-of-work';
 
 /** POST /api/password-reset: the same answer whether or not an account exists. */
 export async function requestPasswordReset(login: string): Promise<PasswordResetStarted> {

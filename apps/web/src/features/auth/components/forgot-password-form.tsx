@@ -6,9 +6,9 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
-import { prepareProofOfWork } from '../api/proof-of-work';
+import { prepareProofOfWork } from '@/lib/proof-of-work';
 import { requestPasswordReset, useResetPassword } from '../api/reset-password';
-import { CodeField, codeError, NO_TEXT_HINT, ResendButton, resendTime, SAME_BROWSER_HINT, SimulatedText } from './code-step';
+import { CodeField, codeError, NO_TEXT_HINT, ResendButton, resendTime, SAME_BROWSER_HINT, SimulatedText } from '@/components/code-step';
 
 const loginError = (login: string) => (login.trim() === '' ? 'Enter your phone number or email' : undefined);
 const passwordError = (password: string) =>

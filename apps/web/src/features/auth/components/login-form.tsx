@@ -5,7 +5,7 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toastError } from '@/components/ui/use-toast';
 import { useLogin } from '../api/login';
-import { CodeField, NO_TEXT_HINT, ResendButton, resendTime, SimulatedText, useCodeField } from './code-step';
+import { CodeField, NO_TEXT_HINT, ResendButton, resendTime, SimulatedText, useCodeField } from '@/components/code-step';
 
 type Field = 'email' | 'password';
 

@@ -10,9 +10,9 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
-import { prepareProofOfWork } from '../api/proof-of-work';
+import { prepareProofOfWork } from '@/lib/proof-of-work';
 import { startSignUp, useVerifySignUp } from '../api/register';
-import { CodeField, NO_TEXT_HINT, ResendButton, resendTime, SAME_BROWSER_HINT, SimulatedText, useCodeField } from './code-step';
+import { CodeField, NO_TEXT_HINT, ResendButton, resendTime, SAME_BROWSER_HINT, SimulatedText, useCodeField } from '@/components/code-step';
 
 /** Sign Up (docs/product.md#sign-in-and-sign-up), then the code texted to the phone: no account exists before it checks out. */
 export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {

@@ -3,7 +3,7 @@ import type { UpdateUserInput, User } from '@loop/shared/auth';
 import { api } from '@/lib/api-client';
 import { currentUserQueryKey } from '@/lib/current-user';
 
-/** PUT /api/user: the messaging preference and the time zone. */
+/** PUT /api/user: name, email, the messaging preference and the time zone. */
 export function updateUser(input: UpdateUserInput): Promise<User> {
   return api.put<User>('/api/user', input);
 }

@@ -3,7 +3,7 @@ import { deriveKey } from 'altcha-lib/algorithms/web/pbkdf2';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '@/test/server';
-import { takeProofOfWork } from './proof-of-work';
+import { takeProofOfWork } from '@/lib/proof-of-work';
 
 const SECRET = 'test-secret-test-secret';
 

@@ -1,0 +1,1 @@
+ALTER TYPE "public"."phone_code_purpose" ADD VALUE 'change_phone';
