@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWN_QUESTION_LIMITS, vibeQuestions, type ComingIssueAnswer, type ReminderQuestionsAnswer } from '@loop/shared/reminder-questions';
 import { loops, messages, users } from '../src/db/schema';
 import { HOUR_MS } from '../src/lib/clock';
+import { smsSegments } from '../src/messaging/segments';
+import { reminderText } from '../src/scheduling/reminder-text';
 import { runSchedulerTick } from '../src/scheduling/run-scheduler-tick';
 import { pickQuestion } from '../src/services/reminders/pick-question';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
@@ -145,6 +147,8 @@ describe('questions', { timeout: 120_000 }, () => {
       for (const q of list) {
         expect(q).toMatch(/^[A-Za-z0-9 '(),.?]+$/);
         expect(q.length).toBeLessThanOrEqual(60);
+        // Decision 0038's budget: with names of usual length the reminder stays one SMS segment.
+        expect(smsSegments(reminderText('Margaret', ['Smith Family'], { text: q, own: false }))).toBe(1);
       }
     }
   });
