@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { processPending } from '../src/jobs/message-worker';
 import { smsSegments, isGsm7 } from '../src/messaging/segments';
 import { newsletterTexts } from '../src/publishing/newsletter-texts';
-import { reminderText } from '../src/scheduling/reminder-text';
+import { lastCallText, reminderText } from '../src/scheduling/reminder-text';
 import { sendGroupMessage } from '../src/services/admin/send-group-message';
 import { signUp, uniquePhone } from './helpers/app';
 import { createLoopAs } from './helpers/loops';
@@ -82,12 +82,13 @@ describe('the invitation is a consent request carriers accept [ctia 5.1.2.1, 5.1
     });
     const carol = uniquePhone();
     await add(loop.id, carol);
-    expect((await textsTo(db(), carol))[0]?.body).toContain('"Daily Walkers" (group news, about 6 msgs/wk).');
+    // Five reminders, a newsletter and its day-before last call (decision 0043).
+    expect((await textsTo(db(), carol))[0]?.body).toContain('"Daily Walkers" (group news, about 7 msgs/wk).');
 
     const quiet = await createLoopAs(env.t.app, (await owner()).cookie, { name: 'Quiet Ones', frequency: 'monthly', reminderSchedule: [] });
     const dan = uniquePhone();
     await add(quiet.id, dan);
-    expect((await textsTo(db(), dan))[0]?.body).toContain('"Quiet Ones" (group news, about 1 msg/mo).');
+    expect((await textsTo(db(), dan))[0]?.body).toContain('"Quiet Ones" (group news, about 2 msgs/mo).');
   });
 
   it('YES is confirmed with what they joined, how often, and how to stop [ctia 5.1.3]', async () => {
@@ -180,8 +181,15 @@ describe('group messages say whose they are', () => {
 describe('every text quotes the names in it', () => {
   const phishy = 'URGENT bank: call 555';
   it('reminders, newsletter links and sneak peeks', () => {
-    expect(reminderText(phishy, [phishy])).toMatch(
-      /^Hi "URGENT bank: call 555"! What's new\? Time for your "URGENT bank: call 555" update\./,
+    expect(reminderText(phishy, [phishy], { text: 'What made you laugh this week?', own: false })).toMatch(
+      /^Hi "URGENT bank: call 555"! What made you laugh this week\? Time for your "URGENT bank: call 555" update\./,
+    );
+    // The owner's own question is someone's typing: quoted, one line (decision 0043).
+    expect(reminderText('Pia', ['Smiths'], { text: 'Who saw\n"Grandma"?', own: true })).toBe(
+      `Hi "Pia"! Your organizer asks: "Who saw 'Grandma'?" Time for your "Smiths" update. Just reply with your news and photos.`,
+    );
+    expect(lastCallText(phishy, [phishy])).toMatch(
+      /^Hi "URGENT bank: call 555"! Last call: the "URGENT bank: call 555" newsletter goes out tomorrow\./,
     );
     expect(newsletterTexts.newsletter(phishy, 'https://x.example/n/1').body).toMatch(/^The "URGENT bank: call 555" newsletter is here!/);
     expect(newsletterTexts.sneakPeek(phishy, '2 updates', [phishy, 'Bo'], 'https://x.example/n/1').body).toMatch(

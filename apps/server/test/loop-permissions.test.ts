@@ -83,6 +83,16 @@ const ROUTES: RouteCase[] = [
     url: (f) => `/api/loops/${f.loop.id}/updates/${f.membersUpdate.id}`,
     expected: { owner: 200, member: 200, stranger: 404, staff: 200, signedOut: 401 },
   },
+  // The owner's own reminder questions and who has sent for the coming issue: owner and staff (decision 0043).
+  { name: 'GET reminder questions', method: 'GET', url: (f) => `/api/loops/${f.loop.id}/reminder-questions`, expected: MANAGE },
+  {
+    name: 'PUT reminder questions',
+    method: 'PUT',
+    url: (f) => `/api/loops/${f.loop.id}/reminder-questions`,
+    payload: { questions: ['Who visited Grandma?'] },
+    expected: MANAGE,
+  },
+  { name: 'GET coming issue', method: 'GET', url: (f) => `/api/loops/${f.loop.id}/coming-issue`, expected: MANAGE },
   // An invitation is answered by the holder of its phone only: not its Loop's owner, not staff (decision 0035).
   { name: 'POST accept invitation', method: 'POST', url: (f) => `/api/invitations/${f.invitation.id}/accept`, expected: ANSWER },
   { name: 'POST decline invitation', method: 'POST', url: (f) => `/api/invitations/${f.invitation.id}/decline`, expected: ANSWER },

@@ -5,6 +5,7 @@ import { MINUTE_MS } from '../src/lib/clock';
 import { nextReminderAt } from '../src/services/schedules/schedule-columns';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './helpers/database';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from './helpers/fake-twilio';
+import { insertUpdate } from './helpers/loops';
 import { createLoop, createPerson } from './helpers/messaging';
 import { schedulerFixtureEnv, startFixtureProcess } from './helpers/fixture-process';
 
@@ -16,7 +17,8 @@ import { schedulerFixtureEnv, startFixtureProcess } from './helpers/fixture-proc
 const START = new Date('2026-09-07T00:00:00Z'); // a Monday
 const STEP = 15 * MINUTE_MS;
 
-describe.skipIf(!TEST_DATABASE_URL)('scheduled texts across processes', () => {
+// Hundreds of ticks in two child processes: on a shared, loaded machine this takes minutes.
+describe.skipIf(!TEST_DATABASE_URL)('scheduled texts across processes', { timeout: 300_000 }, () => {
   let testDb: TestDatabase;
   let fake: FakeTwilio;
   let env: Record<string, string>;
@@ -116,6 +118,47 @@ describe.skipIf(!TEST_DATABASE_URL)('scheduled texts across processes', () => {
     // Six Loops (three in UTC, three in Paris) of three members each: eighteen texts, once each.
     expect(newTexts).toHaveLength(18);
     expect(new Set(newTexts).size).toBe(18);
+  });
+
+  it('two processes send the day-before last call once, to the silent members only (decision 0043)', async () => {
+    const db = testDb.database.db;
+    // Sunday 18:00 UTC: the last call is due from Saturday 18:00. No reminders in these Loops.
+    const newsletterAt = new Date('2026-09-13T18:00:00Z');
+    const silent = new Set<string>();
+    const posted = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const people = [await createPerson(db), await createPerson(db), await createPerson(db)];
+      const loop = await createLoop(db, { name: `Last call ${i}`, memberIds: people.map((p) => p.id) });
+      await db
+        .update(loops)
+        .set({ reminderSchedule: [], nextReminderAt: null, nextNewsletterAt: newsletterAt, createdAt: new Date('2026-09-01T00:00:00Z') })
+        .where(eq(loops.id, loop.id));
+      const [poster, ...others] = people;
+      if (!poster) throw new Error('no people');
+      await insertUpdate(db, loop.id, poster.id, 'My news', [], new Date('2026-09-12T10:00:00Z'));
+      posted.add(poster.phoneNumber);
+      for (const p of others) silent.add(p.phoneNumber);
+    }
+    const before = fake.sent.length;
+    const draftEnv = { ...env, TICK_MODE: 'draft' };
+    const [a, b] = await Promise.all([
+      startFixtureProcess('scheduler-process.ts', draftEnv),
+      startFixtureProcess('scheduler-process.ts', draftEnv),
+    ]);
+    try {
+      for (let t = Date.parse('2026-09-12T17:00:00Z'); t < newsletterAt.getTime(); t += 60 * MINUTE_MS) {
+        const iso = new Date(t).toISOString();
+        const done = Promise.all([a.waitFor(`done ${iso}`), b.waitFor(`done ${iso}`)]);
+        a.send(`tick ${iso}`);
+        b.send(`tick ${iso}`);
+        await done;
+      }
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+    const mine = fake.sent.slice(before).filter((s) => silent.has(String(s.params.To)) || posted.has(String(s.params.To)));
+    expect(mine.map((s) => String(s.params.To)).sort()).toEqual([...silent].sort());
+    expect(mine.every((s) => String(s.params.Body).includes('Last call: the "Last call '))).toBe(true);
   });
 });
 

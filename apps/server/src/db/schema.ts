@@ -150,6 +150,24 @@ export const loops = pgTable(
 );
 
 /**
+ * What a Loop's reminders remember (decision 0043): the owner's own questions, the question the
+ * last reminder asked (the next one asks another), and the newsletter whose "last call" went out
+ * (so it goes once). One row per Loop, made when first needed.
+ */
+export const loopReminders = pgTable('loop_reminders', {
+  loopId: ref('loop_id')
+    .primaryKey()
+    .references(() => loops.id, { onDelete: 'cascade' }),
+  ownQuestions: text('own_questions')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  lastQuestion: text('last_question'),
+  /** The `next_newsletter_at` the last call was sent (or skipped) for. */
+  lastCallFor: timestamp('last_call_for', { withTimezone: true }),
+});
+
+/**
  * How many rows `loops` and `newsletters` hold, kept by statement triggers (migration 0003): the
  * exact X-Total-Count of the unsearched admin lists without counting every row.
  */

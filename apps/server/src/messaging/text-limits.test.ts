@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@loop/shared/constants';
 import { newsletterTexts } from '../publishing/newsletter-texts';
-import { reminderTemplateVariables, reminderText } from '../scheduling/reminder-text';
+import { lastCallText, reminderTemplateVariables, reminderText } from '../scheduling/reminder-text';
+import { OWN_QUESTION_LIMITS } from '@loop/shared/reminder-questions';
 import { replies } from './replies';
 import { clip, listNames, templateVariable, TEXT_MAX_CHARS } from './text-limits';
 
@@ -9,12 +10,14 @@ import { clip, listNames, templateVariable, TEXT_MAX_CHARS } from './text-limits
 const longName = (i: number) => `${String(i).padStart(3, '0')}${'ÿ'.repeat(LIMITS.loopName - 3)}`;
 const manyLoops = Array.from({ length: 80 }, (_, i) => longName(i));
 const firstName = '😀'.repeat(LIMITS.name / 2);
+const ownQuestion = { text: 'ÿ'.repeat(OWN_QUESTION_LIMITS.maxChars), own: true };
 const url = `https://${'x'.repeat(180)}.example.com/newsletters/${'a'.repeat(22)}`;
 
 describe('every text Loop writes fits in 1,600 characters (Twilio 21617), at its longest', () => {
   const longest: Record<string, string> = {
-    reminder: reminderText(firstName, manyLoops),
-    'reminder, one Loop': reminderText(firstName, [longName(1)]),
+    reminder: reminderText(firstName, manyLoops, ownQuestion),
+    'reminder, one Loop': reminderText(firstName, [longName(1)], ownQuestion),
+    'last call': lastCallText(firstName, manyLoops),
     newsletter: newsletterTexts.newsletter(longName(1), url).body,
     'sneak peek, 500 authors': newsletterTexts.sneakPeek(
       longName(1),

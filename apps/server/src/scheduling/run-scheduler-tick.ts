@@ -1,6 +1,7 @@
 import { applyEarlyStatuses } from '../messaging/record-status';
 import type { AppContext } from '../context';
 import { sweepOneNewsletter, type AutoNewsletters } from './sweep-newsletters';
+import { sweepLastCalls } from './sweep-last-calls';
 import { sweepReminders, type SweepHooks } from './sweep-reminders';
 import { fillPhoneTimeZones } from '../messaging/time-zones';
 
@@ -13,6 +14,8 @@ export const NEWSLETTERS_PER_TICK = 200;
 export interface TickResult {
   reminderLoops: number;
   reminderTexts: number;
+  /** Texts of the day-before "last call" to members still silent (decision 0043). */
+  lastCallTexts: number;
   newsletters: number;
 }
 
@@ -24,7 +27,7 @@ export async function runSchedulerTick(
   ctx: Pick<AppContext, 'db' | 'config' | 'writer'>,
   options: { now: Date; mode?: AutoNewsletters; hooks?: SweepHooks },
 ): Promise<TickResult> {
-  const result: TickResult = { reminderLoops: 0, reminderTexts: 0, newsletters: 0 };
+  const result: TickResult = { reminderLoops: 0, reminderTexts: 0, lastCallTexts: 0, newsletters: 0 };
   // Phone zones not looked up yet (people added before there were any, or by a script), before
   // reminders are due in them.
   await fillPhoneTimeZones(ctx.db, PHONE_ZONES_PER_TICK);
@@ -34,9 +37,15 @@ export async function runSchedulerTick(
     result.reminderTexts += swept.texts;
     if (swept.loops < REMINDER_BATCH) break;
   }
+  const mode = options.mode ?? ctx.config.AUTO_NEWSLETTERS;
+  // No last call when the scheduler makes no newsletters.
+  while (mode !== 'off') {
+    const swept = await sweepLastCalls(ctx.db, options.now, REMINDER_BATCH, options.hooks);
+    result.lastCallTexts += swept.texts;
+    if (swept.loops < REMINDER_BATCH) break;
+  }
   // Status callbacks that came before their send was recorded, and were not applied since.
   await applyEarlyStatuses(ctx.db, { maxAttempts: ctx.config.SEND_MAX_ATTEMPTS, now: options.now });
-  const mode = options.mode ?? ctx.config.AUTO_NEWSLETTERS;
   for (let i = 0; i < NEWSLETTERS_PER_TICK; i++) {
     const swept = await sweepOneNewsletter(ctx.db, options.now, {
       mode,

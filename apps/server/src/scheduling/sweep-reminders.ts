@@ -1,10 +1,12 @@
-import { asc, lte, sql } from 'drizzle-orm';
+import { asc, inArray, lte, sql } from 'drizzle-orm';
 import type { ReminderEntry } from '@loop/shared/constants';
 import type { Db } from '../db/client';
-import { loops } from '../db/schema';
+import { loopReminders, loops } from '../db/schema';
 import { HOUR_MS } from '../lib/clock';
 import { insertOutboundRows } from '../messaging/outbox';
 import { findRecipients, type Recipient } from '../messaging/recipients';
+import { pickQuestion, type PickedQuestion } from '../services/reminders/pick-question';
+import { postedSinceLastNewsletter } from '../services/reminders/posted-since-last-newsletter';
 import { activeMemberZones } from '../services/schedules/member-zones';
 import { lastReminderSlot } from '../services/schedules/next-reminder';
 import { nextReminderAt } from '../services/schedules/schedule-columns';
@@ -30,6 +32,7 @@ export async function sweepReminders(db: Db, now: Date, batch: number, hooks: Sw
       .select({
         id: loops.id,
         name: loops.name,
+        vibe: loops.vibe,
         paused: loops.paused,
         reminderSchedule: loops.reminderSchedule,
         timeZone: loops.timeZone,
@@ -63,7 +66,7 @@ export async function sweepReminders(db: Db, now: Date, batch: number, hooks: Sw
 }
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-type DueLoop = { id: number; name: string; reminderSchedule: ReminderEntry[]; timeZone: string; dueAt: Date | null };
+type DueLoop = { id: number; name: string; vibe: string[]; reminderSchedule: ReminderEntry[]; timeZone: string; dueAt: Date | null };
 
 async function queueReminderTexts(tx: Tx, due: DueLoop[], zones: Map<number, Map<number, string>>, now: Date): Promise<number> {
   const recipients = await findRecipients(
@@ -71,12 +74,17 @@ async function queueReminderTexts(tx: Tx, due: DueLoop[], zones: Map<number, Map
     due.map((l) => l.id),
   );
   const loopById = new Map(due.map((l) => [l.id, l]));
+  // Only members who sent nothing since the last newsletter are reminded (decision 0043).
+  const posted = await postedSinceLastNewsletter(
+    tx,
+    due.map((l) => l.id),
+  );
   // One text per person per due minute, naming each of their Loops due then.
   const texts = new Map<string, { recipient: Recipient; minute: string; loops: { id: number; name: string }[] }>();
   const slots = new Map<string, ReturnType<typeof lastReminderSlot>>();
   for (const r of recipients) {
     const loop = loopById.get(r.loopId);
-    if (!loop?.dueAt) continue;
+    if (!loop?.dueAt || posted.get(loop.id)?.has(r.userId)) continue;
     // The member's last slot in their zone: due if it came since the Loop's due time (so not
     // sent by an earlier sweep) and is not more than the late limit ago.
     const zone = zones.get(loop.id)?.get(r.userId) ?? loop.timeZone;
@@ -93,16 +101,18 @@ async function queueReminderTexts(tx: Tx, due: DueLoop[], zones: Map<number, Map
     texts.set(key, text);
   }
 
+  const questions = await askQuestions(tx, due, new Set([...texts.values()].flatMap((t) => t.loops.map((l) => l.id))));
   return insertOutboundRows(
     tx,
     [...texts.values()].map(({ recipient, minute, loops: theirs }) => {
       const names = theirs.map((l) => l.name);
+      const question = questions.get(theirs[0]?.id ?? 0) ?? { text: "What's new?", own: false };
       return {
         channel: recipient.channel,
         kind: 'reminder' as const,
         toAddress: recipient.phoneNumber,
         fromAddress: '',
-        body: reminderText(recipient.firstName, names),
+        body: reminderText(recipient.firstName, names, question),
         idempotencyKey: `reminder:${minute}:${recipient.userId}:${theirs.map((l) => l.id).join('-')}`,
         loopId: theirs[0]?.id ?? null,
         userId: recipient.userId,
@@ -111,4 +121,40 @@ async function queueReminderTexts(tx: Tx, due: DueLoop[], zones: Map<number, Map
       };
     }),
   );
+}
+
+/**
+ * The question each Loop that texts anyone in this sweep asks (a text naming several Loops asks its
+ * first Loop's), remembered as the Loop's last one so the next reminder asks another.
+ */
+async function askQuestions(tx: Tx, due: DueLoop[], asking: Set<number>): Promise<Map<number, PickedQuestion>> {
+  const questions = new Map<number, PickedQuestion>();
+  if (asking.size === 0) return questions;
+  const state = new Map(
+    (
+      await tx
+        .select()
+        .from(loopReminders)
+        .where(inArray(loopReminders.loopId, [...asking]))
+    ).map((row) => [row.loopId, row]),
+  );
+  for (const loop of due) {
+    if (!asking.has(loop.id) || !loop.dueAt) continue;
+    const saved = state.get(loop.id);
+    questions.set(
+      loop.id,
+      pickQuestion({
+        loopId: loop.id,
+        slot: loop.dueAt,
+        vibes: loop.vibe,
+        own: saved?.ownQuestions ?? [],
+        last: saved?.lastQuestion ?? null,
+      }),
+    );
+  }
+  await tx
+    .insert(loopReminders)
+    .values([...questions].map(([loopId, q]) => ({ loopId, lastQuestion: q.text })))
+    .onConflictDoUpdate({ target: loopReminders.loopId, set: { lastQuestion: sql`excluded.last_question` } });
+  return questions;
 }

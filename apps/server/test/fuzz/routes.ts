@@ -127,6 +127,15 @@ export function loopRoutes(world: World): RouteFuzz[] {
     { route: 'GET /api/loops/:id', params: { id: loopId }, query: query(), success: rows() },
     { route: 'GET /api/loops/:id/newsletters', params: { id: loopId }, query: query(), success: rows() },
     { route: 'PUT /api/loops/:id', params: { id: loopId }, body: body(loopFields), success: rows() },
+    // Decision 0043: the owner's own reminder questions and who has sent for the coming issue.
+    { route: 'GET /api/loops/:id/reminder-questions', params: { id: loopId }, query: query(), success: rows() },
+    {
+      route: 'PUT /api/loops/:id/reminder-questions',
+      params: { id: loopId },
+      body: body({ questions: fc.oneof(fc.array(v.text, { maxLength: 25 }), v.text) }),
+      success: rows(),
+    },
+    { route: 'GET /api/loops/:id/coming-issue', params: { id: loopId }, query: query(), success: rows() },
     { route: 'DELETE /api/loops/:id', params: { id: loopId }, body: body(), destructive: true, success: loopDeleted },
     { route: 'POST /api/loops/:id/invite', params: { id: loopId }, body: body(), success: rows({ invites: 1 }) },
     {

@@ -32,6 +32,17 @@ function serveLoop(loop: LoopDetail) {
         timeZone: 'Europe/London',
       }),
     ),
+    http.get('*/api/loops/7/coming-issue', () =>
+      HttpResponse.json({
+        since: '2026-03-15T18:00:00.000Z',
+        nextNewsletterAt: '2026-03-29T17:00:00.000Z',
+        sent: [{ memberId: 2, firstName: 'Margaret', lastName: 'Walker-Fitzgerald', updates: 2, lastSentAt: '2026-03-17T10:00:00.000Z' }],
+        silent: [],
+      }),
+    ),
+    http.get('*/api/loops/7/reminder-questions', () =>
+      HttpResponse.json({ questions: [], vibeQuestions: ['What made you laugh this week?'], lastQuestion: null }),
+    ),
     http.put('*/api/loops/7/members/:memberId', async ({ request, params }) => {
       const body = (await request.json()) as Record<string, string>;
       puts.push(body);
@@ -237,5 +248,29 @@ describe('/loops/{id} members: time zone and texts waiting out quiet hours', () 
     await user.click(await screen.findByRole('tab', { name: /Members/ }));
     expect(await screen.findByText(/Texts scheduled for 8:00\sAM their time/)).toBeDefined();
     expect(screen.getByText('America / New York')).toBeDefined();
+  });
+});
+
+describe('/loops/{id} reminders (decision 0043)', () => {
+  it("shows the owner who has sent something, an empty 'Not yet', and no questions of their own", async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail());
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('tab', { name: /Settings/ }));
+    const sent = await screen.findByRole('region', { name: 'Sent something (1)' });
+    expect(within(sent).getByText(/Margaret/)).toBeDefined();
+    expect(within(sent).getByText('2 updates')).toBeDefined();
+    expect(within(screen.getByRole('region', { name: 'Not yet (0)' })).getByText('Everyone has sent something.')).toBeDefined();
+    expect(await screen.findByText(/None yet: reminders use the questions/)).toBeDefined();
+  });
+
+  it('shows a member neither', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail({ role: 'member' }));
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('tab', { name: /Settings/ }));
+    await screen.findByText('Reminder Schedule');
+    expect(screen.queryByText('Coming issue')).toBeNull();
+    expect(screen.queryByText('Reminder questions')).toBeNull();
   });
 });

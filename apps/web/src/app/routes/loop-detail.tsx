@@ -9,6 +9,7 @@ import { useLoop } from '@/features/loops/api/get-loop';
 import { DeleteLoopCard } from '@/features/loops/components/delete-loop-card';
 import { LoopHeader } from '@/features/loops/components/loop-header';
 import { LoopLoadError } from '@/features/loops/components/loop-load-error';
+import { LoopReminders } from '@/features/loops/components/loop-reminders';
 import { LoopNewsletters, PausedNotice } from '@/features/loops/components/loop-newsletters';
 import { LoopSettings } from '@/features/loops/components/loop-settings';
 import { MemberList } from '@/features/loops/components/member-list';
@@ -62,6 +63,7 @@ function LoopDetailPage({ id }: { id: number }) {
             <TabsContent value="settings" className="grid gap-5">
               <LoopSettings loop={loop.data} />
               <ReminderSchedule loop={loop.data} />
+              <LoopReminders loop={loop.data} />
               {loop.data.role !== 'member' && <DeleteLoopCard loop={loop.data} />}
             </TabsContent>
           </Tabs>

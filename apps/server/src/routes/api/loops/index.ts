@@ -23,6 +23,7 @@ import { listLoopNewsletters } from '../../../services/newsletters/list-loop-new
 import { updateMember } from '../../../services/members/update-member';
 import { resendInvitation } from '../../../services/memberships/invite-member';
 import { deleteUpdate } from '../../../services/updates/delete-update';
+import reminderRoutes from './reminders/index';
 import staffNewsletterRoutes from './staff-newsletters/index';
 
 const loopParams = z.object({ id: idParamSchema });
@@ -136,6 +137,7 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // Staff's newsletter and sneak peek routes (staff-newsletters/) share the prefix: this folder's
   // gate runs first, then theirs.
+  await app.register(reminderRoutes);
   await app.register(staffNewsletterRoutes);
 };
 
