@@ -64,6 +64,20 @@ export interface SendNewsletterAnswer {
   textsQueued: number;
 }
 export type SneakPeekAnswer = SendNewsletterAnswer;
+/**
+ * GET /api/loops/{id}/sneak-peek/preview: the text a sneak peek would send now and what it costs
+ * (TextCost of group-messages.ts). Its link is made when it is sent: `text` shows it as
+ * `linkPlaceholder`, of the real link's length, so the segments are the ones that will be counted.
+ */
+export interface SneakPeekPreview {
+  text: string;
+  linkPlaceholder: string;
+  recipients: number;
+  recipientNames: string[];
+  notReached: number;
+  segments: number;
+  texts: number;
+}
 
 /** The public page of a newsletter. */
 export function newsletterPath(urlId: string): string {
