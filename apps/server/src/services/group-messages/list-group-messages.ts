@@ -12,9 +12,11 @@ export const GROUP_MESSAGE_LIST_LIMIT = 50;
  * messages table (by their key prefix; decision 0042). `onlyId` narrows it to one.
  */
 export async function listGroupMessages(db: DbOrTx, loopId: number, onlyId?: number): Promise<GroupMessageSummary[]> {
+  // Qualified by hand: drizzle names a column of the selected table unqualified, which inside
+  // this subquery would be the text's own.
   const texts = (statuses: string[]) =>
-    sql<number>`(select count(*) from ${messages} m where m.loop_id = ${groupMessages.loopId} and m.kind = 'group_message'
-      and m.direction = 'outbound' and m.idempotency_key like 'group_message:g' || ${groupMessages.id} || ':%'
+    sql<number>`(select count(*) from ${messages} m where m.loop_id = "group_messages"."loop_id" and m.kind = 'group_message'
+      and m.direction = 'outbound' and m.idempotency_key like 'group_message:g' || "group_messages"."id" || ':%'
       and m.status in (${sql.join(
         statuses.map((s) => sql`${s}`),
         sql`, `,
