@@ -13,7 +13,7 @@ import { addActiveMemberAs, addMemberAs, createLoopAs } from './helpers/loops';
  * cancelling, and delivery counted from the texts.
  */
 let t: TestContext;
-let now = new Date('2026-11-26T17:00:00Z');
+const now = new Date('2026-11-26T17:00:00Z');
 let owner: Awaited<ReturnType<typeof signUp>>;
 let staff: string;
 const db = () => t.testDb.database.db;

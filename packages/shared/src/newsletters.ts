@@ -84,6 +84,11 @@ export function newsletterPath(urlId: string): string {
   return `/newsletters/${urlId}`;
 }
 
+/** The Loop's past issues, reached through one of its sent newsletters' links (decision 0042). */
+export function newsletterArchivePath(urlId: string): string {
+  return `/newsletters/${urlId}/archive`;
+}
+
 /** The only URLs a newsletter may point at: the web, and our own photos (the server's page and the admin preview). */
 export const MEDIA_PATH = /^\/media\/[A-Za-z0-9_-]+$/;
 const WEB_URL = /^https?:\/\/[^\s/\\]/i;
