@@ -61,10 +61,6 @@ describe.each([
     const errors = collectPageErrors(page);
     await page.setViewportSize(viewport);
     await page.goto(`${server.url}/loops/${loop.id}`);
-    const card = page
-      .locator('section, div')
-      .filter({ has: page.getByRole('heading', { name: 'Group messages' }) })
-      .last();
     await waitVisible(page.getByRole('heading', { name: 'Group messages' }));
     await page.getByRole('button', { name: 'Send Group Message' }).click();
     const dialog = page.getByRole('dialog');
