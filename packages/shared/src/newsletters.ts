@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './constants';
+import type { TextCost } from './group-messages';
 import { idParamSchema } from './loops';
 import { hasNoNul } from './text';
 
@@ -66,17 +67,11 @@ export interface SendNewsletterAnswer {
 export type SneakPeekAnswer = SendNewsletterAnswer;
 /**
  * GET /api/loops/{id}/sneak-peek/preview: the text a sneak peek would send now and what it costs
- * (TextCost of group-messages.ts). Its link is made when it is sent: `text` shows it as
+ * (TextCost). Its link is made when it is sent: `text` shows it as
  * `linkPlaceholder`, of the real link's length, so the segments are the ones that will be counted.
  */
-export interface SneakPeekPreview {
-  text: string;
+export interface SneakPeekPreview extends TextCost {
   linkPlaceholder: string;
-  recipients: number;
-  recipientNames: string[];
-  notReached: number;
-  segments: number;
-  texts: number;
 }
 
 /** The public page of a newsletter. */

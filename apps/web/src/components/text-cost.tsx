@@ -1,13 +1,5 @@
 import { MessageSquareText } from 'lucide-react';
-
-export interface TextCostFacts {
-  text: string;
-  recipients: number;
-  recipientNames: string[];
-  notReached: number;
-  segments: number;
-  texts: number;
-}
+import type { TextCost as TextCostFacts } from '@loop/shared/group-messages';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
