@@ -228,28 +228,33 @@ describe('the admin Loop page, on a desktop', () => {
 
     // Group message: blank text sends nothing; closing clears the text.
     await page.getByRole('button', { name: 'Send Group Message' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Send Message to All Members' });
+    const dialog = page.getByRole('dialog');
     await waitVisible(dialog.getByText('This message will be sent to all 3 members of The Parkers.', { exact: true }));
     const message = dialog.getByLabel('Message');
     await message.fill('   ');
-    expect(await dialog.getByRole('button', { name: 'Send Message' }).isDisabled()).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Review...' }).isDisabled()).toBe(true);
     await message.fill('Draft I will throw away');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await waitGone(dialog);
     await page.getByRole('button', { name: 'Send Group Message' }).click();
     expect(await dialog.getByLabel('Message').inputValue()).toBe('');
 
+    // Then the exact text, who gets it and its cost, before anything is sent (decision 0042).
     await dialog.getByLabel('Message').fill('  Family call on Sunday at 6!  ');
     await screenshot(page, 'admin-group-message-1280');
-    await dialog.getByRole('button', { name: 'Send Message' }).click();
+    await dialog.getByRole('button', { name: 'Review...' }).click();
+    await waitVisible(dialog.getByRole('heading', { name: 'Check and send' }));
+    expect(await dialog.getByTestId('text-preview').textContent()).toBe('"The Parkers" from "Sam": Family call on Sunday at 6!');
+    expect(await dialog.getByTestId('text-cost').textContent()).toBe('3 people will get it: 1 text segment each, 3 texts in all.');
+    await dialog.getByRole('button', { name: 'Send to 3 people' }).click();
     await waitToast(page, 'Messages sent successfully!');
     await waitGone(dialog);
 
     // Every member's phone gets it, trimmed.
     for (const phone of [OWNER.phoneNumber, ...PARKERS.map((m) => m.phoneNumber)]) {
       const text = await waitForText(staff.request, server.url, phone, (m) => m.kind === 'group_message');
-      // A group message says whose it is: the Loop's name first (decision 0038).
-      expect(text.body).toBe('"The Parkers": Family call on Sunday at 6!');
+      // A group message says whose it is and who wrote it (decisions 0038, 0042).
+      expect(text.body).toBe('"The Parkers" from "Sam": Family call on Sunday at 6!');
     }
 
     // Nothing to put in a newsletter yet: the server's reason in the error toast.
@@ -305,6 +310,7 @@ describe('the admin screens on a phone', () => {
     await page.getByRole('button', { name: 'Send Group Message' }).click();
     await waitVisible(page.getByRole('dialog', { name: 'Send Message to All Members' }));
     await screenshot(page, 'admin-group-message-375');
+    await page.keyboard.press('Escape');
 
     await context.close();
     expect(errors).toEqual([]);

@@ -94,8 +94,16 @@ describe('a newsletter from draft to the members phones', () => {
     await waitVisible(page.getByRole('heading', { name: 'Updates (2)' }));
     await waitVisible(page.getByText('Caught a huge trout at the lake this weekend!'));
 
-    // Sneak peek: written and texted in one go.
-    await page.getByRole('button', { name: 'Generate Sneak Peek' }).click();
+    // Sneak peek: the exact text, to whom and its cost first; texted when confirmed (decision 0042).
+    await page.getByRole('button', { name: 'Send Sneak Peek...' }).click();
+    const peekDialog = page.getByRole('dialog', { name: 'Send a sneak peek?' });
+    await waitVisible(peekDialog.getByTestId('text-cost'));
+    expect(await peekDialog.getByTestId('text-preview').textContent()).toMatch(/^Sneak peek from "The Parkers": 2 updates from /);
+    expect(await peekDialog.getByTestId('text-cost').textContent()).toMatch(
+      /^3 people will get it: \d text segments? each, \d+ texts in all\.$/,
+    );
+    await screenshot(page, 'sneak-peek-confirm-1280');
+    await peekDialog.getByRole('button', { name: 'Send to 3 people' }).click();
     await waitToast(page, 'Sneak Peek Generated');
     await waitToast(page, 'The sneak peek has been generated and sent to all members.');
     await waitVisible(page.getByRole('heading', { name: 'Past Newsletters (1)' }));

@@ -133,6 +133,8 @@ const envSchema = z.object({
   MEMBER_ADDS_PER_ACCOUNT_PER_HOUR: positiveInt('MEMBER_ADDS_PER_ACCOUNT_PER_HOUR', 50),
   MEMBER_ADDS_PER_ACCOUNT_PER_DAY: positiveInt('MEMBER_ADDS_PER_ACCOUNT_PER_DAY', 200),
   INVITATIONS_PER_PHONE_PER_DAY: positiveInt('INVITATIONS_PER_PHONE_PER_DAY', 3),
+  /** Group messages a Loop's owner may send (or schedule) to it per day (decision 0042); staff are not limited. */
+  GROUP_MESSAGES_PER_LOOP_PER_DAY: positiveInt('GROUP_MESSAGES_PER_LOOP_PER_DAY', 3),
   /**
    * Behind a load balancer: which hops of X-Forwarded-For to trust (decision 0029). The number of
    * proxies in front of Loop (1 behind one load balancer), or their addresses and CIDR ranges; never

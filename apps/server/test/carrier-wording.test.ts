@@ -16,10 +16,9 @@ import { processPending } from '../src/jobs/message-worker';
 import { smsSegments, isGsm7 } from '../src/messaging/segments';
 import { newsletterTexts } from '../src/publishing/newsletter-texts';
 import { lastCallText, reminderText } from '../src/scheduling/reminder-text';
-import { sendGroupMessage } from '../src/services/admin/send-group-message';
 import { signUp, uniquePhone } from './helpers/app';
 import { createLoopAs } from './helpers/loops';
-import { createLoop, createPerson, testClock, textsTo, useFakeTwilioApp } from './helpers/messaging';
+import { createLoop, createPerson, sendGroupMessage, testClock, textsTo, useFakeTwilioApp } from './helpers/messaging';
 import { postWebhook, smsParams, whatsappParams } from './helpers/twilio-fixtures';
 
 const TEMPLATE = (digit: string) => `HX${digit.repeat(32)}`;
@@ -156,16 +155,16 @@ describe('HELP names the brand, a support contact and how to stop [ctia 5.1.3]',
 });
 
 describe('group messages say whose they are', () => {
-  it('an SMS group message starts with the quoted Loop name', async () => {
-    const person = await createPerson(db());
+  it("an SMS group message starts with the quoted Loop name and the sender's first name (decision 0042)", async () => {
+    const person = await createPerson(db(), { firstName: 'Alice' });
     const loop = await createLoop(db(), { name: 'Smith Family', memberIds: [person.id] });
     await sendGroupMessage(db(), { loopId: loop.id, message: 'Picnic moved to Sunday' });
     await processPending(env.t.app.ctx);
-    expect(sentTo(person.phoneNumber).map((s) => s.params.Body)).toEqual(['"Smith Family": Picnic moved to Sunday']);
+    expect(sentTo(person.phoneNumber).map((s) => s.params.Body)).toEqual(['"Smith Family" from "Alice": Picnic moved to Sunday']);
   });
 
-  it("outside WhatsApp's window the template gets {{1}} the Loop name and {{2}} the start of the message [templates]", async () => {
-    const person = await createPerson(db(), { messagingPreference: 'whatsapp' });
+  it("outside WhatsApp's window the template gets {{1}} the Loop name and {{2}} the sender and the start of the message [templates]", async () => {
+    const person = await createPerson(db(), { firstName: 'Alice', messagingPreference: 'whatsapp' });
     const loop = await createLoop(db(), { name: 'Smith Family', memberIds: [person.id] });
     await sendGroupMessage(db(), { loopId: loop.id, message: `Picnic moved to Sunday.\nBring ${'a chair, '.repeat(40)}` });
     await processPending(env.t.app.ctx);
@@ -173,7 +172,7 @@ describe('group messages say whose they are', () => {
     expect(sent?.params.ContentSid).toBe(TEMPLATE('3'));
     const variables = JSON.parse(String(sent?.params.ContentVariables)) as Record<string, string>;
     expect(variables['1']).toBe('Smith Family');
-    expect(variables['2']).toMatch(/^Picnic moved to Sunday\. Bring a chair, /);
+    expect(variables['2']).toMatch(/^Alice: Picnic moved to Sunday\. Bring a chair, /);
     expect(variables['2']?.length).toBeLessThanOrEqual(200);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { groupMessages } from '../src/db/schema';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
 import { addActiveMemberAs, addMemberAs, createLoopAs, insertUpdate } from './helpers/loops';
 
@@ -20,6 +21,8 @@ beforeAll(async () => {
   const member = await signUp(t.app);
   const stranger = await signUp(t.app);
   const staff = await signUp(t.app, { email: 'staff@example.com' });
+  // The stranger runs a Loop of their own: another Loop's owner is a stranger to this one.
+  await createLoopAs(t.app, stranger.cookie, { name: "Stranger's Loop" });
   cookies = { owner: owner.cookie, member: member.cookie, stranger: stranger.cookie, staff: staff.cookie };
   people = {
     owner: { id: owner.user.id, phone: owner.account.phoneNumber },
@@ -39,7 +42,12 @@ async function freshLoop() {
   const membersUpdate = await insertUpdate(db, loop.id, people.member.id, "Member's news");
   // The stranger's phone was added too: invited (pending), so still a stranger to the Loop.
   const invitation = await addMemberAs(t.app, cookies.owner, loop.id, { phoneNumber: people.stranger.phone });
-  return { loop, member, extra, ownersUpdate, membersUpdate, invitation };
+  const [scheduled] = await db
+    .insert(groupMessages)
+    .values({ loopId: loop.id, senderId: people.owner.id, senderName: 'Ada', message: 'Later', sendAt: new Date(Date.now() + 3_600_000) })
+    .returning();
+  if (!scheduled) throw new Error('no group message');
+  return { loop, member, extra, ownersUpdate, membersUpdate, invitation, scheduled };
 }
 type Fixture = Awaited<ReturnType<typeof freshLoop>>;
 
@@ -54,6 +62,8 @@ interface RouteCase {
 const VIEW = { owner: 200, member: 200, stranger: 404, staff: 200, signedOut: 401 };
 const MANAGE = { owner: 200, member: 403, stranger: 404, staff: 200, signedOut: 401 };
 const CREATE = { owner: 201, member: 403, stranger: 404, staff: 201, signedOut: 401 };
+/** Staff's newsletter routes: staff only, before the Loop is looked at (decision 0018). */
+const STAFF = { owner: 403, member: 403, stranger: 403, staff: 200, signedOut: 401 };
 const ANSWER = { owner: 404, member: 404, stranger: 200, staff: 404, signedOut: 401 };
 
 const ROUTES: RouteCase[] = [
@@ -93,6 +103,36 @@ const ROUTES: RouteCase[] = [
     expected: MANAGE,
   },
   { name: 'GET coming issue', method: 'GET', url: (f) => `/api/loops/${f.loop.id}/coming-issue`, expected: MANAGE },
+  // Group messages (decision 0042): the owner and staff; a member 403, another Loop's owner 404.
+  {
+    name: 'POST group message preview',
+    method: 'POST',
+    url: (f) => `/api/loops/${f.loop.id}/group-messages/preview`,
+    payload: { message: 'Picnic on Sunday' },
+    expected: MANAGE,
+  },
+  {
+    name: 'POST group message',
+    method: 'POST',
+    url: (f) => `/api/loops/${f.loop.id}/group-messages`,
+    payload: { message: 'Picnic on Sunday' },
+    expected: CREATE,
+  },
+  {
+    name: 'POST scheduled group message',
+    method: 'POST',
+    url: (f) => `/api/loops/${f.loop.id}/group-messages`,
+    payload: { message: 'Picnic on Sunday', sendAt: new Date(Date.now() + 86_400_000).toISOString() },
+    expected: CREATE,
+  },
+  { name: 'GET group messages', method: 'GET', url: (f) => `/api/loops/${f.loop.id}/group-messages`, expected: MANAGE },
+  {
+    name: 'POST cancel group message',
+    method: 'POST',
+    url: (f) => `/api/loops/${f.loop.id}/group-messages/${f.scheduled.id}/cancel`,
+    expected: MANAGE,
+  },
+  { name: 'GET sneak peek preview', method: 'GET', url: (f) => `/api/loops/${f.loop.id}/sneak-peek/preview`, expected: STAFF },
   // An invitation is answered by the holder of its phone only: not its Loop's owner, not staff (decision 0035).
   { name: 'POST accept invitation', method: 'POST', url: (f) => `/api/invitations/${f.invitation.id}/accept`, expected: ANSWER },
   { name: 'POST decline invitation', method: 'POST', url: (f) => `/api/invitations/${f.invitation.id}/decline`, expected: ANSWER },

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@loop/shared/constants';
-import { phoneOptOuts } from '../src/db/schema';
+import { and, eq } from 'drizzle-orm';
+import type { SneakPeekPreview } from '@loop/shared/newsletters';
+import { messages, phoneOptOuts } from '../src/db/schema';
+import { smsSegments } from '../src/messaging/segments';
 import { templateWriter } from '../src/publishing/template-writer';
 import { publishNewsletter } from '../src/services/newsletters/publish-newsletter';
 import { createTestApp, signUp, uniquePhone, type TestContext } from './helpers/app';
@@ -26,6 +29,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.testDb.database.db;
+const textsOfLoop = (loop: number) =>
+  db()
+    .select()
+    .from(messages)
+    .where(and(eq(messages.loopId, loop), eq(messages.kind, 'sneak_peek')));
 
 describe('who may call the newsletter API', () => {
   const routes = (loop: number, newsletterId: number) =>
@@ -215,11 +223,43 @@ describe('sneak peeks', () => {
     expect((await callAs(t.app, staff, 'POST', `/api/loops/${loop}/sneak-peek`)).statusCode).toBe(201);
   });
 
+  it('previews the exact text, its recipients and cost, texts nobody, and matches what is then sent (decision 0042)', async () => {
+    const loop = (await createLoopAs(t.app, owner.cookie, { name: 'Preview' })).id;
+    await addActiveMemberAs(t.app, owner.cookie, loop, { phoneNumber: member.account.phoneNumber, firstName: 'Mia' });
+    const stopped = uniquePhone();
+    await addActiveMemberAs(t.app, owner.cookie, loop, { phoneNumber: stopped });
+    await db().insert(phoneOptOuts).values({ phoneNumber: stopped, reason: 'STOP' });
+    await addUpdate(db(), loop, member.user.id, 'A secret project is under way');
+
+    const res = await callAs(t.app, staff, 'GET', `/api/loops/${loop}/sneak-peek/preview`);
+    expect(res.statusCode, res.body).toBe(200);
+    const preview = res.json<SneakPeekPreview>();
+    expect(preview).toMatchObject({ recipients: 2, notReached: 1, recipientNames: ['Olive', 'Ada'] });
+    expect(preview.text).toContain(preview.linkPlaceholder);
+    expect(preview.texts).toBe(preview.recipients * preview.segments);
+    expect(await textsOfLoop(loop)).toEqual([]);
+
+    const sent = await callAs(t.app, staff, 'POST', `/api/loops/${loop}/sneak-peek`);
+    const texts = await textsOf(db(), sent.json().newsletter.id);
+    expect(texts).toHaveLength(preview.recipients);
+    const url = `https://loop.example/newsletters/${sent.json().newsletter.urlId}`;
+    expect(texts[0]?.body).toBe(preview.text.replace(preview.linkPlaceholder, url));
+    expect(smsSegments(texts[0]?.body ?? '')).toBe(preview.segments);
+
+    // Once sent, the preview says so as sending would.
+    const after = await callAs(t.app, staff, 'GET', `/api/loops/${loop}/sneak-peek/preview`);
+    expect(after.statusCode).toBe(409);
+    expect(after.json().message).toMatch(/already got a sneak peek/);
+  });
+
   it('refuses a sneak peek of nothing', async () => {
     const loop = (await createLoopAs(t.app, owner.cookie, { name: 'Nothing yet' })).id;
     const res = await callAs(t.app, staff, 'POST', `/api/loops/${loop}/sneak-peek`);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/nothing to tease/);
+    const preview = await callAs(t.app, staff, 'GET', `/api/loops/${loop}/sneak-peek/preview`);
+    expect(preview.statusCode).toBe(409);
+    expect(preview.json().message).toMatch(/nothing to tease/);
   });
 });
 

@@ -60,16 +60,16 @@ describe('the public newsletter page', () => {
     expect(html).toContain('<meta name="twitter:card" content="summary_large_image">');
     expect(html).toMatch(/<meta property="og:description" content="Hello, family! [^"]+">/);
     expect(html).not.toContain('Draft preview');
-    // Nothing of the web app: one stylesheet and one script of the page's own.
+    // Nothing of the web app: one stylesheet and the page's own two small scripts.
     expect(
       tagsOf(html)
         .filter((tag) => tag.name === 'script')
         .map((s) => s.attributes.find((a) => a.name === 'src')?.value),
-    ).toEqual([pageAssets.js.path]);
+    ).toEqual([pageAssets.js.path, pageAssets.print.path]);
     expect(html).not.toMatch(/assets\/index|type="module"/);
   });
 
-  it('serves its script and stylesheet as cacheable files, and leaves the script out when there are no photos', async () => {
+  it("serves its scripts and stylesheet as cacheable files, and leaves the photo viewer's out when there are no photos", async () => {
     for (const asset of Object.values(pageAssets)) {
       const res = await t.app.inject({ url: asset.path });
       expect(res.statusCode).toBe(200);
@@ -79,7 +79,8 @@ describe('the public newsletter page', () => {
     expect((await t.app.inject({ url: '/newsletter-assets/other.js' })).statusCode).toBe(404);
     const plain = await sentNewsletter('No photos', [['Just words', []]]);
     const html = (await page(plain.urlId)).body;
-    expect(html).not.toContain('<script');
+    expect(html).not.toContain(pageAssets.js.path);
+    expect(html.match(/<script/g)).toHaveLength(1);
     expect(html).not.toContain('og:image');
     expect(html).toContain('<meta name="twitter:card" content="summary">');
   });
@@ -137,25 +138,76 @@ const XSS_CORPUS = [
   '<a href="/media/x" onclick="alert(1)">x</a>',
 ];
 
+describe('past issues and paper (decision 0042)', () => {
+  const archive = (urlId: string, cookie?: string) =>
+    t.app.inject({ url: `/newsletters/${urlId}/archive`, headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) } });
+
+  it("each sent newsletter's page links to its Loop's past issues, newest first, and has a print button", async () => {
+    const first = await sentNewsletter('Archive Family', [['First news', []]]);
+    await addUpdate(db(), first.loopId, owner.user.id, 'Second news');
+    const second = await generateAs(t.app, staff, first.loopId);
+    expect((await callAs(t.app, staff, 'POST', `/api/loops/${first.loopId}/newsletters/${second.id}/send`)).statusCode).toBe(200);
+    const other = await sentNewsletter('Other Family', [['Not theirs', []]]);
+
+    const html = (await page(first.urlId)).body;
+    expect(html).toContain(`<a href="/newsletters/${first.urlId}/archive">All past issues</a>`);
+    expect(html).toContain('<button type="button" class="print-button" hidden>Print / Save as PDF</button>');
+
+    const res = await archive(first.urlId);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body).toContain('<h1>Archive Family</h1>');
+    expect(res.body).toContain('<meta name="robots" content="noindex, nofollow">');
+    const links = [...res.body.matchAll(/<li><a href="\/newsletters\/([^"]+)"/g)].map((m) => m[1]);
+    expect(links).toEqual([second.urlId, first.urlId]);
+    expect(res.body).not.toContain(other.urlId);
+    // The second issue's link opens the same archive.
+    expect((await archive(second.urlId)).body).toContain(`href="/newsletters/${first.urlId}"`);
+  });
+
+  it("a stranger without a sent newsletter's link gets the 404 page and cannot list anything", async () => {
+    const loop = await createLoopAs(t.app, owner.cookie, { name: 'Secret Family' });
+    await addUpdate(db(), loop.id, owner.user.id, 'Draft only');
+    const draft = await generateAs(t.app, staff, loop.id);
+    for (const [urlId, cookie] of [
+      [randomToken(), undefined],
+      ['nope', undefined],
+      [String(loop.id), undefined],
+      [draft.urlId, undefined],
+      [draft.urlId, owner.cookie],
+    ] as const) {
+      const res = await archive(urlId, cookie);
+      expect(res.statusCode, urlId).toBe(404);
+      expect(res.body).toContain("<h1>We couldn't find this newsletter</h1>");
+      expect(res.body).not.toContain('Secret Family');
+    }
+    // A draft's page (staff) offers no archive link: only a sent newsletter's link opens one.
+    expect((await page(draft.urlId, staff)).body).not.toContain('All past issues');
+  });
+});
+
 describe('cross-site scripting', () => {
   function expectNothingExecutable(html: string) {
     for (const tag of tagsOf(html)) {
       expect(['iframe', 'svg', 'object', 'embed', 'style', 'form', 'input', 'base']).not.toContain(tag.name);
       if (tag.name === 'script')
-        expect(tag.attributes).toEqual([
-          { name: 'src', value: pageAssets.js.path },
-          { name: 'defer', value: '' },
-        ]);
+        expect(
+          [pageAssets.js.path, pageAssets.print.path].map((src) => [
+            { name: 'src', value: src },
+            { name: 'defer', value: '' },
+          ]),
+        ).toContainEqual(tag.attributes);
       for (const attribute of tag.attributes) {
         expect(attribute.name, `<${tag.name} ${attribute.name}>`).not.toMatch(/^on/);
         expect(attribute.name).not.toBe('style');
         expect(attribute.value, `<${tag.name} ${attribute.name}>`).not.toMatch(/^\s*(javascript|data|vbscript):/i);
         // A link preview's description may quote a payload as text; no other attribute holds one.
         if (tag.name !== 'meta') expect(attribute.value).not.toMatch(/javascript:/i);
-        if (['href', 'src'].includes(attribute.name)) expect(attribute.value).toMatch(/^(https?:\/\/|\/media\/|\/newsletter-assets\/|\/$)/);
+        if (['href', 'src'].includes(attribute.name))
+          expect(attribute.value).toMatch(/^(https?:\/\/|\/media\/|\/newsletter-assets\/|\/newsletters\/[A-Za-z0-9_-]+\/archive$|\/$)/);
       }
     }
-    expect(html.match(/<script/gi)?.length ?? 0).toBeLessThanOrEqual(1);
+    expect(html.match(/<script/gi)?.length ?? 0).toBeLessThanOrEqual(2);
   }
 
   it("shows members' payloads as text on the sent page, never as markup", async () => {

@@ -16,10 +16,9 @@ import { messages, undeliverablePhones, users } from '../src/db/schema';
 import { processPending } from '../src/jobs/message-worker';
 import { DAY_MS } from '../src/lib/clock';
 import { optOutPhone } from '../src/messaging/opt-outs';
-import { sendGroupMessage } from '../src/services/admin/send-group-message';
 import { signUp, uniquePhone } from './helpers/app';
 import { createLoopAs } from './helpers/loops';
-import { testClock, textsTo, useFakeTwilioApp } from './helpers/messaging';
+import { sendGroupMessage, testClock, textsTo, useFakeTwilioApp } from './helpers/messaging';
 import { postWebhook, smsParams, statusParams, whatsappParams } from './helpers/twilio-fixtures';
 
 const clock = testClock(new Date('2026-05-04T15:00:00Z'));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './constants';
+import type { TextCost } from './group-messages';
 import { idParamSchema } from './loops';
 import { hasNoNul } from './text';
 
@@ -64,10 +65,23 @@ export interface SendNewsletterAnswer {
   textsQueued: number;
 }
 export type SneakPeekAnswer = SendNewsletterAnswer;
+/**
+ * GET /api/loops/{id}/sneak-peek/preview: the text a sneak peek would send now and what it costs
+ * (TextCost). Its link is made when it is sent: `text` shows it as
+ * `linkPlaceholder`, of the real link's length, so the segments are the ones that will be counted.
+ */
+export interface SneakPeekPreview extends TextCost {
+  linkPlaceholder: string;
+}
 
 /** The public page of a newsletter. */
 export function newsletterPath(urlId: string): string {
   return `/newsletters/${urlId}`;
+}
+
+/** The Loop's past issues, reached through one of its sent newsletters' links (decision 0042). */
+export function newsletterArchivePath(urlId: string): string {
+  return `/newsletters/${urlId}/archive`;
 }
 
 /** The only URLs a newsletter may point at: the web, and our own photos (the server's page and the admin preview). */

@@ -487,3 +487,37 @@ export const phoneCodes = pgTable(
     index('phone_codes_expires_at_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * A text to every member of a Loop, typed by its owner or by staff (decision 0042): sent at once
+ * or at `sendAt`. Its texts are `messages` rows of kind group_message keyed
+ * `group_message:{id}:{memberId}`, which is where its delivery is counted. `scheduled` until the
+ * scheduler (or the request, for "now") queues them and marks it `sent`; the owner may cancel it
+ * before that.
+ */
+export const groupMessageStatus = pgEnum('group_message_status', ['scheduled', 'sent', 'cancelled']);
+export const groupMessages = pgTable(
+  'group_messages',
+  {
+    id: id(),
+    loopId: loopRef(),
+    /** Who typed it; null once their account is deleted (the Loop keeps its history). */
+    senderId: ref('sender_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The first name the texts carry, as it was when it was typed. */
+    senderName: text('sender_name').notNull(),
+    message: text('message').notNull(),
+    status: groupMessageStatus('status').notNull().default('scheduled'),
+    sendAt: timestamp('send_at', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** Texts queued when it was sent (members who could be texted then). */
+    textsQueued: integer('texts_queued').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('group_messages_loop_id_created_at_idx').on(t.loopId, t.createdAt),
+    // The scheduler's due ones.
+    index('group_messages_due_idx')
+      .on(t.sendAt)
+      .where(sql`${t.status} = 'scheduled'`),
+  ],
+);

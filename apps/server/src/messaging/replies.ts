@@ -147,9 +147,13 @@ export const replies = {
    * Picnic moved to Sunday`). Outside WhatsApp's window its template gets {{1}} the Loop's name
    * and {{2}} the start of the message (one line each; the whole text follows a reply).
    */
-  groupMessage: (name: string, message: string) => ({
-    body: `${loopName(name)}: ${message}`,
-    templateVariables: { '1': templateVariable(name), '2': templateVariable(message) },
+  /**
+   * A group message: whose Loop and who wrote it come first, both quoted, so a message cannot pass
+   * for another Loop's (decision 0042). The template gets the Loop's name and "Name: message".
+   */
+  groupMessage: (name: string, senderFirstName: string, message: string) => ({
+    body: `${loopName(name)} from ${firstNameOf(senderFirstName)}: ${message}`,
+    templateVariables: { '1': templateVariable(name), '2': templateVariable(`${senderFirstName}: ${message}`) },
   }),
 
   /** START while invitations wait for a YES. */

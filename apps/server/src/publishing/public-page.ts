@@ -21,6 +21,8 @@ export interface NewsletterPageInput {
   photos: PhotoSizes;
   /** Its voice memos and videos that exist (decision 0023), played where the Markdown places them. */
   clips?: ClipFiles;
+  /** The Loop's past issues behind this page's link (a sent newsletter's only; decision 0042). */
+  archivePath?: string;
 }
 
 const DESCRIPTION_LENGTH = 200;
@@ -56,6 +58,10 @@ ${draft ? '<p class="draft-banner" role="status"><strong>Draft preview.</strong>
     <h1>${escapeHtml(loop.name)}</h1>
     <p class="period">${escapeHtml(period)}</p>
   </header>
+  <nav class="page-tools" aria-label="More from this Loop">
+    ${input.archivePath ? `<a href="${escapeHtml(input.archivePath)}">All past issues</a>` : ''}
+    <button type="button" class="print-button" hidden>Print / Save as PDF</button>
+  </nav>
   <main class="content">
 ${renderMarkdown(newsletter.content, input.photos, input.clips, input.pageUrl)}
   </main>
@@ -64,7 +70,40 @@ ${renderMarkdown(newsletter.content, input.photos, input.clips, input.pageUrl)}
   </footer>
 </div>
 ${photos.length ? LIGHTBOX : ''}`;
-  return page({ title, meta, body, script: photos.length > 0 });
+  return page({ title, meta, body, scripts: photos.length > 0 ? [pageAssets.js.path, pageAssets.print.path] : [pageAssets.print.path] });
+}
+
+export interface ArchivePageInput {
+  loop: { name: string; timeZone: string };
+  entries: { kind: 'newsletter' | 'sneak_peek'; title: string; path: string; sentAt: Date }[];
+}
+
+/** A Loop's past issues, newest first: date, title, link (decision 0042). Never indexed, like the pages. */
+export function renderArchivePage(input: ArchivePageInput): string {
+  const { loop } = input;
+  const items = input.entries
+    .map((entry) => {
+      const kind = entry.kind === 'sneak_peek' ? 'Sneak peek' : 'Newsletter';
+      const date = formatDate(entry.sentAt, loop.timeZone);
+      return `    <li><a href="${escapeHtml(entry.path)}"><span class="archive-title">${escapeHtml(entry.title || kind)}</span></a>
+      <span class="archive-meta">${kind} · <time datetime="${entry.sentAt.toISOString()}">${escapeHtml(date)}</time></span></li>`;
+    })
+    .join('\n');
+  const body = `
+<div class="page">
+  <header class="masthead">
+    <p class="kicker">Past issues</p>
+    <h1>${escapeHtml(loop.name)}</h1>
+    <p class="period">${input.entries.length} ${input.entries.length === 1 ? 'issue' : 'issues'}, newest first</p>
+  </header>
+  <main class="content">
+  <ol class="archive">
+${items}
+  </ol>
+  </main>
+  <footer class="page-footer"><p>Loop turns a group's text messages into newsletters.</p></footer>
+</div>`;
+  return page({ title: `${loop.name}: past issues · Loop`, meta: [], body, scripts: [] });
 }
 
 /** The friendly page for an unknown (or not yet public) newsletter. */
@@ -75,7 +114,7 @@ export function renderNotFoundPage(): string {
   <p>The link may be incomplete or mistyped. Open it again from the text message it came in, or ask the person who runs your Loop to send it again.</p>
   <p><a href="/">Go to Loop</a></p>
 </main>`;
-  return page({ title: 'Newsletter not found · Loop', meta: [], body, script: false });
+  return page({ title: 'Newsletter not found · Loop', meta: [], body, scripts: [] });
 }
 
 const LIGHTBOX = `<dialog class="lightbox" aria-label="Photo viewer">
@@ -89,7 +128,7 @@ const LIGHTBOX = `<dialog class="lightbox" aria-label="Photo viewer">
 type Meta = [key: 'name' | 'property', name: string, content: string];
 
 // Newsletters are a group's private news behind an unguessable link: never indexed.
-function page(input: { title: string; meta: Meta[]; body: string; script: boolean }): string {
+function page(input: { title: string; meta: Meta[]; body: string; scripts: string[] }): string {
   const meta = input.meta.map(([key, name, content]) => `<meta ${key}="${name}" content="${escapeHtml(content)}">`).join('\n');
   return `<!doctype html>
 <html lang="en">
@@ -101,7 +140,7 @@ function page(input: { title: string; meta: Meta[]; body: string; script: boolea
 <link rel="icon" href="${pageAssets.icon.path}" type="image/svg+xml">
 ${meta}
 <link rel="stylesheet" href="${pageAssets.css.path}">
-${input.script ? `<script src="${pageAssets.js.path}" defer></script>` : ''}
+${input.scripts.map((src) => `<script src="${src}" defer></script>`).join('\n')}
 </head>
 <body>${input.body}
 </body>

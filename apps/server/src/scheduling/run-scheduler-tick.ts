@@ -4,6 +4,7 @@ import { sweepOneNewsletter, type AutoNewsletters } from './sweep-newsletters';
 import { sweepLastCalls } from './sweep-last-calls';
 import { sweepReminders, type SweepHooks } from './sweep-reminders';
 import { fillPhoneTimeZones } from '../messaging/time-zones';
+import { sendDueGroupMessages } from '../services/group-messages/send-due-group-messages';
 
 export const REMINDER_BATCH = 500;
 /** Phone zones looked up by one tick at the most (a few milliseconds each). */
@@ -17,6 +18,7 @@ export interface TickResult {
   /** Texts of the day-before "last call" to members still silent (decision 0043). */
   lastCallTexts: number;
   newsletters: number;
+  groupMessages: number;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function runSchedulerTick(
   ctx: Pick<AppContext, 'db' | 'config' | 'writer'>,
   options: { now: Date; mode?: AutoNewsletters; hooks?: SweepHooks },
 ): Promise<TickResult> {
-  const result: TickResult = { reminderLoops: 0, reminderTexts: 0, lastCallTexts: 0, newsletters: 0 };
+  const result: TickResult = { reminderLoops: 0, reminderTexts: 0, lastCallTexts: 0, newsletters: 0, groupMessages: 0 };
   // Phone zones not looked up yet (people added before there were any, or by a script), before
   // reminders are due in them.
   await fillPhoneTimeZones(ctx.db, PHONE_ZONES_PER_TICK);
@@ -44,6 +46,8 @@ export async function runSchedulerTick(
     result.lastCallTexts += swept.texts;
     if (swept.loops < REMINDER_BATCH) break;
   }
+  // Group messages scheduled for now or earlier (decision 0042); quiet hours are the sender's.
+  result.groupMessages = await sendDueGroupMessages(ctx.db, options.now);
   // Status callbacks that came before their send was recorded, and were not applied since.
   await applyEarlyStatuses(ctx.db, { maxAttempts: ctx.config.SEND_MAX_ATTEMPTS, now: options.now });
   for (let i = 0; i < NEWSLETTERS_PER_TICK; i++) {

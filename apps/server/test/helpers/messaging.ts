@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { Db } from '../../src/db/client';
 import { loops, media, members, messages, updates, users } from '../../src/db/schema';
 import type { Clock } from '../../src/lib/clock';
+import { createGroupMessage } from '../../src/services/group-messages/create-group-message';
 import { createTestApp, uniquePhone, type TestContext } from './app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from './fake-twilio';
 
@@ -110,4 +111,21 @@ export function useFakeTwilioApp(options: { clock?: Clock; env?: Record<string, 
     },
     db: () => started(t).testDb.database.db,
   };
+}
+
+/** A group message to every member, sent now by the Loop's creator, as the staff page does (not limited). */
+export async function sendGroupMessage(db: Db, options: { loopId: number; message: string }): Promise<number> {
+  const [loop] = await db.select({ creatorId: loops.creatorId }).from(loops).where(eq(loops.id, options.loopId));
+  const [creator] = loop ? await db.select().from(users).where(eq(users.id, loop.creatorId)) : [];
+  if (!creator) throw new Error(`no Loop ${options.loopId}`);
+  const { queued } = await createGroupMessage(db, {
+    loopId: options.loopId,
+    sender: creator,
+    message: options.message,
+    sendAt: null,
+    now: new Date(),
+    limits: [],
+    secret: 'test',
+  });
+  return queued;
 }

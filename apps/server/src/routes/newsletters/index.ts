@@ -2,15 +2,18 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { findClips, findPhotos } from '../../media/photo-sizes';
 import { newsletterUrl } from '../../publishing/newsletter-texts';
 import { ASSET_PREFIX, pageAssets } from '../../publishing/page-assets';
-import { renderNewsletterPage, renderNotFoundPage } from '../../publishing/public-page';
+import { newsletterArchivePath, newsletterPath } from '@loop/shared/newsletters';
+import { renderArchivePage, renderNewsletterPage, renderNotFoundPage } from '../../publishing/public-page';
 import { findPhotoUrls } from '../../publishing/render-markdown';
 import { findPublicNewsletter } from '../../services/newsletters/find-public-newsletter';
+import { listArchive } from '../../services/newsletters/list-archive';
 
 /** A urlId is randomToken(): base64url. Anything else is unknown without asking the database. */
 const URL_ID = /^[A-Za-z0-9_-]{20,100}$/;
 
 /**
- * The public newsletter page, GET /newsletters/{urlId}, and its two files. Sent newsletters are
+ * The public newsletter page, GET /newsletters/{urlId}, its Loop's past issues at
+ * /newsletters/{urlId}/archive, and its files. Sent newsletters are
  * public to anyone with the link; a draft is shown only to staff (marked as a draft), and is a
  * 404 for everyone else, as is an unknown link.
  */
@@ -29,9 +32,20 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
       publicUrl: config.PUBLIC_URL,
       photos: await findPhotos(db, findPhotoUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
       clips: await findClips(db, findPhotoUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
+      ...(found.newsletter.status === 'sent' ? { archivePath: newsletterArchivePath(urlId) } : {}),
     });
     // A draft changes with every save and is staff-only: never kept by a browser or a proxy.
     return sendHtml(reply, html, found.newsletter.status === 'draft' ? 'no-store' : 'no-cache');
+  });
+
+  // The Loop's past issues, behind the link of one of its sent newsletters (decision 0042): the
+  // link members were texted is the key, as for the page; anything else is the same 404.
+  app.get<{ Params: { urlId: string } }>('/newsletters/:urlId/archive', async (request, reply) => {
+    const { urlId } = request.params;
+    const archive = URL_ID.test(urlId) ? await listArchive(db, urlId) : null;
+    if (!archive) return sendHtml(reply.code(404), renderNotFoundPage(), 'no-store');
+    const entries = archive.entries.map((entry) => ({ ...entry, path: newsletterPath(entry.urlId) }));
+    return sendHtml(reply, renderArchivePage({ loop: archive.loop, entries }), 'no-cache');
   });
 
   for (const asset of Object.values(pageAssets)) {

@@ -15,6 +15,7 @@ function serveLoop(loop: LoopDetail) {
   const puts: unknown[] = [];
   server.use(
     http.get('*/api/loops/7', () => HttpResponse.json(current)),
+    http.get('*/api/loops/7/group-messages', () => HttpResponse.json([])),
     http.get('*/api/loops/7/newsletters', () =>
       HttpResponse.json({
         newsletters: [
@@ -120,6 +121,48 @@ describe('/loops/{id} Members tab: editing a member (item 12)', () => {
   });
 });
 
+describe('/loops/{id} group messages (issue 29, decision 0042)', () => {
+  it("shows the owner's group messages with their delivery, and cancels a scheduled one", async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail());
+    let cancelled: string | undefined;
+    const sent = {
+      id: 1,
+      message: 'Picnic moved to Sunday',
+      senderName: 'Ruth',
+      status: 'sent',
+      sendAt: '2026-03-10T12:00:00.000Z',
+      sentAt: '2026-03-10T12:00:00.000Z',
+      textsQueued: 4,
+      delivery: { waiting: 1, sent: 0, delivered: 2, failed: 1 },
+    };
+    const later = { ...sent, id: 2, message: 'Dinner at 7', status: 'scheduled', sentAt: null, textsQueued: 0 };
+    server.use(
+      http.get('*/api/loops/7/group-messages', () =>
+        HttpResponse.json(cancelled ? [{ ...later, status: 'cancelled' }, sent] : [later, sent]),
+      ),
+      http.post('*/api/loops/7/group-messages/:messageId/cancel', ({ params }) => {
+        cancelled = String(params.messageId);
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    renderRoute('/loops/7', { user: owner });
+    expect(await screen.findByText('Picnic moved to Sunday')).toBeDefined();
+    expect(screen.getByTestId('delivery').textContent).toBe('4 texts: 2 delivered, 0 sent, 1 waiting, 1 failed');
+    await user.click(screen.getByRole('button', { name: 'Cancel this message' }));
+    await waitFor(() => expect(cancelled).toBe('2'));
+    expect(await screen.findByText(/Cancelled/)).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'Cancel this message' })).toBeNull();
+  });
+
+  it('is not shown to a member', async () => {
+    serveLoop(loopDetail({ role: 'member' }));
+    renderRoute('/loops/7', { user: owner });
+    expect(await screen.findByRole('tab', { name: 'Members' })).toBeDefined();
+    expect(screen.queryByRole('heading', { name: 'Group messages' })).toBeNull();
+  });
+});
+
 describe('/loops/{id} newsletters and schedule (item 11)', () => {
   it('lists the Loop’s newsletters and the next newsletter and reminder in the Loop’s time zone', async () => {
     const user = userEvent.setup();
@@ -129,6 +172,8 @@ describe('/loops/{id} newsletters and schedule (item 11)', () => {
     expect(await screen.findByText('The Walker Family, March 1 to 15')).toBeDefined();
     const link = screen.getByRole('link', { name: /Read it/ });
     expect(link.getAttribute('href')).toBe('/newsletters/abcdefabcdefabcdefabcd');
+    // Past issues behind the newest one's link (decision 0042).
+    expect(screen.getByRole('link', { name: /All past issues/ }).getAttribute('href')).toBe('/newsletters/abcdefabcdefabcdefabcd/archive');
     // 09:00 in London on March 19 (GMT), whatever the zone this test runs in.
     expect(screen.getByText(/Next reminder/).nextElementSibling?.textContent).toMatch(/Mar 19.*9:00\s?AM GMT/);
     expect(screen.getByText(/Next newsletter/).nextElementSibling?.textContent).toMatch(/Mar 29.*6:00\s?PM GMT\+1/);

@@ -5,6 +5,7 @@ import { Page } from '@/components/page';
 import { PageTitle } from '@/components/page-title';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { GroupMessagesCard } from '@/features/group-messages/components/group-messages-card';
 import { useLoop } from '@/features/loops/api/get-loop';
 import { DeleteLoopCard } from '@/features/loops/components/delete-loop-card';
 import { LoopHeader } from '@/features/loops/components/loop-header';
@@ -57,8 +58,9 @@ function LoopDetailPage({ id }: { id: number }) {
               <LoopNewsletters loopId={loop.data.id} />
               <UpdateList loop={loop.data} />
             </TabsContent>
-            <TabsContent value="members">
+            <TabsContent value="members" className="grid gap-5">
               <MemberList loop={loop.data} />
+              {loop.data.role !== 'member' && <GroupMessagesCard loop={loop.data} />}
             </TabsContent>
             <TabsContent value="settings" className="grid gap-5">
               <LoopSettings loop={loop.data} />

@@ -9,12 +9,12 @@ import {
   setFrequencySchema,
 } from '@loop/shared/admin';
 import { idParamSchema } from '@loop/shared/loops';
-import { gate, staffOnly } from '../../../plugins/session';
+import { gate, gatedUser, staffOnly } from '../../../plugins/session';
+import { createGroupMessage } from '../../../services/group-messages/create-group-message';
 import { getAdminLoopDetail } from '../../../services/admin/get-admin-loop-detail';
 import { getAdminStats } from '../../../services/admin/get-admin-stats';
 import { listAdminLoops } from '../../../services/admin/list-admin-loops';
 import { listAdminNewsletters } from '../../../services/admin/list-admin-newsletters';
-import { sendGroupMessage } from '../../../services/admin/send-group-message';
 import { setLoopFrequency, toggleLoopPause } from '../../../services/admin/update-loop-admin';
 import { getLoopSummary } from '../../../services/loops/get-loop-summary';
 
@@ -61,7 +61,17 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     const { id } = request.params;
     const { message } = request.body;
     await getLoopSummary(db, id);
-    return { queued: await sendGroupMessage(db, { loopId: id, message }) };
+    // Staff's group message: sent now, not limited; kept with the owner's in group_messages (decision 0042).
+    const { queued } = await createGroupMessage(db, {
+      loopId: id,
+      sender: gatedUser(request),
+      message,
+      sendAt: null,
+      now: clock(),
+      limits: [],
+      secret: app.ctx.config.SESSION_SECRET,
+    });
+    return { queued };
   });
 };
 

@@ -24,6 +24,7 @@ import { updateMember } from '../../../services/members/update-member';
 import { resendInvitation } from '../../../services/memberships/invite-member';
 import { deleteUpdate } from '../../../services/updates/delete-update';
 import reminderRoutes from './reminders/index';
+import groupMessageRoutes from './group-messages/index';
 import staffNewsletterRoutes from './staff-newsletters/index';
 
 const loopParams = z.object({ id: idParamSchema });
@@ -134,6 +135,9 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
     await removeMediaFiles(await deleteUpdate(db, access, updateId));
     return { ok: true };
   });
+
+  // Group messages of the owner and staff (group-messages/): this folder's gate.
+  await app.register(groupMessageRoutes);
 
   // Staff's newsletter and sneak peek routes (staff-newsletters/) share the prefix: this folder's
   // gate runs first, then theirs.

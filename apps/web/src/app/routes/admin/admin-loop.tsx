@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useAdminLoop } from '@/features/admin/api/get-admin-loop';
 import { AdminUpdateList } from '@/features/admin/components/admin-update-list';
-import { GroupMessageDialog } from '@/features/admin/components/group-message-dialog';
+import { GroupMessageDialog } from '@/features/group-messages/components/group-message-dialog';
 import { LoadErrorCard } from '@/components/load-error-card';
 import { LoopInformation } from '@/features/admin/components/loop-information';
 import { MemberTable } from '@/features/admin/components/member-table';

@@ -1,7 +1,24 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SneakPeekAnswer } from '@loop/shared/newsletters';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { SneakPeekAnswer, SneakPeekPreview } from '@loop/shared/newsletters';
 import { api } from '@/lib/api-client';
-import { refreshAfterStaffChange } from './admin-keys';
+import { adminKeys, refreshAfterStaffChange } from './admin-keys';
+
+/** GET /api/loops/{id}/sneak-peek/preview: the text a sneak peek would send now, to whom, and its cost; sends nothing. */
+export function previewSneakPeek(loopId: number): Promise<SneakPeekPreview> {
+  return api.get<SneakPeekPreview>(`/api/loops/${loopId}/sneak-peek/preview`);
+}
+
+/** Read each time the confirm dialog opens (`enabled`), never from an old answer. */
+export function useSneakPeekPreview(loopId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: [...adminKeys.loop(loopId), 'sneak-peek-preview'] as const,
+    queryFn: () => previewSneakPeek(loopId),
+    enabled,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+}
 
 /** POST /api/loops/{id}/sneak-peek: a teaser of the updates so far, written and texted to every member at once. */
 export function sendSneakPeek(loopId: number): Promise<SneakPeekAnswer> {

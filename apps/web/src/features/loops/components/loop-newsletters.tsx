@@ -1,5 +1,5 @@
-import { BellRing, CalendarClock, ExternalLink, Newspaper, PauseCircle } from 'lucide-react';
-import { newsletterPath } from '@loop/shared/newsletters';
+import { Archive, BellRing, CalendarClock, ExternalLink, Newspaper, PauseCircle } from 'lucide-react';
+import { newsletterArchivePath, newsletterPath } from '@loop/shared/newsletters';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { errorText } from '@/lib/api-client';
@@ -11,8 +11,21 @@ export function LoopNewsletters({ loopId }: { loopId: number }) {
   const query = useLoopNewsletters(loopId);
   return (
     <Card>
-      <CardHeader>
+      <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-3">
         <CardTitle>Newsletters</CardTitle>
+        {query.data?.newsletters[0] && (
+          // The past-issues page a member without an account reaches from any newsletter's link (decision 0042).
+          <a
+            href={newsletterArchivePath(query.data.newsletters[0].urlId)}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-flex items-center gap-1 text-sm font-medium text-primary underline-offset-4 hover:underline"
+          >
+            <Archive aria-hidden="true" className="size-4" />
+            All past issues
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        )}
       </CardHeader>
       <CardContent className="grid gap-4">
         {query.isPending ? (

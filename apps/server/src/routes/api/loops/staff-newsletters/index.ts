@@ -9,6 +9,7 @@ import {
   type SaveNewsletterAnswer,
   type SendNewsletterAnswer,
   type SneakPeekAnswer,
+  type SneakPeekPreview,
 } from '@loop/shared/newsletters';
 import { gate, gatedUser, staffOnly } from '../../../../plugins/session';
 import { getLoopAccess } from '../../../../services/loop-access';
@@ -16,7 +17,7 @@ import { generateNewsletter } from '../../../../services/newsletters/generate-ne
 import { getLoopNewsletter } from '../../../../services/newsletters/get-loop-newsletter';
 import { saveNewsletterDraft } from '../../../../services/newsletters/save-newsletter-draft';
 import { sendNewsletter } from '../../../../services/newsletters/send-newsletter';
-import { sendSneakPeek } from '../../../../services/newsletters/send-sneak-peek';
+import { previewSneakPeek, sendSneakPeek } from '../../../../services/newsletters/send-sneak-peek';
 import { toNewsletter } from '../../../../services/newsletters/to-newsletter';
 
 const loopParams = z.object({ id: idParamSchema });
@@ -62,6 +63,13 @@ const staffNewsletterRoutes: FastifyPluginAsyncZod = async (app) => {
       publicUrl: config.PUBLIC_URL,
     });
     return { newsletter: toNewsletter(sent.newsletter), textsQueued: sent.textsQueued } satisfies SendNewsletterAnswer;
+  });
+
+  // What the sneak peek would text, to how many, at what cost: the page shows it and asks to confirm.
+  app.get('/:id/sneak-peek/preview', { schema: { params: loopParams } }, async (request) => {
+    const { params } = request;
+    await getLoopAccess(db, gatedUser(request), params.id);
+    return (await previewSneakPeek(db, { loopId: params.id, now: clock(), publicUrl: config.PUBLIC_URL })) satisfies SneakPeekPreview;
   });
 
   app.post('/:id/sneak-peek', { schema: { params: loopParams } }, async (request, reply) => {
