@@ -1,6 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import type { StateCore, Token } from 'markdown-it';
-import { Schema, type Node as PMNode } from 'prosemirror-model';
+import { Schema, type MarkType, type Node as PMNode, type NodeType } from 'prosemirror-model';
 import {
   defaultMarkdownSerializer,
   MarkdownParser,
@@ -38,8 +38,32 @@ export const newsletterSchema = new Schema({
   marks: markdownSchema.spec.marks,
 });
 
+function nodeType(name: string): NodeType {
+  const type = newsletterSchema.nodes[name];
+  if (!type) throw new Error(`no node ${name}`);
+  return type;
+}
+function markType(name: string): MarkType {
+  const type = newsletterSchema.marks[name];
+  if (!type) throw new Error(`no mark ${name}`);
+  return type;
+}
+
+/** The schema's node and mark types by name. */
+export const nodes = {
+  paragraph: nodeType('paragraph'),
+  heading: nodeType('heading'),
+  bulletList: nodeType('bullet_list'),
+  orderedList: nodeType('ordered_list'),
+  listItem: nodeType('list_item'),
+  rule: nodeType('horizontal_rule'),
+  gallery: nodeType('gallery'),
+  media: nodeType('media'),
+};
+export const marks = { strong: markType('strong'), em: markType('em'), link: markType('link') };
+
 /** As the public page's markdown-it (render-markdown.ts). */
-export function newsletterMarkdownIt(): MarkdownIt {
+export function newsletterMarkdownIt() {
   const md = new MarkdownIt('default', { html: false, linkify: false, typographer: false, breaks: true });
   md.validateLink = isAllowedNewsletterUrl;
   md.core.ruler.push('loop_gallery', galleries);
@@ -151,7 +175,6 @@ const serializer = new MarkdownSerializer(
     },
   },
   defaultMarkdownSerializer.marks,
-  { tightLists: false },
 );
 
 /** Document → the Markdown that is saved. */
