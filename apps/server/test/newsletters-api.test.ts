@@ -200,6 +200,8 @@ describe("the editor's live preview", () => {
     expect(html).toContain('<h2>Moved up</h2>');
     expect(html).toContain('Draft preview.');
     expect(html).toContain('<h1>The Smiths</h1>');
+    // The preview frame runs no script: the page comes without its lightbox.
+    expect(html).not.toContain('<script');
     expect(html).toContain('href="https://example.com"');
     expect(html).not.toContain('href="javascript');
     expect(html).not.toContain('<script>x');

@@ -21,6 +21,8 @@ export interface NewsletterPageInput {
   photos: PhotoSizes;
   /** Its voice memos and videos that exist (decision 0023), played where the Markdown places them. */
   clips?: ClipFiles;
+  /** False for the editor's live preview, a frame that runs no script: the page without its lightbox. */
+  script?: boolean;
 }
 
 const DESCRIPTION_LENGTH = 200;
@@ -64,7 +66,7 @@ ${renderMarkdown(newsletter.content, input.photos, input.clips, input.pageUrl)}
   </footer>
 </div>
 ${photos.length ? LIGHTBOX : ''}`;
-  return page({ title, meta, body, script: photos.length > 0 });
+  return page({ title, meta, body, script: input.script !== false && photos.length > 0 });
 }
 
 /** The friendly page for an unknown (or not yet public) newsletter. */

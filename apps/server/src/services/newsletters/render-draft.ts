@@ -27,6 +27,7 @@ export async function renderNewsletterDraft(
     publicUrl: input.publicUrl,
     photos,
     clips,
+    script: false,
   });
   const media: RenderNewsletterAnswer['media'] = {};
   for (const [url] of photos) media[url] = { kind: 'photo', poster: null };

@@ -100,7 +100,7 @@ describe('newsletter editor: what it shows', () => {
     await openEditor();
     const frame = await screen.findByTitle('Live preview of the newsletter');
     expect(frame.getAttribute('srcdoc')).toContain('Hello from the Walkers.');
-    expect(frame.getAttribute('sandbox')).toBe('');
+    expect(frame.getAttribute('sandbox')).toBe('allow-same-origin');
     expect(renders[0]).toBe(CONTENT);
   });
 });

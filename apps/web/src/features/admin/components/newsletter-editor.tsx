@@ -163,7 +163,7 @@ export function NewsletterEditor({ newsletter }: { newsletter: Newsletter }) {
               />
             </Suspense>
           </div>
-          <div className={cn('min-w-0', !showPreview && 'hidden xl:block')}>{preview}</div>
+          <div className={cn('min-w-0 xl:sticky xl:top-20 xl:self-start', !showPreview && 'hidden xl:block')}>{preview}</div>
         </div>
         {sent ? (
           <div className="flex flex-wrap gap-2">
@@ -247,7 +247,7 @@ function SaveState(props: { dirty: boolean; saving: boolean; error: string | nul
 
 /**
  * The newsletter as members will see it: the public page's HTML for what is on screen, in a frame
- * that runs no script. 375 px wide on a phone, the page's own column beside the editor from 1280 px.
+ * that runs no script (the page is drawn without its lightbox script). 375 px wide on a phone, the page's own column beside the editor from 1280 px.
  */
 function NewsletterPreviewFrame({ html, error, updating }: { html: string | undefined; error: string | null; updating: boolean }) {
   return (
@@ -268,7 +268,8 @@ function NewsletterPreviewFrame({ html, error, updating }: { html: string | unde
         <iframe
           title="Live preview of the newsletter"
           srcDoc={html}
-          sandbox=""
+          // Same origin, so the page's stylesheet and photos load; no scripts at all.
+          sandbox="allow-same-origin"
           className="h-[70vh] min-h-[480px] w-full rounded-lg border bg-white"
         />
       )}
