@@ -93,6 +93,7 @@ describe('the visual newsletter editor', () => {
     expect(await editorOutline(page)).toEqual(['Ines Diaz', 'Tomas Diaz', 'audio', 'photo']);
     await expect.poll(() => previewHeadings(preview)).toEqual(['Ines Diaz', 'Tomas Diaz']);
     await expect.poll(() => preview.locator('main audio').count()).toBe(1);
+    await expect.poll(() => preview.locator('main .clip-caption').allTextContents()).toEqual(['Tomas at the beach']);
 
     // Saved on its own.
     await waitVisible(page.getByRole('status').getByText('Saved', { exact: true }));

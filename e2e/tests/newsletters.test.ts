@@ -114,7 +114,8 @@ describe('a newsletter from draft to the members phones', () => {
     // Generate: a draft, and straight to its editor.
     const newsletterId = await generateFromLoopPage(page, parkers);
     const editor = page.getByRole('textbox', { name: 'Newsletter content' });
-    await expect.poll(() => editor.textContent()).toContain('Caught a huge trout at the lake this weekend!');
+    await waitVisible(editor);
+    await expect.poll(() => editor.textContent(), { timeout: 10_000 }).toContain('Caught a huge trout at the lake this weekend!');
     expect((await editor.boundingBox())?.height).toBeGreaterThanOrEqual(380);
     await waitVisible(page.getByText('Make changes to the newsletter before sending it to loop members', { exact: true }));
     await dismissToasts(page);
@@ -261,7 +262,8 @@ describe('member text full of HTML and script', () => {
 
     const newsletterId = await generateFromLoopPage(page, mischief);
     const editor = page.getByRole('textbox', { name: 'Newsletter content' });
-    await expect.poll(() => editor.textContent()).toContain('alert(1)');
+    await waitVisible(editor);
+    await expect.poll(() => editor.textContent(), { timeout: 10_000 }).toContain('alert(1)');
     // An editor's own edit is no more trusted than a member's text.
     await editor.click();
     await page.keyboard.press('Control+End');
