@@ -126,5 +126,5 @@ describe('the visual newsletter editor', () => {
     await waitVisible(editor);
     expect(errors).toEqual([]);
     await context.close();
-  });
+  }, 180_000);
 });

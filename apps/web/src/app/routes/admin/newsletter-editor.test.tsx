@@ -114,7 +114,7 @@ describe('newsletter editor: editing and autosave', () => {
     await user.type(caption, 'The garden');
     await user.click(screen.getByRole('button', { name: 'Move Photo from Ada down' }));
     const moved = '![Voice memo from Ada, 0:04](/media/memo_1 "The garden")\n\n![Photo from Ada](/media/photo_1)';
-    await waitFor(() => expect(saves.at(-1)).toContain(moved), { timeout: 10_000 });
+    await waitFor(() => expect(saves.at(-1), JSON.stringify(saves)).toContain(moved), { timeout: 10_000 });
     expect(await screen.findByText('Saved')).toBeDefined();
     await waitFor(() => expect(renders.at(-1)).toBe(saves.at(-1)));
     expect(screen.getByTitle('Live preview of the newsletter').getAttribute('srcdoc')).toContain('The garden');

@@ -6,6 +6,20 @@ import { moveBlock, removeMedia, setCaption } from './editor-commands';
 
 export type MediaInfo = RenderNewsletterAnswer['media'];
 
+/** What the server said each picture is, shared by the editor's media views; they redraw their frame when it changes. */
+export class MediaInfoStore {
+  current: MediaInfo | undefined = undefined;
+  private listeners = new Set<() => void>();
+  set(next: MediaInfo | undefined) {
+    this.current = next;
+    for (const listener of this.listeners) listener();
+  }
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
 const KIND_NAME: Record<MediaKind, string> = { photo: 'Photo', audio: 'Voice memo', video: 'Video' };
 
 /**
@@ -19,60 +33,30 @@ export class MediaView implements NodeView {
   private caption: HTMLInputElement;
   private node: PMNode;
 
+  private frame: HTMLElement;
+  private captionLabel: HTMLLabelElement;
+  private actions: HTMLElement;
+  private drawn = '';
+  private unsubscribe: () => void;
+
   constructor(
     node: PMNode,
     private view: EditorView,
     private getPos: () => number | undefined,
-    media: MediaInfo | undefined,
+    private store: MediaInfoStore,
   ) {
     this.node = node;
-    const src = String(node.attrs.src);
-    const alt = String(node.attrs.alt ?? '');
-    const known = media?.[src];
-    // A /media/ picture the server does not know (deleted, another Loop's) is left out of the page: say so.
-    const missing = media !== undefined && src.startsWith('/media/') && !known;
-    const kind = known?.kind ?? guessMediaKind(src, alt);
-    const name = alt || KIND_NAME[kind];
-
     const dom = el('figure', 'rich-media');
     dom.setAttribute('role', 'group');
-    dom.setAttribute('aria-label', `${KIND_NAME[kind]}: ${name}`);
-    dom.dataset.kind = kind;
     dom.contentEditable = 'false';
-
-    const frame = el('div', 'rich-media-frame');
-    frame.draggable = true;
-    frame.title = 'Drag to move';
-    if (missing) {
-      frame.append(el('p', 'rich-media-missing', `This ${KIND_NAME[kind].toLowerCase()} is no longer available and will be left out.`));
-    } else if (kind === 'audio') {
-      const audio = document.createElement('audio');
-      audio.controls = true;
-      audio.preload = 'none';
-      audio.src = src;
-      audio.setAttribute('aria-label', name);
-      frame.append(audio);
-    } else if (kind === 'video') {
-      const video = document.createElement('video');
-      video.controls = true;
-      video.preload = 'none';
-      video.playsInline = true;
-      video.src = src;
-      if (known?.poster) video.poster = known.poster;
-      video.setAttribute('aria-label', name);
-      frame.append(video);
-    } else {
-      const img = document.createElement('img');
-      img.src = src;
-      img.alt = alt;
-      img.loading = 'lazy';
-      frame.append(img);
-    }
-    dom.append(frame);
+    this.frame = el('div', 'rich-media-frame');
+    this.frame.draggable = true;
+    this.frame.title = 'Drag to move';
+    dom.append(this.frame);
 
     const captionId = `caption-${Math.random().toString(36).slice(2)}`;
-    const label = el('label', 'rich-media-label', `Caption for ${name}`);
-    label.htmlFor = captionId;
+    this.captionLabel = el('label', 'rich-media-label');
+    this.captionLabel.htmlFor = captionId;
     this.caption = document.createElement('input');
     this.caption.id = captionId;
     this.caption.type = 'text';
@@ -82,16 +66,69 @@ export class MediaView implements NodeView {
     this.caption.maxLength = 300;
     this.caption.addEventListener('input', () => this.run((pos) => setCaption(this.view.state, pos, this.caption.value)));
 
-    const actions = el('div', 'rich-media-actions');
-    actions.append(
+    this.actions = el('div', 'rich-media-actions');
+    const under = el('figcaption', 'rich-media-under');
+    under.append(this.captionLabel, this.caption, this.actions);
+    dom.append(under);
+    this.dom = dom;
+    this.draw();
+    // The server's answer may come later (or change): only the picture is redrawn, the caption field stays.
+    this.unsubscribe = store.subscribe(() => this.draw());
+  }
+
+  /** The picture or player, its group name and its buttons, from what is known about it now. */
+  private draw() {
+    const src = String(this.node.attrs.src);
+    const alt = String(this.node.attrs.alt ?? '');
+    const media = this.store.current;
+    const known = media?.[src];
+    // A /media/ picture the server does not know (deleted, another Loop's) is left out of the page: say so.
+    const missing = media !== undefined && src.startsWith('/media/') && !known;
+    const kind = known?.kind ?? guessMediaKind(src, alt);
+    const key = JSON.stringify([src, alt, kind, missing, known?.poster ?? null]);
+    if (key === this.drawn) return;
+    this.drawn = key;
+    const name = alt || KIND_NAME[kind];
+    this.dom.setAttribute('aria-label', `${KIND_NAME[kind]}: ${name}`);
+    this.dom.dataset.kind = kind;
+    this.frame.replaceChildren();
+    if (missing) {
+      this.frame.append(
+        el('p', 'rich-media-missing', `This ${KIND_NAME[kind].toLowerCase()} is no longer available and will be left out.`),
+      );
+    } else if (kind === 'audio') {
+      const audio = document.createElement('audio');
+      audio.controls = true;
+      audio.preload = 'none';
+      audio.src = src;
+      audio.setAttribute('aria-label', name);
+      this.frame.append(audio);
+    } else if (kind === 'video') {
+      const video = document.createElement('video');
+      video.controls = true;
+      video.preload = 'none';
+      video.playsInline = true;
+      video.src = src;
+      if (known?.poster) video.poster = known.poster;
+      video.setAttribute('aria-label', name);
+      this.frame.append(video);
+    } else {
+      const img = document.createElement('img');
+      img.src = src;
+      img.alt = alt;
+      img.loading = 'lazy';
+      this.frame.append(img);
+    }
+    this.captionLabel.textContent = `Caption for ${name}`;
+    this.actions.replaceChildren(
       button(`Move ${name} up`, '↑', () => this.run((pos) => moveBlock(this.view.state, pos, -1), true)),
       button(`Move ${name} down`, '↓', () => this.run((pos) => moveBlock(this.view.state, pos, 1), true)),
       button(`Remove ${name}`, 'Remove', () => this.run((pos) => removeMedia(this.view.state, pos))),
     );
-    const caption = el('figcaption', 'rich-media-under');
-    caption.append(label, this.caption, actions);
-    dom.append(caption);
-    this.dom = dom;
+  }
+
+  destroy() {
+    this.unsubscribe();
   }
 
   private run(make: (pos: number) => ReturnType<typeof setCaption>, refocus = false) {

@@ -3,7 +3,7 @@ import { baseKeymap, setBlockType, toggleMark } from 'prosemirror-commands';
 import { dropCursor } from 'prosemirror-dropcursor';
 import { history, redo, undo } from 'prosemirror-history';
 import { keymap } from 'prosemirror-keymap';
-import type { MarkType, Node as PMNode } from 'prosemirror-model';
+import type { MarkType } from 'prosemirror-model';
 import { liftListItem, sinkListItem, splitListItem, wrapInList } from 'prosemirror-schema-list';
 import { EditorState, type Command } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
@@ -14,7 +14,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/cn';
 import { moveSection, moveSelectedBlock, sectionAt, sectionsOf, type Section } from './editor-commands';
-import { MediaView, type MediaInfo } from './media-view';
+import { MediaInfoStore, MediaView, type MediaInfo } from './media-view';
 import { marks, nodes, parseNewsletter, serializeNewsletter } from './newsletter-markdown';
 import 'prosemirror-view/style/prosemirror.css';
 import './rich-editor.css';
@@ -44,7 +44,7 @@ export default function RichNewsletterEditor({ initialMarkdown, onChange, media,
   const mountRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<EditorView | null>(null);
   const onChangeRef = useRef(onChange);
-  const mediaRef = useRef(media);
+  const [mediaStore] = useState(() => new MediaInfoStore());
   const [state, setState] = useState<EditorState | null>(null);
   const doc = state?.doc ?? null;
   const [announcement, setAnnouncement] = useState('');
@@ -56,9 +56,6 @@ export default function RichNewsletterEditor({ initialMarkdown, onChange, media,
   useEffect(() => {
     const mount = mountRef.current;
     if (!mount) return;
-    const nodeViews = () => ({
-      media: (node: PMNode, view: EditorView, getPos: () => number | undefined) => new MediaView(node, view, getPos, mediaRef.current),
-    });
     const state = EditorState.create({
       doc: parseNewsletter(initialMarkdown),
       plugins: [
@@ -82,7 +79,7 @@ export default function RichNewsletterEditor({ initialMarkdown, onChange, media,
     const view = new EditorView(mount, {
       state,
       editable: () => !readOnly,
-      nodeViews: nodeViews(),
+      nodeViews: { media: (node, v, getPos) => new MediaView(node, v, getPos, mediaStore) },
       attributes: {
         role: 'textbox',
         'aria-multiline': 'true',
@@ -107,17 +104,12 @@ export default function RichNewsletterEditor({ initialMarkdown, onChange, media,
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // Once the server says what each picture is, redraw them (a voice memo as its player).
+  // Once the server says what each picture is, the pictures redraw themselves (a voice memo as its player).
   const mediaKey = JSON.stringify(media ?? null);
   useEffect(() => {
-    mediaRef.current = media;
-    const view = viewRef.current;
-    if (!view) return;
-    view.setProps({
-      nodeViews: { media: (node, v, getPos) => new MediaView(node, v, getPos, mediaRef.current) },
-    });
+    mediaStore.set(media);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [mediaKey]);
+  }, [mediaKey, mediaStore]);
 
   function run(command: Command) {
     const view = viewRef.current;
