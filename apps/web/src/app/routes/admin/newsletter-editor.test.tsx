@@ -105,6 +105,29 @@ describe('newsletter editor: what it shows', () => {
   });
 });
 
+describe('newsletter editor: a sent newsletter', () => {
+  it('is read-only: no toolbar, no move or remove buttons, captions cannot change', async () => {
+    api();
+    server.use(
+      http.get('*/api/loops/7/newsletters/3/preview', () =>
+        HttpResponse.json({
+          ...draft,
+          status: 'sent',
+          sentAt: '2026-03-16T18:00:00.000Z',
+          content: draft.content.replace('(/media/memo_1)', '(/media/memo_1 "Garden")'),
+        }),
+      ),
+    );
+    const { editor } = await openEditor();
+    expect(editor.getAttribute('contenteditable')).toBe('false');
+    const memo = await screen.findByRole('group', { name: 'Voice memo: Voice memo from Ada, 0:04' });
+    expect((within(memo).getByRole('textbox') as HTMLInputElement).readOnly).toBe(true);
+    expect(within(memo).queryAllByRole('button')).toEqual([]);
+    expect(screen.queryByRole('toolbar', { name: 'Formatting' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save Changes' })).toBeNull();
+  });
+});
+
 describe('newsletter editor: editing and autosave', () => {
   it('captions a voice memo, moves a photo, saves on its own, and the preview follows', async () => {
     const user = userEvent.setup();

@@ -120,6 +120,12 @@ export class MediaView implements NodeView {
       this.frame.append(img);
     }
     this.captionLabel.textContent = `Caption for ${name}`;
+    // A sent newsletter is read-only: its captions can be read, nothing moves.
+    this.caption.readOnly = !this.view.editable;
+    if (!this.view.editable) {
+      this.actions.replaceChildren();
+      return;
+    }
     this.actions.replaceChildren(
       button(`Move ${name} up`, '↑', () => this.run((pos) => moveBlock(this.view.state, pos, -1), true)),
       button(`Move ${name} down`, '↓', () => this.run((pos) => moveBlock(this.view.state, pos, 1), true)),
