@@ -40,6 +40,7 @@ describe('who may call the newsletter API', () => {
     [
       ['POST', `/api/loops/${loop}/newsletters/generate`, undefined],
       ['GET', `/api/loops/${loop}/newsletters/${newsletterId}/preview`, undefined],
+      ['POST', `/api/loops/${loop}/newsletters/${newsletterId}/render`, { content: 'Hi' }],
       ['PUT', `/api/loops/${loop}/newsletters/${newsletterId}`, { content: 'Hi' }],
       ['POST', `/api/loops/${loop}/newsletters/${newsletterId}/send`, undefined],
       ['POST', `/api/loops/${loop}/sneak-peek`, undefined],
@@ -65,10 +66,10 @@ describe('who may call the newsletter API', () => {
     for (const [method, url, payload] of routes(999_999, draft.id)) {
       expect((await callAs(t.app, staff, method, url, payload)).statusCode, url).toBe(404);
     }
-    for (const [method, url, payload] of routes(loopId, 999_999).slice(1, 4)) {
+    for (const [method, url, payload] of routes(loopId, 999_999).slice(1, 5)) {
       expect((await callAs(t.app, staff, method, url, payload)).statusCode, url).toBe(404);
     }
-    for (const [method, url, payload] of routes(otherLoopId, draft.id).slice(1, 4)) {
+    for (const [method, url, payload] of routes(otherLoopId, draft.id).slice(1, 5)) {
       const res = await callAs(t.app, staff, method, url, payload);
       expect(res.statusCode, url).toBe(404);
       expect(res.json().message).toMatch(/Newsletter not found/);
@@ -192,6 +193,41 @@ describe('generate, preview, edit and send', () => {
     expect(second.periodStart).toBe(firstFull.periodEnd);
     expect(second.content).toContain('Second period news');
     expect(second.content).not.toContain('First period news');
+  });
+});
+
+describe("the editor's live preview", () => {
+  it('draws unsaved Markdown as the public page does, safely, and changes nothing stored', async () => {
+    await addUpdate(db(), loopId, owner.user.id, 'Preview test update');
+    const draft = await generateAs(t.app, staff, loopId);
+    const content =
+      '## Moved up\n\nHi [there](https://example.com) [bad](javascript:alert(1)) <script>x</script>\n\n![Photo from Ada](/media/not_ours)';
+    const res = await callAs(t.app, staff, 'POST', `/api/loops/${loopId}/newsletters/${draft.id}/render`, { content });
+    expect(res.statusCode).toBe(200);
+    const { html, media } = res.json();
+    expect(html).toContain('<h2>Moved up</h2>');
+    expect(html).toContain('Draft preview.');
+    expect(html).toContain('<h1>The Smiths</h1>');
+    // The preview frame runs no script: the page comes without its lightbox.
+    expect(html).not.toContain('<script');
+    expect(html).toContain('href="https://example.com"');
+    expect(html).not.toContain('href="javascript');
+    expect(html).not.toContain('<script>x');
+    // A picture that is not this Loop's is left out, as on the page.
+    expect(html).not.toContain('/media/not_ours');
+    expect(media).toEqual({});
+    const stored = await callAs(t.app, staff, 'GET', `/api/loops/${loopId}/newsletters/${draft.id}/preview`);
+    expect(stored.json().content).toBe(draft.content);
+  });
+
+  it('refuses empty or oversized Markdown with a clear 400', async () => {
+    await addUpdate(db(), loopId, owner.user.id, 'Preview 400 update');
+    const draft = await generateAs(t.app, staff, loopId);
+    const url = `/api/loops/${loopId}/newsletters/${draft.id}/render`;
+    expect((await callAs(t.app, staff, 'POST', url, { content: ' ' })).json().message).toMatch(/cannot be empty/);
+    const long = await callAs(t.app, staff, 'POST', url, { content: 'x'.repeat(LIMITS.newsletter + 1) });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toMatch(/too long/);
   });
 });
 

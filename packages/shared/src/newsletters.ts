@@ -59,6 +59,16 @@ export interface SaveNewsletterAnswer {
   newsletter: Newsletter;
 }
 
+/**
+ * POST /api/loops/{id}/newsletters/{newsletterId}/render {content}: the editor's live preview.
+ * `html` is the whole public page for that (unsaved) Markdown; `media` says what each of its
+ * /media/ pictures is (a deleted or foreign one is missing, and the page leaves it out).
+ */
+export interface RenderNewsletterAnswer {
+  html: string;
+  media: Record<string, { kind: 'photo' | 'audio' | 'video'; poster: string | null }>;
+}
+
 /** POST .../send and POST /api/loops/{id}/sneak-peek (201): what was sent and how many texts were queued. */
 export interface SendNewsletterAnswer {
   newsletter: Newsletter;

@@ -23,6 +23,8 @@ export interface NewsletterPageInput {
   clips?: ClipFiles;
   /** The Loop's past issues behind this page's link (a sent newsletter's only; decision 0042). */
   archivePath?: string;
+  /** False for the editor's live preview, a frame that runs no script: the page without its lightbox. */
+  script?: boolean;
 }
 
 const DESCRIPTION_LENGTH = 200;
@@ -70,7 +72,9 @@ ${renderMarkdown(newsletter.content, input.photos, input.clips, input.pageUrl)}
   </footer>
 </div>
 ${photos.length ? LIGHTBOX : ''}`;
-  return page({ title, meta, body, scripts: photos.length > 0 ? [pageAssets.js.path, pageAssets.print.path] : [pageAssets.print.path] });
+  // The editor's live preview (script: false) runs no script: no lightbox, no print button.
+  const scripts = input.script === false ? [] : photos.length > 0 ? [pageAssets.js.path, pageAssets.print.path] : [pageAssets.print.path];
+  return page({ title, meta, body, scripts });
 }
 
 export interface ArchivePageInput {

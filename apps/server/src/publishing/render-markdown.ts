@@ -40,8 +40,11 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
   const photos = (env as RenderEnv | undefined)?.photos;
   const token = tokens[idx];
   const src = String(token?.attrGet('src') ?? '');
+  // A caption is the image's Markdown title (`![alt](/media/key "caption")`, decision 0041), drawn under it.
+  const title = String(token?.attrGet('title') ?? '').trim();
+  const caption = (name: string) => (title ? `<span class="${name}">${md.utils.escapeHtml(title)}</span>` : '');
   const clip = MEDIA_PATH.test(src) ? (env as RenderEnv | undefined)?.clips?.get(src) : undefined;
-  if (clip) return renderClip(clip, (env as RenderEnv | undefined)?.pageUrl);
+  if (clip) return renderClip(clip, (env as RenderEnv | undefined)?.pageUrl, caption('clip-caption'));
   const allowed = token !== undefined && isAllowedUrl(src);
   const size = MEDIA_PATH.test(src) ? photos?.get(src) : undefined;
   if (MEDIA_PATH.test(src) && photos && !size) return '';
@@ -54,7 +57,7 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
     token.attrSet('decoding', 'async');
   }
   const img = renderImage ? renderImage(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
-  return allowed ? `<a class="photo" href="${md.utils.escapeHtml(src)}">${img}</a>` : img;
+  return allowed ? `<a class="photo" href="${md.utils.escapeHtml(src)}">${img}${caption('photo-caption')}</a>` : img;
 };
 
 /**
@@ -63,7 +66,7 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
  * (newsletter.css, print) the player is hidden and "Listen online" gives the page's address; the
  * transcript is in the text, quoted by the writer under the memo.
  */
-function renderClip(clip: Clip, pageUrl: string | undefined): string {
+function renderClip(clip: Clip, pageUrl: string | undefined, caption: string): string {
   const src = md.utils.escapeHtml(clip.url);
   const label = md.utils.escapeHtml(clipLabel(clip));
   const player =
@@ -73,7 +76,7 @@ function renderClip(clip: Clip, pageUrl: string | undefined): string {
   const online = pageUrl
     ? `<span class="clip-online">${clip.kind === 'audio' ? 'Listen' : 'Watch'} online: <a href="${md.utils.escapeHtml(pageUrl)}">${md.utils.escapeHtml(pageUrl)}</a></span>`
     : '';
-  return `<span class="clip">${player}<span class="clip-label">${label}</span>${online}</span>`;
+  return `<span class="clip">${player}${caption}<span class="clip-label">${label}</span>${online}</span>`;
 }
 
 /** A paragraph of nothing but photos becomes a gallery; with two or more, each photo is a tile. */
@@ -144,7 +147,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
     audio: ['src', 'controls', 'preload'],
     video: ['src', 'controls', 'playsinline', 'preload', 'poster', 'width', 'height'],
   },
-  allowedClasses: { a: ['photo'], p: ['gallery'], span: ['clip', 'clip-label', 'clip-online'] },
+  allowedClasses: { a: ['photo'], p: ['gallery'], span: ['clip', 'clip-label', 'clip-online', 'clip-caption', 'photo-caption'] },
   allowedSchemes: ['http', 'https'],
   allowedSchemesByTag: {},
   allowProtocolRelative: false,

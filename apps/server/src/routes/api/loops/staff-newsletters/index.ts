@@ -6,6 +6,7 @@ import {
   saveNewsletterSchema,
   type GenerateNewsletterAnswer,
   type NewsletterPreview,
+  type RenderNewsletterAnswer,
   type SaveNewsletterAnswer,
   type SendNewsletterAnswer,
   type SneakPeekAnswer,
@@ -15,6 +16,7 @@ import { gate, gatedUser, staffOnly } from '../../../../plugins/session';
 import { getLoopAccess } from '../../../../services/loop-access';
 import { generateNewsletter } from '../../../../services/newsletters/generate-newsletter';
 import { getLoopNewsletter } from '../../../../services/newsletters/get-loop-newsletter';
+import { renderNewsletterDraft } from '../../../../services/newsletters/render-draft';
 import { saveNewsletterDraft } from '../../../../services/newsletters/save-newsletter-draft';
 import { sendNewsletter } from '../../../../services/newsletters/send-newsletter';
 import { previewSneakPeek, sendSneakPeek } from '../../../../services/newsletters/send-sneak-peek';
@@ -44,6 +46,19 @@ const staffNewsletterRoutes: FastifyPluginAsyncZod = async (app) => {
     await getLoopAccess(db, gatedUser(request), params.id);
     return toNewsletter(await getLoopNewsletter(db, params.id, params.newsletterId)) satisfies NewsletterPreview;
   });
+
+  // The editor's live preview of unsaved Markdown: the public page's own renderer (decision 0041).
+  app.post(
+    '/:id/newsletters/:newsletterId/render',
+    { schema: { params: newsletterParamsSchema, body: saveNewsletterSchema } },
+    async (request) => {
+      const { params } = request;
+      const { loop } = await getLoopAccess(db, gatedUser(request), params.id);
+      const newsletter = await getLoopNewsletter(db, params.id, params.newsletterId);
+      const answer = await renderNewsletterDraft(db, { loop, newsletter, content: request.body.content, publicUrl: config.PUBLIC_URL });
+      return answer satisfies RenderNewsletterAnswer;
+    },
+  );
 
   app.put('/:id/newsletters/:newsletterId', { schema: { params: newsletterParamsSchema, body: saveNewsletterSchema } }, async (request) => {
     const { params } = request;
