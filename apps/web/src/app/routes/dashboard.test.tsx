@@ -35,3 +35,22 @@ describe('Create Loop toast (item 10)', () => {
     expect(await screen.findByText('Loop created successfully! SMS notifications are currently disabled.')).toBeDefined();
   });
 });
+
+describe('after Create Loop (issue 30)', () => {
+  it('opens the new Loop on its Members tab, and the toast links the Phone Simulator', async () => {
+    server.use(http.get('*/api/loops/7', () => HttpResponse.json(loopDetail())));
+    await createLoop('simulated');
+    const tab = await screen.findByRole('tab', { name: 'Members' });
+    expect(tab.getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('heading', { name: 'The Walker Family', level: 1 })).toBeDefined();
+    const toast = screen.getByRole('region', { name: /Notifications/ });
+    expect(within(toast).getByRole('link', { name: 'Phone Simulator' }).getAttribute('href')).toBe('/simulator');
+  });
+
+  it('offers no Phone Simulator link when texts are real', async () => {
+    server.use(http.get('*/api/loops/7', () => HttpResponse.json(loopDetail())));
+    await createLoop('enabled');
+    await screen.findByRole('tab', { name: 'Members' });
+    expect(screen.queryByRole('link', { name: 'Phone Simulator' })).toBeNull();
+  });
+});
