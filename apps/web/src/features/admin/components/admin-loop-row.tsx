@@ -76,7 +76,7 @@ export function AdminLoopRow({ loop }: { loop: AdminLoop }) {
     >
       {/* The name stays in view while a tablet scrolls the other columns. */}
       <TableCell className={cn('sticky left-0 z-10 group-hover:bg-accent md:max-w-48', paused ? 'bg-muted' : 'bg-card')}>
-        <Link to={path} className="block truncate font-semibold outline-none hover:underline focus-visible:underline">
+        <Link to={path} className="block font-semibold break-words outline-none hover:underline focus-visible:underline md:truncate">
           {loop.name}
         </Link>
         {loop.context && <p className="truncate text-xs text-muted-foreground">{loop.context}</p>}

@@ -40,7 +40,7 @@ export function MemberTable({ members, total, onShowAll, loadingAll }: MemberTab
                   <p className="font-medium break-words">
                     <MemberName member={member} />
                   </p>
-                  <p className="break-words">{member.user.email || '-'}</p>
+                  {member.user.email && <p className="break-words">{member.user.email}</p>}
                   <p>
                     <MemberPhone member={member} />
                   </p>
