@@ -119,7 +119,7 @@ describe.each([
     const page = await context.newPage();
     await page.goto(`${demo.server.url}/admin/loops/${familyId}`);
     await waitVisible(page.getByText('Past Newsletters'));
-    await waitVisible(page.getByText('Carmen Ortiz').first());
+    await waitVisible(page.getByText('Carmen Ortiz').filter({ visible: true }));
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });

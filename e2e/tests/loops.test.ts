@@ -59,7 +59,9 @@ describe('a Loop from creation to deletion, on a phone', () => {
     await waitToast(page, 'Texts to members show up in the Phone Simulator: nothing leaves this computer.');
     await waitGone(createDialog);
     // The dialog said "add members next": the new Loop opens (issue 30), and the toast links the Phone Simulator.
-    await waitVisible(page.getByRole('heading', { name: 'The Parkers' }));
+    await waitVisible(page.getByRole('heading', { name: 'The Parkers', level: 1 }));
+    await waitVisible(page.getByRole('tab', { name: 'Members', selected: true }));
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/loops\/\d+$/);
     await waitVisible(page.getByRole('region', { name: /Notifications/ }).getByRole('link', { name: 'Phone Simulator' }));
     await screenshot(page, 'loop-created-375');
     await dismissToasts(page);

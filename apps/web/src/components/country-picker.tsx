@@ -41,6 +41,8 @@ export function CountryPicker({ value, onChange, focusAfterPick, disabled, class
       </PopoverTrigger>
       <PopoverContent
         {...{ [COUNTRY_LIST_ATTRIBUTE]: '' }}
+        // Radix draws the popup as a dialog: it needs a name (axe aria-dialog-name).
+        aria-label="Choose a country"
         className="w-[min(20rem,calc(100vw-2rem))] p-0"
         onCloseAutoFocus={(event) => {
           if (picked.current && focusAfterPick) {
