@@ -13,6 +13,8 @@ async function createLoop(smsStatus: CreateLoopAnswer['smsStatus']) {
   server.use(
     http.get('*/api/loops', () => HttpResponse.json([])),
     http.post('*/api/loops', () => HttpResponse.json({ ...summary, smsStatus }, { status: 201 })),
+    // The new Loop opens once created (issue 30).
+    http.get('*/api/loops/7', () => HttpResponse.json(loopDetail())),
   );
   renderRoute('/', { user: owner });
   await user.click((await screen.findAllByRole('button', { name: /Create (Your First )?Loop/ }))[0]!);
@@ -38,7 +40,6 @@ describe('Create Loop toast (item 10)', () => {
 
 describe('after Create Loop (issue 30)', () => {
   it('opens the new Loop on its Members tab, and the toast links the Phone Simulator', async () => {
-    server.use(http.get('*/api/loops/7', () => HttpResponse.json(loopDetail())));
     await createLoop('simulated');
     const tab = await screen.findByRole('tab', { name: 'Members' });
     expect(tab.getAttribute('aria-selected')).toBe('true');
@@ -48,7 +49,6 @@ describe('after Create Loop (issue 30)', () => {
   });
 
   it('offers no Phone Simulator link when texts are real', async () => {
-    server.use(http.get('*/api/loops/7', () => HttpResponse.json(loopDetail())));
     await createLoop('enabled');
     await screen.findByRole('tab', { name: 'Members' });
     expect(screen.queryByRole('link', { name: 'Phone Simulator' })).toBeNull();
