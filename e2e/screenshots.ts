@@ -2,7 +2,6 @@
 // Fills a new embedded database with `npm run demo`, starts the real server on it, drives the
 // real screens with Playwright (system Chromium) at phone size, and writes each screen as WebP
 // plus a JPEG fallback, each under 150 KB, into apps/web/public/screenshots/.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,17 +20,6 @@ const MAX_BYTES = 150 * 1024;
  * from the real server on 127.0.0.1 (context.route), so nothing leaves the machine.
  */
 const PUBLIC_ORIGIN = 'https://loop.example';
-
-/** The sign-up picture shows a flag: without a colour emoji font Chromium draws empty boxes. */
-function requireEmojiFont(): void {
-  const found = spawnSync('fc-list', [':family=Noto Color Emoji', 'family'], { encoding: 'utf8' });
-  if (found.status === 0 && found.stdout.trim() !== '') return;
-  console.error(
-    'npm run screenshots needs a font with flag emoji, or the pictures show empty boxes instead of flags.\n' +
-      'On Debian or Ubuntu: apt-get install -y fonts-noto-color-emoji',
-  );
-  process.exit(1);
-}
 
 /** Serves PUBLIC_ORIGIN from the local server for every page of the context. */
 async function servePublicOrigin(context: BrowserContext, localUrl: string): Promise<void> {
@@ -118,7 +106,6 @@ async function settle(page: Page): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  requireEmojiFont();
   buildWebIfStale();
   // PUBLIC_URL too: links the server writes (texts, the example newsletter) use the same address.
   const demo = await startDemoServer({ PUBLIC_URL: PUBLIC_ORIGIN });

@@ -105,11 +105,54 @@ describe.each([
     const context = await signedIn(viewport);
     const page = await context.newPage();
     await page.goto(`${demo.server.url}/admin`);
-    await waitVisible(page.getByRole('button', { name: /Paused/ }));
+    await waitVisible(page.getByRole('button', { name: /^Resume / }));
     await page
       .getByRole('button', { name: /View Content/ })
       .first()
       .click();
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('on the admin Loop page (members as cards on a phone, delivery in simulator mode)', async () => {
+    const context = await signedIn(viewport);
+    const page = await context.newPage();
+    await page.goto(`${demo.server.url}/admin/loops/${familyId}`);
+    await waitVisible(page.getByText('Past Newsletters'));
+    await waitVisible(page.getByText('Carmen Ortiz').filter({ visible: true }));
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('on the Phone Simulator with a phone open, which keeps its level-one heading', async () => {
+    const context = await signedIn(viewport);
+    const page = await context.newPage();
+    await page.goto(`${demo.server.url}/simulator`);
+    const { phones } = (await (await context.request.get(`${demo.server.url}/api/simulator/phones`)).json()) as {
+      phones: { phoneNumber: string }[];
+    };
+    await page.goto(`${demo.server.url}/simulator?phone=${encodeURIComponent(phones[0]?.phoneNumber ?? '')}`);
+    await waitVisible(page.getByRole('region', { name: 'Simulated phone' }).getByRole('heading', { level: 2 }));
+    expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('on Sign Up with a refused password under its field, and the country list open', async () => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto(`${demo.server.url}/auth`);
+    await page.getByRole('button', { name: "Don't have an account? Sign up" }).click();
+    await page.getByLabel('First Name').fill('Cara');
+    await page.getByLabel('Last Name').fill('Jones');
+    await page.getByLabel('Email').fill(`cara.${viewport.width}@example.com`);
+    await page.getByLabel('Password').fill('12345678');
+    await page.getByLabel('Phone Number').fill('415 555 0178');
+    await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+    await waitVisible(page.locator('form').getByText(/one of the most common passwords/));
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: /^Country: / }).click();
+    await waitVisible(page.getByRole('listbox', { name: 'Countries' }));
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });

@@ -112,12 +112,16 @@ describe('the admin dashboard, on a desktop', () => {
     await sort.selectOption({ label: 'Most Recent' });
     await expect.poll(() => loopNamesInTable(page)).toEqual(['Zeta Team', 'The Parkers', 'Book Club']);
 
-    // Pause a Loop: the row dims and the button says Paused; the page stays on /admin.
+    // Pause a Loop: the row dims, its state says Paused and its button Resume; the page stays on /admin.
+    // The state and the action are apart (issue 30): "Active" is not a button.
     const zeta = loopRow(page, 'Zeta Team');
     expect(await zeta.getAttribute('data-paused')).toBeNull();
-    await zeta.getByRole('button', { name: 'Active', exact: true }).click();
+    await waitVisible(zeta.getByText('Active', { exact: true }));
+    expect(await zeta.getByRole('button', { name: 'Active' }).count()).toBe(0);
+    await zeta.getByRole('button', { name: 'Pause Zeta Team', exact: true }).click();
     await waitToast(page, 'Loop pause state updated successfully');
-    await waitVisible(zeta.getByRole('button', { name: 'Paused', exact: true }));
+    await waitVisible(zeta.getByRole('button', { name: 'Resume Zeta Team', exact: true }));
+    await waitVisible(zeta.getByText('Paused', { exact: true }));
     expect(await zeta.getAttribute('data-paused')).toBe('true');
     // Dimmed by a tinted background and softer text (not see-through text, which fell below 4.5:1).
     const look = (row: typeof zeta) =>
@@ -293,8 +297,8 @@ describe('the admin screens on a phone', () => {
     // The status button still works on a phone, and does not open the row.
     const zeta = loopRow(page, 'Zeta Team');
     const [before, after] = (await adminLoop(staff.request, server.url, loops.zeta.id)).paused
-      ? ['Paused', 'Active']
-      : ['Active', 'Paused'];
+      ? ['Resume Zeta Team', 'Pause Zeta Team']
+      : ['Pause Zeta Team', 'Resume Zeta Team'];
     await zeta.getByRole('button', { name: before, exact: true }).click();
     await waitToast(page, 'Loop pause state updated successfully');
     await waitVisible(zeta.getByRole('button', { name: after, exact: true }));

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { collectPageErrors, DESKTOP, PHONE, screenshot } from '../support/browser';
-import { codeIn, registerAccount, waitToast, waitVisible } from '../support/app';
+import { codeIn, registerAccount, waitGone, waitToast, waitVisible } from '../support/app';
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
 
@@ -28,7 +28,7 @@ describe('signing up, out and in', () => {
     await page.getByLabel('Password').fill('short');
     await page.getByLabel('Password').blur();
     await expect.poll(() => page.getByText('Password must be at least 8 characters').isVisible()).toBe(true);
-    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByLabel('Password').fill('12345678');
 
     // The country picker: search for a country and pick it.
     await page.getByRole('button', { name: /^Country: United States/ }).click();
@@ -38,6 +38,20 @@ describe('signing up, out and in', () => {
     await page.getByLabel('Phone Number').fill('20 7946 0958');
     await page.getByText('WhatsApp', { exact: true }).click();
     await screenshot(page, 'auth-sign-up-375');
+    // A common password is refused under its field, not in a toast over the button (issue 30).
+    await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+    const common = 'This password is one of the most common passwords, which attackers try first. Please choose another.';
+    await waitVisible(page.locator('form').getByText(common));
+    expect(
+      await page
+        .getByRole('region', { name: /Notifications/ })
+        .getByText(common)
+        .count(),
+    ).toBe(0);
+    expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    await screenshot(page, 'auth-sign-up-common-password-375');
+    await page.getByLabel('Password').fill('a long enough password');
+    await waitGone(page.getByText(common));
     // The form carries the proof-of-work the page solved while it was filled in (decision 0030).
     const registering = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/register');
     await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
@@ -56,12 +70,17 @@ describe('signing up, out and in', () => {
     const code = codeIn(await note.textContent());
     await page.getByLabel('Code', { exact: true }).fill(code === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Verify and Sign Up' }).click();
-    await waitToast(page, 'That code is not right. Check the text and try again.');
+    // Under the field, not a red toast that would stay on My Loops after the right code (issue 30).
+    const wrong = 'That code is not right. Check the text and try again.';
+    await waitVisible(page.locator('form').getByText(wrong));
+    await screenshot(page, 'auth-sign-up-wrong-code-375');
     await page.getByLabel('Code', { exact: true }).fill(`${code.slice(0, 3)} ${code.slice(3)}`);
     await page.getByRole('button', { name: 'Verify and Sign Up' }).click();
 
     await expect.poll(() => page.getByRole('heading', { name: 'My Loops' }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/');
+    expect(await page.getByText(wrong).count()).toBe(0);
+    await screenshot(page, 'auth-signed-up-375');
     const me = await page.evaluate(async () => (await fetch('/api/user')).json());
     expect(me).toMatchObject({ email: 'rosa@example.com', phoneNumber: '+442079460958', messagingPreference: 'whatsapp' });
 
@@ -83,8 +102,8 @@ describe('signing up, out and in', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'My Loops' }).isVisible(), { timeout: 15_000 }).toBe(true);
     await screenshot(page, 'dashboard-375');
     await context.close();
-    // The one 400 is the wrong code typed on purpose.
-    expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    // The two 400s are the common password and the wrong code, typed on purpose.
+    expect(errors).toEqual(Array(2).fill('Failed to load resource: the server responded with a status of 400 (Bad Request)'));
   });
 
   it('Forgot password: a code by text, a new password, signed in, on a phone and a desktop', async () => {

@@ -72,9 +72,13 @@ describe('voice memos and videos on the Updates tab', () => {
 
     await page.goto(`${server.url}/loops/${loop.id}`);
     await page.getByRole('tab', { name: 'Updates' }).click();
-    const audio = page.getByLabel('Voice memo, 0:03, from Tomas Diaz');
-    await waitVisible(audio);
-    expect(await audio.evaluate((a: HTMLAudioElement) => [a.controls, a.preload, a.currentTime])).toEqual([true, 'none', 0]);
+    const player = page.getByRole('group', { name: 'Voice memo, 0:03, from Tomas Diaz' });
+    await waitVisible(player);
+    const audio = player.locator('audio');
+    expect(await audio.evaluate((a: HTMLAudioElement) => [a.preload, a.currentTime])).toEqual(['none', 0]);
+    // Its length before it is played, from the server, not "0:00 / 0:00" (issue 30).
+    await waitVisible(player.getByText('0:00 / 0:03'));
+    expect(await player.getByRole('slider', { name: 'Position' }).getAttribute('aria-valuetext')).toBe('0:00 of 0:03');
     await waitVisible(page.getByText('Hi Grandma! We went to the beach today.'));
     await waitVisible(page.getByText('Video, 0:02'));
     const video = page.locator('video');
@@ -87,11 +91,12 @@ describe('voice memos and videos on the Updates tab', () => {
     ]);
     expect(await video.getAttribute('poster')).toMatch(/^\/media\/[\w-]+\/\d+$/);
 
-    // Press the player's own play button (Chromium draws it at the left of the control bar).
-    const box = await audio.boundingBox();
-    await audio.click({ position: { x: 16, y: (box?.height ?? 54) / 2 } });
+    // Press Play, then Pause.
+    await player.getByRole('button', { name: 'Play' }).click();
     await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.3);
-    await audio.evaluate((a: HTMLAudioElement) => a.pause());
+    await player.getByRole('button', { name: 'Pause' }).click();
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.paused)).toBe(true);
+    await waitVisible(player.getByRole('button', { name: 'Play' }));
     // The converted video (H.264 + AAC, +faststart) plays too: muted, as a page may start it.
     const started = await video.evaluate((v: HTMLVideoElement) => {
       v.muted = true;
@@ -104,13 +109,14 @@ describe('voice memos and videos on the Updates tab', () => {
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.3);
     await video.evaluate((v: HTMLVideoElement) => v.pause());
 
-    await atPhoneAndDesktop(page, 'updates-clips', audio);
+    await atPhoneAndDesktop(page, 'updates-clips', player);
     expect(await seriousViolations(page)).toEqual([]);
 
     // The admin update detail plays them too, with the transcript beside the memo.
     await page.goto(`${server.url}/admin/loops/${loop.id}`);
-    const adminAudio = page.getByLabel('Voice memo, 0:03, from Tomas Diaz');
+    const adminAudio = page.getByRole('group', { name: 'Voice memo, 0:03, from Tomas Diaz' });
     await waitVisible(adminAudio);
+    await waitVisible(adminAudio.getByText('0:00 / 0:03'));
     await waitVisible(page.getByText('Hi Grandma! We went to the beach today.'));
     expect(await page.locator('video').evaluate((v: HTMLVideoElement) => [v.preload, v.width, v.height])).toEqual(['none', 640, 360]);
     await atPhoneAndDesktop(page, 'admin-update-clips', adminAudio);

@@ -16,6 +16,7 @@ let familyId: number;
 let inviteUrl: string;
 let newsletterUrl: string;
 let draftPath: string;
+let simulatedPhone: string;
 
 beforeAll(async () => {
   [demo, browser] = await Promise.all([startDemoServer(), launchBrowser()]);
@@ -43,6 +44,8 @@ beforeAll(async () => {
     newsletter: { id: number };
   };
   draftPath = `/admin/loops/${familyId}/newsletters/${generated.newsletter.id}`;
+  const { phones } = (await (await request.get(`${url}/api/simulator/phones`)).json()) as { phones: { phoneNumber: string }[] };
+  simulatedPhone = phones[0]?.phoneNumber ?? '';
   await context.close();
 });
 afterAll(async () => {
@@ -156,6 +159,36 @@ const SCREENS: Screen[] = [
   { name: 'profile', path: () => '/profile', signedIn: true, ready: (p) => waitVisible(p.getByText('Messaging Preference')) },
   { name: 'simulator', path: () => '/simulator', signedIn: true, ready: (p) => waitVisible(p.getByRole('heading').first()) },
   {
+    name: 'simulator-phone',
+    path: () => `/simulator?phone=${encodeURIComponent(simulatedPhone)}`,
+    signedIn: true,
+    ready: (p) => waitVisible(p.getByRole('region', { name: 'Simulated phone' }).getByRole('heading', { level: 2 })),
+  },
+  {
+    name: 'sign-up-refused-password',
+    path: () => '/auth',
+    signedIn: false,
+    ready: async (p) => {
+      await p.getByRole('button', { name: "Don't have an account? Sign up" }).click();
+      await p.getByLabel('First Name').fill('Cara');
+      await p.getByLabel('Last Name').fill('Jones');
+      await p.getByLabel('Email').fill('cara.layout@example.com');
+      await p.getByLabel('Password').fill('12345678');
+      await p.getByLabel('Phone Number').fill('415 555 0177');
+      await p.getByRole('button', { name: 'Sign Up', exact: true }).click();
+      await waitVisible(p.locator('form').getByText(/one of the most common passwords/));
+    },
+  },
+  {
+    name: 'country-picker',
+    path: () => inviteUrl,
+    signedIn: false,
+    ready: async (p) => {
+      await p.getByRole('button', { name: /^Country: / }).click();
+      await waitVisible(p.getByRole('listbox', { name: 'Countries' }));
+    },
+  },
+  {
     name: 'admin',
     path: () => '/admin',
     signedIn: true,
@@ -196,6 +229,64 @@ describe.each([
     // LAYOUT_SHOTS=1 keeps every screen in e2e/artifacts to look at; a failing one is always kept.
     if (problems.length > 0 || process.env.LAYOUT_SHOTS) await screenshot(page, `layout-${screen.name}-${label.replace(' ', '')}`);
     expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+// Issue 30's walk-through, the rows a width check alone does not see.
+describe('issue 30 screens', () => {
+  it('the admin dashboard lines up with the top bar at 1280 px', async () => {
+    const context = await signedIn(DESKTOP);
+    const page = await context.newPage();
+    await page.goto(`${demo.server.url}/admin`);
+    await waitVisible(page.getByRole('heading', { name: 'All Loops' }));
+    // The bar's column and the page's column are the same box: same width, same padding.
+    const edges = await page.evaluate(() =>
+      [document.querySelector('header > div'), document.querySelector('main h1')?.parentElement].map((el) => {
+        const box = el?.getBoundingClientRect();
+        return [Math.round(box?.left ?? NaN), Math.round(box?.right ?? NaN)];
+      }),
+    );
+    expect(edges[1]).toEqual(edges[0]);
+    await screenshot(page, 'issue30-admin-aligned-1280');
+    await context.close();
+  });
+
+  it('admin Loop members are cards on a phone, every field in view; a table on a desktop', async () => {
+    for (const viewport of [PHONE, DESKTOP]) {
+      const context = await signedIn(viewport);
+      const page = await context.newPage();
+      await page.goto(`${demo.server.url}/admin/loops/${familyId}`);
+      const card = page.getByRole('heading', { name: /^Members \(/ }).locator('xpath=../..');
+      // The cards and the table are both in the page; CSS shows one of them.
+      await waitVisible(card.getByText('Margaret Walker-Fitzgerald').filter({ visible: true }));
+      const phone = card.getByRole('link', { name: '+44 7911 123456' }).filter({ visible: true });
+      await waitVisible(phone);
+      const box = await phone.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= viewport.width).toBe(true);
+      await waitVisible(card.getByText(/keeps the family recipe book/).filter({ visible: true }));
+      expect(await card.getByRole('table').isVisible()).toBe(viewport === DESKTOP);
+      await context.close();
+    }
+  });
+
+  it('the Phone Simulator keeps a level-one heading with a phone open on a phone', async () => {
+    const context = await signedIn(PHONE);
+    const page = await context.newPage();
+    await page.goto(`${demo.server.url}/simulator?phone=${encodeURIComponent(simulatedPhone)}`);
+    await waitVisible(page.getByRole('region', { name: 'Simulated phone' }).getByRole('heading', { level: 2 }));
+    expect(await page.getByRole('heading', { level: 1, name: 'Phone Simulator' }).count()).toBe(1);
+    await context.close();
+  });
+
+  it('the country picker shows country codes, never flag emoji (boxes without an emoji font)', async () => {
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    await page.goto(`${demo.server.url}${inviteUrl}`);
+    await page.getByRole('button', { name: /^Country: United States/ }).click();
+    await waitVisible(page.getByRole('option', { name: /United Kingdom/ }));
+    expect(await page.getByRole('option', { name: /United Kingdom/ }).textContent()).toMatch(/^GBUnited Kingdom\+44$/);
+    expect(await page.evaluate(() => /\p{Regional_Indicator}/u.test(document.body.innerText))).toBe(false);
     await context.close();
   });
 });

@@ -58,17 +58,25 @@ describe('a Loop from creation to deletion, on a phone', () => {
     await waitToast(page, 'Loop created successfully!');
     await waitToast(page, 'Texts to members show up in the Phone Simulator: nothing leaves this computer.');
     await waitGone(createDialog);
+    // The dialog said "add members next": the new Loop opens (issue 30), and the toast links the Phone Simulator.
+    await waitVisible(page.getByRole('heading', { name: 'The Parkers', level: 1 }));
+    await waitVisible(page.getByRole('tab', { name: 'Members', selected: true }));
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/loops\/\d+$/);
+    await waitVisible(page.getByRole('region', { name: /Notifications/ }).getByRole('link', { name: 'Phone Simulator' }));
+    await screenshot(page, 'loop-created-375');
+    await dismissToasts(page);
+    await page.goto(server.url);
     await waitVisible(page.getByRole('link', { name: /The Parkers/ }));
     await waitVisible(page.getByText('Cousins spread over three countries.'));
-    await dismissToasts(page);
     await screenshot(page, 'dashboard-375');
 
-    // Loop detail: Members is the default tab; the creator is the first member.
+    // Loop detail: Members is the first and default tab; the creator is the first member.
     await page.getByRole('link', { name: /The Parkers/ }).click();
     await waitVisible(page.getByRole('heading', { name: 'The Parkers' }));
     const loopId = loopIdOf(page);
     await waitVisible(page.getByText(/^Created on /));
     expect(await page.getByRole('tab', { name: 'Members' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByRole('tab').allTextContents()).toEqual(['Members', 'Updates', 'Settings']);
     await waitVisible(page.getByText('Ava Parker'));
     expect(await page.getByRole('button', { name: 'Remove Ava Parker' }).count()).toBe(0);
 
@@ -174,10 +182,10 @@ describe('a Loop from creation to deletion, on a phone', () => {
     await guest.getByText('WhatsApp', { exact: true }).click();
     await screenshot(guest, 'join-375');
     await guest.getByRole('button', { name: 'Join Loop' }).click();
-    await waitToast(guest, 'Success!');
-    await waitToast(guest, "You've successfully joined the loop!");
-    // What happens next, not the marketing page (issue 18 item 9).
+    // What happens next, not the marketing page (issue 18 item 9), and no "Success!" toast
+    // saying the opposite while the YES is still to come (issue 30).
     await waitVisible(guest.getByRole('heading', { name: 'Check your phone' }));
+    expect(await guest.getByText("You've successfully joined the loop!").count()).toBe(0);
     await waitVisible(guest.getByText(/Reply YES/));
     expect(await guest.getByRole('link', { name: 'Get Started for Free!' }).count()).toBe(0);
     await screenshot(guest, 'joined-375');

@@ -68,6 +68,11 @@ export function useCodeField(id: string) {
       if (problem) document.getElementById(id)?.focus();
       return problem === undefined;
     },
+    /** Shows the server's refusal (a wrong or used code) under the field, not in a toast (issue 30). */
+    fail: (message: string) => {
+      setError(message);
+      document.getElementById(id)?.focus();
+    },
     field: {
       id,
       value: code,

@@ -49,7 +49,7 @@ function caretAfterDigits(text: string, count: number): number {
 }
 
 /**
- * An international phone number: a searchable country button showing flag and "+code", and
+ * An international phone number: a searchable country button showing the country code and "+code", and
  * the national number formatted as it is typed. Pasting "+44..." switches the country.
  */
 export function PhoneInput({

@@ -1,15 +1,21 @@
 /** The one API client: JSON over fetch with the session cookie, errors as `ApiError`. */
+import type { ApiErrorBody } from '@loop/shared/auth';
 
 export class ApiError extends Error {
   /** The HTTP status, or 0 when the request never got an answer. */
   readonly status: number;
+  /** The fields a 400 names (errors.ts `errors`), to show under each field rather than in a toast. */
+  readonly fields: FieldError[];
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, fields: FieldError[] = []) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.fields = fields;
   }
 }
+
+export type FieldError = NonNullable<ApiErrorBody['errors']>[number];
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -49,7 +55,10 @@ export function createApiClient(baseUrl = '') {
       throw new ApiError(0, errorText(error));
     }
 
-    if (!response.ok) throw new ApiError(response.status, await failureMessage(response));
+    if (!response.ok) {
+      const failure = await failureOf(response);
+      throw new ApiError(response.status, failure.message, failure.fields);
+    }
     const text = await response.text();
     if (text === '') return { data: undefined as T, headers: response.headers };
     try {
@@ -101,17 +110,26 @@ export function errorText(error: unknown): string {
 
 // docs/product.md#api-calls: the body text for 4xx (our server's `{message}` when it is JSON), status and
 // status text for 5xx (a 5xx body may be a proxy's HTML page, never worth showing).
-async function failureMessage(response: Response): Promise<string> {
+async function failureOf(response: Response): Promise<{ message: string; fields: FieldError[] }> {
   const statusLine = `${response.status} ${response.statusText}`.trim();
-  if (response.status >= 500) return statusLine;
+  if (response.status >= 500) return { message: statusLine, fields: [] };
   const text = await response.text().catch(() => '');
   try {
     const parsed: unknown = JSON.parse(text);
     if (parsed && typeof parsed === 'object' && 'message' in parsed && typeof parsed.message === 'string' && parsed.message) {
-      return parsed.message;
+      return { message: parsed.message, fields: fieldErrors(parsed) };
     }
   } catch {
     // Not JSON: the raw text is the message.
   }
-  return text.trim() || statusLine;
+  return { message: text.trim() || statusLine, fields: [] };
+}
+
+/** The well-formed entries of a body's `errors` list; anything else in it is ignored. */
+function fieldErrors(body: object): FieldError[] {
+  if (!('errors' in body) || !Array.isArray(body.errors)) return [];
+  return body.errors.filter(
+    (entry): entry is FieldError =>
+      entry !== null && typeof entry === 'object' && typeof entry.path === 'string' && typeof entry.message === 'string',
+  );
 }

@@ -8,7 +8,6 @@ export interface Country {
   code: CountryCode;
   name: string;
   callingCode: string;
-  flag: string;
 }
 
 let countries: Country[] | undefined;
@@ -22,7 +21,6 @@ export function listCountries(): Country[] {
       code,
       name: names.of(code) ?? code,
       callingCode: getCountryCallingCode(code),
-      flag: flagEmoji(code),
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
   return countries;
@@ -95,10 +93,6 @@ export function searchCountries(query: string): Country[] {
   }
   // A stable sort: equal ranks stay in name order.
   return ranked.sort((a, b) => a.rank - b.rank).map((entry) => entry.country);
-}
-
-export function flagEmoji(code: string): string {
-  return String.fromCodePoint(...[...code.toUpperCase()].map((char) => 0x1f1a5 + char.charCodeAt(0)));
 }
 
 /** The digits a person may type after the calling code: E.164 allows 15 in all. */

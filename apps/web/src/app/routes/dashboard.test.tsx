@@ -13,6 +13,8 @@ async function createLoop(smsStatus: CreateLoopAnswer['smsStatus']) {
   server.use(
     http.get('*/api/loops', () => HttpResponse.json([])),
     http.post('*/api/loops', () => HttpResponse.json({ ...summary, smsStatus }, { status: 201 })),
+    // The new Loop opens once created (issue 30).
+    http.get('*/api/loops/7', () => HttpResponse.json(loopDetail())),
   );
   renderRoute('/', { user: owner });
   await user.click((await screen.findAllByRole('button', { name: /Create (Your First )?Loop/ }))[0]!);
@@ -33,5 +35,22 @@ describe('Create Loop toast (item 10)', () => {
   it('keeps the SPEC’s words when texts really are off', async () => {
     await createLoop('disabled');
     expect(await screen.findByText('Loop created successfully! SMS notifications are currently disabled.')).toBeDefined();
+  });
+});
+
+describe('after Create Loop (issue 30)', () => {
+  it('opens the new Loop on its Members tab, and the toast links the Phone Simulator', async () => {
+    await createLoop('simulated');
+    const tab = await screen.findByRole('tab', { name: 'Members' });
+    expect(tab.getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('heading', { name: 'The Walker Family', level: 1 })).toBeDefined();
+    const toast = screen.getByRole('region', { name: /Notifications/ });
+    expect(within(toast).getByRole('link', { name: 'Phone Simulator' }).getAttribute('href')).toBe('/simulator');
+  });
+
+  it('offers no Phone Simulator link when texts are real', async () => {
+    await createLoop('enabled');
+    await screen.findByRole('tab', { name: 'Members' });
+    expect(screen.queryByRole('link', { name: 'Phone Simulator' })).toBeNull();
   });
 });

@@ -79,5 +79,8 @@ describe('/join/{code} after joining (item 9)', () => {
     expect(screen.getByText(/Reply YES/)).toBeDefined();
     expect(screen.getByText(/text your news to that number/)).toBeDefined();
     expect(screen.queryByRole('link', { name: /Get Started/ })).toBeNull();
+    // Nothing says "joined" while the YES is still to come (issue 30).
+    expect(screen.queryByText("You've successfully joined the loop!")).toBeNull();
+    expect(screen.queryByText('Success!')).toBeNull();
   });
 });

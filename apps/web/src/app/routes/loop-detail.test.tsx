@@ -223,12 +223,12 @@ describe('/loops/{id} Updates tab: voice memos and videos play (issue 22 item 4)
     await user.click(await screen.findByRole('tab', { name: 'Updates' }));
     await screen.findByText('Listen to this');
     const audio = container.querySelector('audio');
-    expect([audio?.getAttribute('src'), audio?.hasAttribute('controls'), audio?.getAttribute('preload')]).toEqual([
-      '/media/memo',
-      true,
-      'none',
-    ]);
-    expect(audio?.getAttribute('aria-label')).toBe('Voice memo, 0:42, from Margaret Walker-Fitzgerald');
+    expect([audio?.getAttribute('src'), audio?.getAttribute('preload')]).toEqual(['/media/memo', 'none']);
+    // Its own controls, with the length the server measured before anything loads (issue 30: not "0:00 / 0:00").
+    const memoPlayer = screen.getByRole('group', { name: 'Voice memo, 0:42, from Margaret Walker-Fitzgerald' });
+    expect(within(memoPlayer).getByText('0:00 / 0:42')).toBeDefined();
+    expect(within(memoPlayer).getByRole('slider', { name: 'Position' }).getAttribute('aria-valuetext')).toBe('0:00 of 0:42');
+    expect(within(memoPlayer).getByRole('button', { name: 'Play' })).toBeDefined();
     const player = container.querySelector('video');
     expect(['controls', 'playsinline', 'preload', 'poster', 'width', 'height', 'src'].map((a) => player?.getAttribute(a) ?? null)).toEqual([
       '',
@@ -317,5 +317,16 @@ describe('/loops/{id} reminders (decision 0043)', () => {
     await screen.findByText('Reminder Schedule');
     expect(screen.queryByText('Coming issue')).toBeNull();
     expect(screen.queryByText('Reminder questions')).toBeNull();
+  });
+});
+
+describe('/loops/{id} tabs (issue 30)', () => {
+  it('are in the order they are used, and the first one is open', async () => {
+    serveLoop(loopDetail());
+    renderRoute('/loops/7', { user: owner });
+    await screen.findByRole('button', { name: EDIT_MARGARET });
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs.map((tab) => tab.textContent)).toEqual(['Members', 'Updates', 'Settings']);
+    expect(tabs[0]?.getAttribute('aria-selected')).toBe('true');
   });
 });

@@ -41,13 +41,13 @@ function LoopDetailPage({ id }: { id: number }) {
           {loop.data.paused && <PausedNotice />}
           <Tabs defaultValue="members" className="grid gap-5">
             <TabsList>
-              <TabsTrigger value="updates">
-                <MessageSquareText aria-hidden="true" />
-                Updates
-              </TabsTrigger>
               <TabsTrigger value="members">
                 <UsersRound aria-hidden="true" />
                 Members
+              </TabsTrigger>
+              <TabsTrigger value="updates">
+                <MessageSquareText aria-hidden="true" />
+                Updates
               </TabsTrigger>
               <TabsTrigger value="settings">
                 <Settings aria-hidden="true" />

@@ -32,10 +32,11 @@ export function SimulatorRoute() {
   return (
     <div className={cn('mx-auto flex w-full max-w-5xl flex-1 flex-col gap-6 md:px-6 md:py-6', !phoneShown && 'px-4 py-6')}>
       <PageTitle>Phone Simulator</PageTitle>
-      <header className={cn('grid gap-1.5', phoneShown && 'hidden md:grid')}>
+      {/* A chosen phone takes a phone's whole screen, yet the page keeps its heading for screen readers (axe, issue 30). */}
+      <header className={cn('grid gap-1.5', phoneShown && 'sr-only md:not-sr-only')}>
         <h1 className="text-3xl font-bold tracking-tight">Phone Simulator</h1>
         {!forbidden && (
-          <p className="max-w-3xl text-muted-foreground">
+          <p className={cn('max-w-3xl text-muted-foreground', phoneShown && 'hidden md:block')}>
             {realTexts
               ? 'Text Loop as any member and see what Loop texts back. Real texts are on: simulated texts and Loop’s answers to them stay here, but the threads also show the real texts Loop sent.'
               : 'Text Loop as any member of your Loops and see what Loop texts back. It all goes through Loop like a real text, but nothing leaves this computer.'}

@@ -1,4 +1,4 @@
-import { Page } from '@/components/page';
+import { ADMIN_DASHBOARD_WIDTH, Page } from '@/components/page';
 import { PageTitle } from '@/components/page-title';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useAdminStats } from '@/features/admin/api/get-admin-stats';
@@ -14,7 +14,7 @@ export function AdminDashboardRoute() {
 
   // Wider than other pages: the All Loops table has seven columns.
   return (
-    <Page className="max-w-7xl">
+    <Page className={ADMIN_DASHBOARD_WIDTH}>
       <PageTitle>Admin Dashboard</PageTitle>
       <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
       {stats.isPending ? (

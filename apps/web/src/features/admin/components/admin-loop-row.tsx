@@ -76,7 +76,7 @@ export function AdminLoopRow({ loop }: { loop: AdminLoop }) {
     >
       {/* The name stays in view while a tablet scrolls the other columns. */}
       <TableCell className={cn('sticky left-0 z-10 group-hover:bg-accent md:max-w-48', paused ? 'bg-muted' : 'bg-card')}>
-        <Link to={path} className="block truncate font-semibold outline-none hover:underline focus-visible:underline">
+        <Link to={path} className="block font-semibold break-words outline-none hover:underline focus-visible:underline md:truncate">
           {loop.name}
         </Link>
         {loop.context && <p className="truncate text-xs text-muted-foreground">{loop.context}</p>}
@@ -101,18 +101,28 @@ export function AdminLoopRow({ loop }: { loop: AdminLoop }) {
       <TableCell className="hidden md:table-cell">{frequencySelect}</TableCell>
       <TableCell className={cn('hidden whitespace-nowrap tabular-nums md:table-cell', dim)}>{lastNewsletter}</TableCell>
       <TableCell className={cn('hidden whitespace-nowrap tabular-nums md:table-cell', dim)}>{formatDate(loop.createdAt)}</TableCell>
+      {/* The state and the action apart (issue 30): "Active" is what the Loop is, "Pause" what the button does. */}
       <TableCell className="text-right md:text-left">
-        <Button
-          variant={paused ? 'secondary' : 'outline'}
-          size="sm"
-          className="min-w-[6.5rem]"
-          title={paused ? `Resume ${loop.name}` : `Pause ${loop.name}`}
-          disabled={togglePause.isPending}
-          onClick={changePause}
-        >
-          {paused ? <Pause aria-hidden="true" /> : <Play aria-hidden="true" />}
-          {paused ? 'Paused' : 'Active'}
-        </Button>
+        <div className="flex flex-col items-end gap-1.5 md:flex-row md:items-center md:gap-3">
+          <span
+            className={cn(
+              'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold',
+              paused ? 'bg-amber-100 text-amber-900' : 'bg-emerald-100 text-emerald-900',
+            )}
+          >
+            {paused ? 'Paused' : 'Active'}
+          </span>
+          <Button
+            variant="outline"
+            size="sm"
+            aria-label={paused ? `Resume ${loop.name}` : `Pause ${loop.name}`}
+            disabled={togglePause.isPending}
+            onClick={changePause}
+          >
+            {paused ? <Play aria-hidden="true" /> : <Pause aria-hidden="true" />}
+            {paused ? 'Resume' : 'Pause'}
+          </Button>
+        </div>
       </TableCell>
     </TableRow>
   );

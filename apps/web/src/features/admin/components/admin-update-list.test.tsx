@@ -32,7 +32,9 @@ describe('the admin update detail (issue 22 item 4)', () => {
         ]}
       />,
     );
-    expect(container.querySelector('audio[controls][preload="none"]')?.getAttribute('src')).toBe('/media/memo');
+    expect(container.querySelector('audio[preload="none"]')?.getAttribute('src')).toBe('/media/memo');
+    // Its length on the player before it loads (issue 30), not the browser's "0:00 / 0:00".
+    expect(screen.getByRole('group', { name: 'Voice memo, 0:07, from Ada Lovelace' }).textContent).toContain('0:00 / 0:07');
     const video = container.querySelector('video[controls][playsinline][preload="none"]');
     expect([video?.getAttribute('poster'), video?.getAttribute('width'), video?.getAttribute('height')]).toEqual([
       '/media/video/320',

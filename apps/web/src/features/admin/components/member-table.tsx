@@ -32,42 +32,81 @@ export function MemberTable({ members, total, onShowAll, loadingAll }: MemberTab
         {members.length === 0 ? (
           <p className="rounded-lg bg-muted p-4 text-muted-foreground">No members yet.</p>
         ) : (
-          <Table className="min-w-[720px]" containerClassName="rounded-xl border">
-            <TableHeader>
-              <TableRow className="bg-muted/50">
-                <TableHead>Name</TableHead>
-                <TableHead>Email</TableHead>
-                <TableHead>Phone</TableHead>
-                <TableHead>Context</TableHead>
-                <TableHead>State</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
+          <>
+            {/* Phones: a card per member, every field in view; a 720 px table in a 300 px box hid three columns (issue 30). */}
+            <ul className="grid gap-3 md:hidden">
               {members.map((member) => (
-                <TableRow key={member.id}>
-                  <TableCell className="font-medium whitespace-nowrap">
-                    {member.user.firstName} {member.user.lastName}
-                    {member.isCreator && (
-                      <span className="ml-2 rounded-full bg-secondary px-2 py-0.5 text-xs text-secondary-foreground">Creator</span>
-                    )}
-                  </TableCell>
-                  <TableCell className="whitespace-nowrap">{member.user.email || '-'}</TableCell>
-                  <TableCell className="whitespace-nowrap tabular-nums">
-                    <a href={`tel:${member.user.phoneNumber}`} className="hover:underline">
-                      {formatPhoneNumber(member.user.phoneNumber)}
-                    </a>
-                  </TableCell>
-                  <TableCell className="max-w-72 break-words text-muted-foreground">{member.context || '-'}</TableCell>
-                  <TableCell className="max-w-64 text-xs break-words text-muted-foreground">
-                    <MemberStateBadge member={member} />
-                    {memberStateDetail(member) && <p className="mt-1">{memberStateDetail(member)}</p>}
-                  </TableCell>
-                </TableRow>
+                <li key={member.id} className="grid gap-1.5 rounded-xl border p-3 text-sm">
+                  <p className="font-medium break-words">
+                    <MemberName member={member} />
+                  </p>
+                  {member.user.email && <p className="break-words">{member.user.email}</p>}
+                  <p>
+                    <MemberPhone member={member} />
+                  </p>
+                  {member.context && <p className="break-words text-muted-foreground">{member.context}</p>}
+                  <MemberState member={member} />
+                </li>
               ))}
-            </TableBody>
-          </Table>
+            </ul>
+            <Table className="min-w-[720px]" containerClassName="hidden rounded-xl border md:block">
+              <TableHeader>
+                <TableRow className="bg-muted/50">
+                  <TableHead>Name</TableHead>
+                  <TableHead>Email</TableHead>
+                  <TableHead>Phone</TableHead>
+                  <TableHead>Context</TableHead>
+                  <TableHead>State</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {members.map((member) => (
+                  <TableRow key={member.id}>
+                    <TableCell className="font-medium whitespace-nowrap">
+                      <MemberName member={member} />
+                    </TableCell>
+                    <TableCell className="whitespace-nowrap">{member.user.email || '-'}</TableCell>
+                    <TableCell className="whitespace-nowrap">
+                      <MemberPhone member={member} />
+                    </TableCell>
+                    <TableCell className="max-w-72 break-words text-muted-foreground">{member.context || '-'}</TableCell>
+                    <TableCell className="max-w-64">
+                      <MemberState member={member} />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </>
         )}
       </CardContent>
     </Card>
+  );
+}
+
+function MemberName({ member }: { member: LoopMember }) {
+  return (
+    <>
+      {member.user.firstName} {member.user.lastName}
+      {member.isCreator && <span className="ml-2 rounded-full bg-secondary px-2 py-0.5 text-xs text-secondary-foreground">Creator</span>}
+    </>
+  );
+}
+
+function MemberPhone({ member }: { member: LoopMember }) {
+  return (
+    <a href={`tel:${member.user.phoneNumber}`} className="tabular-nums hover:underline">
+      {formatPhoneNumber(member.user.phoneNumber)}
+    </a>
+  );
+}
+
+function MemberState({ member }: { member: LoopMember }) {
+  const detail = memberStateDetail(member);
+  return (
+    <div className="text-xs break-words text-muted-foreground">
+      <MemberStateBadge member={member} />
+      {detail && <p className="mt-1">{detail}</p>}
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import type { AdminLoopNewsletter, DeliveryCounts } from '@loop/shared/admin';
 import { newsletterPath } from '@loop/shared/newsletters';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { useIsSimulatorMode } from '@/lib/app-config';
 import { formatDateTime } from '@/lib/format-date';
 import { kindLabel, StatusBadge } from './status-badge';
 
@@ -58,15 +59,22 @@ export function PastNewsletters({ loopId, newsletters }: { loopId: number; newsl
   );
 }
 
-/** How the texts announcing it fared: waiting, handed to the carrier, on the phone, failed. */
+/**
+ * How the texts announcing it fared: waiting, handed to the carrier, on the phone, failed. The
+ * Phone Simulator has no carrier to report delivery: there "Delivered 0" beside "Sent 5" would
+ * read as five lost texts, so it says delivery is not tracked instead (issue 30).
+ */
 function Delivery({ counts }: { counts: DeliveryCounts }) {
-  const parts: [string, number][] = [
+  const simulated = useIsSimulatorMode();
+  const all: [string, number][] = [
     ['Queued', counts.queued],
     ['Sent', counts.sent],
     ['Delivered', counts.delivered],
     ['Failed', counts.failed],
   ];
-  return (
+  // A failed text is still worth showing when there is one.
+  const parts = simulated ? all.filter(([label, value]) => label !== 'Delivered' && (label !== 'Failed' || value > 0)) : all;
+  const list = (
     <dl aria-label="Delivery" className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
       {parts.map(([label, value]) => (
         <div key={label} className="flex gap-1">
@@ -77,5 +85,12 @@ function Delivery({ counts }: { counts: DeliveryCounts }) {
         </div>
       ))}
     </dl>
+  );
+  if (!simulated) return list;
+  return (
+    <>
+      {list}
+      <p className="text-sm text-muted-foreground">Delivery is not tracked in simulator mode</p>
+    </>
   );
 }

@@ -44,24 +44,25 @@ export function RecentNewsletters() {
           <Table className="sm:min-w-[640px]" containerClassName="rounded-xl border">
             <TableHeader>
               <TableRow className="bg-muted/50">
-                <TableHead className="px-2 sm:px-3">Loop Name</TableHead>
+                <TableHead>Loop Name</TableHead>
                 <TableHead className="hidden sm:table-cell">Sent Date</TableHead>
                 <TableHead className="hidden sm:table-cell">Status</TableHead>
                 <TableHead className="hidden sm:table-cell">Share Link</TableHead>
-                <TableHead className="px-2 text-right sm:px-3">Actions</TableHead>
+                <TableHead className="hidden text-right sm:table-cell">Actions</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
               {rows.map((newsletter) => {
                 const open = openId === newsletter.id;
                 const contentId = `${baseId}-${newsletter.id}`;
+                const toggle = () => setOpenId(open ? null : newsletter.id);
                 return (
                   <Fragment key={newsletter.id}>
                     <TableRow className={cn(open && 'border-b-0 bg-accent/40')}>
-                      <TableCell className="max-w-36 px-2 sm:max-w-64 sm:px-3">
-                        <p className="truncate font-medium">{newsletter.loopName}</p>
+                      <TableCell className="sm:max-w-64">
+                        <p className="font-medium break-words sm:truncate">{newsletter.loopName}</p>
                         <p className="text-xs text-muted-foreground">{kindLabel(newsletter.kind)}</p>
-                        {/* Phones: the date, status and share columns fold in here. */}
+                        {/* Phones: the date, status, share link and the button fold in here, the whole name in view (issue 30). */}
                         <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs sm:hidden">
                           <StatusBadge status={newsletter.status} />
                           {newsletter.sentAt && <span className="tabular-nums">{formatDate(newsletter.sentAt)}</span>}
@@ -70,6 +71,7 @@ export function RecentNewsletters() {
                             label={`${newsletter.loopName} ${kindLabel(newsletter.kind).toLowerCase()}`}
                           />
                         </div>
+                        <ViewContentButton open={open} contentId={contentId} onToggle={toggle} className="mt-2 sm:hidden" />
                       </TableCell>
                       <TableCell className="hidden whitespace-nowrap tabular-nums sm:table-cell">
                         {newsletter.sentAt ? formatDate(newsletter.sentAt) : <span className="text-muted-foreground">Not sent</span>}
@@ -80,17 +82,8 @@ export function RecentNewsletters() {
                       <TableCell className="hidden sm:table-cell">
                         <ShareLink urlId={newsletter.urlId} label={`${newsletter.loopName} ${kindLabel(newsletter.kind).toLowerCase()}`} />
                       </TableCell>
-                      <TableCell className="px-2 text-right sm:px-3">
-                        <Button
-                          variant="outline"
-                          size="sm"
-                          aria-expanded={open}
-                          aria-controls={open ? contentId : undefined}
-                          onClick={() => setOpenId(open ? null : newsletter.id)}
-                        >
-                          View Content
-                          <ChevronDown aria-hidden="true" className={cn('transition-transform', open && 'rotate-180')} />
-                        </Button>
+                      <TableCell className="hidden text-right sm:table-cell">
+                        <ViewContentButton open={open} contentId={contentId} onToggle={toggle} />
                       </TableCell>
                     </TableRow>
                     {open && (
@@ -109,6 +102,33 @@ export function RecentNewsletters() {
         <LoadMoreButton list={newsletters} />
       </CardContent>
     </Card>
+  );
+}
+
+/** Opens and closes one newsletter's content under its row. */
+function ViewContentButton({
+  open,
+  contentId,
+  onToggle,
+  className,
+}: {
+  open: boolean;
+  contentId: string;
+  onToggle: () => void;
+  className?: string;
+}) {
+  return (
+    <Button
+      variant="outline"
+      size="sm"
+      aria-expanded={open}
+      aria-controls={open ? contentId : undefined}
+      onClick={onToggle}
+      className={className}
+    >
+      View Content
+      <ChevronDown aria-hidden="true" className={cn('transition-transform', open && 'rotate-180')} />
+    </Button>
   );
 }
 

@@ -10,6 +10,7 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
+import { showFieldErrors } from '@/lib/field-errors';
 import { prepareProofOfWork } from '@/lib/proof-of-work';
 import { startSignUp, useVerifySignUp } from '../api/register';
 import { CodeField, NO_TEXT_HINT, ResendButton, resendTime, SAME_BROWSER_HINT, SimulatedText, useCodeField } from '@/components/code-step';
@@ -38,7 +39,7 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
     try {
       begin(await startSignUp(values));
     } catch (error) {
-      toastError(errorText(error), 'Something went wrong');
+      if (!showFieldErrors(form, error)) toastError(errorText(error), 'Something went wrong');
     }
   });
 
@@ -103,7 +104,7 @@ function SignUpCodeStep({
     if (!input.check()) return;
     const result = await verify.mutateAsync({ phoneNumber: started.phoneNumber, code: input.code });
     if (result.ok) onSuccess();
-    else toastError(result.message, 'Something went wrong');
+    else input.fail(result.message || 'Something went wrong');
   };
   const onResend = async () => {
     setResending(true);

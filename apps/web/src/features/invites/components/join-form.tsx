@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { joinLoopSchema, type JoinAnswer } from '@loop/shared/loops';
 import { PersonFields } from '@/components/person-fields';
 import { Button } from '@/components/ui/button';
-import { toast, toastError } from '@/components/ui/use-toast';
+import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { useJoinLoop } from '../api/join-loop';
 
@@ -19,9 +19,9 @@ export function JoinForm({ code, onJoined }: { code: string; onJoined: (answer: 
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      const answer = await join.mutateAsync(values);
-      toast({ title: 'Success!', description: "You've successfully joined the loop!" });
-      onJoined(answer, values.phoneNumber);
+      // No "Success!" toast: the person is not in the Loop until they reply YES, and the card
+      // that replaces the form (role="status", read out) says so (issue 30).
+      onJoined(await join.mutateAsync(values), values.phoneNumber);
     } catch (error) {
       toastError(errorText(error), 'Failed to join loop');
     }

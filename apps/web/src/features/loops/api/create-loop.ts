@@ -12,6 +12,8 @@ export function useCreateLoop() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createLoop,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: loopsQueryKey }),
+    // Not awaited: the refetched list swaps the empty state (and the dialog in it) for the cards,
+    // and the dialog must still be there to open the new Loop (issue 30).
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: loopsQueryKey }),
   });
 }

@@ -1,11 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 import { createLoopSchema } from '@loop/shared/loops';
 import { DialogSubmitFooter } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
+import { ToastAction } from '@/components/ui/toast';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { useSignedInUser } from '@/lib/current-user';
@@ -16,7 +18,7 @@ import { VibePicker } from './vibe-picker';
 const formSchema = createLoopSchema.pick({ name: true, context: true, vibe: true });
 
 /** Loop Name (required), Newsletter Vibe (one or more) and Group Context; the browser's time zone goes along. */
-export function CreateLoopForm({ onCreated }: { onCreated: () => void }) {
+export function CreateLoopForm({ onCreated }: { onCreated: (loopId: number) => void }) {
   const user = useSignedInUser();
   const createLoop = useCreateLoop();
   const form = useForm({
@@ -29,13 +31,18 @@ export function CreateLoopForm({ onCreated }: { onCreated: () => void }) {
     try {
       const loop = await createLoop.mutateAsync({ ...values, creatorId: user.id, timeZone: browserTimeZone() });
       const disabled = loop.smsStatus === 'disabled' ? ' SMS notifications are currently disabled.' : '';
+      const simulated = loop.smsStatus === 'simulated';
       toast({
         title: `Loop created successfully!${disabled}`,
         // The simulator is not "disabled": texts work, and the Phone Simulator shows them.
-        description:
-          loop.smsStatus === 'simulated' ? 'Texts to members show up in the Phone Simulator: nothing leaves this computer.' : undefined,
+        description: simulated ? 'Texts to members show up in the Phone Simulator: nothing leaves this computer.' : undefined,
+        action: simulated ? (
+          <ToastAction altText="Open the Phone Simulator" asChild>
+            <Link to="/simulator">Phone Simulator</Link>
+          </ToastAction>
+        ) : undefined,
       });
-      onCreated();
+      onCreated(loop.id);
     } catch (error) {
       toastError(errorText(error), 'Something went wrong');
     }

@@ -1,0 +1,72 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import type { AdminLoop, AdminLoopDetail } from '@loop/shared/admin';
+import { loopDetail, staff } from '@/test/fixtures';
+import { renderRoute } from '@/test/render-route';
+import { server } from '@/test/server';
+
+function adminLoop(paused: boolean): AdminLoop {
+  const { members: _members, updates: _updates, role: _role, ...summary } = loopDetail({ paused });
+  return summary as AdminLoop;
+}
+
+describe('/admin All Loops: the state and the action apart (issue 30)', () => {
+  it('says "Active" as text beside a "Pause" button, then "Paused" beside "Resume"', async () => {
+    const user = userEvent.setup();
+    let paused = false;
+    server.use(
+      http.get('*/api/admin/stats', () =>
+        HttpResponse.json({ totalLoops: 1, totalMembers: 2, totalUpdates: 0, loopGrowth: [], memberGrowth: [] }),
+      ),
+      http.get('*/api/admin/newsletters', () => HttpResponse.json([])),
+      http.get('*/api/admin/loops', () => HttpResponse.json([adminLoop(paused)])),
+      http.post('*/api/admin/loops/7/toggle-pause', () => {
+        paused = !paused;
+        return HttpResponse.json(adminLoop(paused));
+      }),
+    );
+    renderRoute('/admin', { user: staff });
+    const pause = await screen.findByRole('button', { name: 'Pause The Walker Family' });
+    const row = pause.closest('tr') as HTMLTableRowElement;
+    expect(within(row).getByText('Active')).toBeDefined();
+    expect(within(row).queryByRole('button', { name: /Active/ })).toBeNull();
+    await user.click(pause);
+    expect(await within(row).findByRole('button', { name: 'Resume The Walker Family' })).toBeDefined();
+    expect(within(row).getByText('Paused')).toBeDefined();
+    expect(within(row).queryByRole('button', { name: /Paused/ })).toBeNull();
+  });
+});
+
+describe('/admin/loops/{id} in simulator mode (issue 30)', () => {
+  it('says delivery is not tracked instead of "Delivered 0", and lists members as cards too', async () => {
+    const detail: AdminLoopDetail = {
+      ...loopDetail(),
+      newsletters: [
+        {
+          id: 3,
+          loopId: 7,
+          kind: 'newsletter',
+          status: 'sent',
+          sentAt: '2026-03-15T18:00:00.000Z',
+          createdAt: '2026-03-15T17:00:00.000Z',
+          urlId: 'abcdefabcdefabcdefabcd',
+          delivery: { queued: 0, sent: 5, delivered: 0, failed: 0 },
+        },
+      ],
+    };
+    server.use(http.get('*/api/admin/loops/7', () => HttpResponse.json(detail)));
+    renderRoute('/admin/loops/7', { user: staff });
+    expect(await screen.findByText('Delivery is not tracked in simulator mode')).toBeDefined();
+    const delivery = screen.getByLabelText('Delivery');
+    expect(within(delivery).getByText('Sent')).toBeDefined();
+    expect(within(delivery).queryByText('Delivered')).toBeNull();
+    expect(within(delivery).queryByText('Failed')).toBeNull();
+    // Phones get a card per member (CSS shows them below md, the table above).
+    const membersCard = screen.getByRole('heading', { name: 'Members (2)' }).parentElement?.parentElement as HTMLElement;
+    const cards = within(membersCard).getAllByRole('listitem');
+    expect(cards).toHaveLength(2);
+    expect(within(cards[1]!).getByText(detail.members[1]!.user.firstName, { exact: false })).toBeDefined();
+  });
+});
