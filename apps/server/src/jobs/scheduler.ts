@@ -6,6 +6,8 @@ import { deleteExpiredAttempts } from '../services/attempts/count-attempts';
 import { deleteExpiredPhoneCodes } from '../services/phone-codes/issue-phone-code';
 import { deleteExpiredSessions } from '../services/sessions/delete-session';
 import { deleteExpiredQuestions } from '../services/inbound/delete-expired-questions';
+import { buildDataExports } from '../services/exports/build-data-exports';
+import { deleteExpiredExports } from '../services/exports/delete-expired-exports';
 import type { Log } from '../lib/log';
 
 export const SCHEDULER_QUEUE = 'scheduler-tick';
@@ -31,11 +33,14 @@ export async function startScheduler(ctx: AppContext, boss: PgBoss, log: Log): P
     const result = await runSchedulerTick(ctx, { now });
     if (result.reminderLoops || result.newsletters) log.info(result, 'scheduler tick');
     // Housekeeping: attempt counts whose window ended, expired codes, sessions past their absolute
-    // expiry, "which Loop?" questions no longer open.
+    // expiry, "which Loop?" questions no longer open, data exports past their 24 hours (and any
+    // export a process left unbuilt), DELETE-by-text requests no longer open.
     await deleteExpiredAttempts(ctx.db, now);
     await deleteExpiredPhoneCodes(ctx.db, now);
     await deleteExpiredSessions(ctx.db, now);
     await deleteExpiredQuestions(ctx.db, now);
+    await deleteExpiredExports(ctx, now);
+    await buildDataExports(ctx);
   };
   await boss.createQueue(SCHEDULER_QUEUE, { policy: 'singleton' });
   await boss.schedule(SCHEDULER_QUEUE, '* * * * *');

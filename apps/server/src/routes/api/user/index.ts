@@ -3,8 +3,9 @@ import { updateUserSchema } from '@loop/shared/auth';
 import { gate, gatedUser, signedIn } from '../../../plugins/session';
 import { toPublicUser } from '../../../services/users/to-public-user';
 import { updateUser } from '../../../services/users/update-user';
+import accountDataRoutes from './account-data';
 
-/** GET and PUT /api/user: the signed-in person's own account. Signed out is a 401 before the input is looked at. */
+/** GET, PUT and DELETE /api/user, and /api/user/export: the signed-in person's own account. Signed out is a 401 before the input is looked at. */
 const userRoutes: FastifyPluginAsyncZod = async (app) => {
   gate(app, signedIn);
 
@@ -13,6 +14,9 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put('/', { prefixTrailingSlash: 'no-slash', schema: { body: updateUserSchema } }, async (request) =>
     toPublicUser(await updateUser(app.ctx.db, gatedUser(request).id, request.body, app.ctx.clock())),
   );
+
+  // Download my data, delete my account (decision 0045).
+  await app.register(accountDataRoutes);
 };
 
 export default userRoutes;
