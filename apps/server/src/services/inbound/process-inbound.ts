@@ -17,6 +17,7 @@ import { changesFacts, decideInbound, inboundSettings, inboundText, type Reply }
 import { QUESTION_LIFETIME_MS, type ConsentOutcome } from './decide-consent';
 import { settleShare } from './settle-share';
 import { deleteAccount } from '../users/delete-account';
+import { ERASED_MARK } from '../users/scrub-erased-texts';
 import { ERASURE_CODE_MS, newErasureCode } from './erasure-code';
 import { readSenderFacts, type KnownSender } from './sender-facts';
 
@@ -136,6 +137,10 @@ export async function processInbound(
           reply: outcome.reply.body,
           kind: outcome.reply.kind,
         });
+        // The number waits here until that last text is sent, then goes (scrubErasedTexts).
+        await tx
+          .insert(erasureRequests)
+          .values({ phoneNumber: phone, codeHash: ERASED_MARK, askedAt: now, expiresAt: new Date(now.getTime() + DAY_MS) });
         return gone;
       });
       for (const key of keys) await storage.delete(key);

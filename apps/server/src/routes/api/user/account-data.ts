@@ -14,6 +14,8 @@ import { deleteAccount } from '../../../services/users/delete-account';
 import { listOwnedLoops } from '../../../services/users/list-owned-loops';
 
 const WINDOW_MS = 15 * 60_000;
+/** Passwords one account may try here in WINDOW_MS: a stolen session cannot guess its way to a delete. */
+const DELETE_TRIES_PER_ACCOUNT = 10;
 
 const downloadParams = z.object({
   exportId: z.coerce.number().int().positive(),
@@ -34,7 +36,7 @@ const accountDataRoutes: FastifyPluginAsyncZod = async (app) => {
     perIp: config.AUTH_RATE_LIMIT_PER_IP,
     windowMs: WINDOW_MS,
     account: (request) => String(gatedUser(request).id),
-    perAccount: config.AUTH_FAILURES_PER_ACCOUNT,
+    perAccount: DELETE_TRIES_PER_ACCOUNT,
   });
 
   // The export this process is building, awaited at close so a test or a restart never cuts it.
