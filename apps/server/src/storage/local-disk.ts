@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { newToken, randomToken } from '../lib/tokens';
@@ -35,7 +34,7 @@ export function localDiskStorage(root: string): MediaStorage {
       try {
         // Opened first, so a missing file is a null here and not an error on the stream.
         const handle = await open(fileOf(key), 'r');
-        return createReadStream('', { fd: handle.fd, autoClose: true });
+        return handle.createReadStream();
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;

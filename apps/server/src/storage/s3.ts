@@ -23,6 +23,10 @@ export function s3Storage(options: S3StorageOptions): MediaStorage {
   const client = new S3Client({
     region: options.region,
     forcePathStyle: options.forcePathStyle,
+    // A checksum only where S3 requires one: a streamed body (putFile) otherwise goes as
+    // aws-chunked with a trailing checksum, which S3-compatible stores do not all understand
+    // (s3rver stores the trailer as part of the object).
+    requestChecksumCalculation: 'WHEN_REQUIRED',
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
   });
