@@ -93,6 +93,7 @@ describe('the JSON API', () => {
     expect(routes.map((r) => `${r.method} ${r.url}`).sort()).toEqual(
       [
         'DELETE /api/loops/:id',
+        'DELETE /api/user',
         'DELETE /api/loops/:id/members/:memberId',
         'DELETE /api/loops/:id/updates/:updateId',
         'POST /api/admin/loops/:id/bulk-sms',
@@ -120,6 +121,7 @@ describe('the JSON API', () => {
         'PUT /api/loops/:id/members/:memberId',
         'PUT /api/loops/:id/newsletters/:newsletterId',
         'PUT /api/user',
+        'POST /api/user/export',
       ].sort(),
     );
   });
