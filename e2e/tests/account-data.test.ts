@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { registerAccount, waitToast, waitVisible } from '../support/app';
 import { seriousViolations } from '../support/axe';
@@ -11,7 +11,7 @@ let browser: Browser;
 withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 /** Nothing on the page is wider than the screen. */
-async function fitsWidth(page: import('playwright-core').Page) {
+async function fitsWidth(page: Page) {
   const width = page.viewportSize()?.width ?? 0;
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 }
