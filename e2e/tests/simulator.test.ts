@@ -230,7 +230,7 @@ describe('the Phone Simulator', () => {
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     // On SMS Twilio answers HELP itself (TWILIO_KEYWORD_REPLIES=twilio), with the text the operator
     // set there (README): the simulator plays it, as its HELP tip says (brand, where to get help, STOP).
-    await waitVisible(thread.getByText(/^Loop: your group's news by text\..*STOP to opt out.*Help: /), 20_000);
+    await waitVisible(thread.getByText(/^Loop: group news by text\..*STOP to opt out.*Help: /), 20_000);
     await waitGone(page.getByRole('button', { name: 'LOOPS', exact: true }));
 
     // Lena's phone, from the list: her welcome texts, her update to one Loop and Loop's answer.

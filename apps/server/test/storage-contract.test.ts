@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +66,25 @@ describe.each(implementations)('MediaStorage contract: %s', (_name, make) => {
     await storage.delete(key);
     expect(await storage.get(key)).toBeNull();
     await expect(storage.delete(key)).resolves.toBeUndefined();
+  });
+
+  it('stores a file streamed from disk (putFile) and streams it back (getStream) byte for byte', async () => {
+    const storage = make();
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 17, 0);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31) % 251;
+    const file = path.join(folder, `file-${Math.random().toString(36).slice(2)}.bin`);
+    await writeFile(file, bytes);
+    const key = await storage.putFile(file);
+    expect(key).toMatch(STORAGE_KEY);
+    const stream = await storage.getStream(key);
+    if (!stream) throw new Error('no stream');
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+    expect(await storage.getStream('A'.repeat(43))).toBeNull();
+    expect(await storage.getStream('../../etc/passwd')).toBeNull();
+    await storage.delete(key);
+    expect(await storage.getStream(key)).toBeNull();
   });
 });
 

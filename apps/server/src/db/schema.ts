@@ -521,3 +521,59 @@ export const groupMessages = pgTable(
       .where(sql`${t.status} = 'scheduled'`),
   ],
 );
+
+/**
+ * A deleted account's phone, or one that erased what it sent by text (decision 0045), kept only as
+ * `optOutHash(phone)` (messaging/opt-outs.ts): Loop never texts it again until it texts START,
+ * and keeps no number in the clear. Kept for as long as Loop runs: it is the opt-out itself.
+ */
+export const hashedOptOuts = pgTable('hashed_opt_outs', {
+  phoneHash: text('phone_hash').primaryKey(),
+  optedOutAt: timestamp('opted_out_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Why: 'account_deleted' or 'erased_by_text'. */
+  reason: text('reason').notNull(),
+});
+
+/**
+ * A text-only member's DELETE waiting for its confirmation (decision 0045): the code the reply
+ * texted, as a keyed hash; "DELETE <code>" from the same phone before `expiresAt` erases what it
+ * sent. One per phone; a second DELETE replaces it. Deleted when used or expired.
+ */
+export const erasureRequests = pgTable('erasure_requests', {
+  phoneNumber: text('phone_number').primaryKey(),
+  codeHash: text('code_hash').notNull(),
+  askedAt: timestamp('asked_at', { withTimezone: true }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+export const dataExportStatus = pgEnum('data_export_status', ['building', 'ready', 'failed']);
+
+/**
+ * "Download my data" (decision 0045): one zip per request, built in the background
+ * (services/exports), offered for 24 hours from when it is ready, then its file and row are
+ * deleted. At most one building per person (the partial unique index).
+ */
+export const dataExports = pgTable(
+  'data_exports',
+  {
+    id: id(),
+    userId: userRef(),
+    status: dataExportStatus('status').notNull().default('building'),
+    /** Set while a process builds it; a build whose lease ran out is taken again. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    /** The zip in MediaStorage, once ready. Never under /media: the route serves media rows only. */
+    storageKey: text('storage_key'),
+    bytes: integer('bytes'),
+    createdAt: createdAt(),
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('data_exports_user_id_idx').on(t.userId, t.createdAt),
+    uniqueIndex('data_exports_one_building_key')
+      .on(t.userId)
+      .where(sql`${t.status} = 'building'`),
+    index('data_exports_expires_at_idx').on(t.expiresAt),
+  ],
+);

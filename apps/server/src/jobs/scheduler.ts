@@ -6,6 +6,9 @@ import { deleteExpiredAttempts } from '../services/attempts/count-attempts';
 import { deleteExpiredPhoneCodes } from '../services/phone-codes/issue-phone-code';
 import { deleteExpiredSessions } from '../services/sessions/delete-session';
 import { deleteExpiredQuestions } from '../services/inbound/delete-expired-questions';
+import { buildDataExports } from '../services/exports/build-data-exports';
+import { deleteExpiredExports } from '../services/exports/delete-expired-exports';
+import { scrubErasedTexts } from '../services/users/scrub-erased-texts';
 import type { Log } from '../lib/log';
 
 export const SCHEDULER_QUEUE = 'scheduler-tick';
@@ -31,11 +34,16 @@ export async function startScheduler(ctx: AppContext, boss: PgBoss, log: Log): P
     const result = await runSchedulerTick(ctx, { now });
     if (result.reminderLoops || result.newsletters) log.info(result, 'scheduler tick');
     // Housekeeping: attempt counts whose window ended, expired codes, sessions past their absolute
-    // expiry, "which Loop?" questions no longer open.
+    // expiry, "which Loop?" questions no longer open, data exports past their 24 hours (and any
+    // export a process left unbuilt), DELETE-by-text requests no longer open, and the
+    // number on the last text to someone who erased themselves by text.
     await deleteExpiredAttempts(ctx.db, now);
     await deleteExpiredPhoneCodes(ctx.db, now);
     await deleteExpiredSessions(ctx.db, now);
     await deleteExpiredQuestions(ctx.db, now);
+    await deleteExpiredExports(ctx, now);
+    await scrubErasedTexts(ctx.db);
+    await buildDataExports(ctx);
   };
   await boss.createQueue(SCHEDULER_QUEUE, { policy: 'singleton' });
   await boss.schedule(SCHEDULER_QUEUE, '* * * * *');

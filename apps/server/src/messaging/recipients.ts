@@ -2,7 +2,8 @@ import { and, asc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-o
 import type { Db, DbOrTx } from '../db/client';
 import { countryName, phoneKind } from '@loop/shared/phone-kind';
 import type { Config } from '../config';
-import { loops, members, messages, phoneOptOuts, undeliverablePhones, users } from '../db/schema';
+import { loops, members, messages, undeliverablePhones, users } from '../db/schema';
+import { phoneNotOptedOut } from './opt-outs';
 import { AppError } from '../errors';
 
 /**
@@ -78,10 +79,8 @@ export const OPTED_OUT_KINDS = ['opt_out_notice'] as const;
  */
 export const ASKED_FOR_KINDS = ['code'] as const;
 
-/** SQL: this phone (E.164) has not opted out. */
-export function phoneNotOptedOut(phone: SQLWrapper): SQL {
-  return sql`not exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = ${phone})`;
-}
+/** SQL: this phone (E.164) has not opted out (opt-outs.ts: in the clear or by hash). */
+export { phoneNotOptedOut };
 
 /** SQL: the carrier has not said this phone (E.164) cannot receive texts. */
 export function phoneCanReceive(phone: SQLWrapper): SQL {

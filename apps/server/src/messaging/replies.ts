@@ -52,10 +52,29 @@ export const replies = {
   /**
    * The answer to HELP (CTIA 5.1.3: the brand, a support contact, how to stop), one segment with
    * a short contact: `supportContact` is SUPPORT_CONTACT, an e-mail address or a web address. How
-   * to share with one Loop comes with the answer to LOOPS.
+   * to share with one Loop comes with the answer to LOOPS; START comes with the STOP confirmation,
+   * which left room for DELETE (decision 0045).
    */
   help: (supportContact: string) =>
-    `Loop: your group's news by text. Reply LOOPS to list your Loops, STOP to opt out, START to rejoin. Help: ${flattened(supportContact, 100)}. ${RATES}`,
+    `Loop: group news by text. Reply LOOPS to list your Loops, STOP to opt out, DELETE to erase your texts. Help: ${flattened(supportContact, 100)}. ${RATES}`,
+
+  /**
+   * DELETE from a member without an account (decision 0045): the code that confirms it. Nothing
+   * is deleted until the code comes back, from this phone, in time.
+   */
+  erasureAsk: (code: string) =>
+    `Loop: to delete your name, number and everything you sent to Loop, for good, reply DELETE ${code} within 10 minutes. To keep it all, ignore this.`,
+
+  /** The last text Loop sends a member who erased themselves by text. */
+  erased: () =>
+    "Loop: done. Everything you sent, your name and your number are deleted, and Loop won't text you again. Reply START to rejoin.",
+
+  /** DELETE from a phone with a Loop account: deleting it asks for the password, on the website. */
+  erasureOnWebsite: () =>
+    'Loop: this number has a Loop account. To delete it and everything you sent, sign in on the website and open Profile, then Delete my account.',
+
+  /** DELETE from a phone Loop does not know. */
+  erasureNothing: () => 'Loop has nothing from this number to delete.',
 
   optedIn: () => "You're back in! Loop texts will reach you again. Reply STOP anytime to stop them.",
 

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { newToken, randomToken } from '../lib/tokens';
 import { STORAGE_KEY, type MediaStorage } from './media-storage';
@@ -19,6 +19,26 @@ export function localDiskStorage(root: string): MediaStorage {
       await writeFile(temporary, bytes, { mode: 0o600 });
       await rename(temporary, file);
       return key;
+    },
+    async putFile(source) {
+      const key = newToken('mediaKey');
+      const file = fileOf(key);
+      await mkdir(path.dirname(file), { recursive: true });
+      const temporary = `${file}.${randomToken(8)}.tmp`;
+      await copyFile(source, temporary);
+      await rename(temporary, file);
+      return key;
+    },
+    async getStream(key) {
+      if (!STORAGE_KEY.test(key)) return null;
+      try {
+        // Opened first, so a missing file is a null here and not an error on the stream.
+        const handle = await open(fileOf(key), 'r');
+        return handle.createReadStream();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
     },
     async get(key) {
       if (!STORAGE_KEY.test(key)) return null;

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { body, idSegment, query, role as anyRole, tokenSegment, weirdString, wrongValue } from './arbitraries';
 import { rows, type Delta, type RouteFuzz } from './harness';
 import * as v from './values';
+
+const idSegmentNumber = fc.oneof(fc.integer({ min: 1, max: 50 }), fc.constant(-1));
 import { PASSWORD, type Role, type World } from './world';
 
 /** The Loop's own id or another one's, for every route under /api/loops/:id. */
@@ -97,6 +99,24 @@ export function authRoutes(world: World): RouteFuzz[] {
     { route: 'POST /api/user/phone', body: body({ phoneNumber: v.phone(world) }), success: rows({ messages: [0, 1] }) },
     // Without this browser's code nothing checks out; with it the account's number changes, no row is added.
     { route: 'POST /api/user/phone/verify', body: body({ phoneNumber: v.phone(world), code: code() }), success: rows() },
+    // Download my data and delete my account (decision 0045). The export's own table is not
+    // counted here; a zip is built in the background either way.
+    { route: 'GET /api/user/export', query: query(), success: rows() },
+    { route: 'POST /api/user/export', body: body(), success: rows() },
+    {
+      route: 'GET /api/user/export/:exportId/:token',
+      params: { exportId: idSegment('ownLoop', 'draft'), token: tokenSegment('mediaKey', 'sentUrlId') },
+      query: query(),
+      // No export of the fuzzed person is ever ready under these ids and tokens.
+      success: () => 'an export was served for a guessed id and token',
+    },
+    { route: 'GET /api/user/owned-loops', query: query(), success: rows() },
+    {
+      route: 'DELETE /api/user',
+      // Never the password: a random one must never delete the account.
+      body: body({ password: fc.string({ maxLength: 40 }), deleteLoops: fc.array(idSegmentNumber, { maxLength: 3 }) }),
+      success: () => 'an account was deleted without its password',
+    },
   ];
 }
 

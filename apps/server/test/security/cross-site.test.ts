@@ -93,6 +93,7 @@ describe('the JSON API', () => {
     expect(routes.map((r) => `${r.method} ${r.url}`).sort()).toEqual(
       [
         'DELETE /api/loops/:id',
+        'DELETE /api/user',
         'DELETE /api/loops/:id/members/:memberId',
         'DELETE /api/loops/:id/updates/:updateId',
         'POST /api/admin/loops/:id/bulk-sms',
@@ -123,6 +124,7 @@ describe('the JSON API', () => {
         'POST /api/user/password',
         'POST /api/user/phone',
         'POST /api/user/phone/verify',
+        'POST /api/user/export',
       ].sort(),
     );
   });

@@ -2,9 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OPT_OUT_PHRASES } from '../../messaging/opt-out-words';
 import { decideInbound, type InboundText } from './decide-inbound';
+import { erasureCodeHash } from './erasure-code';
 import type { SenderFacts } from './sender-facts';
 
 const AT = new Date('2026-05-04T10:00:00Z');
+const SECRET = 'x'.repeat(32);
+const PHONE = '+15550001111';
+const CODES = ['123456', '000000', '999999'];
 const text = (body: string, extra: Partial<InboundText> = {}): InboundText => ({
   body,
   channel: 'sms',
@@ -13,6 +17,7 @@ const text = (body: string, extra: Partial<InboundText> = {}): InboundText => ({
   simulated: false,
   keywordReplies: 'twilio',
   supportContact: 'help@loop.example',
+  codeSecret: SECRET,
   ...extra,
 });
 
@@ -34,10 +39,20 @@ const facts = fc.record({
     { selector: (i) => i.membershipId, maxLength: 4 },
   ),
   question: fc.option(fc.record({ membershipIds: fc.array(fc.nat(), { maxLength: 3 }), expiresAt: fc.date() }), { nil: null }),
+  erasure: fc.option(
+    fc.record({
+      codeHash: fc.constantFrom(...CODES).map((code) => erasureCodeHash(PHONE, code, SECRET)),
+      expiresAt: fc.integer({ min: -60_000, max: 60_000 }).map((ms) => new Date(AT.getTime() + ms)),
+    }),
+    { nil: null },
+  ),
 });
-const sender = (f: fc.Arbitrary<Omit<SenderFacts, 'user'>> extends fc.Arbitrary<infer F> ? F : never): SenderFacts => ({
+const sender = (
+  f: fc.Arbitrary<Omit<SenderFacts, 'user'>> extends fc.Arbitrary<infer F> ? F : never,
+  user: Partial<NonNullable<SenderFacts['user']>> = {},
+): SenderFacts => ({
   ...f,
-  user: { id: 1, firstName: 'Carol' } as SenderFacts['user'],
+  user: { id: 1, firstName: 'Carol', phoneNumber: PHONE, passwordHash: null, ...user } as SenderFacts['user'],
 });
 const bodies = fc.constantFrom(
   'YES',
@@ -109,10 +124,48 @@ describe('decideInbound (pure)', () => {
         },
       ],
       question: { membershipIds: [7, 8], expiresAt: new Date(AT.getTime() + 1000) },
+      erasure: null,
     };
     expect(decideInbound(text('2'), sender(open))).toMatchObject({ kind: 'consent', confirm: 8 });
     expect(decideInbound(text('2', { at: new Date(AT.getTime() + 1000) }), sender(open)).kind).toBe('nowhere');
     expect(decideInbound(text('2'), sender({ ...open, question: null })).kind).toBe('nowhere');
     expect(decideInbound(text('3'), sender(open))).toMatchObject({ kind: 'consent', confirm: null, ask: [7, 8] });
+  });
+
+  it('DELETE erases only a member without an account, with the code texted to this phone, in time (decision 0045)', () => {
+    const deletes = fc.constantFrom('DELETE', 'delete', ' Delete ', ...CODES.map((c) => `DELETE ${c}`), 'delete 12345', 'DELETE ALL');
+    fc.assert(
+      fc.property(facts, deletes, fc.boolean(), fc.boolean(), (f, body, hasAccount, known) => {
+        const facts = known ? sender(f, hasAccount ? { passwordHash: 'argon2id$...' } : {}) : { ...sender(f), user: undefined };
+        const outcome = decideInbound(text(body), facts);
+        const code = /\d{6}/.exec(body)?.[0];
+        const matches =
+          code !== undefined &&
+          f.erasure !== null &&
+          f.erasure.expiresAt > AT &&
+          f.erasure.codeHash === erasureCodeHash(PHONE, code, SECRET);
+        if (outcome.kind === 'erase') {
+          expect(known && !hasAccount && matches).toBe(true);
+          expect(outcome.reply.kind).toBe('opt_out_notice');
+        }
+        if (known && !hasAccount && matches) expect(outcome.kind).toBe('erase');
+        // Never shared, never a Loop's update: an answer, a new code, or the erasure.
+        if (body.trim().toUpperCase() !== 'DELETE ALL' && !/12345$/.test(body))
+          expect(['erase', 'erase_ask', 'answer']).toContain(outcome.kind);
+        if (outcome.kind === 'erase_ask') expect(known && !hasAccount).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a spoofed DELETE with a guessed code, or a stray one, deletes nothing and asks again', () => {
+    const open = { codeHash: erasureCodeHash(PHONE, '123456', SECRET), expiresAt: new Date(AT.getTime() + 60_000) };
+    const base = { optedOut: false, loops: [], invitations: [], question: null, erasure: open };
+    expect(decideInbound(text('DELETE'), sender(base)).kind).toBe('erase_ask');
+    expect(decideInbound(text('DELETE 654321'), sender(base)).kind).toBe('erase_ask');
+    expect(decideInbound(text('DELETE 123456', { codeSecret: 'y'.repeat(32) }), sender(base)).kind).toBe('erase_ask');
+    expect(decideInbound(text('DELETE 123456', { at: new Date(AT.getTime() + 60_000) }), sender(base)).kind).toBe('erase_ask');
+    expect(decideInbound(text('DELETE 123456'), sender(base)).kind).toBe('erase');
+    expect(decideInbound(text('DELETE 123456'), sender(base, { phoneNumber: '+15550002222' })).kind).toBe('erase_ask');
   });
 });

@@ -5,7 +5,8 @@ import { replies } from '../../messaging/replies';
 import { isSimulatorAddress } from '../../messaging/simulator';
 import { parseConsent } from './consent';
 import { answerToQuestion, decideConsent, type ConsentOutcome } from './decide-consent';
-import { parseKeyword, type Keyword } from './keywords';
+import { erasureCodeHash } from './erasure-code';
+import { erasureCodeIn, parseKeyword, type Keyword } from './keywords';
 import { routeText, type LoopRef } from './route-text';
 import type { SenderFacts } from './sender-facts';
 
@@ -23,13 +24,15 @@ export interface InboundText {
   keywordReplies: Config['TWILIO_KEYWORD_REPLIES'];
   /** SUPPORT_CONTACT (or its default), which the HELP answer names (CTIA 5.1.3). */
   supportContact: string;
+  /** SESSION_SECRET: a DELETE's code is checked against its keyed hash (decision 0045). */
+  codeSecret: string;
 }
 
 /** The settings deciding a text reads. */
-export type InboundSettings = Pick<InboundText, 'keywordReplies' | 'supportContact'>;
+export type InboundSettings = Pick<InboundText, 'keywordReplies' | 'supportContact' | 'codeSecret'>;
 
-export function inboundSettings(config: Pick<Config, 'TWILIO_KEYWORD_REPLIES' | 'supportContact'>): InboundSettings {
-  return { keywordReplies: config.TWILIO_KEYWORD_REPLIES, supportContact: config.supportContact };
+export function inboundSettings(config: Pick<Config, 'TWILIO_KEYWORD_REPLIES' | 'supportContact' | 'SESSION_SECRET'>): InboundSettings {
+  return { keywordReplies: config.TWILIO_KEYWORD_REPLIES, supportContact: config.supportContact, codeSecret: config.SESSION_SECRET };
 }
 
 /** A text Loop sends back; `opt_out_notice` is the only kind that reaches a phone that opted out. */
@@ -51,6 +54,10 @@ export type Outcome =
   /** A tap on a template's quick-reply button answers our text: it opens the window, shares nothing. */
   | { kind: 'button' }
   | { kind: 'nowhere'; reply: string }
+  /** A member without an account texted DELETE: a code goes back, which confirms it (decision 0045). */
+  | { kind: 'erase_ask'; userId: number }
+  /** DELETE with the right code in time: the member and all they sent are deleted. */
+  | { kind: 'erase'; userId: number; reply: Reply }
   | {
       kind: 'share';
       userId: number;
@@ -111,7 +118,13 @@ export function decideInbound(text: InboundText, facts: SenderFacts): Outcome {
 
 /** Whether the outcome changes the sender's facts: their later texts must read them again. */
 export function changesFacts(outcome: Outcome): boolean {
-  return outcome.kind === 'opt_out' || outcome.kind === 'opt_in' || outcome.kind === 'consent';
+  return (
+    outcome.kind === 'opt_out' ||
+    outcome.kind === 'opt_in' ||
+    outcome.kind === 'consent' ||
+    outcome.kind === 'erase_ask' ||
+    outcome.kind === 'erase'
+  );
 }
 
 /**
@@ -159,12 +172,37 @@ function decideKeyword(keyword: Keyword, text: InboundText, facts: SenderFacts):
       if (sms && twilioAnswers) return { kind: 'answer', reply: asTwilio(replies.help(text.supportContact)) };
       return { kind: 'answer', reply: { body: replies.help(text.supportContact), kind: 'reply' } };
     }
+    case 'erase':
+      return decideErasure(text, facts);
     case 'loops': {
       const names = facts.loops.map((loop) => loop.name);
       const body = facts.user === undefined || names.length === 0 ? replies.joinHelp() : replies.yourLoops(names);
       return { kind: 'answer', reply: { body, kind: 'reply' } };
     }
   }
+}
+
+/**
+ * DELETE (decision 0045). Only a member without an account erases by text (an account holder
+ * deletes on the website, where the password is asked), and only with the six-digit code the
+ * first DELETE texted back, within ERASURE_CODE_MINUTES: a stray DELETE, or one from a spoofed
+ * sender who never sees the code, deletes nothing. A wrong or late code asks again, with a new
+ * code, so guessing gets nowhere.
+ */
+function decideErasure(text: InboundText, facts: SenderFacts): Outcome {
+  const user = facts.user;
+  if (user === undefined) return { kind: 'answer', reply: { body: replies.erasureNothing(), kind: 'reply' } };
+  if (user.passwordHash !== null) return { kind: 'answer', reply: { body: replies.erasureOnWebsite(), kind: 'reply' } };
+  const code = erasureCodeIn(text.body);
+  const open = facts.erasure;
+  const confirmed =
+    code !== null &&
+    open !== null &&
+    open.expiresAt.getTime() > text.at.getTime() &&
+    open.codeHash === erasureCodeHash(user.phoneNumber, code, text.codeSecret);
+  // The last text: it reaches the phone though it is now opted out, as a STOP confirmation does.
+  if (confirmed) return { kind: 'erase', userId: user.id, reply: { body: replies.erased(), kind: 'opt_out_notice' } };
+  return { kind: 'erase_ask', userId: user.id };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { isOptOutRequest } from '../../messaging/opt-out-words';
 
-export type Keyword = 'opt_out' | 'opt_in' | 'help' | 'loops';
+export type Keyword = 'opt_out' | 'opt_in' | 'help' | 'loops' | 'erase';
 
 // Twilio's opt-in and help words (https://help.twilio.com/articles/223134027); opt-out words and
 // phrases are messaging/opt-out-words.ts (decision 0034).
@@ -14,6 +14,17 @@ const WORDS: Record<string, Keyword> = {
 };
 
 /**
+ * DELETE, alone or with the code its confirmation texted (decision 0045): a member without an
+ * account erases what they sent. Any case, spaces around.
+ */
+const ERASE = /^\s*delete(?:\s+(\d{6}))?\s*$/i;
+
+/** The code of a "DELETE 123456", or null (a bare DELETE asks for one). */
+export function erasureCodeIn(body: string): string | null {
+  return ERASE.exec(body)?.[1] ?? null;
+}
+
+/**
  * The keyword a text is, if the whole text is one (any case, surrounding spaces ignored; an
  * opt-out in any of the words isOptOutRequest knows), or what Twilio's Advanced Opt-Out already
  * decided (`OptOutType`). A keyword never becomes an update.
@@ -24,5 +35,6 @@ export function parseKeyword(body: string, optOutType?: string): Keyword | null 
   if (type === 'START') return 'opt_in';
   if (type === 'HELP') return 'help';
   if (isOptOutRequest(body)) return 'opt_out';
+  if (ERASE.test(body)) return 'erase';
   return WORDS[body.trim().toUpperCase()] ?? null;
 }

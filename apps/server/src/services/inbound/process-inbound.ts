@@ -1,7 +1,7 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { toE164 } from '@loop/shared/phone';
 import type { DbOrTx } from '../../db/client';
-import { consentQuestions, messages } from '../../db/schema';
+import { consentQuestions, erasureRequests, loops, messages } from '../../db/schema';
 import type { FetchMediaOptions } from '../../messaging/fetch-media';
 import type { MessageRow, MessagingContext } from '../../messaging/context';
 import { DAY_MS } from '../../lib/clock';
@@ -16,6 +16,9 @@ import { confirmMembership } from '../memberships/confirm-membership';
 import { changesFacts, decideInbound, inboundSettings, inboundText, type Reply } from './decide-inbound';
 import { QUESTION_LIFETIME_MS, type ConsentOutcome } from './decide-consent';
 import { settleShare } from './settle-share';
+import { deleteAccount } from '../users/delete-account';
+import { ERASED_MARK } from '../users/scrub-erased-texts';
+import { ERASURE_CODE_MS, newErasureCode } from './erasure-code';
 import { readSenderFacts, type KnownSender } from './sender-facts';
 
 /** Thrown to try the whole message again later (a photo host failed for now). */
@@ -104,6 +107,45 @@ export async function processInbound(
       });
     case 'button':
       return db.transaction((tx) => finish(tx, 'processed'));
+    case 'erase_ask':
+      return db.transaction(async (tx) => {
+        const { code, codeHash } = newErasureCode(phone, config.SESSION_SECRET);
+        const request = { codeHash, askedAt: now, expiresAt: new Date(now.getTime() + ERASURE_CODE_MS) };
+        await tx
+          .insert(erasureRequests)
+          .values({ phoneNumber: phone, ...request })
+          .onConflictDoUpdate({ target: erasureRequests.phoneNumber, set: request });
+        await finish(tx, 'processed', { body: replies.erasureAsk(code), kind: 'reply' });
+      });
+    case 'erase': {
+      // The member and all they sent (decision 0045); the Loops such a member runs (made by staff
+      // for them) go too: nobody else was given them. This text's row keeps no words either.
+      const keys = await db.transaction(async (tx) => {
+        const owned = await tx.select({ id: loops.id }).from(loops).where(eq(loops.creatorId, outcome.userId));
+        const gone = await deleteAccount(tx, {
+          userId: outcome.userId,
+          handOver: [],
+          deleteLoops: owned.map((l) => l.id),
+          reason: 'erased_by_text',
+          now,
+        });
+        await finishInbound(tx, row, {
+          status: 'processed',
+          userId: null,
+          loopId: null,
+          phone,
+          reply: outcome.reply.body,
+          kind: outcome.reply.kind,
+        });
+        // The number waits here until that last text is sent, then goes (scrubErasedTexts).
+        await tx
+          .insert(erasureRequests)
+          .values({ phoneNumber: phone, codeHash: ERASED_MARK, askedAt: now, expiresAt: new Date(now.getTime() + DAY_MS) });
+        return gone;
+      });
+      for (const key of keys) await storage.delete(key);
+      return;
+    }
     case 'nowhere':
       return db.transaction((tx) => finish(tx, 'ignored', outcome.reply));
     case 'share':

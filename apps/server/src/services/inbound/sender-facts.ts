@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { consentQuestions, loops, members, phoneOptOuts, users } from '../../db/schema';
+import { consentQuestions, erasureRequests, loops, members, users } from '../../db/schema';
+import { optedOutAmong } from '../../messaging/opt-outs';
 import { membershipIsActive, membershipIsConfirmable } from '../memberships/membership-is-active';
 import type { LoopCadence } from '../../messaging/text-frequency';
 import type { LoopRef } from './route-text';
@@ -37,6 +38,8 @@ export interface SenderFacts {
   /** Open invitations, by Loop name then id. */
   invitations: OpenInvitation[];
   question: OpenQuestion | null;
+  /** A DELETE waiting for its code (decision 0045), open or not: decideInbound checks the time. */
+  erasure: { codeHash: string; expiresAt: Date } | null;
 }
 
 /**
@@ -105,7 +108,7 @@ function inScope(scope: number[] | null) {
 }
 
 /**
- * The facts of many senders (E.164 phones) in five statements, whatever their number; within
+ * The facts of many senders (E.164 phones) in seven statements, whatever their number; within
  * `scope` when a simulator viewer plays someone else's phone.
  */
 export async function readSenderFacts(
@@ -117,13 +120,12 @@ export async function readSenderFacts(
   const facts = new Map<string, SenderFacts>();
   if (phones.length === 0) return facts;
   const found = await db.select().from(users).where(inArray(users.phoneNumber, phones));
-  const optedOut = new Set(
-    (await db.select({ phone: phoneOptOuts.phoneNumber }).from(phoneOptOuts).where(inArray(phoneOptOuts.phoneNumber, phones))).map(
-      (r) => r.phone,
-    ),
-  );
+  const optedOut = await optedOutAmong(db, phones);
   const questions = new Map(
     (await db.select().from(consentQuestions).where(inArray(consentQuestions.phoneNumber, phones))).map((q) => [q.phoneNumber, q]),
+  );
+  const erasures = new Map(
+    (await db.select().from(erasureRequests).where(inArray(erasureRequests.phoneNumber, phones))).map((e) => [e.phoneNumber, e]),
   );
   const userIds = found.map((u) => u.id);
   const loopsOf = await activeLoopsOf(db, userIds, scope);
@@ -132,12 +134,14 @@ export async function readSenderFacts(
   for (const phone of phones) {
     const user = userOf.get(phone);
     const question = questions.get(phone);
+    const erasure = erasures.get(phone);
     facts.set(phone, {
       user,
       optedOut: optedOut.has(phone),
       loops: user ? (loopsOf.get(user.id) ?? []) : [],
       invitations: user ? (invitationsOfUser.get(user.id) ?? []) : [],
       question: question ? { membershipIds: question.membershipIds, expiresAt: question.expiresAt } : null,
+      erasure: erasure ? { codeHash: erasure.codeHash, expiresAt: erasure.expiresAt } : null,
     });
   }
   return facts;

@@ -2,6 +2,8 @@ import { BackToDashboard } from '@/components/back-to-dashboard';
 import { Page } from '@/components/page';
 import { PageTitle } from '@/components/page-title';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { DeleteAccount } from '@/features/profile/components/delete-account';
+import { DownloadMyData } from '@/features/profile/components/download-my-data';
 import { MessagingPreferenceSetting } from '@/features/profile/components/messaging-preference-setting';
 import { DetailsForm } from '@/features/profile/components/details-form';
 import { PasswordForm } from '@/features/profile/components/password-form';
@@ -9,7 +11,7 @@ import { PhoneNumberSetting } from '@/features/profile/components/phone-number-s
 import { TimeZoneSetting } from '@/features/profile/components/time-zone-setting';
 import { useSignedInUser } from '@/lib/current-user';
 
-/** /profile: who you are (name, email, phone number, password), and how Loop texts you. */
+/** /profile: who you are (name, email, phone number, password), how Loop texts you, and your data: download it or delete it. */
 export function ProfileRoute() {
   const user = useSignedInUser();
   return (
@@ -48,6 +50,23 @@ export function ProfileRoute() {
         <CardContent className="grid gap-6">
           <MessagingPreferenceSetting user={user} />
           <TimeZoneSetting user={user} />
+        </CardContent>
+      </Card>
+      {/* Your data (decision 0045): its own section, apart from the details above. */}
+      <Card>
+        <CardHeader>
+          <CardTitle>Download my data</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <DownloadMyData />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Delete my account</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <DeleteAccount />
         </CardContent>
       </Card>
     </Page>

@@ -8,6 +8,7 @@ import { completePhoneChange } from '../../../services/users/complete-phone-chan
 import { startPhoneChange } from '../../../services/users/start-phone-change';
 import { toPublicUser } from '../../../services/users/to-public-user';
 import { updateUser } from '../../../services/users/update-user';
+import accountDataRoutes from './account-data';
 
 const WINDOW_MS = 15 * 60_000;
 
@@ -16,7 +17,8 @@ const WINDOW_MS = 15 * 60_000;
  * current password, then the new one; other sessions end) and POST /api/user/phone then
  * /api/user/phone/verify (a new number, proven by its texted code in this browser; decision
  * 0044). Signed out is a 401 before the input is looked at. Every change is limited per address
- * and per account; a wrong current password counts as a failed sign-in.
+ * and per account; a wrong current password counts as a failed sign-in. DELETE /api/user and
+ * /api/user/export*: delete my account, download my data (account-data.ts, decision 0045).
  */
 const userRoutes: FastifyPluginAsyncZod = async (app) => {
   gate(app, signedIn);
@@ -83,6 +85,9 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       return toPublicUser(await completePhoneChange(app.ctx.db, gatedUser(request), request.body, options));
     },
   );
+
+  // Download my data, delete my account (decision 0045).
+  await app.register(accountDataRoutes);
 };
 
 export default userRoutes;

@@ -8,6 +8,7 @@ const KEYWORDS = [
   ['LOOPS', 'the Loops this phone is in'],
   ['STOP', 'no more texts from Loop (from your own phone)'],
   ['START', 'texts again after STOP (from your own phone)'],
+  ['DELETE', 'a member without an account erases all they sent (a texted code confirms it)'],
 ] as const;
 
 /** How a member texts Loop: what the simulator is good for trying. */
