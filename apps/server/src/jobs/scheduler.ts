@@ -29,7 +29,7 @@ export async function startScheduler(ctx: AppContext, boss: PgBoss, log: Log): P
   const runTick = async () => {
     const now = ctx.clock();
     const result = await runSchedulerTick(ctx, { now });
-    if (result.reminderLoops || result.newsletters) log.info(result, 'scheduler tick');
+    if (result.reminderLoops || result.drafts || result.lastCalls || result.newsletters) log.info(result, 'scheduler tick');
     // Housekeeping: attempt counts whose window ended, expired codes, sessions past their absolute
     // expiry, "which Loop?" questions no longer open.
     await deleteExpiredAttempts(ctx.db, now);

@@ -23,6 +23,7 @@ import { listLoopNewsletters } from '../../../services/newsletters/list-loop-new
 import { updateMember } from '../../../services/members/update-member';
 import { resendInvitation } from '../../../services/memberships/invite-member';
 import { deleteUpdate } from '../../../services/updates/delete-update';
+import newsletterRoutes from './newsletters/index';
 import staffNewsletterRoutes from './staff-newsletters/index';
 
 const loopParams = z.object({ id: idParamSchema });
@@ -134,8 +135,9 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
     return { ok: true };
   });
 
-  // Staff's newsletter and sneak peek routes (staff-newsletters/) share the prefix: this folder's
-  // gate runs first, then theirs.
+  // The owner's and staff's newsletter routes (newsletters/), then staff's sneak peek
+  // (staff-newsletters/), share the prefix: this folder's gate runs first, then theirs.
+  await app.register(newsletterRoutes);
   await app.register(staffNewsletterRoutes);
 };
 
