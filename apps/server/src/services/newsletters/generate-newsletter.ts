@@ -1,4 +1,4 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { newsletters } from '../../db/schema';
 import { AppError } from '../../errors';
