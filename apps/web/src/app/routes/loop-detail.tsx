@@ -1,4 +1,4 @@
-import { MessageSquareText, Settings, UsersRound } from 'lucide-react';
+import { MessageSquareText, Newspaper, Settings, UsersRound } from 'lucide-react';
 import { useParams } from 'react-router';
 import { BackToDashboard } from '@/components/back-to-dashboard';
 import { Page } from '@/components/page';
@@ -12,6 +12,8 @@ import { LoopLoadError } from '@/features/loops/components/loop-load-error';
 import { LoopNewsletters, PausedNotice } from '@/features/loops/components/loop-newsletters';
 import { LoopSettings } from '@/features/loops/components/loop-settings';
 import { MemberList } from '@/features/loops/components/member-list';
+import { NewsletterReview } from '@/features/loops/components/newsletter-review';
+import { NewsletterReviewSetting } from '@/features/loops/components/newsletter-review-setting';
 import { ReminderSchedule } from '@/features/loops/components/reminder-schedule';
 import { UpdateList } from '@/features/loops/components/update-list';
 import { NotFoundRoute } from './not-found';
@@ -43,6 +45,12 @@ function LoopDetailPage({ id }: { id: number }) {
                 <MessageSquareText aria-hidden="true" />
                 Updates
               </TabsTrigger>
+              {loop.data.role !== 'member' && (
+                <TabsTrigger value="newsletter">
+                  <Newspaper aria-hidden="true" />
+                  Newsletter
+                </TabsTrigger>
+              )}
               <TabsTrigger value="members">
                 <UsersRound aria-hidden="true" />
                 Members
@@ -56,11 +64,17 @@ function LoopDetailPage({ id }: { id: number }) {
               <LoopNewsletters loopId={loop.data.id} />
               <UpdateList loop={loop.data} />
             </TabsContent>
+            {loop.data.role !== 'member' && (
+              <TabsContent value="newsletter" className="grid gap-5">
+                <NewsletterReview loopId={loop.data.id} />
+              </TabsContent>
+            )}
             <TabsContent value="members">
               <MemberList loop={loop.data} />
             </TabsContent>
             <TabsContent value="settings" className="grid gap-5">
               <LoopSettings loop={loop.data} />
+              <NewsletterReviewSetting loop={loop.data} />
               <ReminderSchedule loop={loop.data} />
               {loop.data.role !== 'member' && <DeleteLoopCard loop={loop.data} />}
             </TabsContent>

@@ -21,6 +21,9 @@ const draft: Newsletter = {
   periodEnd: '2026-03-15T18:00:00.000Z',
   createdAt: '2026-03-15T18:00:00.000Z',
   sentAt: null,
+  sendAt: null,
+  approvedAt: null,
+  skippedAt: null,
 };
 
 async function openEditor() {
