@@ -141,7 +141,7 @@ describe('the owner reviews a texted draft (375 px)', () => {
 });
 
 describe('an owner who is not staff runs their own Loop (1280 px)', () => {
-  it('generates, moves, approves, edits, previews and sends; then skips the next one', async () => {
+  it('generates, moves, edits, previews and sends; then skips the next one', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
