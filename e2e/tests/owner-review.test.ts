@@ -63,6 +63,8 @@ async function editAndPreview(page: Page, edit: string): Promise<void> {
   await page.keyboard.type(`\n\n${edit}`);
   await page.getByRole('button', { name: 'Save Changes' }).click();
   await waitToast(page, 'Changes saved');
+  // Back to the top: a full-page picture of a scrolled page draws the sticky top bar mid-page.
+  await page.evaluate(() => window.scrollTo(0, 0));
   const href = await page.getByRole('link', { name: 'Preview' }).first().getAttribute('href');
   expect(href).toMatch(/^\/newsletters\//);
   const preview = await page.context().newPage();
