@@ -86,7 +86,9 @@ export const updateLoopSchema = z.object({
   reminderSchedule: reminderScheduleSchema.optional(),
   timeZone: timeZoneSchema.optional(),
   /** false: each newsletter goes out at its time after the owner's preview text; true: only once the owner approves it (decision 0040). */
-  newsletterReview: z.boolean({ error: 'newsletterReview must be true (let me approve it first) or false (send automatically)' }).optional(),
+  newsletterReview: z
+    .boolean({ error: 'newsletterReview must be true (let me approve it first) or false (send automatically)' })
+    .optional(),
 });
 export type UpdateLoopInput = z.input<typeof updateLoopSchema>;
 
@@ -258,7 +260,9 @@ export const loopDetailResponseSchema = z.object({
   creatorId: z.number().int(),
   createdAt: z.string(),
   paused: z.boolean(),
-  newsletterReview: z.boolean().describe('false: the newsletter sends automatically at its time; true: it waits for the owner to approve it'),
+  newsletterReview: z
+    .boolean()
+    .describe('false: the newsletter sends automatically at its time; true: it waits for the owner to approve it'),
   creator: z.object({ firstName: z.string(), lastName: z.string(), email: nullableText }),
   memberCount: z.number().int(),
   updateCount: z.number().int(),

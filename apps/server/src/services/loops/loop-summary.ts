@@ -41,7 +41,17 @@ export const summaryFields = {
 type SummaryRow = {
   loop: Pick<
     typeof loops.$inferSelect,
-    'id' | 'name' | 'context' | 'vibe' | 'frequency' | 'reminderSchedule' | 'timeZone' | 'creatorId' | 'createdAt' | 'paused' | 'newsletterReview'
+    | 'id'
+    | 'name'
+    | 'context'
+    | 'vibe'
+    | 'frequency'
+    | 'reminderSchedule'
+    | 'timeZone'
+    | 'creatorId'
+    | 'createdAt'
+    | 'paused'
+    | 'newsletterReview'
   >;
   creator: LoopSummary['creator'];
   memberCount: number;
