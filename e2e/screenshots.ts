@@ -169,6 +169,13 @@ async function main(): Promise<void> {
     await page.getByRole('heading', { name: 'Recent Updates' }).waitFor();
     await shoot(page, 'updates');
 
+    // The owner's review of the coming issue (decision 0040): the Newsletter tab of the Loop that
+    // asks for approval, its draft waiting.
+    await page.getByRole('tab', { name: 'Newsletter' }).click();
+    await page.getByRole('heading', { name: 'Coming Newsletter' }).waitFor();
+    await page.getByText(/^Waiting for your approval/).waitFor();
+    await shoot(page, 'review');
+
     const config = await callApi<{ links: { exampleNewsletter: string } }>(page, 'GET', '/api/config');
     await page.goto(new URL(config.links.exampleNewsletter, PUBLIC_ORIGIN).toString());
     await shoot(page, 'newsletter');

@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemoCommand } from '../src/cli/demo';
 import { loops, media, members, messages, newsletters, updates, users } from '../src/db/schema';
@@ -39,7 +39,8 @@ describe('npm run demo on an empty database', () => {
     expect(result.output).toMatch(/Password\s+loop-\S{12}/);
     expect(result.output).toContain('/simulator');
     const c = await counts(t);
-    expect(c).toMatchObject({ loops: 2, updates: 20, newsletters: 2 });
+    // Each Loop: its sent newsletter and its coming issue's draft (decision 0040).
+    expect(c).toMatchObject({ loops: 2, updates: 20, newsletters: 4 });
     expect(c.users).toBe(1 + 4 + 3);
     expect(c.media).toBeGreaterThanOrEqual(6);
   });
@@ -58,6 +59,31 @@ describe('npm run demo on an empty database', () => {
         .map((l) => l.name)
         .sort(),
     ).toEqual(['Sunday Trail Runners', 'The Rivera Family']);
+  });
+
+  it('shows both review settings: each Loop has a scheduled draft and its owner was texted its link', async () => {
+    const db = t.testDb.database.db;
+    const rows = await db.select({ name: loops.name, review: loops.newsletterReview, id: loops.id }).from(loops).orderBy(loops.name);
+    expect(rows.map((r) => [r.name, r.review])).toEqual([
+      ['Sunday Trail Runners', false],
+      ['The Rivera Family', true],
+    ]);
+    for (const loop of rows) {
+      const [draft, ...more] = await db
+        .select()
+        .from(newsletters)
+        .where(and(eq(newsletters.loopId, loop.id), eq(newsletters.status, 'draft')));
+      expect(more).toEqual([]);
+      expect(draft?.sendAt?.getTime()).toBeGreaterThan(NOW.getTime());
+      const texts = await db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.loopId, loop.id), eq(messages.kind, 'newsletter_review')));
+      expect(texts).toHaveLength(1);
+      expect(texts[0]).toMatchObject({ status: 'sent', toAddress: '+14155550100' });
+      expect(texts[0]?.body).toContain(`/loops/${loop.id}/newsletters/${draft?.id}`);
+      expect(texts[0]?.body).toContain(loop.review ? 'once you approve it' : 'goes out');
+    }
   });
 
   it('spreads updates over weeks, with photos that are served', async () => {

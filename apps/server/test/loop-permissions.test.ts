@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupMessages } from '../src/db/schema';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
+import { newsletters } from '../src/db/schema';
 import { addActiveMemberAs, addMemberAs, createLoopAs, insertUpdate } from './helpers/loops';
 
 /**
@@ -47,7 +48,20 @@ async function freshLoop() {
     .values({ loopId: loop.id, senderId: people.owner.id, senderName: 'Ada', message: 'Later', sendAt: new Date(Date.now() + 3_600_000) })
     .returning();
   if (!scheduled) throw new Error('no group message');
-  return { loop, member, extra, ownersUpdate, membersUpdate, invitation, scheduled };
+  // A scheduled draft (decision 0040), as the scheduler writes it 24 hours before it goes.
+  const [draft] = await db
+    .insert(newsletters)
+    .values({
+      loopId: loop.id,
+      urlId: `perm-${loop.id}`,
+      title: 'Draft',
+      content: '# Draft',
+      periodEnd: new Date(),
+      sendAt: new Date(Date.now() + 86_400_000),
+    })
+    .returning();
+  if (!draft) throw new Error('no draft');
+  return { loop, member, extra, ownersUpdate, membersUpdate, invitation, scheduled, draft };
 }
 type Fixture = Awaited<ReturnType<typeof freshLoop>>;
 
@@ -62,8 +76,9 @@ interface RouteCase {
 const VIEW = { owner: 200, member: 200, stranger: 404, staff: 200, signedOut: 401 };
 const MANAGE = { owner: 200, member: 403, stranger: 404, staff: 200, signedOut: 401 };
 const CREATE = { owner: 201, member: 403, stranger: 404, staff: 201, signedOut: 401 };
-/** Staff's newsletter routes: staff only, before the Loop is looked at (decision 0018). */
-const STAFF = { owner: 403, member: 403, stranger: 403, staff: 200, signedOut: 401 };
+/** Staff's sneak peek routes: staff only, before the Loop is looked at (decision 0018). */
+const STAFF = { owner: 403, member: 403, stranger: 403, staff: 201, signedOut: 401 };
+const STAFF_READ = { ...STAFF, staff: 200 };
 const ANSWER = { owner: 404, member: 404, stranger: 200, staff: 404, signedOut: 401 };
 
 const ROUTES: RouteCase[] = [
@@ -132,7 +147,46 @@ const ROUTES: RouteCase[] = [
     url: (f) => `/api/loops/${f.loop.id}/group-messages/${f.scheduled.id}/cancel`,
     expected: MANAGE,
   },
-  { name: 'GET sneak peek preview', method: 'GET', url: (f) => `/api/loops/${f.loop.id}/sneak-peek/preview`, expected: STAFF },
+  { name: 'GET sneak peek preview', method: 'GET', url: (f) => `/api/loops/${f.loop.id}/sneak-peek/preview`, expected: STAFF_READ },
+  // The owner runs their Loop's newsletter as staff do on every Loop (decision 0040).
+  {
+    name: 'PUT newsletter review setting',
+    method: 'PUT',
+    url: (f) => `/api/loops/${f.loop.id}`,
+    payload: { newsletterReview: true },
+    expected: MANAGE,
+  },
+  { name: 'POST generate newsletter', method: 'POST', url: (f) => `/api/loops/${f.loop.id}/newsletters/generate`, expected: CREATE },
+  {
+    name: 'GET newsletter preview',
+    method: 'GET',
+    url: (f) => `/api/loops/${f.loop.id}/newsletters/${f.draft.id}/preview`,
+    expected: MANAGE,
+  },
+  {
+    name: 'PUT newsletter',
+    method: 'PUT',
+    url: (f) => `/api/loops/${f.loop.id}/newsletters/${f.draft.id}`,
+    payload: { content: '# Edited' },
+    expected: MANAGE,
+  },
+  {
+    name: 'POST approve newsletter',
+    method: 'POST',
+    url: (f) => `/api/loops/${f.loop.id}/newsletters/${f.draft.id}/approve`,
+    expected: MANAGE,
+  },
+  {
+    name: 'POST move newsletter',
+    method: 'POST',
+    url: (f) => `/api/loops/${f.loop.id}/newsletters/${f.draft.id}/move`,
+    payload: { sendAt: new Date(Date.now() + 3 * 86_400_000).toISOString() },
+    expected: MANAGE,
+  },
+  { name: 'POST skip newsletter', method: 'POST', url: (f) => `/api/loops/${f.loop.id}/newsletters/${f.draft.id}/skip`, expected: MANAGE },
+  { name: 'POST send newsletter', method: 'POST', url: (f) => `/api/loops/${f.loop.id}/newsletters/${f.draft.id}/send`, expected: MANAGE },
+  // The sneak peek stays staff's: the gate answers before the Loop is looked at.
+  { name: 'POST sneak peek', method: 'POST', url: (f) => `/api/loops/${f.loop.id}/sneak-peek`, expected: STAFF },
   // An invitation is answered by the holder of its phone only: not its Loop's owner, not staff (decision 0035).
   { name: 'POST accept invitation', method: 'POST', url: (f) => `/api/invitations/${f.invitation.id}/accept`, expected: ANSWER },
   { name: 'POST decline invitation', method: 'POST', url: (f) => `/api/invitations/${f.invitation.id}/decline`, expected: ANSWER },
@@ -151,6 +205,27 @@ describe.each(ROUTES)('$name', (route) => {
     if (res.statusCode >= 400) expect(typeof res.json().message).toBe('string');
     // What a refused person sees never reveals the Loop.
     if (res.statusCode === 404) expect(res.body).not.toContain(fixture.loop.name);
+  });
+});
+
+describe("another Loop's owner", () => {
+  it("cannot see or change this Loop's newsletter: 404, as for a Loop that does not exist", async () => {
+    const { loop, draft } = await freshLoop();
+    const other = await signUp(t.app);
+    await createLoopAs(t.app, other.cookie);
+    for (const [method, url] of [
+      ['GET', `/api/loops/${loop.id}/newsletters/${draft.id}/preview`],
+      ['POST', `/api/loops/${loop.id}/newsletters/${draft.id}/send`],
+      ['POST', `/api/loops/${loop.id}/newsletters/${draft.id}/approve`],
+      ['POST', `/api/loops/${loop.id}/newsletters/${draft.id}/skip`],
+      ['POST', `/api/loops/${loop.id}/newsletters/generate`],
+    ] as const) {
+      const res = await t.app.inject({ method, url, headers: { cookie: other.cookie } });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).not.toContain(loop.name);
+    }
+    const after = await t.app.inject({ url: `/api/loops/${loop.id}/newsletters/${draft.id}/preview`, headers: { cookie: cookies.owner } });
+    expect(after.json()).toMatchObject({ status: 'draft', skippedAt: null, approvedAt: null, content: '# Draft' });
   });
 });
 

@@ -46,15 +46,16 @@ describe('who may call the newsletter API', () => {
       ['POST', `/api/loops/${loop}/sneak-peek`, undefined],
     ] as const;
 
-  it("answers 401 signed out and 403 to the Loop's own creator and members, touching nothing", async () => {
+  it('answers 401 signed out and 403 to members (the sneak peek: to the owner too), touching nothing', async () => {
     await addUpdate(db(), loopId, owner.user.id, 'Role test update');
     const draft = await generateAs(t.app, staff, loopId);
     for (const [method, url, payload] of routes(loopId, draft.id)) {
       expect((await callAs(t.app, undefined, method, url, payload)).statusCode, url).toBe(401);
-      for (const cookie of [owner.cookie, member.cookie]) {
+      const staffOnly = url.endsWith('/sneak-peek');
+      for (const cookie of staffOnly ? [owner.cookie, member.cookie] : [member.cookie]) {
         const res = await callAs(t.app, cookie, method, url, payload);
         expect(res.statusCode, url).toBe(403);
-        expect(res.json().message).toMatch(/staff/);
+        expect(res.json().message).toMatch(staffOnly ? /staff/ : /creator/);
       }
     }
     expect(await textsOf(db(), draft.id)).toHaveLength(0);

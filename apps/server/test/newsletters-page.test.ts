@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomToken } from '../src/lib/tokens';
 import { pageAssets } from '../src/publishing/page-assets';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
-import { createLoopAs } from './helpers/loops';
+import { addActiveMemberAs, createLoopAs } from './helpers/loops';
 import { addUpdate, callAs, generateAs } from './helpers/newsletters';
 
 let t: TestContext;
@@ -85,18 +85,24 @@ describe('the public newsletter page', () => {
     expect(html).toContain('<meta name="twitter:card" content="summary">');
   });
 
-  it('shows a draft to staff only, marked as a draft, and never cached', async () => {
+  it("shows a draft to staff and the Loop's owner only (decision 0040), marked as a draft, and never cached", async () => {
     const loop = await createLoopAs(t.app, owner.cookie, { name: 'Drafty' });
     await addUpdate(db(), loop.id, owner.user.id, 'Draft news');
     const draft = await generateAs(t.app, staff, loop.id);
 
-    const forStaff = await page(draft.urlId, staff);
-    expect(forStaff.statusCode).toBe(200);
-    expect(forStaff.body).toContain('Draft preview');
-    expect(forStaff.body).toContain('Draft news');
-    expect(forStaff.headers['cache-control']).toBe('no-store');
+    for (const cookie of [staff, owner.cookie]) {
+      const shown = await page(draft.urlId, cookie);
+      expect(shown.statusCode).toBe(200);
+      expect(shown.body).toContain('Draft preview');
+      expect(shown.body).toContain('Draft news');
+      expect(shown.headers['cache-control']).toBe('no-store');
+    }
 
-    for (const cookie of [undefined, owner.cookie]) {
+    const member = await signUp(t.app);
+    await addActiveMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: member.account.phoneNumber });
+    const otherOwner = await signUp(t.app);
+    await createLoopAs(t.app, otherOwner.cookie, { name: 'Elsewhere' });
+    for (const cookie of [undefined, member.cookie, otherOwner.cookie]) {
       const res = await page(draft.urlId, cookie);
       expect(res.statusCode).toBe(404);
       expect(res.body).not.toContain('Draft news');

@@ -140,7 +140,7 @@ describe.skipIf(!TEST_DATABASE_URL)('scheduled texts across processes', { timeou
       for (const p of others) silent.add(p.phoneNumber);
     }
     const before = fake.sent.length;
-    const draftEnv = { ...env, TICK_MODE: 'draft' };
+    const draftEnv = { ...env, FIXTURE_NEWSLETTERS: 'draft' };
     const [a, b] = await Promise.all([
       startFixtureProcess('scheduler-process.ts', draftEnv),
       startFixtureProcess('scheduler-process.ts', draftEnv),

@@ -205,9 +205,11 @@ describe('automatic newsletters', () => {
     await runUntil(new Date('2026-08-01T00:00:00Z'), 60, 'draft');
     const rows = await db().select().from(newsletters).where(eq(newsletters.status, 'draft'));
     const byLoop = (id: number) => rows.filter((n) => n.loopId === id);
-    // Biweekly Sundays (even weeks from 1970-01-04): July 5 and 19. Drafts use no updates up, so both cover the news.
-    expect(byLoop(biweekly.id).map((n) => n.periodEnd.toISOString())).toEqual(['2026-07-05T18:00:00.000Z', '2026-07-19T18:00:00.000Z']);
-    expect(byLoop(monthly.id).map((n) => n.periodEnd.toISOString())).toEqual(['2026-07-31T18:00:00.000Z']);
+    // Biweekly Sundays (even weeks from 1970-01-04): July 5 and 19. Each draft is written 24 hours
+    // ahead (decision 0040); in draft mode it is never sent, so July 5's waits and covers July 19's news too.
+    const schedule = (n: (typeof rows)[number]) => [n.periodEnd.toISOString(), n.sendAt?.toISOString()];
+    expect(byLoop(biweekly.id).map(schedule)).toEqual([['2026-07-04T18:00:00.000Z', '2026-07-05T18:00:00.000Z']]);
+    expect(byLoop(monthly.id).map(schedule)).toEqual([['2026-07-30T18:00:00.000Z', '2026-07-31T18:00:00.000Z']]);
     expect(byLoop(paused.id)).toEqual([]);
     expect(
       await db()

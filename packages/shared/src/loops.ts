@@ -85,6 +85,10 @@ export const updateLoopSchema = z.object({
   vibe: vibeSchema.optional(),
   reminderSchedule: reminderScheduleSchema.optional(),
   timeZone: timeZoneSchema.optional(),
+  /** false: each newsletter goes out at its time after the owner's preview text; true: only once the owner approves it (decision 0040). */
+  newsletterReview: z
+    .boolean({ error: 'newsletterReview must be true (let me approve it first) or false (send automatically)' })
+    .optional(),
 });
 export type UpdateLoopInput = z.input<typeof updateLoopSchema>;
 
@@ -161,6 +165,8 @@ export interface LoopSummary {
   creatorId: number;
   createdAt: string;
   paused: boolean;
+  /** Newsletter: false sends automatically (after the owner's preview text), true waits for the owner's approval. */
+  newsletterReview: boolean;
   creator: { firstName: string; lastName: string; email: string | null };
   memberCount: number;
   updateCount: number;
@@ -254,6 +260,9 @@ export const loopDetailResponseSchema = z.object({
   creatorId: z.number().int(),
   createdAt: z.string(),
   paused: z.boolean(),
+  newsletterReview: z
+    .boolean()
+    .describe('false: the newsletter sends automatically at its time; true: it waits for the owner to approve it'),
   creator: z.object({ firstName: z.string(), lastName: z.string(), email: nullableText }),
   memberCount: z.number().int(),
   updateCount: z.number().int(),

@@ -44,6 +44,28 @@ export interface Newsletter {
   periodEnd: string;
   createdAt: string;
   sentAt: string | null;
+  /** A scheduled issue's send time (decision 0040); null for a draft made by hand. */
+  sendAt: string | null;
+  /** When the owner or staff approved it to go at `sendAt`; null until then. */
+  approvedAt: string | null;
+  /** When the owner or staff skipped this issue; a skipped draft is never sent. */
+  skippedAt: string | null;
+}
+
+/** POST /api/loops/{id}/newsletters/{newsletterId}/move: the scheduled draft's new send time. */
+export const moveNewsletterSchema = z.object({
+  sendAt: z.iso
+    .datetime({ offset: true, error: 'sendAt must be a date and time such as 2026-12-06T18:00:00Z' })
+    .transform((v) => new Date(v)),
+});
+export type MoveNewsletterInput = z.input<typeof moveNewsletterSchema>;
+
+/** How far ahead the owner may move an issue. */
+export const MOVE_NEWSLETTER_MAX_DAYS = 30;
+
+/** POST .../approve, .../move and .../skip. */
+export interface ScheduledNewsletterAnswer {
+  newsletter: Newsletter;
 }
 
 /** POST /api/loops/{id}/newsletters/generate (201). */
@@ -112,4 +134,11 @@ export interface LoopNewsletters {
   /** Staff paused the Loop: no reminders or newsletters go out. */
   paused: boolean;
   timeZone: string;
+  /** The Loop's review setting (decision 0040). */
+  newsletterReview: boolean;
+  /**
+   * The owner and staff only (null for members): the draft of the coming issue, scheduled first
+   * (its sendAt), else the newest draft made by hand; null when there is none.
+   */
+  upcoming: Newsletter | null;
 }

@@ -123,6 +123,8 @@ export const loops = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
     paused: boolean('paused').notNull().default(false),
+    /** Owner's newsletter review (decision 0040): false sends each draft at its time, true waits for the owner's approval. */
+    newsletterReview: boolean('newsletter_review').notNull().default(false),
     /** Kept by triggers on members and updates (migration 0002): lists and sorts read them, never count. */
     memberCount: integer('member_count').notNull().default(0),
     updateCount: integer('update_count').notNull().default(0),
@@ -437,9 +439,21 @@ export const newsletters = pgTable(
     periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** A scheduled issue's send time (decision 0040); null for a draft made by hand. The owner may move it. */
+    sendAt: timestamp('send_at', { withTimezone: true }),
+    /** When the owner (or staff) approved the draft to go at `sendAt`. */
+    approvedAt: timestamp('approved_at', { withTimezone: true }),
+    /** When the owner (or staff) skipped this issue: it is never sent, its updates go to the next one. */
+    skippedAt: timestamp('skipped_at', { withTimezone: true }),
+    /** The send time whose "2 hours left" text the owner got, so it goes once per send time. */
+    approvalReminderFor: timestamp('approval_reminder_for', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('newsletters_url_id_key').on(t.urlId),
+    // The scheduler's scheduled drafts still to send (decision 0040).
+    index('newsletters_scheduled_drafts_idx')
+      .on(t.sendAt)
+      .where(sql`${t.status} = 'draft' and ${t.skippedAt} is null and ${t.sendAt} is not null`),
     index('newsletters_loop_id_created_at_idx').on(t.loopId, t.createdAt),
     index('newsletters_sent_at_idx').on(t.sentAt),
     // The staff list of every newsletter, newest first (sent, else created), and its cursors.

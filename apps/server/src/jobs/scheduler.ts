@@ -32,7 +32,7 @@ export async function startScheduler(ctx: AppContext, boss: PgBoss, log: Log): P
   const runTick = async () => {
     const now = ctx.clock();
     const result = await runSchedulerTick(ctx, { now });
-    if (result.reminderLoops || result.newsletters) log.info(result, 'scheduler tick');
+    if (result.reminderLoops || result.drafts || result.approvalReminders || result.newsletters) log.info(result, 'scheduler tick');
     // Housekeeping: attempt counts whose window ended, expired codes, sessions past their absolute
     // expiry, "which Loop?" questions no longer open, data exports past their 24 hours (and any
     // export a process left unbuilt), DELETE-by-text requests no longer open, and the

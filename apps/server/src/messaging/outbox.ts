@@ -8,7 +8,16 @@ import { wakeMessageWorker } from './worker-signal';
 
 /** What an outbound text is for; WhatsApp templates are configured per kind. */
 export type TextKind =
-  'reply' | 'welcome' | 'invitation' | 'reminder' | 'newsletter' | 'sneak_peek' | 'group_message' | 'code' | 'opt_out_notice';
+  | 'reply'
+  | 'welcome'
+  | 'invitation'
+  | 'reminder'
+  | 'newsletter'
+  | 'newsletter_review'
+  | 'sneak_peek'
+  | 'group_message'
+  | 'code'
+  | 'opt_out_notice';
 
 export interface TextToQueue {
   kind: TextKind;

@@ -33,3 +33,35 @@ export const newsletterTexts = {
     };
   },
 };
+
+/** The owner's page for one draft: the web app's review screen (sign-in needed). */
+export function reviewUrl(publicUrl: string, loopId: number, newsletterId: number): string {
+  return `${publicUrl}/loops/${loopId}/newsletters/${newsletterId}`;
+}
+
+/**
+ * "tomorrow at 9:00", "today at 18:00" or "on Sunday, December 6 at 18:00": when a scheduled
+ * issue goes, in the owner's zone, said from `now`.
+ */
+export function sendTimeWords(sendAt: Date, now: Date, timeZone: string): string {
+  const day = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: 'numeric', minute: '2-digit', hourCycle: 'h23' })
+    .format(sendAt)
+    .replace(/^0(\d)/, '$1');
+  if (day(sendAt) === day(now)) return `today at ${time}`;
+  if (day(sendAt) === day(new Date(now.getTime() + 86_400_000))) return `tomorrow at ${time}`;
+  const date = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long', month: 'long', day: 'numeric' }).format(sendAt);
+  return `on ${date} at ${time}`;
+}
+
+/** The owner's texts about a scheduled issue (decision 0040). */
+export const reviewTexts = {
+  /** 24 hours before; with review on it adds that it waits for them. */
+  preview: (loopName: string, when: string, url: string, needsApproval: boolean): string =>
+    needsApproval
+      ? `Your ${quotedLoop(loopName)} newsletter goes out ${when} once you approve it: look at it here ${url}`
+      : `Your ${quotedLoop(loopName)} newsletter goes out ${when}: look at it here ${url}`,
+  /** 2 hours before, review on and not approved yet. */
+  lastCall: (loopName: string, when: string, url: string): string =>
+    `Your ${quotedLoop(loopName)} newsletter is waiting for your approval to go out ${when}. Approve, edit or skip it here ${url}`,
+};

@@ -1,6 +1,6 @@
 import { applyEarlyStatuses } from '../messaging/record-status';
 import type { AppContext } from '../context';
-import { sweepOneNewsletter, type AutoNewsletters } from './sweep-newsletters';
+import { sweepOneNewsletterDraft, sweepOneScheduledSend, sweepApprovalReminders, type AutoNewsletters } from './sweep-newsletters';
 import { sweepLastCalls } from './sweep-last-calls';
 import { sweepReminders, type SweepHooks } from './sweep-reminders';
 import { fillPhoneTimeZones } from '../messaging/time-zones';
@@ -9,7 +9,7 @@ import { sendDueGroupMessages } from '../services/group-messages/send-due-group-
 export const REMINDER_BATCH = 500;
 /** Phone zones looked up by one tick at the most (a few milliseconds each). */
 export const PHONE_ZONES_PER_TICK = 2000;
-/** Newsletters published by one tick at the most; the rest wait for the next minute. */
+/** Newsletter drafts written, and newsletters sent, by one tick at the most; the rest wait for the next minute. */
 export const NEWSLETTERS_PER_TICK = 200;
 
 export interface TickResult {
@@ -17,6 +17,9 @@ export interface TickResult {
   reminderTexts: number;
   /** Texts of the day-before "last call" to members still silent (decision 0043). */
   lastCallTexts: number;
+  /** Scheduled drafts written (each texts its owner), and the owners' texts 2 hours before an unapproved one (decision 0040). */
+  drafts: number;
+  approvalReminders: number;
   newsletters: number;
   groupMessages: number;
 }
@@ -29,7 +32,15 @@ export async function runSchedulerTick(
   ctx: Pick<AppContext, 'db' | 'config' | 'writer'>,
   options: { now: Date; mode?: AutoNewsletters; hooks?: SweepHooks },
 ): Promise<TickResult> {
-  const result: TickResult = { reminderLoops: 0, reminderTexts: 0, lastCallTexts: 0, newsletters: 0, groupMessages: 0 };
+  const result: TickResult = {
+    reminderLoops: 0,
+    reminderTexts: 0,
+    lastCallTexts: 0,
+    drafts: 0,
+    approvalReminders: 0,
+    newsletters: 0,
+    groupMessages: 0,
+  };
   // Phone zones not looked up yet (people added before there were any, or by a script), before
   // reminders are due in them.
   await fillPhoneTimeZones(ctx.db, PHONE_ZONES_PER_TICK);
@@ -50,15 +61,18 @@ export async function runSchedulerTick(
   result.groupMessages = await sendDueGroupMessages(ctx.db, options.now);
   // Status callbacks that came before their send was recorded, and were not applied since.
   await applyEarlyStatuses(ctx.db, { maxAttempts: ctx.config.SEND_MAX_ATTEMPTS, now: options.now });
+  // Scheduled newsletters (decision 0040): drafts 24 hours ahead, owners' approval reminders, then sends.
+  const sweep = { mode, writer: ctx.writer, publicUrl: ctx.config.PUBLIC_URL, ...(options.hooks ? { hooks: options.hooks } : {}) };
   for (let i = 0; i < NEWSLETTERS_PER_TICK; i++) {
-    const swept = await sweepOneNewsletter(ctx.db, options.now, {
-      mode,
-      writer: ctx.writer,
-      publicUrl: ctx.config.PUBLIC_URL,
-      ...(options.hooks ? { hooks: options.hooks } : {}),
-    });
+    const swept = await sweepOneNewsletterDraft(ctx.db, options.now, sweep);
     if (!swept.claimed) break;
-    if (swept.published) result.newsletters += 1;
+    if (swept.drafted) result.drafts += 1;
+  }
+  result.approvalReminders = await sweepApprovalReminders(ctx.db, options.now, sweep, NEWSLETTERS_PER_TICK);
+  for (let i = 0; i < NEWSLETTERS_PER_TICK; i++) {
+    const swept = await sweepOneScheduledSend(ctx.db, options.now, sweep);
+    if (!swept.claimed) break;
+    result.newsletters += 1;
   }
   return result;
 }

@@ -1,8 +1,11 @@
-import { asc, eq, lte } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { loops } from '../db/schema';
+import { loops, newsletters } from '../db/schema';
+import { HOUR_MS } from '../lib/clock';
 import type { NewsletterWriter } from '../publishing/writer';
-import { publishNewsletter } from '../services/newsletters/publish-newsletter';
+import { draftScheduledNewsletter } from '../services/newsletters/draft-scheduled-newsletter';
+import { sendNewsletter } from '../services/newsletters/send-newsletter';
+import { textOwnerAboutDraft } from '../services/newsletters/text-owner-about-draft';
 import { nextNewsletterSlot } from '../services/schedules/next-newsletter';
 import type { SweepHooks } from './sweep-reminders';
 
@@ -15,44 +18,138 @@ export interface NewsletterSweepOptions {
   hooks?: SweepHooks;
 }
 
+/** A scheduled issue's draft is made this long before it goes (decision 0040). */
+export const DRAFT_AHEAD_MS = 24 * HOUR_MS;
+/** An unapproved draft of a Loop with review on texts its owner again this long before it goes. */
+export const APPROVAL_REMINDER_AHEAD_MS = 2 * HOUR_MS;
+
 /**
- * Publishes the newsletter of one Loop whose period has ended, and moves the Loop to the end of
- * its next period, in one transaction (the claim on the Loop row makes it exactly once, also
+ * Step 1 of a scheduled issue (decision 0040): for one Loop whose next newsletter goes within
+ * DRAFT_AHEAD_MS, writes its draft with that send time, texts the owner, and moves the Loop on
+ * to the slot after it, in one transaction (the claim on the Loop row makes it exactly once, also
  * across processes). One Loop per transaction: the writer may wait on a model. Paused Loops,
- * `off` and periods without updates publish nothing but still move on. Returns false when no
- * Loop was due.
+ * `off` and periods without updates write nothing but still move on.
  */
-export async function sweepOneNewsletter(
+export async function sweepOneNewsletterDraft(
   db: Db,
   now: Date,
   options: NewsletterSweepOptions,
-): Promise<{ claimed: boolean; published: boolean }> {
+): Promise<{ claimed: boolean; drafted: boolean }> {
   return db.transaction(async (tx) => {
     const [loop] = await tx
-      .select({ id: loops.id, paused: loops.paused, frequency: loops.frequency, timeZone: loops.timeZone })
+      .select({
+        id: loops.id,
+        paused: loops.paused,
+        frequency: loops.frequency,
+        timeZone: loops.timeZone,
+        review: loops.newsletterReview,
+        sendAt: loops.nextNewsletterAt,
+      })
       .from(loops)
-      .where(lte(loops.nextNewsletterAt, now))
+      .where(lte(loops.nextNewsletterAt, new Date(now.getTime() + DRAFT_AHEAD_MS)))
       .orderBy(asc(loops.nextNewsletterAt), asc(loops.id))
       .limit(1)
       .for('update', { skipLocked: true });
-    if (!loop) return { claimed: false, published: false };
+    if (!loop?.sendAt) return { claimed: false, drafted: false };
     await options.hooks?.afterClaim?.([loop.id]);
 
-    let published = false;
+    let drafted = false;
     if (!loop.paused && options.mode !== 'off') {
-      const result = await publishNewsletter(tx, {
+      const result = await draftScheduledNewsletter(tx, {
         loopId: loop.id,
+        sendAt: loop.sendAt,
         now,
         writer: options.writer,
         publicUrl: options.publicUrl,
-        send: options.mode === 'send',
+        review: loop.review,
       });
-      published = result.status !== 'empty';
+      drafted = result.status === 'drafted';
     }
+    const after = new Date(Math.max(loop.sendAt.getTime(), now.getTime()));
     await tx
       .update(loops)
-      .set({ nextNewsletterAt: nextNewsletterSlot(loop.frequency, loop.timeZone, now).at })
+      .set({ nextNewsletterAt: nextNewsletterSlot(loop.frequency, loop.timeZone, after).at })
       .where(eq(loops.id, loop.id));
-    return { claimed: true, published };
+    return { claimed: true, drafted };
+  });
+}
+
+/**
+ * Step 2: owners of Loops with review on whose scheduled draft is not approved, APPROVAL_REMINDER_AHEAD_MS
+ * before it goes, get one more text per send time (a moved draft gets its own). Claimed with
+ * SKIP LOCKED and marked in the same transaction, so once across processes. Returns how many.
+ */
+export async function sweepApprovalReminders(
+  db: Db,
+  now: Date,
+  options: Pick<NewsletterSweepOptions, 'publicUrl' | 'mode'>,
+  limit: number,
+) {
+  if (options.mode === 'off') return 0;
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ newsletter: newsletters })
+      .from(newsletters)
+      .innerJoin(loops, eq(loops.id, newsletters.loopId))
+      .where(
+        and(
+          eq(newsletters.status, 'draft'),
+          isNull(newsletters.skippedAt),
+          isNotNull(newsletters.sendAt),
+          lte(newsletters.sendAt, new Date(now.getTime() + APPROVAL_REMINDER_AHEAD_MS)),
+          isNull(newsletters.approvedAt),
+          sql`${newsletters.approvalReminderFor} is distinct from ${newsletters.sendAt}`,
+          eq(loops.newsletterReview, true),
+          eq(loops.paused, false),
+        ),
+      )
+      .orderBy(asc(newsletters.sendAt))
+      .limit(limit)
+      .for('update', { of: newsletters, skipLocked: true });
+    for (const { newsletter } of due) {
+      await textOwnerAboutDraft(tx, { newsletter, step: 'last_call', now, publicUrl: options.publicUrl });
+      await tx.update(newsletters).set({ approvalReminderFor: newsletter.sendAt }).where(eq(newsletters.id, newsletter.id));
+    }
+    return due.length;
+  });
+}
+
+/**
+ * Step 3: one scheduled draft whose time has come goes out, if it may: approved, or its Loop
+ * sends automatically (review off, mode `send`). An unapproved draft of a Loop with review on is
+ * never sent: it waits, kept, until its owner approves or skips it. The draft row is claimed with
+ * SKIP LOCKED and sendNewsletter's change is conditional (draft -> sent), so the owner's "Send now"
+ * at the same moment, or a second process, never sends it twice.
+ */
+export async function sweepOneScheduledSend(
+  db: Db,
+  now: Date,
+  options: Pick<NewsletterSweepOptions, 'publicUrl' | 'mode' | 'hooks'>,
+): Promise<{ claimed: boolean; textsQueued: number }> {
+  if (options.mode === 'off') return { claimed: false, textsQueued: 0 };
+  const mayGo =
+    options.mode === 'send' ? or(isNotNull(newsletters.approvedAt), eq(loops.newsletterReview, false)) : isNotNull(newsletters.approvedAt);
+  return db.transaction(async (tx) => {
+    const [due] = await tx
+      .select({ id: newsletters.id, loopId: newsletters.loopId })
+      .from(newsletters)
+      .innerJoin(loops, eq(loops.id, newsletters.loopId))
+      .where(
+        and(
+          eq(newsletters.status, 'draft'),
+          isNull(newsletters.skippedAt),
+          isNotNull(newsletters.sendAt),
+          lte(newsletters.sendAt, now),
+          eq(loops.paused, false),
+          mayGo,
+        ),
+      )
+      .orderBy(asc(newsletters.sendAt), asc(newsletters.id))
+      .limit(1)
+      .for('update', { of: newsletters, skipLocked: true });
+    if (!due) return { claimed: false, textsQueued: 0 };
+    await options.hooks?.afterClaim?.([due.loopId]);
+    const sent = await sendNewsletter(tx, { loopId: due.loopId, newsletterId: due.id, now, publicUrl: options.publicUrl });
+    return { claimed: true, textsQueued: sent.textsQueued };
   });
 }

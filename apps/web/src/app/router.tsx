@@ -34,6 +34,10 @@ const LoopDetailRoute = lazyPage(
   () => import('./routes/loop-detail'),
   (m) => m.LoopDetailRoute,
 );
+const LoopNewsletterRoute = lazyPage(
+  () => import('./routes/loop-newsletter'),
+  (m) => m.LoopNewsletterRoute,
+);
 const ProfileRoute = lazyPage(
   () => import('./routes/profile'),
   (m) => m.ProfileRoute,
@@ -82,6 +86,7 @@ export const routes: RouteObject[] = [
             element: <RequireUser />,
             children: [
               { path: 'loops/:id', element: <LoopDetailRoute /> },
+              { path: 'loops/:id/newsletters/:newsletterId', element: <LoopNewsletterRoute /> },
               { path: 'profile', element: <ProfileRoute /> },
               { path: 'simulator', element: <SimulatorRoute /> },
               {

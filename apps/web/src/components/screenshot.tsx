@@ -3,7 +3,7 @@ import { cn } from '@/lib/cn';
 /** Screenshots are phone screens (375 × 667 CSS pixels at 2×), made by `npm run screenshots`. */
 export const SCREENSHOT_SIZE = { width: 750, height: 1334 } as const;
 
-export type ScreenshotName = 'sign-up' | 'create-loop' | 'members' | 'invite' | 'updates' | 'newsletter' | 'newsletter-photos';
+export type ScreenshotName = 'sign-up' | 'create-loop' | 'members' | 'invite' | 'updates' | 'review' | 'newsletter' | 'newsletter-photos';
 
 /** One of our own screens, WebP with a JPEG fallback, in a phone-like frame. */
 export function Screenshot({

@@ -14,8 +14,8 @@ const URL_ID = /^[A-Za-z0-9_-]{20,100}$/;
 /**
  * The public newsletter page, GET /newsletters/{urlId}, its Loop's past issues at
  * /newsletters/{urlId}/archive, and its files. Sent newsletters are
- * public to anyone with the link; a draft is shown only to staff (marked as a draft), and is a
- * 404 for everyone else, as is an unknown link.
+ * public to anyone with the link; a draft is shown only to staff and to its Loop's owner (marked
+ * as a draft; decision 0040), and is a 404 for everyone else, as is an unknown link.
  */
 const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
   const { db, config } = app.ctx;
@@ -23,7 +23,8 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { urlId: string } }>('/newsletters/:urlId', async (request, reply) => {
     const { urlId } = request.params;
     const found = URL_ID.test(urlId) ? await findPublicNewsletter(db, urlId) : null;
-    const visible = found && (found.newsletter.status === 'sent' || request.user?.isPrivileged === true);
+    const visible =
+      found && (found.newsletter.status === 'sent' || request.user?.isPrivileged === true || request.user?.id === found.loop.creatorId);
     if (!found || !visible) return sendHtml(reply.code(404), renderNotFoundPage(), 'no-store');
     const html = renderNewsletterPage({
       newsletter: found.newsletter,
@@ -34,7 +35,7 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
       clips: await findClips(db, findPhotoUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
       ...(found.newsletter.status === 'sent' ? { archivePath: newsletterArchivePath(urlId) } : {}),
     });
-    // A draft changes with every save and is staff-only: never kept by a browser or a proxy.
+    // A draft changes with every save and is for staff and its owner only: never kept by a browser or a proxy.
     return sendHtml(reply, html, found.newsletter.status === 'draft' ? 'no-store' : 'no-cache');
   });
 

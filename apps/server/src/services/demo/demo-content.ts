@@ -110,6 +110,8 @@ export interface DemoLoop {
   updates: DemoUpdate[];
   /** The newsletter already sent, this many days ago: it covers every update before it. */
   newsletterDaysAgo: number;
+  /** The Loop's review setting (decision 0040): the demo shows one of each. */
+  newsletterReview: boolean;
 }
 
 export const DEMO_LOOPS: DemoLoop[] = [
@@ -143,6 +145,7 @@ export const DEMO_LOOPS: DemoLoop[] = [
       },
     ],
     newsletterDaysAgo: 3,
+    newsletterReview: true,
     updates: [
       { by: 1, daysAgo: 24.6, text: 'The tomatoes are finally turning red! First salsa of the summer this weekend.', photos: ['garden'] },
       { by: 2, daysAgo: 23.2, text: 'Survived my first chemistry midterm. Celebrating with a very large burrito.' },
@@ -193,6 +196,7 @@ export const DEMO_LOOPS: DemoLoop[] = [
       },
     ],
     newsletterDaysAgo: 5,
+    newsletterReview: false,
     updates: [
       {
         by: 2,

@@ -9,7 +9,9 @@ import { templateWriter } from '../../publishing/template-writer';
 import { nextNewsletterAt, nextReminderAt } from '../schedules/schedule-columns';
 import { mediaUrl } from '../../storage/media-storage';
 import { findOrCreateMemberUser } from '../members/find-or-create-member-user';
+import { draftScheduledNewsletter } from '../newsletters/draft-scheduled-newsletter';
 import { publishNewsletter } from '../newsletters/publish-newsletter';
+import { nextNewsletterSlot } from '../schedules/next-newsletter';
 import type { DemoLoop } from './demo-content';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -56,6 +58,7 @@ export async function insertDemoLoop(
       // From the real now: the scheduler does not rush to catch up on the story's past.
       nextReminderAt: nextReminderAt(parsed, now),
       nextNewsletterAt: nextNewsletterAt(parsed, now),
+      newsletterReview: loop.newsletterReview,
     })
     .returning({ id: loops.id });
   if (!row) throw new Error('insert returned no row');
@@ -149,6 +152,27 @@ export async function insertDemoLoop(
     .update(messages)
     .set({ sentAt: sql`${messages.createdAt}`, updatedAt: sql`${messages.createdAt}` })
     .where(and(eq(messages.loopId, row.id), eq(messages.direction, 'outbound')));
+
+  // The coming issue's draft, as the scheduler writes it before its send time (decision 0040), and
+  // the owner's text with its link: stored as sent now, as the story's texts are.
+  const sendAt = nextNewsletterAt(parsed, now);
+  const draft = await draftScheduledNewsletter(tx, {
+    loopId: row.id,
+    sendAt,
+    now,
+    writer: templateWriter,
+    publicUrl: input.publicUrl,
+    review: loop.newsletterReview,
+  });
+  if (draft.status !== 'drafted') throw new Error(`${parsed.name} has no updates for its coming newsletter`);
+  await tx
+    .update(loops)
+    .set({ nextNewsletterAt: nextNewsletterSlot(parsed.frequency, parsed.timeZone, sendAt).at })
+    .where(eq(loops.id, row.id));
+  await tx
+    .update(messages)
+    .set({ status: 'sent', fromAddress: SIMULATOR_ADDRESS, createdAt: now, sentAt: now, updatedAt: now })
+    .where(and(eq(messages.loopId, row.id), eq(messages.direction, 'outbound'), eq(messages.status, 'queued')));
 
   return {
     id: row.id,

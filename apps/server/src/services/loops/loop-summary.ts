@@ -26,6 +26,7 @@ export const summaryFields = {
     creatorId: loops.creatorId,
     createdAt: loops.createdAt,
     paused: loops.paused,
+    newsletterReview: loops.newsletterReview,
   },
   creator: { firstName: users.firstName, lastName: users.lastName, email: users.email },
   memberCount: loops.memberCount,
@@ -40,7 +41,17 @@ export const summaryFields = {
 type SummaryRow = {
   loop: Pick<
     typeof loops.$inferSelect,
-    'id' | 'name' | 'context' | 'vibe' | 'frequency' | 'reminderSchedule' | 'timeZone' | 'creatorId' | 'createdAt' | 'paused'
+    | 'id'
+    | 'name'
+    | 'context'
+    | 'vibe'
+    | 'frequency'
+    | 'reminderSchedule'
+    | 'timeZone'
+    | 'creatorId'
+    | 'createdAt'
+    | 'paused'
+    | 'newsletterReview'
   >;
   creator: LoopSummary['creator'];
   memberCount: number;
@@ -72,6 +83,7 @@ export function toLoopSummary(row: SummaryRow): LoopSummary {
     creatorId: loop.creatorId,
     createdAt: loop.createdAt.toISOString(),
     paused: loop.paused,
+    newsletterReview: loop.newsletterReview,
     creator: row.creator,
     memberCount: row.memberCount,
     updateCount: row.updateCount,

@@ -18,7 +18,10 @@ export function newsletterNotFound(): AppError {
   return new AppError('not_found', 'Newsletter not found in this Loop. It may have been deleted with its Loop.');
 }
 
-export function alreadySent(row: Pick<NewsletterRow, 'sentAt' | 'kind'>): AppError {
+export function alreadySent(row: Pick<NewsletterRow, 'sentAt' | 'kind'> & Partial<Pick<NewsletterRow, 'skippedAt' | 'status'>>): AppError {
+  if (row.skippedAt && row.status !== 'sent') {
+    return new AppError('conflict', 'This issue was skipped: it will not be sent. Its updates go into the next newsletter.');
+  }
   const what = row.kind === 'sneak_peek' ? 'This sneak peek' : 'This newsletter';
   const when = row.sentAt ? ` on ${row.sentAt.toISOString().slice(0, 10)}` : '';
   return new AppError(

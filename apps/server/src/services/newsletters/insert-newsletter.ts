@@ -9,7 +9,7 @@ export type NewsletterRow = typeof newsletters.$inferSelect;
 export async function insertNewsletter(
   tx: DbOrTx,
   prepared: PreparedNewsletter,
-  input: { kind: NewsletterRow['kind']; sentAt: Date | null },
+  input: { kind: NewsletterRow['kind']; sentAt: Date | null; sendAt?: Date },
 ): Promise<NewsletterRow> {
   const { loop, period, written } = prepared;
   const [row] = await tx
@@ -27,6 +27,7 @@ export async function insertNewsletter(
       periodEnd: period.end,
       createdAt: period.end,
       sentAt: input.sentAt,
+      sendAt: input.sendAt ?? null,
     })
     .returning();
   if (!row) throw new Error('the newsletter was not stored');

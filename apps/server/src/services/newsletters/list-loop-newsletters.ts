@@ -2,14 +2,17 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { LoopNewsletters } from '@loop/shared/newsletters';
 import type { Db } from '../../db/client';
 import { newsletters } from '../../db/schema';
-import type { LoopAccess } from '../loop-access';
+import { canManage, type LoopAccess } from '../loop-access';
+import { findUpcomingNewsletter } from './find-upcoming-newsletter';
+import { toNewsletter } from './to-newsletter';
 
 /** How many sent newsletters the Loop page lists. */
 export const LOOP_NEWSLETTER_LIMIT = 100;
 
 /**
- * The Loop's sent newsletters (drafts stay with staff until sent) and when the next automatic
- * newsletter and reminder are due, for anyone who may see the Loop.
+ * The Loop's sent newsletters and when the next newsletter (a scheduled draft's send time, else
+ * the schedule's next slot) and reminder are due, for anyone who may see the Loop; the draft of
+ * the coming issue for its owner and staff only (decision 0040).
  */
 export async function listLoopNewsletters(db: Db, access: LoopAccess): Promise<LoopNewsletters> {
   const { loop } = access;
@@ -19,11 +22,15 @@ export async function listLoopNewsletters(db: Db, access: LoopAccess): Promise<L
     .where(and(eq(newsletters.loopId, loop.id), eq(newsletters.status, 'sent')))
     .orderBy(desc(newsletters.sentAt), desc(newsletters.id))
     .limit(LOOP_NEWSLETTER_LIMIT);
+  const upcoming = await findUpcomingNewsletter(db, loop.id);
+  const nextAt = upcoming?.sendAt ?? loop.nextNewsletterAt;
   return {
     newsletters: rows.flatMap((row) => (row.sentAt ? [{ ...row, sentAt: row.sentAt.toISOString() }] : [])),
-    nextNewsletterAt: loop.paused ? null : (loop.nextNewsletterAt?.toISOString() ?? null),
+    nextNewsletterAt: loop.paused ? null : (nextAt?.toISOString() ?? null),
     nextReminderAt: loop.paused ? null : (loop.nextReminderAt?.toISOString() ?? null),
     paused: loop.paused,
     timeZone: loop.timeZone,
+    newsletterReview: loop.newsletterReview,
+    upcoming: upcoming && canManage(access.role) ? toNewsletter(upcoming) : null,
   };
 }

@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
 import { loops, newsletters } from '../../db/schema';
 import { newsletterTexts, newsletterUrl } from '../../publishing/newsletter-texts';
 import { alreadySent, getLoopNewsletter } from './get-loop-newsletter';
@@ -13,11 +13,12 @@ export interface SentNewsletter {
 
 /**
  * Sends a draft: marks it sent and queues its link to every member, in one transaction. The
- * status change is conditional (draft -> sent), so of two sends at once only one queues texts;
- * the other, and any later one, is a 409.
+ * status change is conditional (draft -> sent, not skipped), so of two sends at once (the owner's
+ * "Send now" and the scheduler's send at its time) only one queues texts; the other, and any later
+ * one, is a 409.
  */
 export async function sendNewsletter(
-  db: Db,
+  db: DbOrTx,
   input: { loopId: number; newsletterId: number; now: Date; publicUrl: string },
 ): Promise<SentNewsletter> {
   return db.transaction(async (tx) => {
@@ -30,6 +31,7 @@ export async function sendNewsletter(
           eq(newsletters.loopId, input.loopId),
           eq(newsletters.kind, 'newsletter'),
           eq(newsletters.status, 'draft'),
+          isNull(newsletters.skippedAt),
         ),
       )
       .returning();

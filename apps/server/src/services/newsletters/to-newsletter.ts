@@ -17,5 +17,8 @@ export function toNewsletter(row: NewsletterRow): Newsletter {
     periodEnd: row.periodEnd.toISOString(),
     createdAt: row.createdAt.toISOString(),
     sentAt: row.sentAt?.toISOString() ?? null,
+    sendAt: row.sendAt?.toISOString() ?? null,
+    approvedAt: row.approvedAt?.toISOString() ?? null,
+    skippedAt: row.skippedAt?.toISOString() ?? null,
   };
 }

@@ -68,6 +68,21 @@ const STEPS: Step[] = [
     ),
   },
   {
+    id: 'review',
+    title: 'Look it over before it goes',
+    shot: 'review',
+    alt: 'The Loop’s Newsletter tab: the coming newsletter waiting for approval, with Edit, Preview, Approve, Send Now, Move and Skip.',
+    body: (
+      <>
+        A day before each newsletter goes out, Loop writes its draft and texts you a link to it. Open it (or the Loop’s{' '}
+        <strong>Newsletter</strong> tab) to edit it and preview it as members will see it, then <strong>Approve</strong> it,{' '}
+        <strong>Send Now</strong>, <strong>Move</strong> it to another time or <strong>Skip</strong> this issue. In the Loop’s{' '}
+        <strong>Settings</strong>, choose <strong>Send automatically</strong> (it goes at its time unless you change it) or{' '}
+        <strong>Let me approve it first</strong> (it waits for you, with one more text 2 hours before).
+      </>
+    ),
+  },
+  {
     id: 'newsletter',
     title: 'Enjoy the newsletter',
     shot: 'newsletter',
@@ -88,7 +103,7 @@ export function GuideRoute() {
       <PageTitle>Getting Started Guide</PageTitle>
       <header className="mx-auto max-w-2xl text-center">
         <p className="text-sm font-semibold tracking-wide text-primary uppercase">Getting Started Guide</p>
-        <h1 className="mt-2 text-4xl font-extrabold tracking-tight text-balance sm:text-5xl">Your group’s newsletter in five steps</h1>
+        <h1 className="mt-2 text-4xl font-extrabold tracking-tight text-balance sm:text-5xl">Your group’s newsletter in six steps</h1>
         <p className="mt-4 text-lg text-muted-foreground">
           From sign-up to the first newsletter, with the screens you will see. It takes about five minutes.
         </p>

@@ -1,4 +1,4 @@
-import { MessageSquareText, Settings, UsersRound } from 'lucide-react';
+import { MessageSquareText, Newspaper, Settings, UsersRound } from 'lucide-react';
 import { useParams } from 'react-router';
 import { BackToDashboard } from '@/components/back-to-dashboard';
 import { Page } from '@/components/page';
@@ -14,9 +14,14 @@ import { LoopReminders } from '@/features/loops/components/loop-reminders';
 import { LoopNewsletters, PausedNotice } from '@/features/loops/components/loop-newsletters';
 import { LoopSettings } from '@/features/loops/components/loop-settings';
 import { MemberList } from '@/features/loops/components/member-list';
+import { NewsletterReview } from '@/features/loops/components/newsletter-review';
+import { NewsletterReviewSetting } from '@/features/loops/components/newsletter-review-setting';
 import { ReminderSchedule } from '@/features/loops/components/reminder-schedule';
 import { UpdateList } from '@/features/loops/components/update-list';
 import { NotFoundRoute } from './not-found';
+
+/** Four tabs fit a 375 px screen: below `sm` without their icons, a little tighter. */
+const TAB = 'max-sm:px-1 max-sm:text-[13px] max-sm:[&_svg]:hidden';
 
 /** /loops/{id} (numeric): the Loop's members, updates and settings (docs/product.md#loop-detail). */
 export function LoopDetailRoute() {
@@ -41,15 +46,21 @@ function LoopDetailPage({ id }: { id: number }) {
           {loop.data.paused && <PausedNotice />}
           <Tabs defaultValue="members" className="grid gap-5">
             <TabsList>
-              <TabsTrigger value="members">
+              <TabsTrigger className={TAB} value="members">
                 <UsersRound aria-hidden="true" />
                 Members
               </TabsTrigger>
-              <TabsTrigger value="updates">
+              <TabsTrigger className={TAB} value="updates">
                 <MessageSquareText aria-hidden="true" />
                 Updates
               </TabsTrigger>
-              <TabsTrigger value="settings">
+              {loop.data.role !== 'member' && (
+                <TabsTrigger className={TAB} value="newsletter">
+                  <Newspaper aria-hidden="true" />
+                  Newsletter
+                </TabsTrigger>
+              )}
+              <TabsTrigger className={TAB} value="settings">
                 <Settings aria-hidden="true" />
                 Settings
               </TabsTrigger>
@@ -58,12 +69,18 @@ function LoopDetailPage({ id }: { id: number }) {
               <LoopNewsletters loopId={loop.data.id} />
               <UpdateList loop={loop.data} />
             </TabsContent>
+            {loop.data.role !== 'member' && (
+              <TabsContent value="newsletter" className="grid gap-5">
+                <NewsletterReview loopId={loop.data.id} />
+              </TabsContent>
+            )}
             <TabsContent value="members" className="grid gap-5">
               <MemberList loop={loop.data} />
               {loop.data.role !== 'member' && <GroupMessagesCard loop={loop.data} />}
             </TabsContent>
             <TabsContent value="settings" className="grid gap-5">
               <LoopSettings loop={loop.data} />
+              <NewsletterReviewSetting loop={loop.data} />
               <ReminderSchedule loop={loop.data} />
               <LoopReminders loop={loop.data} />
               {loop.data.role !== 'member' && <DeleteLoopCard loop={loop.data} />}

@@ -25,6 +25,7 @@ import { resendInvitation } from '../../../services/memberships/invite-member';
 import { deleteUpdate } from '../../../services/updates/delete-update';
 import reminderRoutes from './reminders/index';
 import groupMessageRoutes from './group-messages/index';
+import newsletterRoutes from './newsletters/index';
 import staffNewsletterRoutes from './staff-newsletters/index';
 
 const loopParams = z.object({ id: idParamSchema });
@@ -139,9 +140,11 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
   // Group messages of the owner and staff (group-messages/): this folder's gate.
   await app.register(groupMessageRoutes);
 
-  // Staff's newsletter and sneak peek routes (staff-newsletters/) share the prefix: this folder's
+  // The owner's reminder questions (reminders/), the owner's and staff's newsletter routes
+  // (newsletters/), then staff's sneak peek (staff-newsletters/), share the prefix: this folder's
   // gate runs first, then theirs.
   await app.register(reminderRoutes);
+  await app.register(newsletterRoutes);
   await app.register(staffNewsletterRoutes);
 };
 

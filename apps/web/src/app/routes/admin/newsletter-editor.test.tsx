@@ -34,6 +34,9 @@ const draft: Newsletter = {
   periodEnd: '2026-03-15T18:00:00.000Z',
   createdAt: '2026-03-15T18:00:00.000Z',
   sentAt: null,
+  sendAt: null,
+  approvedAt: null,
+  skippedAt: null,
 };
 
 /** The API as the server answers it: saves are kept, and the preview is "the page" for what was sent. */

@@ -1,0 +1,24 @@
+import type { Db } from '../../db/client';
+import { AppError } from '../../errors';
+import { changeOpenDraft } from './change-scheduled-draft';
+import { getLoopNewsletter } from './get-loop-newsletter';
+import type { NewsletterRow } from './insert-newsletter';
+import { sendNewsletter } from './send-newsletter';
+
+/**
+ * The owner's (or staff's) OK for a scheduled draft (decision 0040): it goes at its send time. A
+ * draft whose time has passed (it waited for this) goes now. A draft made by hand has no send
+ * time: it is sent with "Send now", or given a time with "Move" first (409).
+ */
+export async function approveNewsletter(
+  db: Db,
+  input: { loopId: number; newsletterId: number; now: Date; publicUrl: string },
+): Promise<{ newsletter: NewsletterRow; textsQueued: number }> {
+  const draft = await getLoopNewsletter(db, input.loopId, input.newsletterId);
+  if (draft.status === 'draft' && !draft.skippedAt && !draft.sendAt) {
+    throw new AppError('conflict', 'This draft has no send time yet. Use "Send now", or "Move" to give it a time, then approve it.');
+  }
+  const approved = await changeOpenDraft(db, { ...input, values: { approvedAt: input.now } });
+  if (approved.sendAt && approved.sendAt.getTime() <= input.now.getTime()) return sendNewsletter(db, input);
+  return { newsletter: approved, textsQueued: 0 };
+}
