@@ -59,7 +59,7 @@ function LoopNewsletterPage({ loopId, newsletterId }: { loopId: number; newslett
               </CardContent>
             </Card>
           )}
-          <NewsletterEditor newsletter={newsletter.data} />
+          <NewsletterEditor newsletter={newsletter.data} sentPath={`/loops/${newsletter.data.loopId}`} />
         </>
       )}
     </Page>

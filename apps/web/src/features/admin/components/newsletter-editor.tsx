@@ -29,9 +29,10 @@ const PREVIEW_MS = 400;
  * ("Saving…", "Saved", or what went wrong and Try Again), with the newsletter as members will see
  * it beside it (from 1280 px; a Preview toggle on smaller screens), drawn by the public page's own
  * renderer. Send to Members saves first. A sent newsletter is read-only. The editor itself is
- * loaded lazily, so none of it weighs on other pages.
+ * loaded lazily, so none of it weighs on other pages. After sending it goes to `sentPath` (staff's
+ * Loop page unless told otherwise: the owner's review page sends them back to their own Loop).
  */
-export function NewsletterEditor({ newsletter }: { newsletter: Newsletter }) {
+export function NewsletterEditor({ newsletter, sentPath }: { newsletter: Newsletter; sentPath?: string }) {
   const navigate = useNavigate();
   const [content, setContent] = useState(newsletter.content);
   const save = useSaveNewsletter(newsletter.loopId, newsletter.id);
@@ -90,7 +91,7 @@ export function NewsletterEditor({ newsletter }: { newsletter: Newsletter }) {
     }
     toast({ title: 'Newsletter sent', description: 'The newsletter has been sent to all loop members.' });
     sentRef.current = true;
-    void navigate(`/admin/loops/${newsletter.loopId}`);
+    void navigate(sentPath ?? `/admin/loops/${newsletter.loopId}`);
   }
 
   const preview = (

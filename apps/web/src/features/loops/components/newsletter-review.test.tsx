@@ -82,3 +82,21 @@ describe('the Newsletter tab (decision 0040)', () => {
     expect(screen.queryByRole('tab', { name: /Newsletter/ })).toBeNull();
   });
 });
+
+describe("the owner's review page", () => {
+  it("sends from the editor and goes back to the owner's own Loop, not staff's page", async () => {
+    const user = userEvent.setup();
+    const posts = serve(loopDetail());
+    server.use(
+      http.get('*/api/loops/7/newsletters/9/preview', () => HttpResponse.json(draft)),
+      http.post('*/api/loops/7/newsletters/9/render', () => HttpResponse.json({ html: '<html><body>Hello</body></html>', media: {} })),
+    );
+    const { router } = renderRoute('/loops/7/newsletters/9', { user: owner });
+    await screen.findByRole('textbox', { name: 'Newsletter content' });
+    await user.click(screen.getByRole('button', { name: 'Send to Members' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Send this newsletter?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Send to Members' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/loops/7'));
+    expect(posts).toEqual(['send']);
+  });
+});
