@@ -76,7 +76,7 @@ describe('a Loop from creation to deletion, on a phone', () => {
     const loopId = loopIdOf(page);
     await waitVisible(page.getByText(/^Created on /));
     expect(await page.getByRole('tab', { name: 'Members' }).getAttribute('aria-selected')).toBe('true');
-    expect(await page.getByRole('tab').allTextContents()).toEqual(['Members', 'Updates', 'Settings']);
+    expect(await page.getByRole('tab').allTextContents()).toEqual(['Members', 'Updates', 'Newsletter', 'Settings']);
     await waitVisible(page.getByText('Ava Parker'));
     expect(await page.getByRole('button', { name: 'Remove Ava Parker' }).count()).toBe(0);
 

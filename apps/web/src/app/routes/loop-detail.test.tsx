@@ -326,7 +326,7 @@ describe('/loops/{id} tabs (issue 30)', () => {
     renderRoute('/loops/7', { user: owner });
     await screen.findByRole('button', { name: EDIT_MARGARET });
     const tabs = screen.getAllByRole('tab');
-    expect(tabs.map((tab) => tab.textContent)).toEqual(['Members', 'Updates', 'Settings']);
+    expect(tabs.map((tab) => tab.textContent)).toEqual(['Members', 'Updates', 'Newsletter', 'Settings']);
     expect(tabs[0]?.getAttribute('aria-selected')).toBe('true');
   });
 });
