@@ -95,6 +95,31 @@ describe('a Loop that sends automatically', () => {
     expect(await ownerTexts(loop.id)).toHaveLength(1);
   });
 
+  it("puts news texted after the draft (the members' last call) into an unedited draft at its time; an edited one goes as edited", async () => {
+    const fresh = await weeklyLoop('Late News', false);
+    const edited = await weeklyLoop('Kept Words', false);
+    await tickUntil(new Date('2026-06-06T18:00:00Z'));
+    const [freshDraft] = await draftsOf(fresh.loop.id);
+    const [editedDraft] = await draftsOf(edited.loop.id);
+    expect(freshDraft?.content).not.toContain('The tomatoes are red');
+    const edit = await callAs(t.app, edited.owner.cookie, 'PUT', `/api/loops/${edited.loop.id}/newsletters/${editedDraft?.id}`, {
+      content: '# Edited by Olive',
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+
+    // News the day before, after the drafts were written.
+    await insertUpdate(db(), fresh.loop.id, fresh.owner.user.id, 'The tomatoes are red', [], new Date('2026-06-07T09:00:00Z'));
+    await insertUpdate(db(), edited.loop.id, edited.owner.user.id, 'The tomatoes are red', [], new Date('2026-06-07T09:00:00Z'));
+    await tickUntil(new Date('2026-06-08T00:00:00Z'));
+
+    const [freshSent] = await draftsOf(fresh.loop.id);
+    expect(freshSent).toMatchObject({ id: freshDraft?.id, status: 'sent', urlId: freshDraft?.urlId });
+    expect(freshSent?.content).toContain('We planted tomatoes');
+    expect(freshSent?.content).toContain('The tomatoes are red');
+    const [editedSent] = await draftsOf(edited.loop.id);
+    expect(editedSent).toMatchObject({ status: 'sent', content: '# Edited by Olive' });
+  });
+
   it('sends nothing for a skipped issue; its updates go into the next one', async () => {
     const { owner, loop } = await weeklyLoop('Skippers', false);
     await tickUntil(new Date('2026-06-06T18:00:00Z'));

@@ -447,6 +447,9 @@ export const newsletters = pgTable(
     skippedAt: timestamp('skipped_at', { withTimezone: true }),
     /** The send time whose "2 hours left" text the owner got, so it goes once per send time. */
     approvalReminderFor: timestamp('approval_reminder_for', { withTimezone: true }),
+    /** When a person last saved the draft's text; null while it is as the writer wrote it (an unedited
+     * draft of an automatic Loop is written again at its time, with the updates that came since). */
+    editedAt: timestamp('edited_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('newsletters_url_id_key').on(t.urlId),

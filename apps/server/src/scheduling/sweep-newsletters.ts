@@ -1,9 +1,11 @@
-import { and, asc, eq, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { loops, newsletters } from '../db/schema';
+import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../db/client';
+import { loops, newsletters, updates } from '../db/schema';
 import { HOUR_MS } from '../lib/clock';
 import type { NewsletterWriter } from '../publishing/writer';
 import { draftScheduledNewsletter } from '../services/newsletters/draft-scheduled-newsletter';
+import { prepareNewsletter } from '../services/newsletters/prepare-newsletter';
+import { rewriteScheduledDraft } from '../services/newsletters/rewrite-scheduled-draft';
 import { sendNewsletter } from '../services/newsletters/send-newsletter';
 import { textOwnerAboutDraft } from '../services/newsletters/text-owner-about-draft';
 import { nextNewsletterSlot } from '../services/schedules/next-newsletter';
@@ -120,18 +122,30 @@ export async function sweepApprovalReminders(
  * never sent: it waits, kept, until its owner approves or skips it. The draft row is claimed with
  * SKIP LOCKED and sendNewsletter's change is conditional (draft -> sent), so the owner's "Send now"
  * at the same moment, or a second process, never sends it twice.
+ *
+ * A draft nobody approved or edited, of a Loop that sends automatically, is written again first
+ * when updates came in after it was written: the members' day-before "last call" (decision 0043)
+ * asks for news that day, and that news goes in this issue. An approved or edited draft goes as
+ * the owner left it; later updates wait for the next issue.
  */
 export async function sweepOneScheduledSend(
   db: Db,
   now: Date,
-  options: Pick<NewsletterSweepOptions, 'publicUrl' | 'mode' | 'hooks'>,
+  options: NewsletterSweepOptions,
 ): Promise<{ claimed: boolean; textsQueued: number }> {
   if (options.mode === 'off') return { claimed: false, textsQueued: 0 };
   const mayGo =
     options.mode === 'send' ? or(isNotNull(newsletters.approvedAt), eq(loops.newsletterReview, false)) : isNotNull(newsletters.approvedAt);
   return db.transaction(async (tx) => {
     const [due] = await tx
-      .select({ id: newsletters.id, loopId: newsletters.loopId })
+      .select({
+        id: newsletters.id,
+        loopId: newsletters.loopId,
+        review: loops.newsletterReview,
+        approvedAt: newsletters.approvedAt,
+        editedAt: newsletters.editedAt,
+        periodEnd: newsletters.periodEnd,
+      })
       .from(newsletters)
       .innerJoin(loops, eq(loops.id, newsletters.loopId))
       .where(
@@ -149,7 +163,20 @@ export async function sweepOneScheduledSend(
       .for('update', { of: newsletters, skipLocked: true });
     if (!due) return { claimed: false, textsQueued: 0 };
     await options.hooks?.afterClaim?.([due.loopId]);
+    if (!due.review && !due.approvedAt && !due.editedAt && (await updatesAfter(tx, due.loopId, due.periodEnd))) {
+      const prepared = await prepareNewsletter(tx, { loopId: due.loopId, kind: 'newsletter', now, writer: options.writer });
+      if (prepared) await rewriteScheduledDraft(tx, due.loopId, prepared);
+    }
     const sent = await sendNewsletter(tx, { loopId: due.loopId, newsletterId: due.id, now, publicUrl: options.publicUrl });
     return { claimed: true, textsQueued: sent.textsQueued };
   });
+}
+
+async function updatesAfter(db: DbOrTx, loopId: number, periodEnd: Date): Promise<boolean> {
+  const [later] = await db
+    .select({ id: updates.id })
+    .from(updates)
+    .where(and(eq(updates.loopId, loopId), gt(updates.createdAt, periodEnd)))
+    .limit(1);
+  return Boolean(later);
 }

@@ -1,11 +1,9 @@
-import { and, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { newsletters } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { NewsletterWriter } from '../../publishing/writer';
-import { openDraft } from './find-upcoming-newsletter';
 import { insertNewsletter, type NewsletterRow } from './insert-newsletter';
 import { prepareNewsletter } from './prepare-newsletter';
+import { rewriteScheduledDraft } from './rewrite-scheduled-draft';
 
 /**
  * Writes a draft of the Loop's next newsletter: the updates since its last sent newsletter. A
@@ -16,20 +14,7 @@ import { prepareNewsletter } from './prepare-newsletter';
 export async function generateNewsletter(db: Db, input: { loopId: number; now: Date; writer: NewsletterWriter }): Promise<NewsletterRow> {
   const prepared = await prepareNewsletter(db, { ...input, kind: 'newsletter' });
   if (!prepared) throw nothingToWrite();
-  const { period, written } = prepared;
-  const [rewritten] = await db
-    .update(newsletters)
-    .set({
-      title: written.title,
-      content: written.content,
-      writer: written.writer,
-      fellBack: written.fellBack,
-      periodStart: period.start,
-      periodEnd: period.end,
-      approvedAt: null,
-    })
-    .where(and(openDraft(input.loopId), isNotNull(newsletters.sendAt)))
-    .returning();
+  const rewritten = await rewriteScheduledDraft(db, input.loopId, prepared);
   return rewritten ?? insertNewsletter(db, prepared, { kind: 'newsletter', sentAt: null });
 }
 
