@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -18,6 +19,10 @@ const server = {
 
 export default defineConfig({
   test: {
+    // Vitest's default for `run` is one worker fewer than the cores: a single worker on a 2-core
+    // machine. The server tests spend much of their time waiting (HTTP, timers, child processes),
+    // so one worker per core keeps both cores busy (decision 0046).
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         test: {
