@@ -1,7 +1,28 @@
-import { defineConfig } from 'vitest/config';
+import { availableParallelism } from 'node:os';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The slow server tests (decision 0046): fault tests that stop and start processes and
+ * databases, fuzz and property tests, and tests that run several server processes. `npm test`
+ * leaves them to their own project, run by `npm run test:slow` (and by CI, .ci/run).
+ */
+const slowServerTests = ['test/faults/**/*.test.ts', 'test/fuzz/**/*.test.ts', 'test/**/*-processes.test.ts', 'test/**/*.property.test.ts'];
+
+const server = {
+  root: 'apps/server',
+  setupFiles: ['test/helpers/setup.ts'],
+  // Makes the migrated PGlite template once, before the workers start.
+  globalSetup: ['test/helpers/global-setup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+};
 
 export default defineConfig({
   test: {
+    // Vitest's default for `run` is one worker fewer than the cores: a single worker on a 2-core
+    // machine. The server tests spend much of their time waiting (HTTP, timers, child processes),
+    // so one worker per core keeps both cores busy (decision 0046).
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         test: {
@@ -12,12 +33,17 @@ export default defineConfig({
       },
       {
         test: {
+          ...server,
           name: 'server',
-          root: 'apps/server',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          setupFiles: ['test/helpers/setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          exclude: [...configDefaults.exclude, ...slowServerTests],
+        },
+      },
+      {
+        test: {
+          ...server,
+          name: 'server-slow',
+          include: slowServerTests,
         },
       },
       'apps/web/vitest.config.ts',

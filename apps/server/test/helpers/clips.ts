@@ -1,7 +1,29 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { TEST_CACHE_DIR } from './database';
+
+/**
+ * A fixture made once per machine: kept in TEST_CACHE_DIR under the hash of the recipe that makes
+ * it (ffmpeg's arguments), so later runs read the file instead of encoding it again (decision
+ * 0046). Written then renamed, so a test running beside it never reads half a file.
+ */
+function cachedFixture(recipe: unknown, make: () => Buffer): Buffer {
+  const key = createHash('sha256').update(JSON.stringify(recipe)).digest('hex').slice(0, 24);
+  const file = path.join(TEST_CACHE_DIR, 'fixtures', key);
+  try {
+    return readFileSync(file);
+  } catch {
+    const bytes = make();
+    mkdirSync(path.dirname(file), { recursive: true });
+    const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(partial, bytes);
+    renameSync(partial, file);
+    return bytes;
+  }
+}
 
 /** Where a phone filmed or recorded: the Eiffel Tower, as an iPhone writes it (ISO 6709). */
 export const LOCATION = '+48.8584+002.2945/';
@@ -20,6 +42,10 @@ const H264_FAST = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv42
 
 /** Runs Debian's ffmpeg (never a shell) on lavfi test sources and returns the file it wrote. */
 function ffmpegFixture(args: string[], name: string): Buffer {
+  return cachedFixture(['ffmpeg', args, name], () => runFfmpeg(args, name));
+}
+
+function runFfmpeg(args: string[], name: string): Buffer {
   const dir = mkdtempSync(path.join(tmpdir(), 'loop-fixture-'));
   try {
     const out = path.join(dir, name);
@@ -77,6 +103,10 @@ export const movVideo = (options: { seconds?: number; width?: number; height?: n
  * the truth: every frame is there to decode.
  */
 export function heavyVideo(options: { width: number; height: number; fps: number; seconds: number }): Buffer {
+  return cachedFixture(['heavyVideo', options.width, options.height, options.fps, options.seconds], () => makeHeavyVideo(options));
+}
+
+function makeHeavyVideo(options: { width: number; height: number; fps: number; seconds: number }): Buffer {
   const second = ffmpegFixture(
     ['-f', 'lavfi', '-i', `color=c=blue:size=${options.width}x${options.height}:rate=${options.fps}:duration=1`, ...H264_FAST, '-f', 'mp4'],
     'second.mp4',
