@@ -1,5 +1,5 @@
 import { uniquePhone } from '../helpers/app';
-import { roleIn, type Actor, type LoopKey, type Person, type World } from './authorization-world';
+import { NOW, roleIn, type Actor, type LoopKey, type Person, type World } from './authorization-world';
 
 /** One generated case: who asks, the Loop in the path, the Loop the object belongs to, which of its people. */
 export interface Case {
@@ -145,33 +145,62 @@ export const ROUTES: RouteCase[] = [
     changes: path,
   },
 
-  // Newsletters and sneak peeks: staff only.
+  // Newsletters: the Loop's owner and staff (decision 0040); sneak peeks: staff only.
   {
     name: 'POST generate newsletter',
     method: 'POST',
     url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/generate`,
-    expected: (c) => staffRule(c, { usesObject: false, success: 201 }),
+    expected: (c) => loopRule(c, { manage: true, usesObject: false, success: 201 }),
     changes: path,
   },
   {
     name: 'GET newsletter preview',
     method: 'GET',
     url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/${w.loops[c.object].draftId}/preview`,
-    expected: (c) => staffRule(c, { usesObject: true, success: 200 }),
+    expected: (c) => loopRule(c, { manage: true, usesObject: true, success: 200 }),
+  },
+  {
+    name: 'POST render newsletter',
+    method: 'POST',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/${w.loops[c.object].draftId}/render`,
+    payload: () => ({ content: 'Drawn for someone' }),
+    expected: (c) => loopRule(c, { manage: true, usesObject: true, success: 200 }),
   },
   {
     name: 'PUT newsletter draft',
     method: 'PUT',
     url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/${w.loops[c.object].draftId}`,
     payload: () => ({ content: 'Edited by someone' }),
-    expected: (c) => staffRule(c, { usesObject: true, success: 200 }),
+    expected: (c) => loopRule(c, { manage: true, usesObject: true, success: 200 }),
+    changes: path,
+  },
+  {
+    name: 'POST approve newsletter',
+    method: 'POST',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/${w.loops[c.object].draftId}/approve`,
+    // Past the rules, the world's draft has no send time to approve it for: 409, nothing changed.
+    expected: (c) => loopRule(c, { manage: true, usesObject: true, success: 409 }),
+  },
+  {
+    name: 'POST move newsletter',
+    method: 'POST',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/${w.loops[c.object].draftId}/move`,
+    payload: () => ({ sendAt: new Date(NOW.getTime() + 3 * 86_400_000).toISOString() }),
+    expected: (c) => loopRule(c, { manage: true, usesObject: true, success: 200 }),
+    changes: path,
+  },
+  {
+    name: 'POST skip newsletter',
+    method: 'POST',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/${w.loops[c.object].draftId}/skip`,
+    expected: (c) => loopRule(c, { manage: true, usesObject: true, success: 200 }),
     changes: path,
   },
   {
     name: 'POST send newsletter',
     method: 'POST',
     url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/${w.loops[c.object].draftId}/send`,
-    expected: (c) => staffRule(c, { usesObject: true, success: 200 }),
+    expected: (c) => loopRule(c, { manage: true, usesObject: true, success: 200 }),
     changes: path,
   },
   {
@@ -185,7 +214,8 @@ export const ROUTES: RouteCase[] = [
     name: 'GET public page of a draft',
     method: 'GET',
     url: (w, c) => `/newsletters/${w.loops[c.object].draftUrlId}`,
-    expected: (c) => (c.actor === 'staff' ? 200 : 404),
+    // Staff, and the Loop's owner (decision 0040): a draft is theirs to read before it goes.
+    expected: (c) => (c.actor === 'staff' || c.actor === `owner${c.object}` ? 200 : 404),
   },
 
   // /api/admin/*: staff only.

@@ -144,9 +144,10 @@ export async function createWorld(t: TestContext) {
       secrets: [
         ...inLoop.map((value) => ({ value, audience: 'loop' as const })),
         { value: invite.code, audience: 'manage' },
-        { value: draft.urlId, audience: 'staff' },
-        { value: draft.title, audience: 'staff' },
-        { value: draft.content, audience: 'staff' },
+        // A draft is the owner's and staff's to read before it goes (decision 0040).
+        { value: draft.urlId, audience: 'manage' },
+        { value: draft.title, audience: 'manage' },
+        { value: draft.content, audience: 'manage' },
       ],
     };
   }

@@ -125,6 +125,14 @@ describe('the JSON API', () => {
         'POST /api/user/phone',
         'POST /api/user/phone/verify',
         'POST /api/user/export',
+        'POST /api/loops/:id/group-messages',
+        'POST /api/loops/:id/group-messages/:messageId/cancel',
+        'POST /api/loops/:id/group-messages/preview',
+        'POST /api/loops/:id/newsletters/:newsletterId/approve',
+        'POST /api/loops/:id/newsletters/:newsletterId/move',
+        'POST /api/loops/:id/newsletters/:newsletterId/render',
+        'POST /api/loops/:id/newsletters/:newsletterId/skip',
+        'PUT /api/loops/:id/reminder-questions',
       ].sort(),
     );
   });
