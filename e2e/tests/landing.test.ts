@@ -87,7 +87,7 @@ describe('the landing page', () => {
     const [guide] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: /^See Example Newsletter/ }).click()]);
     await waitVisible(guide.getByRole('heading', { name: 'Enjoy the newsletter' }));
     expect(new URL(guide.url()).pathname).toBe('/guide');
-    expect(await guide.getByRole('img').count()).toBe(5);
+    expect(await guide.getByRole('img').count()).toBe(6);
     expect(new URL(page.url()).pathname).toBe('/');
     await context.close();
   });

@@ -56,16 +56,23 @@ async function openNewsletterTab(page: Page, url: string, loopId: number): Promi
 
 /** Edits the draft in the editor, saves, and checks the preview page shows the edit. */
 async function editAndPreview(page: Page, edit: string): Promise<void> {
-  const editor = page.getByRole('textbox').first();
+  const editor = page.getByRole('textbox', { name: 'Newsletter content' });
   await waitVisible(editor);
   await editor.click();
   await page.keyboard.press('Control+End');
-  await page.keyboard.type(`\n\n${edit}`);
-  await page.getByRole('button', { name: 'Save Changes' }).click();
-  await waitToast(page, 'Changes saved');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(edit);
+  // The draft saves itself (decision 0041): wait until the server has the edit.
+  const [, loopId, newsletterId] = /\/loops\/(\d+)\/newsletters\/(\d+)/.exec(page.url()) ?? [];
+  const stored = `/api/loops/${loopId}/newsletters/${newsletterId}/preview`;
+  await expect
+    .poll(async () => ((await (await page.request.get(new URL(stored, page.url()).toString())).json()) as { content: string }).content, {
+      timeout: 15_000,
+    })
+    .toContain(edit);
   // Back to the top: a full-page picture of a scrolled page draws the sticky top bar mid-page.
   await page.evaluate(() => window.scrollTo(0, 0));
-  const href = await page.getByRole('link', { name: 'Preview' }).first().getAttribute('href');
+  const href = await page.getByRole('link', { name: 'Open Saved Page' }).first().getAttribute('href');
   expect(href).toMatch(/^\/newsletters\//);
   const preview = await page.context().newPage();
   await preview.goto(new URL(href ?? '', page.url()).toString());
