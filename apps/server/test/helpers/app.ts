@@ -55,6 +55,10 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
     CODE_TEXTS_PER_HOUR: '100000',
     // Tests run at any hour against real clocks; test/quiet-hours*.test.ts turn quiet hours on.
     QUIET_HOURS: 'off',
+    // Pacing off: at the default 1 text a second every text a test sends after the first waited a
+    // real second (19 s in one consent test). The pacing tests (messaging-pacing, pacing-segments,
+    // pacing-processes, messaging-send-batch, faults/worker-stop and sigterm) set a rate.
+    SEND_RATE_PER_SECOND: '0',
     ...withoutAdminEmails(env).env,
   });
 }
