@@ -53,7 +53,7 @@ export function renderNewsletterPage(input: NewsletterPageInput): string {
   ];
   if (image) meta.push(['property', 'og:image', image], ['name', 'twitter:image', image]);
   const body = `
-${draft ? '<p class="draft-banner" role="status"><strong>Draft preview.</strong> Only the Loop's owner and Loop staff can see this page until the newsletter is sent.</p>' : ''}
+${draft ? '<p class="draft-banner" role="status"><strong>Draft preview.</strong> Only the Loop’s owner and Loop staff can see this page until the newsletter is sent.</p>' : ''}
 <div class="page">
   <header class="masthead">
     <p class="kicker">${kicker}${draft ? ' (draft)' : ''}</p>
