@@ -27,6 +27,14 @@ function loopDeleted(delta: Delta): string | null {
   return null;
 }
 
+/** A send time as typed: soon, far off, past, or not a time at all. */
+function sendAt() {
+  return fc.oneof(
+    fc.integer({ min: -2, max: 60 }).map((days) => new Date(Date.now() + days * 86_400_000).toISOString()),
+    v.text,
+  );
+}
+
 /** A texted code as typed: six digits, or not quite. */
 function code() {
   return fc.oneof(fc.stringMatching(/^\d{6}$/), fc.string({ maxLength: 12 }));
@@ -238,6 +246,38 @@ export function newsletterRoutes(): RouteFuzz[] {
       destructive: true,
       success: queued('messages', 'textsQueued'),
     },
+    // The owner's review of a scheduled draft and the editor's preview (decisions 0040, 0041).
+    {
+      route: 'POST /api/loops/:id/newsletters/:newsletterId/render',
+      roles: mostlyStaff,
+      params: { id: loopId, newsletterId },
+      body: body({ content: v.text }),
+      success: rows(),
+    },
+    { route: 'POST /api/loops/:id/newsletters/:newsletterId/approve', params: { id: loopId, newsletterId }, body: body(), success: rows() },
+    {
+      route: 'POST /api/loops/:id/newsletters/:newsletterId/move',
+      params: { id: loopId, newsletterId },
+      body: body({ sendAt: sendAt() }),
+      success: rows(),
+    },
+    { route: 'POST /api/loops/:id/newsletters/:newsletterId/skip', params: { id: loopId, newsletterId }, body: body(), success: rows() },
+    { route: 'GET /api/loops/:id/sneak-peek/preview', roles: mostlyStaff, params: { id: loopId }, query: query(), success: rows() },
+    // Group messages of the owner and staff (decision 0042): texts queued now, none for a scheduled one.
+    { route: 'GET /api/loops/:id/group-messages', params: { id: loopId }, query: query(), success: rows() },
+    { route: 'POST /api/loops/:id/group-messages/preview', params: { id: loopId }, body: body({ message: v.text }), success: rows() },
+    {
+      route: 'POST /api/loops/:id/group-messages',
+      params: { id: loopId },
+      body: body({ message: v.text, sendAt: sendAt() }),
+      success: queued('messages', 'queued'),
+    },
+    {
+      route: 'POST /api/loops/:id/group-messages/:messageId/cancel',
+      params: { id: loopId, messageId: idSegment('draft', 'sent', 'otherDraft') },
+      body: body(),
+      success: rows(),
+    },
     {
       route: 'POST /api/loops/:id/sneak-peek',
       roles: mostlyStaff,
@@ -366,6 +406,12 @@ export function publicRoutes(world: World): RouteFuzz[] {
       success: rows(),
     },
     { route: 'GET /newsletters/:urlId', params: { urlId: tokenSegment('sentUrlId', 'draftUrlId') }, htmlErrors: true, success: rows() },
+    {
+      route: 'GET /newsletters/:urlId/archive',
+      params: { urlId: tokenSegment('sentUrlId', 'draftUrlId') },
+      htmlErrors: true,
+      success: rows(),
+    },
     { route: 'GET /api/config', query: query(), success: rows() },
     { route: 'GET /api/health', query: query(), success: rows() },
     { route: 'GET /api/openapi.json', query: query(), success: rows() },
