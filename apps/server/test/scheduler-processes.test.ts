@@ -156,9 +156,10 @@ describe.skipIf(!TEST_DATABASE_URL)('scheduled texts across processes', { timeou
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }
+    // The posters own their Loops: they also get the text about the draft (decision 0040), not a last call.
     const mine = fake.sent.slice(before).filter((s) => silent.has(String(s.params.To)) || posted.has(String(s.params.To)));
-    expect(mine.map((s) => String(s.params.To)).sort()).toEqual([...silent].sort());
-    expect(mine.every((s) => String(s.params.Body).includes('Last call: the "Last call '))).toBe(true);
+    const lastCalls = mine.filter((s) => String(s.params.Body).includes('Last call: the "Last call '));
+    expect(lastCalls.map((s) => String(s.params.To)).sort()).toEqual([...silent].sort());
   });
 });
 
