@@ -127,7 +127,7 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_ACCOUNT: positiveInt('AUTH_RATE_LIMIT_PER_ACCOUNT', 10),
   /** Failed sign-ins per account from all addresses together; past it a log-in needs a texted code (decision 0028). */
   AUTH_FAILURES_PER_ACCOUNT: positiveInt('AUTH_FAILURES_PER_ACCOUNT', 100),
-  /** Consent limits (issue 15): Loops an account creates, members it adds, invitations a phone gets. */
+  /** Consent limits: Loops an account creates, members it adds, invitations a phone gets. */
   LOOPS_PER_ACCOUNT_PER_HOUR: positiveInt('LOOPS_PER_ACCOUNT_PER_HOUR', 10),
   LOOPS_PER_ACCOUNT_PER_DAY: positiveInt('LOOPS_PER_ACCOUNT_PER_DAY', 30),
   MEMBER_ADDS_PER_ACCOUNT_PER_HOUR: positiveInt('MEMBER_ADDS_PER_ACCOUNT_PER_HOUR', 50),
