@@ -107,6 +107,10 @@ describe('renderNewsletterEmail', () => {
     expect(html).toContain('@media (prefers-color-scheme:dark)');
     // Responsive: a phone viewport and a fluid 600 px column.
     expect(html).toContain('max-width:600px');
+    // Outlook for Windows ignores max-width: a 600 px table in its conditional comments only.
+    // https://www.caniemail.com/features/css-max-width/
+    expect(html).toContain('<!--[if mso]><table role="presentation" width="600"');
+    expect(html).toContain('<!--[if mso]></td></tr></table><![endif]-->');
     for (const img of all.filter((e) => e.name === 'img')) {
       const { src, width, height, alt, style } = img.attribs;
       expect(src, 'absolute address').toMatch(/^https:\/\/loop\.example\/media\/\w+\/\d+$/);

@@ -121,7 +121,7 @@ function emailContent(html: string, env: EmailEnv): string {
       attribs.class === 'gallery' ? { style: `margin:0 0 12px;font-size:0;line-height:0;text-align:center` } : { style: TAG_STYLES.p! },
   });
   transformTags.img = (tagName, attribs) => imgForMail(attribs, absolute);
-  transformTags.span = (tagName, attribs) => {
+  transformTags.span = (tagName, attribs): sanitizeHtml.Tag => {
     switch (attribs.class) {
       case 'clip':
         // The whole clip is one link to the page, where it plays.
@@ -158,7 +158,7 @@ function emailContent(html: string, env: EmailEnv): string {
     attribs: { class: 'l-block', style: 'display:block' },
     text: '▶ Listen on the newsletter’s page',
   });
-  transformTags.video = (tagName, attribs) => {
+  transformTags.video = (tagName, attribs): sanitizeHtml.Tag => {
     const poster = attribs.poster;
     if (!poster)
       return { tagName: 'span', attribs: { class: 'l-block', style: 'display:block' }, text: '▶ Watch on the newsletter’s page' };
@@ -235,6 +235,13 @@ function imgForMail(
 const MARK = randomBytes(12).toString('hex');
 const UNSUBSCRIBE_MARK = `https://unsubscribe.${MARK}.invalid/`;
 const REPLY_MARK = `reply-${MARK}@reply.invalid`;
+// Outlook for Windows (Word) ignores max-width: a fixed 600 px table there only, in its conditional comments.
+// https://www.caniemail.com/features/css-max-width/
+const MSO_OPEN = `mso-open-${MARK}`;
+const MSO_CLOSE = `mso-close-${MARK}`;
+const OUTLOOK_COLUMN_OPEN =
+  '<!--[if mso]><table role="presentation" width="600" align="center" cellpadding="0" cellspacing="0" border="0"><tr><td><![endif]-->';
+const OUTLOOK_COLUMN_CLOSE = '<!--[if mso]></td></tr></table><![endif]-->';
 const shells = new Map<string, Promise<RenderedEmail>>();
 const SHELLS_KEPT = 8;
 
@@ -273,7 +280,7 @@ async function renderShell(input: NewsletterEmailInput): Promise<RenderedEmail> 
   });
   const preview = markdownToPlainText(newsletter.content).slice(0, 140);
   const element = h(EmailDocument, { input, kicker, period, subject, content, preview });
-  const html = await render(element);
+  const html = (await render(element)).replace(MSO_OPEN, OUTLOOK_COLUMN_OPEN).replace(MSO_CLOSE, OUTLOOK_COLUMN_CLOSE);
   const body = toPlainText(html, {
     selectors: [
       { selector: '.l-masthead', format: 'skip' },
@@ -303,7 +310,7 @@ const footerText: CSSProperties = { margin: '0 0 10px', fontFamily: SANS, fontSi
 const footerLink: CSSProperties = { color: C.accent, textDecoration: 'underline' };
 
 function EmailDocument({ input, kicker, period, subject, content, preview }: DocumentProps): ReactNode {
-  const { loop, newsletter } = input;
+  const { loop } = input;
   return h(
     Html,
     { lang: 'en', dir: 'ltr' },
@@ -323,6 +330,7 @@ function EmailDocument({ input, kicker, period, subject, content, preview }: Doc
       h(
         'div',
         { className: 'l-wash', style: { backgroundColor: C.wash, padding: '16px 8px' } },
+        MSO_OPEN,
         h(
           Container,
           { style: { width: '100%', maxWidth: '600px', margin: '0 auto' } },
@@ -381,10 +389,11 @@ function EmailDocument({ input, kicker, period, subject, content, preview }: Doc
             h(
               Text,
               { style: { ...footerText, fontSize: '13px' } },
-              `You get this because you are in ${loop.name} on Loop${newsletter.kind === 'sneak_peek' ? '' : ''}. Loop turns a group's text messages into newsletters.`,
+              `You get this because you are in ${loop.name} on Loop. Loop turns a group's text messages into newsletters.`,
             ),
           ),
         ),
+        MSO_CLOSE,
       ),
     ),
   );
