@@ -140,6 +140,13 @@ describe('renderNewsletterEmail', () => {
     expect([tile.width, tile.height]).toEqual(['272', '204']);
   });
 
+  it('leaves out pictures from elsewhere on the web (unknown size, a tracking pixel)', async () => {
+    const input = twentyPhotoNewsletter('![A remote picture](https://elsewhere.example/p.png)');
+    const { html } = await renderNewsletterEmail(input);
+    expect(html).not.toContain('elsewhere.example');
+    expect(elements(html).filter((e) => e.name === 'img')).toHaveLength(21);
+  });
+
   it('shows voice memos and videos as a link to the public page', async () => {
     const input = twentyPhotoNewsletter();
     const { html, text } = await renderNewsletterEmail(input);
@@ -208,6 +215,7 @@ describe('renderNewsletterEmail', () => {
       }
     }
     expect(all.some((e) => e.name === 'img' && e.attribs.src?.includes('evil'))).toBe(false);
+    expect(all.filter((e) => e.name === 'img')).toHaveLength(21);
     // The words are there, as words.
     expect(html).toContain('&lt;script&gt;alert(');
     expect(text).toContain('<script>alert("x")</script>');

@@ -104,7 +104,8 @@ function emailContent(html: string, env: EmailEnv): string {
   );
   transformTags.a = (tagName, attribs) => {
     const photo = attribs.class === 'photo';
-    const href = attribs.href ? absolute(attribs.href) : undefined;
+    // A photo links to its own largest size; a picture from elsewhere goes, link and all (below).
+    const href = attribs.href && (!photo || MEDIA_PATH.test(attribs.href)) ? absolute(attribs.href) : undefined;
     return {
       tagName,
       attribs: {
@@ -190,6 +191,9 @@ function emailContent(html: string, env: EmailEnv): string {
     transformTags,
     // <audio>/<video> had no text of their own: the transform above gives them some.
     nonTextTags: ['style', 'script', 'textarea', 'option', 'noscript'],
+    // A picture from elsewhere on the web (not a member's stored photo) is left out of the e-mail: its
+    // size is unknown, and a remote image would tell its owner who opened the newsletter. The page shows it.
+    exclusiveFilter: (frame) => (frame.tag === 'img' && !frame.attribs.src) || (frame.attribs.class === 'l-photo' && !frame.attribs.href),
   });
   // A gallery's line breaks (Markdown soft breaks between photos) would stack the tiles.
   return mailHtml.replace(/(<\/a>)\s*<br \/>\s*(?=<a )/g, '$1');
@@ -201,6 +205,7 @@ function imgForMail(
   absolute: (url: string) => string,
 ): { tagName: string; attribs: sanitizeHtml.Attributes } {
   const { src = '', srcset, sizes, alt = '' } = attribs;
+  if (!MEDIA_PATH.test(src)) return { tagName: 'img', attribs: {} };
   const tile = sizes === PHOTO_SIZES.tile;
   const shown = tile ? TILE : COLUMN;
   const width = Number(attribs.width) || 0;
@@ -211,7 +216,7 @@ function imgForMail(
     .map((c) => Number(/ (\d+)w$/.exec(c)?.[1]))
     .filter((w) => w > 0);
   const chosen = widths.find((w) => w >= shown * 2) ?? widths.at(-1);
-  const file = MEDIA_PATH.test(src) && chosen ? `${src}/${chosen}` : src;
+  const file = chosen ? `${src}/${chosen}` : src;
   const drawnWidth = width ? Math.min(shown, width) : shown;
   const drawnHeight = width && height ? Math.round((height * drawnWidth) / width) : undefined;
   const style = tile
