@@ -93,7 +93,11 @@ interface EmailEnv {
  * https://www.caniemail.com/features/html-audio/, https://www.caniemail.com/features/html-video/),
  * and inline styles. Runs on output that was already sanitized, so it adds no new way in.
  */
-function emailContent(html: string, env: EmailEnv): string {
+function emailContent(pageHtml: string, env: EmailEnv): string {
+  // A gallery tile's link is told apart by its photo's sizes (render-markdown.ts), so it can hold photo and caption.
+  const html = pageHtml.replace(/<a class="photo"( href="[^"]*"[^>]*><img [^>]*>)/g, (_, rest: string) =>
+    rest.includes(`sizes="${PHOTO_SIZES.tile}"`) ? `<a class="photo-tile"${rest}` : `<a class="photo"${rest}`,
+  );
   const absolute = (url: string) => (url.startsWith('/') ? `${env.publicUrl}${url}` : url);
   const styled = (tagName: string, attribs: sanitizeHtml.Attributes) => {
     const style = TAG_STYLES[tagName];
@@ -103,7 +107,8 @@ function emailContent(html: string, env: EmailEnv): string {
     Object.keys(TAG_STYLES).map((tag) => [tag, (tagName: string, attribs: sanitizeHtml.Attributes) => styled(tagName, attribs)]),
   );
   transformTags.a = (tagName, attribs) => {
-    const photo = attribs.class === 'photo';
+    const tile = attribs.class === 'photo-tile';
+    const photo = tile || attribs.class === 'photo';
     // A photo links to its own largest size; a picture from elsewhere goes, link and all (below).
     const href = attribs.href && (!photo || MEDIA_PATH.test(attribs.href)) ? absolute(attribs.href) : undefined;
     return {
@@ -111,7 +116,12 @@ function emailContent(html: string, env: EmailEnv): string {
       attribs: {
         ...(href ? { href } : {}),
         ...(attribs.rel ? { rel: attribs.rel } : {}),
-        style: photo ? 'text-decoration:none;color:inherit' : TAG_STYLES.a!,
+        // A gallery tile holds its photo and caption together, two to a row.
+        style: tile
+          ? `display:inline-block;width:48%;max-width:${TILE}px;margin:0 1% 8px;vertical-align:top;text-decoration:none;color:inherit`
+          : photo
+            ? 'text-decoration:none;color:inherit'
+            : TAG_STYLES.a!,
         ...(photo ? { class: 'l-photo' } : {}),
       },
     };
@@ -220,7 +230,7 @@ function imgForMail(
   const drawnWidth = width ? Math.min(shown, width) : shown;
   const drawnHeight = width && height ? Math.round((height * drawnWidth) / width) : undefined;
   const style = tile
-    ? `display:inline-block;width:48%;max-width:${TILE}px;height:auto;border:0;border-radius:8px;margin:0 1% 8px;vertical-align:top`
+    ? `display:block;width:100%;max-width:${TILE}px;height:auto;border:0;border-radius:8px`
     : `display:block;width:100%;max-width:${drawnWidth}px;height:auto;border:0;border-radius:8px;margin:0 auto`;
   return {
     tagName: 'img',
