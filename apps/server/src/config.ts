@@ -219,6 +219,29 @@ const envSchema = z.object({
   VIDEO_DECODE_BUDGET_MEGAPIXELS: positiveInt('VIDEO_DECODE_BUDGET_MEGAPIXELS', 7465),
   /** One ffmpeg run is ended (SIGKILL) after this long, and its file refused. */
   FFMPEG_TIMEOUT_SECONDS: positiveInt('FFMPEG_TIMEOUT_SECONDS', 120),
+  /** The port of Loop's own SMTP listener for replies by e-mail (decision 0049); unset: no listener. */
+  MAIL_INBOUND_PORT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'MAIL_INBOUND_PORT must be a whole number')
+      .transform(Number)
+      .pipe(z.number().min(1, 'MAIL_INBOUND_PORT must be from 1 to 65535').max(65535, 'MAIL_INBOUND_PORT must be from 1 to 65535'))
+      .optional(),
+  ),
+  /** The domain of members' reply addresses, reply+{token}@MAIL_REPLY_DOMAIN; its MX points at the listener. */
+  MAIL_REPLY_DOMAIN: optionalText.pipe(
+    z
+      .string()
+      .toLowerCase()
+      .refine((v) => /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(v), {
+        message: 'MAIL_REPLY_DOMAIN must be a domain name, like replies.example.com',
+      })
+      .optional(),
+  ),
+  /** Replies one member's address takes in an hour, all processes together; more are asked to wait. */
+  MAIL_REPLIES_PER_MEMBER_PER_HOUR: positiveInt('MAIL_REPLIES_PER_MEMBER_PER_HOUR', 20),
+  /** Messages one sending server's address may start in an hour (Gmail's servers carry many members' replies). */
+  MAIL_INBOUND_PER_ADDRESS_PER_HOUR: positiveInt('MAIL_INBOUND_PER_ADDRESS_PER_HOUR', 600),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
@@ -357,6 +380,8 @@ export interface Config extends Omit<Env, 'PUBLIC_URL' | 'SESSION_SECRET' | 'SMS
   proofOfWork: boolean;
   /** SUPPORT_CONTACT, or PUBLIC_URL where it may be left out. */
   supportContact: string;
+  /** MAIL_REPLY_DOMAIN, or its default. */
+  mailReplyDomain: string;
 }
 
 export class ConfigError extends Error {
@@ -399,6 +424,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsCountries: e.SMS_COUNTRIES ?? defaultCountries(e.TWILIO_ACCOUNT_SID, e.TWILIO_FROM_NUMBER),
     proofOfWork: e.SIGNUP_PROOF_OF_WORK ?? e.NODE_ENV !== 'test',
     supportContact: e.SUPPORT_CONTACT ?? publicUrl,
+    mailReplyDomain: e.MAIL_REPLY_DOMAIN ?? 'localhost',
   };
 }
 

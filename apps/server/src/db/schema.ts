@@ -34,7 +34,7 @@ export const frequency = pgEnum('frequency', ['weekly', 'biweekly', 'monthly']);
 export const newsletterStatus = pgEnum('newsletter_status', ['draft', 'sent']);
 export const newsletterKind = pgEnum('newsletter_kind', ['newsletter', 'sneak_peek']);
 export const messageDirection = pgEnum('message_direction', ['inbound', 'outbound']);
-export const messageChannel = pgEnum('message_channel', ['sms', 'whatsapp']);
+export const messageChannel = pgEnum('message_channel', ['sms', 'whatsapp', 'email']);
 /**
  * A membership someone else created is pending until the phone's holder says yes (decision 0015), to
  * that one Loop (decision 0035); `declined` when they said no: no invitation goes to it again.
@@ -208,10 +208,16 @@ export const members = pgTable(
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     /** The IANA zone the Loop's owner chose for this member; the member's own choice wins (decision 0036). */
     timeZone: text('time_zone'),
+    /**
+     * The token of this member's reply address, reply+{token}@MAIL_REPLY_DOMAIN (decision 0049):
+     * 128 random bits in hex, made the first time an e-mail needs it; null until then.
+     */
+    replyToken: text('reply_token'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('members_loop_id_user_id_key').on(t.loopId, t.userId),
+    uniqueIndex('members_reply_token_key').on(t.replyToken),
     index('members_user_id_idx').on(t.userId),
     // A Loop's members oldest first: the admin detail reads the first page of a large Loop.
     index('members_loop_id_created_at_idx').on(t.loopId, t.createdAt, t.id),
