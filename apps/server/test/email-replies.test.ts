@@ -18,6 +18,7 @@ import { optOutPhone } from '../src/messaging/opt-outs';
 import { replyAddressFor } from '../src/services/email-replies/reply-address-for';
 import { createTestApp, type TestContext } from './helpers/app';
 import { createLoop, createPerson, updatesOf } from './helpers/messaging';
+import { m4aMemo } from './helpers/clips';
 import { phoneJpeg } from './helpers/photos';
 import { sendSmtp } from './helpers/smtp-client';
 
@@ -182,6 +183,25 @@ describe('a reply by e-mail', () => {
     expect(update?.content).toBe('Grandpa’s birthday cake, 80 candles 🎂\n\nCarol');
     expect(update?.media).toHaveLength(1);
     expect(await acksTo('carol.smith@icloud.com')).toHaveLength(1);
+  });
+});
+
+describe('a voice memo by e-mail', () => {
+  it('goes through the clip pipeline (ffmpeg) as a texted one does, and the acknowledgement says so', async () => {
+    const db = t.app.ctx.db;
+    const hal = await createPerson(db, { firstName: 'Hal' });
+    await db.insert(members).values({ loopId, userId: hal.id, status: 'active' });
+    const { address } = await withEmail(hal, 'hal@gmail.com');
+    const memo = m4aMemo(2);
+    let raw = await fixture('gmail-reply', address, { photo: memo, from: 'Hal <hal@gmail.com>' });
+    raw = raw.replace('Content-Type: image/jpeg; name="IMG_2041.jpg"', 'Content-Type: audio/mp4; name="Voice memo.m4a"');
+    const signed = await dkimSign(raw, { signatureData: [{ signingDomain: 'gmail.com', selector: '20230601', privateKey: PRIVATE_KEY }] });
+    const sent = await sendSmtp(listener.port, { from: 'hal@gmail.com', to: [address], raw: signed.signatures + raw });
+    expect(sent.data?.code).toBe(250);
+    const [update] = (await updatesOf(db, loopId)).filter((u) => u.userId === hal.id);
+    expect(update?.media.map((m) => m.contentType)).toEqual(['audio/mp4']);
+    const [ack] = await acksTo('hal@gmail.com');
+    expect(ack?.body).toContain('Your update and voice memo went to "The Smiths".');
   });
 });
 
