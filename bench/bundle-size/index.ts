@@ -1,7 +1,7 @@
 // `npm run bench -- bundle-size`: the JavaScript a first visit downloads, gzipped, from the build
 // in apps/web/dist (run `npm run build` first). A page's first download is index.html's module
 // script, everything it imports statically (the modulepreloads), and the page's own lazy chunk with
-// its static imports. The bar (issue 8): landing and sign-in at most 150 KB.
+// its static imports. The bar: landing and sign-in at most 150 KB.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

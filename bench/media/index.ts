@@ -1,4 +1,4 @@
-// `npm run bench -- media`: voice memos and videos through the real server (issue 22). Makes 20
+// `npm run bench -- media`: voice memos and videos through the real server. Makes 20
 // voice memos of 60 s (10 Ogg/Opus by Debian's ffmpeg from lavfi's sine; 10 AMR-NB written frame
 // by frame, because Debian's ffmpeg has no AMR encoder: see amrMemo) and 5 videos of 30 s at 1080p
 // (H.264 + AAC from lavfi's testsrc), and serves them from a fake Twilio media host on 127.0.0.1.
@@ -411,7 +411,7 @@ async function main(): Promise<void> {
     const videoLoaded = Math.max(...ready(byKind('video')));
     const textsHandled = textRows.filter((r) => r.status === 'processed').length;
     const textReady = ready(textRows);
-    console.log('Against the targets (issue 22, 2 cores):');
+    console.log('Against the targets (2 cores):');
     console.table([
       {
         figure: '30 s 1080p video ready, alone',

@@ -3,7 +3,7 @@
 // texts in 20 real-size phone photos (4032 x 3024 JPEGs, through the photo pipeline) from four
 // people, sends the newsletter, and opens its page in Chromium (/usr/bin/chromium) 375 px wide at
 // pixel densities 1, 2 and 3, scrolled to the end so every lazy photo loads. Prints the bytes
-// transferred (as Chromium counts them) against what the originals alone weigh. Target (issue 17):
+// transferred (as Chromium counts them) against what the originals alone weigh. Target:
 // at most 1.5 MB at 375 px. With --pdf DIR it also prints the page to DIR/newsletter-a4.pdf and
 // DIR/newsletter-letter.pdf (the print stylesheet).
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -3,7 +3,7 @@
 // apt-get install libheif-examples; no npm package can encode HEVC), then lets 10 texts of 10
 // photos each arrive at once, as the inbound pipeline handles them: each text's photos one after
 // another, the texts side by side, every conversion under the shared heavy-work limit (one per
-// core). Prints photos per second and the process's peak RSS. Targets (issue 17): at least 5
+// core). Prints photos per second and the process's peak RSS. Targets: at least 5
 // photos/s on 2 cores, peak RSS under 512 MB.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

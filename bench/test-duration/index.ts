@@ -1,5 +1,5 @@
 // `npm run bench -- test-duration [--cold] [--slow]`: how long `npm test` takes on this machine,
-// stage by stage (issue 30, decision 0046): lint (ESLint, Prettier), type-check (tsc over every
+// stage by stage (decision 0046): lint (ESLint, Prettier), type-check (tsc over every
 // project), and each Vitest project of `npm test` (shared, server, web) run on its own; with
 // --slow also `npm run test:slow` (faults, fuzz, property and multi-process tests). Each stage
 // prints its wall time and, where /usr/bin/time exists, the CPU seconds it and its children

@@ -37,7 +37,7 @@ export interface NewMember {
 
 /**
  * Adds a text-only member and has them say yes: the owner plays the invited phone in the Phone
- * Simulator and replies YES to the invitation (issue 15), so the membership is active.
+ * Simulator and replies YES to the invitation, so the membership is active.
  */
 export async function addMember(request: APIRequestContext, baseUrl: string, loopId: number, member: NewMember): Promise<void> {
   await ok(

@@ -41,7 +41,7 @@ export const runningServers = new Map<string, RunningServer & StaffGrants>();
  * Starts the real server (the same entry `npm start` runs, against the built web app) on a free
  * port with an empty embedded database. Stop it in afterAll: it removes its data too.
  *
- * `ADMIN_EMAILS` is no longer a setting (issue 14: staff are granted, never claimed). Tests that
+ * `ADMIN_EMAILS` is no longer a setting (staff are granted, never claimed). Tests that
  * pass it get the operator's way instead: registerAccount() signs the person up, then the server
  * stops, the admin CLI grants, and the server starts again on the same port and data (sessions
  * live in the database, so every browser stays signed in).

@@ -22,7 +22,7 @@ beforeAll(async () => {
     .inviteUrl;
   newsletterUrl = ((await (await context.request.get(`${url}/api/config`, RETRY_RESET)).json()) as { links: { exampleNewsletter: string } })
     .links.exampleNewsletter;
-  // A paused Loop: its dimmed row in All Loops must still read (issue 18 item 14: 3.15:1 and 2.2:1).
+  // A paused Loop: its dimmed row in All Loops must still read (3.15:1 and 2.2:1).
   const other = loops.find((l) => l.id !== familyId)?.id ?? 0;
   await context.request.post(`${url}/api/admin/loops/${other}/toggle-pause`, { data: {} });
   await context.close();

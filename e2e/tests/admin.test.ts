@@ -113,7 +113,7 @@ describe('the admin dashboard, on a desktop', () => {
     await expect.poll(() => loopNamesInTable(page)).toEqual(['Zeta Team', 'The Parkers', 'Book Club']);
 
     // Pause a Loop: the row dims, its state says Paused and its button Resume; the page stays on /admin.
-    // The state and the action are apart (issue 30): "Active" is not a button.
+    // The state and the action are apart: "Active" is not a button.
     const zeta = loopRow(page, 'Zeta Team');
     expect(await zeta.getAttribute('data-paused')).toBeNull();
     await waitVisible(zeta.getByText('Active', { exact: true }));
@@ -289,7 +289,7 @@ describe('the admin screens on a phone', () => {
     await openDashboard(page);
     await waitVisible(page.getByRole('img', { name: /^Member Growth: / }));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    // Issue 18 folds All Loops onto phones: its card stays within the screen (no sideways page scroll).
+    // All Loops folds onto phones: its card stays within the screen (no sideways page scroll).
     const scroller = page.locator('table').last().locator('xpath=..');
     expect(await scroller.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'admin-dashboard-375');
@@ -325,7 +325,7 @@ describe('who sees the admin screens', () => {
   it('shows everyone else the not-found screen and no Admin menu item', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    // Issue 7: the admin pages (and their chart) are never part of a non-admin page's download.
+    // The admin pages (and their chart) are never part of a non-admin page's download.
     const scripts: string[] = [];
     page.on('request', (request) => {
       if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);

@@ -38,7 +38,7 @@ describe('signing up, out and in', () => {
     await page.getByLabel('Phone Number').fill('20 7946 0958');
     await page.getByText('WhatsApp', { exact: true }).click();
     await screenshot(page, 'auth-sign-up-375');
-    // A common password is refused under its field, not in a toast over the button (issue 30).
+    // A common password is refused under its field, not in a toast over the button.
     await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
     const common = 'This password is one of the most common passwords, which attackers try first. Please choose another.';
     await waitVisible(page.locator('form').getByText(common));
@@ -70,7 +70,7 @@ describe('signing up, out and in', () => {
     const code = codeIn(await note.textContent());
     await page.getByLabel('Code', { exact: true }).fill(code === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Verify and Sign Up' }).click();
-    // Under the field, not a red toast that would stay on My Loops after the right code (issue 30).
+    // Under the field, not a red toast that would stay on My Loops after the right code.
     const wrong = 'That code is not right. Check the text and try again.';
     await waitVisible(page.locator('form').getByText(wrong));
     await screenshot(page, 'auth-sign-up-wrong-code-375');

@@ -9,7 +9,7 @@ import { addMember, createLoop, simulatorFiles, waitForUpdates } from '../suppor
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
 
-// Issue 22 item 4: a voice memo texted in (through the Phone Simulator, the real inbound pipeline:
+// A voice memo texted in (through the Phone Simulator, the real inbound pipeline:
 // ffmpeg converts it, the worker has it transcribed) plays on the Loop's Updates tab, with its
 // length and its transcript beside the player. Fixtures are made by ffmpeg's lavfi sources here.
 // The transcription endpoint is a fake OpenAI-compatible server on 127.0.0.1 answering
@@ -76,7 +76,7 @@ describe('voice memos and videos on the Updates tab', () => {
     await waitVisible(player);
     const audio = player.locator('audio');
     expect(await audio.evaluate((a: HTMLAudioElement) => [a.preload, a.currentTime])).toEqual(['none', 0]);
-    // Its length before it is played, from the server, not "0:00 / 0:00" (issue 30).
+    // Its length before it is played, from the server, not "0:00 / 0:00".
     await waitVisible(player.getByText('0:00 / 0:03'));
     expect(await player.getByRole('slider', { name: 'Position' }).getAttribute('aria-valuetext')).toBe('0:00 of 0:03');
     await waitVisible(page.getByText('Hi Grandma! We went to the beach today.'));

@@ -233,8 +233,8 @@ describe.each([
   });
 });
 
-// Issue 30's walk-through, the rows a width check alone does not see.
-describe('issue 30 screens', () => {
+// A newcomer's walk through the screens: the rows a width check alone does not see.
+describe("the newcomer's screens", () => {
   it('the admin dashboard lines up with the top bar at 1280 px', async () => {
     const context = await signedIn(DESKTOP);
     const page = await context.newPage();

@@ -54,11 +54,11 @@ describe('a Loop from creation to deletion, on a phone', () => {
     expect(await createDialog.getByPlaceholder('What brings your group together?').count()).toBe(1);
     await createDialog.getByLabel('Group Context').fill('Cousins spread over three countries.');
     await createDialog.getByRole('button', { name: 'Create Loop' }).click();
-    // The Phone Simulator is not "disabled" texts (issue 18 item 10): the toast says where texts go.
+    // The Phone Simulator is not "disabled" texts: the toast says where texts go.
     await waitToast(page, 'Loop created successfully!');
     await waitToast(page, 'Texts to members show up in the Phone Simulator: nothing leaves this computer.');
     await waitGone(createDialog);
-    // The dialog said "add members next": the new Loop opens (issue 30), and the toast links the Phone Simulator.
+    // The dialog said "add members next": the new Loop opens, and the toast links the Phone Simulator.
     await waitVisible(page.getByRole('heading', { name: 'The Parkers', level: 1 }));
     await waitVisible(page.getByRole('tab', { name: 'Members', selected: true }));
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/loops\/\d+$/);
@@ -182,8 +182,8 @@ describe('a Loop from creation to deletion, on a phone', () => {
     await guest.getByText('WhatsApp', { exact: true }).click();
     await screenshot(guest, 'join-375');
     await guest.getByRole('button', { name: 'Join Loop' }).click();
-    // What happens next, not the marketing page (issue 18 item 9), and no "Success!" toast
-    // saying the opposite while the YES is still to come (issue 30).
+    // What happens next, not the marketing page, and no "Success!" toast
+    // saying the opposite while the YES is still to come.
     await waitVisible(guest.getByRole('heading', { name: 'Check your phone' }));
     expect(await guest.getByText("You've successfully joined the loop!").count()).toBe(0);
     await waitVisible(guest.getByText(/Reply YES/));
@@ -306,7 +306,7 @@ describe('Loop screens on a desktop, and what a member sees', () => {
       data: { firstName: 'Eli', lastName: 'Okafor', phoneNumber: '+14155550151' },
     });
     expect(duplicate.status()).toBe(409);
-    // Eli says yes to the invitation from his own phone (issue 15: pending until YES).
+    // Eli says yes to the invitation from his own phone (pending until YES).
     const yes = await memberPage.request.post(`${server.url}/api/simulator/phones/%2B14155550151/messages`, { data: { body: 'YES' } });
     expect(yes.status(), await yes.text()).toBe(202);
 

@@ -7,7 +7,7 @@ import { collectPageErrors, DESKTOP, PHONE, RETRY_RESET, screenshot } from '../s
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
 
-// Issue 15: the Members tab shows pending / active / opted out, with "Resend invitation" for pending members;
+// Decision 0015: the Members tab shows pending / active / opted out, with "Resend invitation" for pending members;
 // decision 0035: declined and never invited too, and signing up answers no invitation: My Loops does.
 let server: RunningServer;
 let browser: Browser;
@@ -122,7 +122,7 @@ describe('member states on the Members tab', () => {
 
     await screenshot(page, 'members-states-375');
     // The state badges, their sentences and the resend button stay on screen (the tab's own 375 px
-    // overflow is issue 18's to fix).
+    // overflow is not checked here).
     const fits = async () => {
       for (const locator of [
         resend,

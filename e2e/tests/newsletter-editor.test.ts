@@ -10,7 +10,7 @@ import { addMember, createLoop, simulatorFiles, textFromPhone, waitForUpdates } 
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
 
-// Issue 29 part 2: the visual newsletter editor. A member texts a photo and a voice memo (the real
+// The visual newsletter editor (decision 0041). A member texts a photo and a voice memo (the real
 // inbound pipeline converts the memo), another texts news; staff generate the draft and edit it:
 // move the voice memo, caption it, reorder a section by keyboard, watch the live preview follow,
 // let it save on its own, reload and find it all kept. At 1280 px and 375 px, axe clean.

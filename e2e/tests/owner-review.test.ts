@@ -6,7 +6,7 @@ import { startDemoServer, type DemoServer } from '../support/demo';
 import { addMember, createLoop, phoneThread, textFromPhone, waitForText } from '../support/loop-data';
 
 /**
- * The owner's review of their Loop's newsletter (issue 29, decision 0040), on the demo: its
+ * The owner's review of their Loop's newsletter (decision 0040), on the demo: its
  * "approve first" Loop's draft was texted to its owner; they read the text, open the link, edit,
  * preview, approve and send it; the automatic Loop's issue is skipped. A second owner (not staff)
  * walks the same from Generate on their own Loop, at the other width.

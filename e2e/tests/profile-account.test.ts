@@ -20,7 +20,7 @@ async function expectFits(page: Page, buttons: string[]) {
   }
 }
 
-describe('Profile: name, email, phone number and password (issue 30)', () => {
+describe('Profile: name, email, phone number and password', () => {
   it('edits them by keyboard at 375 px, and lays out at 1280 px', async () => {
     const context = await browser.newContext({ viewport: PHONE, locale: 'en-US' });
     const page = await context.newPage();

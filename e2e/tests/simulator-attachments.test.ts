@@ -6,7 +6,7 @@ import { addMember, createLoop } from '../support/loop-data';
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
 
-// Issue 16, item 7: the Phone Simulator sends what real phones send besides text and photos (a
+// The Phone Simulator sends what real phones send besides text and photos (a
 // contact card, a PDF, a WhatsApp location pin), and Loop answers each accurately. Payload shapes
 // follow Twilio's webhook page: https://www.twilio.com/docs/messaging/guides/webhook-request
 // (MediaContentType0 text/vcard, application/pdf; WhatsApp MessageType=location with Latitude/Longitude).

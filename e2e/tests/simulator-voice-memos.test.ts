@@ -12,7 +12,7 @@ import { createLoop } from '../support/loop-data';
 import type { RunningServer } from '../support/server';
 import { withServerAndBrowser } from '../support/suite';
 
-// Issue 22: the Phone Simulator attaches real voice memos and videos, which go through the same
+// Decision 0023: the Phone Simulator attaches real voice memos and videos, which go through the same
 // media pipeline as a Twilio MMS (MediaUrl/MediaContentType, https://www.twilio.com/docs/messaging/guides/webhook-request),
 // and records a voice memo with MediaRecorder. Chromium's fake microphone (a beep) stands in for
 // a real one: --use-fake-device-for-media-stream gives the device, --use-fake-ui-for-media-stream

@@ -105,7 +105,7 @@ describe('the Phone Simulator', () => {
     await waitVisible(page.getByText('Things to try'));
     await screenshot(page, 'simulator-members-375');
 
-    // Mia's phone: full screen, with the invitation Loop sent when she was added (issue 15).
+    // Mia's phone: full screen, with the invitation Loop sent when she was added.
     await memberLink.click();
     await waitVisible(page.getByText('Simulated phone — nothing is really sent'));
     await waitVisible(page.getByRole('heading', { name: 'Mia Chen' }));

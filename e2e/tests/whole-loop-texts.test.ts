@@ -8,7 +8,7 @@ import { addMember, createLoop, textFromPhone, waitForUpdates } from '../support
 import { startServer, type RunningServer } from '../support/server';
 
 /**
- * Texts to a whole Loop are deliberate (issue 29, decision 0042): the owner's group message with a
+ * Texts to a whole Loop are deliberate (decision 0042): the owner's group message with a
  * time, its cost shown before it goes, cancelled from the Loop page; staff's sneak peek confirm;
  * and the past issues behind a newsletter's link, with its print button. At 375 and 1280 px.
  */

@@ -102,7 +102,7 @@ describe('texting costs money (decision 0030)', () => {
   });
 });
 
-describe('staff settings (issue 14: staff are granted, never claimed)', () => {
+describe('staff settings (staff are granted, never claimed)', () => {
   const twilio = { TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM_NUMBER: '+14155550000' };
 
   it('refuses ADMIN_EMAILS and says what replaced it', () => {

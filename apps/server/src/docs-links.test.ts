@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const ROOT = resolve(dirname(THIS_FILE), '../../..');
-const SCANNED = ['apps', 'packages', 'e2e', 'bench', 'docs', 'scripts', 'README.md'];
+const SCANNED = ['apps', 'packages', 'e2e', 'bench', 'docs', 'scripts', 'README.md', 'CONTRIBUTING.md'];
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'migrations', 'artifacts', 'data', 'test-results']);
 const EXTENSIONS = /\.(ts|tsx|js|mjs|md)$/;
 // Built from parts, so that this file does not match itself.

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     [
       `\n  Loop is running at ${config.PUBLIC_URL}  (${where}, ${config.messagingProvider} texts${settings})\n`,
       ...(replyListener
-        ? [`  Replies by e-mail: SMTP on ${config.HOST}:${replyListener.port} for reply+...@${config.mailReplyDomain}\n`]
+        ? [`  Replies by e-mail: SMTP on ${config.HOST}:${replyListener.port} for reply+...@${config.MAIL_REPLY_DOMAIN}\n`]
         : []),
       ...(config.messagingProvider === 'simulator' ? [`${SIMULATOR_WARNING}\n`] : []),
       ...(findFfmpeg(config.FFMPEG_PATH) === null ? [`${NO_FFMPEG_WARNING}\n`] : []),

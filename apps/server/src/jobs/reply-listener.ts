@@ -23,7 +23,7 @@ export async function startReplyListener(
   options: { port: number; host: string; log: Log; resolver?: DNSResolver; closeTimeoutMs?: number },
 ): Promise<SmtpListener> {
   const { db, config, clock } = ctx;
-  const domain = config.mailReplyDomain;
+  const domain = config.MAIL_REPLY_DOMAIN;
   // Keyed hashes, as the sign-in limits: the counts table names no address.
   const overLimit = async (kind: string, value: string, limit: number) => {
     const [count] = await countAttempts(db, [hashToken(`mail-in:${kind}:${value}`, config.SESSION_SECRET)], clock(), HOUR_MS);

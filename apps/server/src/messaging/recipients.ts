@@ -16,7 +16,7 @@ import { AppError } from '../errors';
  * - a reply to a number in no Loop (a stranger, or another bot) goes at most once a day, so two
  *   automated senders never answer each other forever (decision 0039), and
  * - for a text to a Loop's members: the person is still a member, the phone's holder said YES to
- *   that membership (it is active, issue 15), and the Loop is not paused, and
+ *   that membership (it is active, decision 0015), and the Loop is not paused, and
  * - the number is a personal phone in a country Loop texts (`numberRefusal`: no premium-rate,
  *   shared-cost or satellite numbers, only SMS_COUNTRIES; decision 0030). Routes that take a
  *   number to text refuse it at once (`refuseUntextableNumber`); the sender checks every text again.

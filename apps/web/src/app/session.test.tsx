@@ -4,7 +4,7 @@ import { owner } from '@/test/fixtures';
 import { renderRoute, requests } from '@/test/render-route';
 
 describe('the session on page load', () => {
-  it('asks GET /api/user once when signed out (item 13: it asked twice, logging two 401s)', async () => {
+  it('asks GET /api/user once when signed out (it asked twice, logging two 401s)', async () => {
     renderRoute('/');
     expect(await screen.findAllByRole('link', { name: /get started for free/i })).not.toHaveLength(0);
     await new Promise((resolve) => setTimeout(resolve, 50));

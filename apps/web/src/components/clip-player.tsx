@@ -45,7 +45,7 @@ export function ClipPlayer({ clip, author }: { clip: Clip; author: string }) {
 /**
  * A voice memo's player: play and pause, a position slider, and "0:00 / 0:12" from the length the
  * server measured (ffprobe, decision 0023). The browser's own controls said "0:00 / 0:00" until
- * played, as nothing loads before the press (issue 30). The browser's figure wins once it has one.
+ * played, as nothing loads before the press. The browser's figure wins once it has one.
  */
 function AudioPlayer({ src, durationMs, name }: { src: string; durationMs: number; name: string }) {
   const audio = useRef<HTMLAudioElement>(null);

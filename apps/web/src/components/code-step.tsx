@@ -68,7 +68,7 @@ export function useCodeField(id: string) {
       if (problem) document.getElementById(id)?.focus();
       return problem === undefined;
     },
-    /** Shows the server's refusal (a wrong or used code) under the field, not in a toast (issue 30). */
+    /** Shows the server's refusal (a wrong or used code) under the field, not in a toast. */
     fail: (message: string) => {
       setError(message);
       document.getElementById(id)?.focus();

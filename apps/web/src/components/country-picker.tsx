@@ -155,7 +155,7 @@ function CountryList({ selected, onSelect }: { selected: CountryCode; onSelect: 
 /**
  * The country's two letters where a flag would be: flag emoji are empty boxes without a colour
  * emoji font (Windows), and flag pictures for every country weigh 2.0 MB (673 KB gzipped, flag-icons
- * 7.5.0) that the list would load as it scrolls (issue 30).
+ * 7.5.0) that the list would load as it scrolls.
  */
 function CountryCodeMark({ code }: { code: CountryCode }) {
   return (

@@ -3,7 +3,7 @@ import { ApiError } from './api-client';
 
 /**
  * Shows a refused form's field errors (a 400's `errors`, such as a too common password) under
- * their fields, focusing the first, instead of in a toast that covers the button (issue 30). With
+ * their fields, focusing the first, instead of in a toast that covers the button. With
  * one field named, the server's whole message goes under it: it says what to do. False when the
  * error names none of the form's fields: the caller shows it its usual way.
  */

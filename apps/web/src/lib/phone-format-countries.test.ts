@@ -13,7 +13,7 @@ const digitsOf = (text: string) => text.replace(/\D/g, '');
 /** Whether libphonenumber writes this number in groups (a few countries' numbers have no format). */
 const grouped = (text: string) => /\d\D+\d/.test(text);
 
-describe('every country formats (item 4: UK, France, Germany stayed as typed)', () => {
+describe('every country formats (UK, France, Germany stayed as typed)', () => {
   it('has examples for at least 200 countries', () => {
     expect(cases.length).toBeGreaterThan(200);
   });

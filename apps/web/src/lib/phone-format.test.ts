@@ -60,7 +60,7 @@ describe('phone formatting', () => {
   });
 });
 
-describe('country search ranking (item 5)', () => {
+describe('country search ranking', () => {
   const first = (query: string) => searchCountries(query)[0]?.code;
 
   it('finds countries by their common names', () => {

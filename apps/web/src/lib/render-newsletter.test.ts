@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderNewsletter } from './render-newsletter';
 
 describe('renderNewsletter', () => {
-  it('renders headings, emphasis and our photos (item 3: View Content showed raw Markdown)', () => {
+  it('renders headings, emphasis and our photos (View Content showed raw Markdown)', () => {
     const html = renderNewsletter('## Luis Rivera\n\n*Sunday*\n\n![Photo from Luis](/media/abc_123)');
     expect(html).toContain('<h2>Luis Rivera</h2>');
     expect(html).toContain('<em>Sunday</em>');

@@ -16,7 +16,7 @@ export interface PersonInput {
 /**
  * The user with this phone number; a new text-only user (no password) when the phone is new.
  * An existing person keeps their own name, email and preference: nobody else can change them.
- * Nothing here tells the caller whether the phone or the email was known (issue 14 item 7): an
+ * Nothing here tells the caller whether the phone or the email was known: an
  * email that another person already has is simply not stored on the new text-only user.
  */
 export async function findOrCreateMemberUser(

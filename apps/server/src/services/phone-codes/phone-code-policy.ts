@@ -8,7 +8,7 @@ import { hashToken } from '../../lib/tokens';
  */
 export type PhoneCodePurpose = 'sign_up' | 'reset_password' | 'sign_in' | 'change_phone';
 
-/** The rules of texted codes (issue 14): one place, read by the services and the tests. */
+/** The rules of texted codes: one place, read by the services and the tests. */
 export const PHONE_CODE = {
   digits: 6,
   validMs: 10 * MINUTE_MS,

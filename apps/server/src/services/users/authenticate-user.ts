@@ -6,7 +6,7 @@ import { verifyPassword } from '../../lib/passwords';
 
 /**
  * The user with this email and password. One message for every failure, so a stranger cannot
- * learn which emails have accounts. Signing in never makes anyone staff (issue 14 item 5).
+ * learn which emails have accounts. Signing in never makes anyone staff.
  */
 export async function authenticateUser(db: Db, input: { email: string; password: string }): Promise<typeof users.$inferSelect> {
   const [user] = await db

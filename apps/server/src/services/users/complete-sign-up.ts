@@ -12,7 +12,7 @@ type UserRow = typeof users.$inferSelect;
 const EMAIL_TAKEN = 'This email is already used by another account. Go back and use another email, or log in with it.';
 
 /**
- * The one place where a phone's proven holder becomes an account (issue 14): the code texted to
+ * The one place where a phone's proven holder becomes an account: the code texted to
  * the phone checks out in the browser that sent the form, then, in one transaction, either a new
  * account is created or the text-only member who has this phone (added by an owner or an invite)
  * becomes the account: same person, same memberships and updates, with the name, email and

@@ -52,7 +52,7 @@ async function fillSignUp(password: string) {
   return user;
 }
 
-describe('Sign Up (issue 30)', () => {
+describe('Sign Up', () => {
   it('shows a refused common password under its field, not in a toast over the button', async () => {
     const user = await fillSignUp('12345678');
     await user.click(screen.getByRole('button', { name: 'Sign Up' }));

@@ -18,7 +18,7 @@ export function AuthRoute() {
       <AuthCard
         initialMode={initialMode(state)}
         onSuccess={() => {
-          // A red "That code is not right" from a try before must not follow the person to My Loops (issue 30).
+          // A red "That code is not right" from a try before must not follow the person to My Loops.
           dismissToast();
           void navigate('/', { replace: true });
         }}

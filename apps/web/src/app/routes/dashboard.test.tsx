@@ -13,7 +13,7 @@ async function createLoop(smsStatus: CreateLoopAnswer['smsStatus']) {
   server.use(
     http.get('*/api/loops', () => HttpResponse.json([])),
     http.post('*/api/loops', () => HttpResponse.json({ ...summary, smsStatus }, { status: 201 })),
-    // The new Loop opens once created (issue 30).
+    // The new Loop opens once created.
     http.get('*/api/loops/7', () => HttpResponse.json(loopDetail())),
   );
   renderRoute('/', { user: owner });
@@ -24,7 +24,7 @@ async function createLoop(smsStatus: CreateLoopAnswer['smsStatus']) {
   await user.click(within(dialog).getByRole('button', { name: 'Create Loop' }));
 }
 
-describe('Create Loop toast (item 10)', () => {
+describe('Create Loop toast', () => {
   it('says where texts go with the Phone Simulator, not that they are disabled', async () => {
     await createLoop('simulated');
     expect(await screen.findByText('Loop created successfully!')).toBeDefined();
@@ -38,7 +38,7 @@ describe('Create Loop toast (item 10)', () => {
   });
 });
 
-describe('after Create Loop (issue 30)', () => {
+describe('after Create Loop', () => {
   it('opens the new Loop on its Members tab, and the toast links the Phone Simulator', async () => {
     await createLoop('simulated');
     const tab = await screen.findByRole('tab', { name: 'Members' });

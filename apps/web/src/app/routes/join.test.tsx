@@ -18,7 +18,7 @@ async function openJoinForm() {
 }
 
 describe('/join/{code} phone number', () => {
-  it('formats a UK number typed without the 0 (item 4)', async () => {
+  it('formats a UK number typed without the 0', async () => {
     const user = userEvent.setup();
     const phone = await openJoinForm();
     await user.click(screen.getByRole('button', { name: /Country: United States/ }));
@@ -28,7 +28,7 @@ describe('/join/{code} phone number', () => {
     expect(phone).toHaveProperty('value', '7911 123456');
   });
 
-  it('switches country and formats a pasted +33 number (item 4)', async () => {
+  it('switches country and formats a pasted +33 number', async () => {
     const user = userEvent.setup();
     const phone = await openJoinForm();
     await user.click(phone);
@@ -37,7 +37,7 @@ describe('/join/{code} phone number', () => {
     screen.getByRole('button', { name: /Country: France \(\+33\)/ });
   });
 
-  it('Enter in the country search picks the best match, India for "india" (item 5)', async () => {
+  it('Enter in the country search picks the best match, India for "india"', async () => {
     const user = userEvent.setup();
     await openJoinForm();
     await user.click(screen.getByRole('button', { name: /Country: United States/ }));
@@ -48,7 +48,7 @@ describe('/join/{code} phone number', () => {
     await screen.findByRole('button', { name: /Country: India \(\+91\)/ });
   });
 
-  it('clears "Phone number is required" as soon as a number is typed (item 6)', async () => {
+  it('clears "Phone number is required" as soon as a number is typed', async () => {
     const user = userEvent.setup();
     const phone = await openJoinForm();
     // Leaving the empty field shows the message (validation runs on blur, docs/product.md#input-rules).
@@ -65,7 +65,7 @@ describe('/join/{code} phone number', () => {
   });
 });
 
-describe('/join/{code} after joining (item 9)', () => {
+describe('/join/{code} after joining', () => {
   it('says what happens next instead of showing the marketing page', async () => {
     const user = userEvent.setup();
     server.use(http.post('*/api/invites/abc123/join', () => HttpResponse.json({ ok: true, loopId: 7, loopName: 'The Walker Family' })));
@@ -79,7 +79,7 @@ describe('/join/{code} after joining (item 9)', () => {
     expect(screen.getByText(/Reply YES/)).toBeDefined();
     expect(screen.getByText(/text your news to that number/)).toBeDefined();
     expect(screen.queryByRole('link', { name: /Get Started/ })).toBeNull();
-    // Nothing says "joined" while the YES is still to come (issue 30).
+    // Nothing says "joined" while the YES is still to come.
     expect(screen.queryByText("You've successfully joined the loop!")).toBeNull();
     expect(screen.queryByText('Success!')).toBeNull();
   });

@@ -61,7 +61,7 @@ function serveLoop(loop: LoopDetail) {
   return puts;
 }
 
-describe('/loops/{id} Members tab: editing a member (item 12)', () => {
+describe('/loops/{id} Members tab: editing a member', () => {
   it('changes a text-only member’s name and context', async () => {
     const user = userEvent.setup();
     const puts = serveLoop(loopDetail());
@@ -121,7 +121,7 @@ describe('/loops/{id} Members tab: editing a member (item 12)', () => {
   });
 });
 
-describe('/loops/{id} group messages (issue 29, decision 0042)', () => {
+describe('/loops/{id} group messages (decision 0042)', () => {
   it("shows the owner's group messages with their delivery, and cancels a scheduled one", async () => {
     const user = userEvent.setup();
     serveLoop(loopDetail());
@@ -163,7 +163,7 @@ describe('/loops/{id} group messages (issue 29, decision 0042)', () => {
   });
 });
 
-describe('/loops/{id} newsletters and schedule (item 11)', () => {
+describe('/loops/{id} newsletters and schedule', () => {
   it('lists the Loop’s newsletters and the next newsletter and reminder in the Loop’s time zone', async () => {
     const user = userEvent.setup();
     serveLoop(loopDetail());
@@ -186,7 +186,7 @@ describe('/loops/{id} newsletters and schedule (item 11)', () => {
   });
 });
 
-describe('/loops/{id} Updates tab: voice memos and videos play (issue 22 item 4)', () => {
+describe('/loops/{id} Updates tab: voice memos and videos play', () => {
   const memo = {
     url: '/media/memo',
     kind: 'audio' as const,
@@ -224,7 +224,7 @@ describe('/loops/{id} Updates tab: voice memos and videos play (issue 22 item 4)
     await screen.findByText('Listen to this');
     const audio = container.querySelector('audio');
     expect([audio?.getAttribute('src'), audio?.getAttribute('preload')]).toEqual(['/media/memo', 'none']);
-    // Its own controls, with the length the server measured before anything loads (issue 30: not "0:00 / 0:00").
+    // Its own controls, with the length the server measured before anything loads (not "0:00 / 0:00").
     const memoPlayer = screen.getByRole('group', { name: 'Voice memo, 0:42, from Margaret Walker-Fitzgerald' });
     expect(within(memoPlayer).getByText('0:00 / 0:42')).toBeDefined();
     expect(within(memoPlayer).getByRole('slider', { name: 'Position' }).getAttribute('aria-valuetext')).toBe('0:00 of 0:42');
@@ -320,7 +320,7 @@ describe('/loops/{id} reminders (decision 0043)', () => {
   });
 });
 
-describe('/loops/{id} tabs (issue 30)', () => {
+describe('/loops/{id} tabs', () => {
   it('are in the order they are used, and the first one is open', async () => {
     serveLoop(loopDetail());
     renderRoute('/loops/7', { user: owner });

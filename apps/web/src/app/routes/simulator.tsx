@@ -32,7 +32,7 @@ export function SimulatorRoute() {
   return (
     <div className={cn('mx-auto flex w-full max-w-5xl flex-1 flex-col gap-6 md:px-6 md:py-6', !phoneShown && 'px-4 py-6')}>
       <PageTitle>Phone Simulator</PageTitle>
-      {/* A chosen phone takes a phone's whole screen, yet the page keeps its heading for screen readers (axe, issue 30). */}
+      {/* A chosen phone takes a phone's whole screen, yet the page keeps its heading for screen readers (axe). */}
       <header className={cn('grid gap-1.5', phoneShown && 'sr-only md:not-sr-only')}>
         <h1 className="text-3xl font-bold tracking-tight">Phone Simulator</h1>
         {!forbidden && (

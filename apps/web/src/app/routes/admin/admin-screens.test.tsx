@@ -12,7 +12,7 @@ function adminLoop(paused: boolean): AdminLoop {
   return summary as AdminLoop;
 }
 
-describe('/admin All Loops: the state and the action apart (issue 30)', () => {
+describe('/admin All Loops: the state and the action apart', () => {
   it('says "Active" as text beside a "Pause" button, then "Paused" beside "Resume"', async () => {
     const user = userEvent.setup();
     let paused = false;
@@ -39,7 +39,7 @@ describe('/admin All Loops: the state and the action apart (issue 30)', () => {
   });
 });
 
-describe('/admin/loops/{id} in simulator mode (issue 30)', () => {
+describe('/admin/loops/{id} in simulator mode', () => {
   it('says delivery is not tracked instead of "Delivered 0", and lists members as cards too', async () => {
     const detail: AdminLoopDetail = {
       ...loopDetail(),

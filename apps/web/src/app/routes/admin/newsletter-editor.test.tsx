@@ -183,7 +183,7 @@ describe('newsletter editor: editing and autosave', () => {
   });
 });
 
-describe('newsletter editor: unsaved changes (item 7)', () => {
+describe('newsletter editor: unsaved changes', () => {
   it('asks before Back to Loop throws away edits, and stays when asked to', async () => {
     const user = userEvent.setup();
     api({ failSaves: 5 });

@@ -101,7 +101,7 @@ export function AdminLoopRow({ loop }: { loop: AdminLoop }) {
       <TableCell className="hidden md:table-cell">{frequencySelect}</TableCell>
       <TableCell className={cn('hidden whitespace-nowrap tabular-nums md:table-cell', dim)}>{lastNewsletter}</TableCell>
       <TableCell className={cn('hidden whitespace-nowrap tabular-nums md:table-cell', dim)}>{formatDate(loop.createdAt)}</TableCell>
-      {/* The state and the action apart (issue 30): "Active" is what the Loop is, "Pause" what the button does. */}
+      {/* The state and the action apart: "Active" is what the Loop is, "Pause" what the button does. */}
       <TableCell className="text-right md:text-left">
         <div className="flex flex-col items-end gap-1.5 md:flex-row md:items-center md:gap-3">
           <span

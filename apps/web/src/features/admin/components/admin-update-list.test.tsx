@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AdminUpdateList } from './admin-update-list';
 
-describe('the admin update detail (issue 22 item 4)', () => {
+describe('the admin update detail', () => {
   it('plays a voice memo with its length and transcript, a video with its poster and size', () => {
     const { container } = render(
       <AdminUpdateList
@@ -33,7 +33,7 @@ describe('the admin update detail (issue 22 item 4)', () => {
       />,
     );
     expect(container.querySelector('audio[preload="none"]')?.getAttribute('src')).toBe('/media/memo');
-    // Its length on the player before it loads (issue 30), not the browser's "0:00 / 0:00".
+    // Its length on the player before it loads, not the browser's "0:00 / 0:00".
     expect(screen.getByRole('group', { name: 'Voice memo, 0:07, from Ada Lovelace' }).textContent).toContain('0:00 / 0:07');
     const video = container.querySelector('video[controls][playsinline][preload="none"]');
     expect([video?.getAttribute('poster'), video?.getAttribute('width'), video?.getAttribute('height')]).toEqual([

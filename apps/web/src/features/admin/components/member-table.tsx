@@ -33,7 +33,7 @@ export function MemberTable({ members, total, onShowAll, loadingAll }: MemberTab
           <p className="rounded-lg bg-muted p-4 text-muted-foreground">No members yet.</p>
         ) : (
           <>
-            {/* Phones: a card per member, every field in view; a 720 px table in a 300 px box hid three columns (issue 30). */}
+            {/* Phones: a card per member, every field in view; a 720 px table in a 300 px box hid three columns. */}
             <ul className="grid gap-3 md:hidden">
               {members.map((member) => (
                 <li key={member.id} className="grid gap-1.5 rounded-xl border p-3 text-sm">

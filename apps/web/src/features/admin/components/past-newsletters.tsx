@@ -62,7 +62,7 @@ export function PastNewsletters({ loopId, newsletters }: { loopId: number; newsl
 /**
  * How the texts announcing it fared: waiting, handed to the carrier, on the phone, failed. The
  * Phone Simulator has no carrier to report delivery: there "Delivered 0" beside "Sent 5" would
- * read as five lost texts, so it says delivery is not tracked instead (issue 30).
+ * read as five lost texts, so it says delivery is not tracked instead.
  */
 function Delivery({ counts }: { counts: DeliveryCounts }) {
   const simulated = useIsSimulatorMode();

@@ -62,7 +62,7 @@ export function RecentNewsletters() {
                       <TableCell className="sm:max-w-64">
                         <p className="font-medium break-words sm:truncate">{newsletter.loopName}</p>
                         <p className="text-xs text-muted-foreground">{kindLabel(newsletter.kind)}</p>
-                        {/* Phones: the date, status, share link and the button fold in here, the whole name in view (issue 30). */}
+                        {/* Phones: the date, status, share link and the button fold in here, the whole name in view. */}
                         <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs sm:hidden">
                           <StatusBadge status={newsletter.status} />
                           {newsletter.sentAt && <span className="tabular-nums">{formatDate(newsletter.sentAt)}</span>}

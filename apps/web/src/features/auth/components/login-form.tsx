@@ -10,7 +10,7 @@ import { CodeField, NO_TEXT_HINT, ResendButton, resendTime, SimulatedText, useCo
 type Field = 'email' | 'password';
 
 // Two fields do not need zod and react-hook-form: without them the sign-in page's first download
-// stays under 150 KB (issue 8). The messages are loginSchema's; the server checks the same again.
+// stays under 150 KB. The messages are loginSchema's; the server checks the same again.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 function check(field: Field, value: string): string | undefined {
   if (field === 'password') return value === '' ? 'Password is required' : undefined;

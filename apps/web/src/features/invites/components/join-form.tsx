@@ -20,7 +20,7 @@ export function JoinForm({ code, onJoined }: { code: string; onJoined: (answer: 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       // No "Success!" toast: the person is not in the Loop until they reply YES, and the card
-      // that replaces the form (role="status", read out) says so (issue 30).
+      // that replaces the form (role="status", read out) says so.
       onJoined(await join.mutateAsync(values), values.phoneNumber);
     } catch (error) {
       toastError(errorText(error), 'Failed to join loop');

@@ -13,7 +13,7 @@ export function useCreateLoop() {
   return useMutation({
     mutationFn: createLoop,
     // Not awaited: the refetched list swaps the empty state (and the dialog in it) for the cards,
-    // and the dialog must still be there to open the new Loop (issue 30).
+    // and the dialog must still be there to open the new Loop.
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: loopsQueryKey }),
   });
 }

@@ -35,7 +35,7 @@ export function CreateLoopDialog({ size = 'default' }: { size?: ButtonProps['siz
           <CreateLoopForm
             onCreated={(loopId) => {
               setOpen(false);
-              // "You can add members next": the new Loop opens on its Members tab (issue 30).
+              // "You can add members next": the new Loop opens on its Members tab.
               void navigate(`/loops/${loopId}`);
             }}
           />

@@ -59,7 +59,7 @@ function profileServer() {
   return bodies;
 }
 
-describe('Profile: name, email, phone number and password (issue 30)', () => {
+describe('Profile: name, email, phone number and password', () => {
   it('edits the name and email, refuses a link in a name under the field, and says what the server refused', async () => {
     const user = userEvent.setup();
     renderRoute('/profile', { user: owner });
