@@ -45,6 +45,8 @@ const TXT = new Map<string, string>([
 const asked: string[] = [];
 async function resolver(name: string, type: string): Promise<string[][]> {
   asked.push(`${type} ${name}`);
+  // A domain whose DNS server fails for now (SERVFAIL): a temporary error, not a verdict.
+  if (name.toLowerCase().endsWith('flaky.example')) throw Object.assign(new Error(`queryTxt ESERVFAIL ${name}`), { code: 'ESERVFAIL' });
   const record = type === 'TXT' ? TXT.get(name.toLowerCase()) : undefined;
   if (record === undefined) throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
   return [[record]];
@@ -222,6 +224,18 @@ describe('the listener refuses', () => {
     expect(sent.data?.text).toBe('5.7.1 Not accepted: DMARC fail for family.example');
     expect((await updatesOf(t.app.ctx.db, loopId)).filter((u) => u.userId === people.dan!.person.id)).toEqual([]);
     expect(await acksTo('dan@family.example')).toEqual([]);
+  });
+
+  it('for now, when DNS fails (RFC 7489 section 6.6.3 temperror): 451, so the sender tries again later', async () => {
+    const db = t.app.ctx.db;
+    const ida = await createPerson(db, { firstName: 'Ida' });
+    await db.insert(members).values({ loopId, userId: ida.id, status: 'active' });
+    const { address } = await withEmail(ida, 'ida@flaky.example');
+    const raw = await fixture('gmail-reply', address, { from: 'Ida <ida@flaky.example>' });
+    const sent = await sendSmtp(listener.port, { from: 'ida@flaky.example', to: [address], raw });
+    expect(sent.data?.code).toBe(451);
+    expect(sent.data?.text).toMatch(/^4\.7\.0 /);
+    expect((await updatesOf(db, loopId)).filter((u) => u.userId === ida.id)).toEqual([]);
   });
 
   it('an authenticated sender that is not the member', async () => {

@@ -14,8 +14,11 @@ export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
  * 452 4.5.3 (RFC 5321 section 4.5.3.1.10), and the sender sends to the rest in another message.
  */
 export const MAX_RECIPIENTS = 5;
-/** Connections open at once; further ones are told to come back later (421). */
-const MAX_CLIENTS = 8;
+/**
+ * Connections open at once; further ones are told to come back later (421). Each may hold a
+ * message of up to 25 MiB and its parsed files, so together at most a few hundred MB.
+ */
+const MAX_CLIENTS = 4;
 
 /**
  * A refusal with its SMTP reply: 4xx asks the sender to try again later, 5xx refuses for good.
