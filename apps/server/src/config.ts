@@ -122,6 +122,53 @@ const envSchema = z.object({
     .number({ error: 'SEND_RATE_PER_SECOND must be a number' })
     .min(0, 'SEND_RATE_PER_SECOND must be 0 (no pacing) or more')
     .default(1),
+  /**
+   * Where e-mail goes out (decision 0047): smtp:// (STARTTLS when the server offers it) or
+   * smtps:// (TLS from the start), with user:password@ when the server asks; nodemailer's
+   * options as query parameters. Unset: the Mail Simulator keeps every e-mail instead.
+   */
+  SMTP_URL: optionalText.pipe(
+    z
+      .string()
+      .refine((v) => /^smtps?:\/\/[^\s/]+/i.test(v) && URL.canParse(v), { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+      .optional(),
+  ),
+  /** The From of Loop's e-mail: "Name <address>" or an address; its domain needs SPF, DKIM and DMARC (README). */
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .refine((v) => /^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(v), {
+      message: 'MAIL_FROM must be an address (loop@example.com) or "Name <loop@example.com>"',
+    })
+    .default('Loop <loop@localhost>'),
+  /** E-mails a second, across every process (0: no pacing). */
+  MAIL_RATE_PER_SECOND: z.coerce
+    .number({ error: 'MAIL_RATE_PER_SECOND must be a number' })
+    .min(0, 'MAIL_RATE_PER_SECOND must be 0 (no pacing) or more')
+    .default(10),
+  /** The port of Loop's own SMTP listener for replies; unset: no listener. */
+  MAIL_INBOUND_PORT: optionalText.pipe(
+    z.coerce
+      .number<string | undefined>({ error: 'MAIL_INBOUND_PORT must be a number' })
+      .int('MAIL_INBOUND_PORT must be a whole number')
+      .min(0, 'MAIL_INBOUND_PORT must be from 0 to 65535')
+      .max(65535, 'MAIL_INBOUND_PORT must be from 0 to 65535')
+      .optional(),
+  ),
+  /** The domain of members' reply addresses, reply+{token}@MAIL_REPLY_DOMAIN; its MX points at the listener; unset: MAIL_FROM's domain. */
+  MAIL_REPLY_DOMAIN: optionalText.pipe(
+    z
+      .string()
+      .toLowerCase()
+      .refine((v) => /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(v), {
+        message: 'MAIL_REPLY_DOMAIN must be a domain name, like replies.example.com',
+      })
+      .optional(),
+  ),
+  /** Replies one member's address takes in an hour, all processes together; more are asked to wait. */
+  MAIL_REPLIES_PER_MEMBER_PER_HOUR: positiveInt('MAIL_REPLIES_PER_MEMBER_PER_HOUR', 20),
+  /** Messages one sending server's address may start in an hour (Gmail's servers carry many members' replies). */
+  MAIL_INBOUND_PER_ADDRESS_PER_HOUR: positiveInt('MAIL_INBOUND_PER_ADDRESS_PER_HOUR', 600),
   AUTH_RATE_LIMIT_PER_IP: positiveInt('AUTH_RATE_LIMIT_PER_IP', 50),
   /** Failed sign-ins per account from one address (decision 0013). */
   AUTH_RATE_LIMIT_PER_ACCOUNT: positiveInt('AUTH_RATE_LIMIT_PER_ACCOUNT', 10),
@@ -340,9 +387,14 @@ function parseTemplates(value: string, ctx: z.RefinementCtx): Record<string, str
   return templates;
 }
 
-export interface Config extends Omit<Env, 'PUBLIC_URL' | 'SESSION_SECRET' | 'SMS_COUNTRIES' | 'SIGNUP_PROOF_OF_WORK'> {
+export interface Config extends Omit<
+  Env,
+  'PUBLIC_URL' | 'SESSION_SECRET' | 'SMS_COUNTRIES' | 'SIGNUP_PROOF_OF_WORK' | 'MAIL_REPLY_DOMAIN'
+> {
   PUBLIC_URL: string;
   SESSION_SECRET: string;
+  /** MAIL_REPLY_DOMAIN, or MAIL_FROM's domain. */
+  MAIL_REPLY_DOMAIN: string;
   /** DATA_DIR as an absolute path. */
   dataDir: string;
   secureCookies: boolean;
@@ -399,7 +451,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsCountries: e.SMS_COUNTRIES ?? defaultCountries(e.TWILIO_ACCOUNT_SID, e.TWILIO_FROM_NUMBER),
     proofOfWork: e.SIGNUP_PROOF_OF_WORK ?? e.NODE_ENV !== 'test',
     supportContact: e.SUPPORT_CONTACT ?? publicUrl,
+    MAIL_REPLY_DOMAIN: e.MAIL_REPLY_DOMAIN ?? mailDomain(e.MAIL_FROM),
   };
+}
+
+/** The domain of an address, bare or in "Name <address>". */
+export function mailDomain(from: string): string {
+  const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
+  return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 }
 
 /** Without SMS_COUNTRIES: the Twilio number's country; the simulator texts nobody for real. */

@@ -2,6 +2,7 @@ import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { Clock } from './lib/clock';
 import type { Transcriber } from './media/transcribe';
+import type { MailTransport } from './mail/transport';
 import type { MessagingProvider } from './messaging/provider';
 import type { NewsletterWriter } from './publishing/writer';
 import type { GrowthCache } from './services/admin/get-admin-stats';
@@ -19,6 +20,8 @@ export interface AppContext {
   clock: Clock;
   /** The configured messaging provider (messaging/create-provider.ts: providerFor picks the simulator for its own address). */
   provider: MessagingProvider;
+  /** Where e-mail goes: nodemailer over SMTP_URL, or the Mail Simulator (mail/transport.ts). */
+  mailer: MailTransport;
   /** Where photos, clips and voice memos are kept. */
   storage: MediaStorage;
   /** Writes newsletters: the model when one is configured, else the template. */

@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
 import { createTranscriber } from './media/transcribe';
+import { createMailTransport } from './mail/transport';
 import { createMessagingProvider } from './messaging/create-provider';
 import { createNewsletterWriter } from './publishing/create-writer';
 import type { AppContext } from './context';
@@ -25,6 +26,7 @@ export function createAppContext(
     db: database.db,
     clock: options.clock ?? systemClock,
     provider: createMessagingProvider(config),
+    mailer: createMailTransport(config),
     storage: createMediaStorage(config),
     writer: createNewsletterWriter(config, options.log),
     transcriber: createTranscriber(config, options.log),

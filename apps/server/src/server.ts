@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig, loadEnvFile } from './config';
 import { startJobs } from './jobs/boss';
+import { startReplyListener } from './jobs/reply-listener';
 import { convertExistingPhotos } from './media/convert-existing';
 import { findFfmpeg } from './media/ffmpeg';
 import { firstStepsMessage } from './services/demo/first-steps-message';
@@ -15,6 +16,14 @@ async function main(): Promise<void> {
   let jobsStopped: Promise<void> | undefined;
   const stopJobs = () => (jobsStopped ??= jobs.stop());
   app.addHook('onClose', stopJobs);
+  // Replies by e-mail (decision 0049): it stops taking mail first, and lets messages under way finish.
+  const replyListener =
+    config.MAIL_INBOUND_PORT === undefined
+      ? null
+      : await startReplyListener(app.ctx, { port: config.MAIL_INBOUND_PORT, host: config.HOST, log: app.log });
+  let listenerClosed: Promise<void> | undefined;
+  const closeListener = () => (listenerClosed ??= replyListener?.close() ?? Promise.resolve());
+  app.addHook('onClose', closeListener);
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -28,6 +37,7 @@ async function main(): Promise<void> {
     force.unref();
     // No new batch is claimed from here on; texts waiting for their turn go back to the outbox.
     void stopJobs().catch((error: unknown) => app.log.error({ err: error }, 'stopping the jobs failed'));
+    void closeListener().catch((error: unknown) => app.log.error({ err: error }, 'stopping the e-mail reply listener failed'));
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -52,6 +62,9 @@ async function main(): Promise<void> {
   console.log(
     [
       `\n  Loop is running at ${config.PUBLIC_URL}  (${where}, ${config.messagingProvider} texts${settings})\n`,
+      ...(replyListener
+        ? [`  Replies by e-mail: SMTP on ${config.HOST}:${replyListener.port} for reply+...@${config.MAIL_REPLY_DOMAIN}\n`]
+        : []),
       ...(config.messagingProvider === 'simulator' ? [`${SIMULATOR_WARNING}\n`] : []),
       ...(findFfmpeg(config.FFMPEG_PATH) === null ? [`${NO_FFMPEG_WARNING}\n`] : []),
       `${firstSteps}\n`,

@@ -34,7 +34,11 @@ export const frequency = pgEnum('frequency', ['weekly', 'biweekly', 'monthly']);
 export const newsletterStatus = pgEnum('newsletter_status', ['draft', 'sent']);
 export const newsletterKind = pgEnum('newsletter_kind', ['newsletter', 'sneak_peek']);
 export const messageDirection = pgEnum('message_direction', ['inbound', 'outbound']);
-export const messageChannel = pgEnum('message_channel', ['sms', 'whatsapp']);
+export const messageChannel = pgEnum('message_channel', ['sms', 'whatsapp', 'email']);
+/** How a member gets the newsletter (decision 0047): the text with the link, the e-mail, or both. */
+export const newsletterDelivery = pgEnum('newsletter_delivery', ['text', 'email', 'both']);
+/** Why an address gets no more e-mail (decision 0047). */
+export const emailSuppressionReason = pgEnum('email_suppression_reason', ['unsubscribed', 'bounced', 'complained']);
 /**
  * A membership someone else created is pending until the phone's holder says yes (decision 0015), to
  * that one Loop (decision 0035); `declined` when they said no: no invitation goes to it again.
@@ -75,6 +79,16 @@ export const users = pgTable(
     phoneTimeZone: text('phone_time_zone'),
     /** Twilio said this number has no WhatsApp (63024): its texts went to SMS then, and the owner is told. */
     whatsappRefusedAt: timestamp('whatsapp_refused_at', { withTimezone: true }),
+    /** The newsletter by text (the link), by e-mail, or both (decision 0047). */
+    newsletterDelivery: newsletterDelivery('newsletter_delivery').notNull().default('text'),
+    /**
+     * The address (lower-case) whose holder followed a confirmation link, and when: the address is
+     * confirmed while it equals `email`, so changing the address needs a new confirmation.
+     */
+    emailConfirmedAddress: text('email_confirmed_address'),
+    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
+    /** When the last confirmation e-mail was queued: one per address, until it is confirmed. */
+    emailConfirmSentAt: timestamp('email_confirm_sent_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -208,10 +222,16 @@ export const members = pgTable(
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     /** The IANA zone the Loop's owner chose for this member; the member's own choice wins (decision 0036). */
     timeZone: text('time_zone'),
+    /**
+     * The token of this member's reply address, reply+{token}@MAIL_REPLY_DOMAIN (decision 0049):
+     * 128 random bits in hex, made the first time an e-mail needs it; null until then.
+     */
+    replyToken: text('reply_token'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('members_loop_id_user_id_key').on(t.loopId, t.userId),
+    uniqueIndex('members_reply_token_key').on(t.replyToken),
     index('members_user_id_idx').on(t.userId),
     // A Loop's members oldest first: the admin detail reads the first page of a large Loop.
     index('members_loop_id_created_at_idx').on(t.loopId, t.createdAt, t.id),
@@ -347,6 +367,41 @@ export const earlyStatuses = pgTable(
  * texts at SEND_RATE_PER_SECOND. One row per sender address (an SMS number, a WhatsApp number, a
  * messaging service): a handful, never deleted.
  */
+/**
+ * Addresses Loop sends no e-mail to (decision 0047): the holder unsubscribed (RFC 8058 one-click or
+ * the page), the receiving server refused it for good (SMTP 5xx) or a complaint came back. Every
+ * send checks it (mail/outbox.ts when queueing, mail/send-emails.ts when sending).
+ */
+export const emailSuppressions = pgTable('email_suppressions', {
+  /** Lower-case. */
+  address: text('address').primaryKey(),
+  reason: emailSuppressionReason('reason').notNull(),
+  /** The SMTP answer of a bounce, for the owner and staff. */
+  detail: text('detail'),
+  createdAt: createdAt(),
+});
+
+/**
+ * Links sent by e-mail that work without signing in (decision 0047): `confirm` (double opt-in for
+ * one user's address) and `unsubscribe` (one per address, the same in every e-mail to it). Only a
+ * keyed hash of the token is stored (lib/tokens.ts hashToken).
+ */
+export const emailTokens = pgTable(
+  'email_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    purpose: text('purpose').$type<'confirm' | 'unsubscribe'>().notNull(),
+    /** Lower-case. */
+    address: text('address').notNull(),
+    /** Confirm: whose address it confirms. */
+    userId: ref('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    /** Confirm tokens expire; unsubscribe tokens never do (an old e-mail's link still works). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [index('email_tokens_address_idx').on(t.address)],
+);
+
 export const senderPaces = pgTable('sender_paces', {
   sender: text('sender').primaryKey(),
   nextFreeAt: timestamp('next_free_at', { withTimezone: true }).notNull(),

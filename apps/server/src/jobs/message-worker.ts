@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { messages } from '../db/schema';
-import { claimInbound, claimOutbound, leaseInbound, senderOf, takeInbound } from '../messaging/claim-messages';
+import { sendClaimedEmails } from '../mail/send-emails';
+import { claimInbound, claimOutbound, claimOutboundEmails, leaseInbound, senderOf, takeInbound } from '../messaging/claim-messages';
 import type { MessageRow, MessagingContext } from '../messaging/context';
 import type { FetchMediaOptions } from '../messaging/fetch-media';
 import { createPacer, type Pacer } from '../messaging/pacer';
@@ -24,6 +25,8 @@ const LEASE_MS = 2 * 60_000;
 
 export interface WorkerOptions {
   pacer?: Pacer;
+  /** The pace of e-mail (MAIL_RATE_PER_SECOND), shared by every process through sender_paces. */
+  mailPacer?: Pacer;
   fetchOptions?: FetchMediaOptions;
   /** A batch of plain texts could not be stored together: its texts are handled one at a time instead. */
   onBatchError?: (error: unknown) => void;
@@ -179,16 +182,37 @@ export async function sweepOutbound(ctx: MessagingContext, pacer: Pacer, signal?
   return sendDueTexts(ctx, { claim, batch, firstBatch, pacer, signal, abortSends });
 }
 
+/** E-mails a claim takes unpaced; paced, five seconds' worth. */
+const EMAIL_BATCH = 200;
+
+/**
+ * Sends due e-mail rows (decision 0047): claimed a batch at a time (exactly once across
+ * processes, like texts), paced by MAIL_RATE_PER_SECOND for all processes together
+ * (mailPacer), sent by ctx.mailer. Returns how many it claimed.
+ */
+export async function sweepEmails(ctx: MessagingContext, mailPacer: Pacer, signal?: AbortSignal): Promise<number> {
+  const rate = ctx.config.MAIL_RATE_PER_SECOND;
+  const limit = rate > 0 ? Math.max(10, Math.min(EMAIL_BATCH, Math.ceil(rate * 5))) : EMAIL_BATCH;
+  // Long enough for a paced batch to go out before another process may take the rows again.
+  const lease = Math.max(LEASE_MS, rate > 0 ? (limit / rate) * 2000 : 0);
+  const now = ctx.clock();
+  const rows = await claimOutboundEmails(ctx.db, { now, leaseUntil: new Date(now.getTime() + lease), limit });
+  if (rows.length === 0) return 0;
+  await sendClaimedEmails(ctx, rows, mailPacer, signal);
+  return rows.length;
+}
+
 /**
  * Works until nothing is due: for tests and scripts that want every queued text handled now,
  * without timers. Rows scheduled for later (backoff) wait until the clock reaches them.
  */
 export async function processPending(ctx: MessagingContext, options: WorkerOptions = {}): Promise<{ inbound: number; outbound: number }> {
   const pacer = options.pacer ?? createPacer(ctx.db, ctx.config.SEND_RATE_PER_SECOND);
+  const mailPacer = options.mailPacer ?? createPacer(ctx.db, ctx.config.MAIL_RATE_PER_SECOND);
   const total = { inbound: 0, outbound: 0 };
   for (let round = 0; round < 10_000; round++) {
     const inbound = await sweepInbound(ctx, options);
-    const outbound = await sweepOutbound(ctx, pacer);
+    const outbound = (await sweepOutbound(ctx, pacer)) + (await sweepEmails(ctx, mailPacer));
     total.inbound += inbound;
     total.outbound += outbound;
     if (inbound === 0 && outbound === 0) return total;
@@ -226,6 +250,7 @@ export function startMessageWorker(
 ): MessageWorker {
   const pollMs = options.pollMs ?? 1000;
   const pacer = options.pacer ?? createPacer(ctx.db, ctx.config.SEND_RATE_PER_SECOND);
+  const mailPacer = options.mailPacer ?? createPacer(ctx.db, ctx.config.MAIL_RATE_PER_SECOND);
   let stopped = false;
   // Aborted at stop: texts still waiting for their turn are released, sends under way finish...
   const stopping = new AbortController();
@@ -255,7 +280,9 @@ export function startMessageWorker(
   // senders held elsewhere), also while webhooks keep arriving: a batch is a few statements.
   const inbound = loop(takeAndHandle, 1);
   const outbound = loop(() => sweepOutbound(ctx, pacer, stopping.signal, abortSends.signal), OUTBOUND_BATCH);
-  const loops = { inbound, outbound };
+  // E-mail apart from texts: its own pace, and a slow SMTP server never holds up a text.
+  const email = loop(() => sweepEmails(ctx, mailPacer, stopping.signal), 10);
+  const loops = { inbound, outbound, email };
   // A wake-up usually comes from inside a transaction: give it a moment to commit. One timer
   // per loop at a time, however many texts arrive meanwhile.
   const wakeTimers: Partial<Record<WakeCause, NodeJS.Timeout>> = {};
@@ -310,7 +337,7 @@ export function startMessageWorker(
       const abortTimer = setTimeout(() => abortSends.abort(), SEND_ABORT_AFTER_STOP_MS);
       Object.values(wakeTimers).forEach(clearTimeout);
       unsubscribe();
-      await Promise.all([inbound.stop(), outbound.stop()]);
+      await Promise.all([inbound.stop(), outbound.stop(), email.stop()]);
       // Senders under way see the stop and give their remaining texts back.
       while (handling.size > 0) await Promise.all([...handling]);
       clearTimeout(abortTimer);

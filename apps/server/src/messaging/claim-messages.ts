@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, getTableName, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, getTableName, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client';
 import { messages, users } from '../db/schema';
 import type { MessageRow } from './context';
@@ -112,7 +112,7 @@ export type ClaimedText = MessageRow & {
  * it may still go out is checked at the moment of sending (sendableTextsQuery), not here.
  */
 export async function claimOutbound(db: Db, input: ClaimInput): Promise<ClaimedText[]> {
-  const rows = await claim(db, 'outbound', input).returning({
+  const rows = await claim(db, 'outbound', input, 'texts').returning({
     ...getTableColumns(messages),
     lastWhatsappInboundAt:
       sql<Date | null>`case when ${messages.channel} = 'whatsapp' then (select ${users.lastWhatsappInboundAt} from ${users} where ${users.id} = ${messages.userId}) end`.mapWith(
@@ -129,20 +129,24 @@ export async function claimOutbound(db: Db, input: ClaimInput): Promise<ClaimedT
  * when its lease runs out. Each claim counts as an attempt. Inbound texts are claimed by sender
  * instead (claimInbound).
  */
-function claim(db: Db, direction: 'inbound' | 'outbound', input: ClaimInput) {
+function claim(db: Db, direction: 'inbound' | 'outbound', input: ClaimInput, channels: 'texts' | 'email') {
   const [waiting, working] = direction === 'inbound' ? (['received', 'processing'] as const) : (['queued', 'sending'] as const);
   const due = db
     .select({ id: messages.id })
     .from(messages)
     .where(
-      or(
-        and(
-          eq(messages.status, waiting),
-          or(isNull(messages.nextAttemptAt), lte(messages.nextAttemptAt, input.now)),
-          // A text waiting out its recipient's quiet hours (decision 0037).
-          or(isNull(messages.notBefore), lte(messages.notBefore, input.now)),
+      and(
+        or(
+          and(
+            eq(messages.status, waiting),
+            or(isNull(messages.nextAttemptAt), lte(messages.nextAttemptAt, input.now)),
+            // A text waiting out its recipient's quiet hours (decision 0037).
+            or(isNull(messages.notBefore), lte(messages.notBefore, input.now)),
+          ),
+          and(eq(messages.status, working), lte(messages.nextAttemptAt, input.now)),
         ),
-        and(eq(messages.status, working), lte(messages.nextAttemptAt, input.now)),
+        // E-mail rows are sent by mail/send-emails.ts at their own pace, texts by send-outbound.ts.
+        channels === 'email' ? eq(messages.channel, 'email') : ne(messages.channel, 'email'),
       ),
     )
     .orderBy(asc(messages.id))
@@ -155,4 +159,10 @@ function claim(db: Db, direction: 'inbound' | 'outbound', input: ClaimInput) {
     .update(messages)
     .set({ status: working, attempts: sql`${messages.attempts} + 1`, nextAttemptAt: input.leaseUntil, updatedAt: sql`now()` })
     .where(and(sql`${messages.id} = any(array(${due}))`, eq(messages.direction, direction)));
+}
+
+/** Claims due outbound e-mail rows (channel 'email') like claimOutbound: exactly once across processes. */
+export async function claimOutboundEmails(db: Db, input: ClaimInput): Promise<MessageRow[]> {
+  const rows = await claim(db, 'outbound', input, 'email').returning();
+  return rows.sort((a, b) => a.id - b.id);
 }

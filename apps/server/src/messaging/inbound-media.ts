@@ -55,15 +55,7 @@ export async function collectInboundMedia(
     transcriber?: Transcriber | null;
   },
 ): Promise<InboundMedia> {
-  const result: InboundMedia = {
-    photos: [],
-    clips: [],
-    unsupported: { audioVideo: 0, contacts: 0, files: [] },
-    refused: [],
-    refusedClips: [],
-    retryable: false,
-    uploads: [],
-  };
+  const result = noMedia();
   const count = Math.min(Number.parseInt(params.NumMedia ?? '0', 10) || 0, MAX_MEDIA);
   const { config } = options;
   const clipLimits = clipLimitsFor(config, (params.From ?? '').startsWith('whatsapp:'));
@@ -71,14 +63,9 @@ export async function collectInboundMedia(
     const url = params[`MediaUrl${i}`];
     const declared = (params[`MediaContentType${i}`] ?? '').toLowerCase();
     if (!url) continue;
-    const type = declared.split(';')[0]?.trim() ?? '';
-    const clip = type.startsWith('audio/') || type.startsWith('video/');
-    if (!type.startsWith('image/') && type !== '') {
-      if (clip && !clipLimits) result.unsupported.audioVideo += 1;
-      else if (type === 'text/vcard' || type === 'text/x-vcard' || type === 'text/directory') result.unsupported.contacts += 1;
-      else if (!clip) result.unsupported.files.push(type);
-      if (!clip || !clipLimits) continue;
-    }
+    const kind = sortMedia(result, declared, clipLimits);
+    if (kind === null) continue;
+    const clip = kind === 'clip';
     const refused = clip ? result.refusedClips : result.refused;
     if (url.startsWith(SIMULATED_ATTACHMENT_PREFIX)) {
       refused.push(SIMULATED_WITHOUT_FILE);
@@ -116,6 +103,60 @@ export async function collectInboundMedia(
     }
   }
   return result;
+}
+
+/** A file attached to an e-mail: its declared type and its bytes. */
+export interface Attachment {
+  contentType: string;
+  bytes: Buffer;
+}
+
+/**
+ * The files of an e-mail reply (at most 10, as a text's), through the same pipelines as a text's
+ * media: photos converted (upright, no metadata, WebP sizes), voice memos and videos converted
+ * and transcribed, the rest counted by kind for the reply. The bytes are here already: nothing is
+ * fetched, so nothing is worth trying again.
+ */
+export async function convertAttachments(
+  attachments: readonly Attachment[],
+  options: { config: Config; transcriber?: Transcriber | null },
+): Promise<InboundMedia> {
+  const result = noMedia();
+  // An e-mail carries a clip up to WhatsApp's 16 MB: the listener's message size allows it.
+  const clipLimits = clipLimitsFor(options.config, true);
+  for (const attachment of attachments.slice(0, MAX_MEDIA)) {
+    const kind = sortMedia(result, attachment.contentType, clipLimits);
+    if (kind === 'clip' && clipLimits) await addClip(result, attachment.bytes, clipLimits, options.transcriber ?? null);
+    else if (kind === 'photo') await addPhoto(result, attachment.bytes);
+  }
+  return result;
+}
+
+function noMedia(): InboundMedia {
+  return {
+    photos: [],
+    clips: [],
+    unsupported: { audioVideo: 0, contacts: 0, files: [] },
+    refused: [],
+    refusedClips: [],
+    retryable: false,
+    uploads: [],
+  };
+}
+
+/**
+ * Which pipeline a file of this declared type goes through (an unknown type is tried as a
+ * photo), or null when Loop does not share it: then it is counted in `result.unsupported`.
+ */
+function sortMedia(result: InboundMedia, declared: string, clipLimits: ClipLimits | null): 'photo' | 'clip' | null {
+  const type = declared.toLowerCase().split(';')[0]?.trim() ?? '';
+  const clip = type.startsWith('audio/') || type.startsWith('video/');
+  if (type.startsWith('image/') || type === '') return 'photo';
+  if (clip && clipLimits) return 'clip';
+  if (clip) result.unsupported.audioVideo += 1;
+  else if (type === 'text/vcard' || type === 'text/x-vcard' || type === 'text/directory') result.unsupported.contacts += 1;
+  else result.unsupported.files.push(type);
+  return null;
 }
 
 /**

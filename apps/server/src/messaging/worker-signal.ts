@@ -1,4 +1,4 @@
-export type WakeCause = 'inbound' | 'outbound';
+export type WakeCause = 'inbound' | 'outbound' | 'email';
 type Listener = (cause: WakeCause) => void;
 const listeners = new Set<Listener>();
 

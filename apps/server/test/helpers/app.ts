@@ -59,6 +59,8 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
     // real second (19 s in one consent test). The pacing tests (messaging-pacing, pacing-segments,
     // pacing-processes, messaging-send-batch, faults/worker-stop and sigterm) set a rate.
     SEND_RATE_PER_SECOND: '0',
+    // The same for e-mail; test/mail-*.test.ts set a rate where pacing is the point.
+    MAIL_RATE_PER_SECOND: '0',
     ...withoutAdminEmails(env).env,
   });
 }

@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import type { MessageRow } from '../../messaging/context';
+import { textChannel, type MessageRow } from '../../messaging/context';
 import { isTwilioOptOutWord } from '../../messaging/opt-out-words';
 import { replies } from '../../messaging/replies';
 import { isSimulatorAddress } from '../../messaging/simulator';
@@ -75,7 +75,7 @@ export function inboundText(row: MessageRow, settings: InboundSettings): Inbound
   const params = row.raw ?? {};
   return {
     body: params.Body ?? row.body,
-    channel: row.channel,
+    channel: textChannel(row.channel),
     params,
     at: row.createdAt,
     simulated: isSimulatorAddress(row.toAddress),

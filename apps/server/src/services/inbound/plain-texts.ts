@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { toE164 } from '@loop/shared/phone';
 import type { DbOrTx } from '../../db/client';
 import { loops, messages, updates } from '../../db/schema';
-import type { MessageRow } from '../../messaging/context';
+import { textChannel, type MessageRow } from '../../messaging/context';
 import { insertOutboundRows, type OutboundRow } from '../../messaging/outbox';
 import { phoneMayBeTexted } from '../../messaging/recipients';
 import { decideInbound, inboundText, type InboundSettings } from './decide-inbound';
@@ -144,7 +144,7 @@ async function queueReplies(tx: DbOrTx, texts: readonly PlainText[]): Promise<vo
   const rows: OutboundRow[] = answered
     .filter((t) => textable.has(t.phone))
     .map((t) => ({
-      channel: t.row.channel,
+      channel: textChannel(t.row.channel),
       toAddress: t.phone,
       fromAddress: t.row.toAddress,
       kind: 'reply',

@@ -3,7 +3,7 @@ import { toE164 } from '@loop/shared/phone';
 import type { DbOrTx } from '../../db/client';
 import { consentQuestions, erasureRequests, loops, messages } from '../../db/schema';
 import type { FetchMediaOptions } from '../../messaging/fetch-media';
-import type { MessageRow, MessagingContext } from '../../messaging/context';
+import { textChannel, type MessageRow, type MessagingContext } from '../../messaging/context';
 import { DAY_MS } from '../../lib/clock';
 import { collectInboundMedia } from '../../messaging/inbound-media';
 import { isOptedOut, optInPhone, optOutPhone } from '../../messaging/opt-outs';
@@ -260,7 +260,7 @@ async function finishInbound(
   // Only the STOP confirmation and the rejoin hint reach a phone that opted out.
   if (kind !== 'opt_out_notice' && (await isOptedOut(tx, outcome.phone))) return;
   await insertOutbound(tx, {
-    channel: row.channel,
+    channel: textChannel(row.channel),
     toAddress: outcome.phone,
     // From the number they texted, so the reply lands in the same conversation.
     fromAddress: row.toAddress,

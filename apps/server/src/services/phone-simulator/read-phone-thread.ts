@@ -1,3 +1,4 @@
+import { textChannel } from '../../messaging/context';
 import { and, desc, eq, exists, inArray, or, sql } from 'drizzle-orm';
 import type { SimulatorMessage } from '@loop/shared/simulator';
 import type { Db } from '../../db/client';
@@ -61,7 +62,7 @@ export async function readPhoneThread(db: Db, phoneNumber: string, scope: readon
   return rows.reverse().map((row) => ({
     id: row.id,
     direction: row.direction,
-    channel: row.channel,
+    channel: textChannel(row.channel),
     kind: row.kind,
     body: row.body,
     mediaUrls: row.mediaUrls,

@@ -1,0 +1,44 @@
+import { createHmac } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { mailDomain, type Config } from '../config';
+import type { DbOrTx } from '../db/client';
+import { emailTokens } from '../db/schema';
+import { hashToken } from '../lib/tokens';
+
+/**
+ * An address's unsubscribe token (decision 0047): an HMAC of the address under SESSION_SECRET, so
+ * every e-mail to one address carries the same link, nobody without the secret can make one, and
+ * nothing per e-mail needs storing. Its keyed hash is stored (email_tokens) to find the address.
+ */
+export function unsubscribeToken(secret: string, address: string): string {
+  return createHmac('sha256', secret).update(`email-unsubscribe:${address.toLowerCase()}`).digest('base64url');
+}
+
+export function unsubscribeUrl(config: Pick<Config, 'PUBLIC_URL' | 'SESSION_SECRET'>, address: string): string {
+  return `${config.PUBLIC_URL}/email/unsubscribe/${unsubscribeToken(config.SESSION_SECRET, address)}`;
+}
+
+/** Stores the unsubscribe tokens' hashes of these addresses (once each), so their links work. */
+export async function keepUnsubscribeTokens(db: DbOrTx, secret: string, addresses: readonly string[]): Promise<void> {
+  const unique = [...new Set(addresses.map((a) => a.toLowerCase()))];
+  if (unique.length === 0) return;
+  const rows = JSON.stringify(unique.map((address) => ({ token_hash: hashToken(unsubscribeToken(secret, address), secret), address })));
+  await db.execute(sql`
+    insert into ${emailTokens} (token_hash, purpose, address)
+    select v.token_hash, 'unsubscribe', v.address from jsonb_to_recordset(${rows}::text::jsonb) as v (token_hash text, address text)
+    on conflict (token_hash) do nothing`);
+}
+
+/** The one address of MAIL_FROM ("Loop <loop@x>" → "loop@x"). */
+export function fromAddress(from: string): string {
+  return (/<([^>]+)>/.exec(from)?.[1] ?? from).trim();
+}
+
+/**
+ * The Message-ID of an e-mail row: the same for every attempt (a receiver that got it before sees
+ * the same e-mail again), unique per database (row id) and per install (a keyed hash of it).
+ */
+export function messageIdOf(secret: string, rowId: number, from: string): string {
+  const tag = createHmac('sha256', secret).update(`message-id:${rowId}`).digest('base64url').slice(0, 16).replace(/[-_]/g, 'x');
+  return `<loop.${rowId}.${tag}@${mailDomain(from)}>`;
+}

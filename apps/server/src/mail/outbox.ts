@@ -1,0 +1,63 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { emailSuppressions, messages, users } from '../db/schema';
+import { wakeMessageWorker } from '../messaging/worker-signal';
+
+/** What an outbound e-mail is for. */
+export type EmailKind = 'newsletter' | 'confirm_address' | 'reply_ack';
+
+export interface EmailToQueue {
+  kind: EmailKind;
+  toAddress: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** One logical e-mail, one key: queueing it again is a no-op. */
+  idempotencyKey: string;
+  userId?: number;
+  loopId?: number;
+  newsletterId?: number;
+  replyTo?: string;
+}
+
+/** What an e-mail row keeps in `messages.raw` (MAIL-CONTRACT: headers is a JSON string of the header map). */
+export interface EmailRaw extends Record<string, string> {
+  subject: string;
+  html: string;
+  headers: string;
+}
+
+/**
+ * Whether an address may get e-mail of `kind` (decision 0047), as SQL on `address` (lower-case):
+ * never a suppressed address (unsubscribed, bounced, complained); and, except for the one
+ * confirmation e-mail, only an address its holder confirmed by following the link (double
+ * opt-in). Checked when queueing (enqueueEmail) and again when sending (send-emails.ts).
+ */
+export function emailMayBeSent(address: SQL, kind: SQL | EmailKind): SQL {
+  return sql`not exists (select 1 from ${emailSuppressions} s where s.address = ${address})
+    and (${kind} = 'confirm_address' or exists (
+      select 1 from ${users} u where lower(u.email) = ${address} and u.email_confirmed_address = ${address}))`;
+}
+
+/**
+ * Queues one e-mail in the caller's transaction: a `messages` row (channel 'email') that the
+ * message worker sends (mail/send-emails.ts), exactly once like a text. The From, Message-ID,
+ * Date and List-Unsubscribe headers are added when it is sent. Returns the row id, or null when
+ * nothing was queued: the address is suppressed or not confirmed, or the key was queued before.
+ */
+export async function enqueueEmail(tx: DbOrTx, email: EmailToQueue): Promise<number | null> {
+  const address = email.toAddress.trim().toLowerCase();
+  const headers: Record<string, string> = email.replyTo ? { 'Reply-To': email.replyTo } : {};
+  const raw: EmailRaw = { subject: email.subject, html: email.html ?? '', headers: JSON.stringify(headers) };
+  const result = await tx.execute(sql`
+    insert into ${messages} (direction, status, channel, kind, to_address, from_address, body, idempotency_key, loop_id, user_id, newsletter_id, raw)
+    select 'outbound', 'queued', 'email', ${email.kind}, ${address}, '', ${email.text}, ${email.idempotencyKey},
+      ${email.loopId ?? null}, ${email.userId ?? null}, ${email.newsletterId ?? null}, ${JSON.stringify(raw)}::jsonb
+    where ${emailMayBeSent(sql`${address}::text`, sql`${email.kind}::text`)}
+    on conflict (idempotency_key) do nothing
+    returning id`);
+  const [row] = (result as unknown as { rows: { id: number | string }[] }).rows;
+  if (!row) return null;
+  wakeMessageWorker('email');
+  return Number(row.id);
+}

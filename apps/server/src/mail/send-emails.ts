@@ -1,0 +1,175 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { emailSuppressions, messages } from '../db/schema';
+import type { Clock } from '../lib/clock';
+import type { MessageRow } from '../messaging/context';
+import type { Pacer } from '../messaging/pacer';
+import { memberMayBeTexted } from '../messaging/recipients';
+import { retryDelayMs } from '../messaging/provider';
+import { releaseMessages } from '../messaging/release-messages';
+import { fromAddress, keepUnsubscribeTokens, messageIdOf, unsubscribeUrl } from './links';
+import { emailMayBeSent, type EmailRaw } from './outbox';
+import { MAIL_SEND_TIMEOUT_MS, MailSendError, type MailTransport } from './transport';
+
+export interface MailContext {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  mailer: MailTransport;
+}
+
+/** E-mails one process has in flight at once (the SMTP pool has MAIL_POOL_CONNECTIONS connections). */
+export const MAIL_CONCURRENCY = 16;
+/** One pace for all of Loop's e-mail, across processes (sender_paces row "email"). */
+export const MAIL_PACE_SENDER = 'email';
+/** An e-mail goes out only while its lease has the send timeout and this much left. */
+const LEASE_MARGIN_MS = 5_000;
+
+const NOT_ALLOWED_ERROR =
+  'Not sent: the address unsubscribed, bounced or is not confirmed, or the member left the Loop, after the e-mail was queued.';
+
+/**
+ * Sends claimed e-mail rows (claimOutboundEmails: `sending` under this process's lease), paced at
+ * MAIL_RATE_PER_SECOND for every process together. Each is checked again at the moment it goes
+ * (a suppression or an unsubscribe since it was queued stops it), sent with its headers, and
+ * recorded: `sent`; a 4xx or a lost connection: queued again with backoff; a 5xx: `failed` and the
+ * address marked bouncing (email_suppressions), so nothing more goes to it. When `signal` aborts,
+ * sends under way finish and the rows not started are given back. Returns how many it sent.
+ */
+export async function sendClaimedEmails(ctx: MailContext, rows: MessageRow[], pacer: Pacer, signal?: AbortSignal): Promise<number> {
+  const queue = [...rows];
+  const unsent: number[] = [];
+  let sent = 0;
+  const run = async () => {
+    for (let row = queue.shift(); row; row = queue.shift()) {
+      if (signal?.aborted) {
+        unsent.push(row.id);
+        continue;
+      }
+      await pacer.wait(MAIL_PACE_SENDER, signal);
+      if (signal?.aborted) {
+        unsent.push(row.id);
+        continue;
+      }
+      const outcome = await deliver(ctx, row);
+      if (outcome === 'late') unsent.push(row.id);
+      if (outcome === 'sent') sent++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(MAIL_CONCURRENCY, rows.length) }, run));
+  await releaseMessages(ctx.db, 'outbound', unsent);
+  return sent;
+}
+
+async function deliver(ctx: MailContext, row: MessageRow): Promise<'sent' | 'failed' | 'late'> {
+  const { db, config } = ctx;
+  if (!(await mayStillBeSent(db, row))) {
+    await finish(ctx, row, { status: 'failed', error: NOT_ALLOWED_ERROR });
+    return 'failed';
+  }
+  const leaseLeft = (row.nextAttemptAt?.getTime() ?? Infinity) - ctx.clock().getTime();
+  if (leaseLeft < MAIL_SEND_TIMEOUT_MS + LEASE_MARGIN_MS) return 'late';
+  await keepUnsubscribeTokens(db, config.SESSION_SECRET, [row.toAddress]);
+  const raw = (row.raw ?? {}) as Partial<EmailRaw>;
+  const headers = emailHeaders(config, row, parseHeaders(raw.headers));
+  try {
+    await ctx.mailer.send({
+      from: config.MAIL_FROM,
+      to: row.toAddress,
+      subject: raw.subject ?? '',
+      text: row.body,
+      html: raw.html ?? '',
+      headers,
+    });
+  } catch (error) {
+    const failure =
+      error instanceof MailSendError ? error : new MailSendError(error instanceof Error ? error.message : String(error), false);
+    await recordFailure(ctx, row, failure);
+    return 'failed';
+  }
+  await finish(ctx, row, {
+    status: 'sent',
+    sentAt: ctx.clock(),
+    error: null,
+    fromAddress: fromAddress(config.MAIL_FROM),
+    providerMessageId: headers['Message-ID'] ?? null,
+    raw: { ...raw, headers: JSON.stringify(headers) } as EmailRaw,
+  });
+  return 'sent';
+}
+
+/**
+ * The headers an e-mail goes out with: Message-ID (the same on every attempt), Date,
+ * List-Unsubscribe with an https link and a mailto (RFC 2369) and List-Unsubscribe-Post for
+ * one-click (RFC 8058: Gmail and Yahoo require both of bulk senders), and what the row asked for (Reply-To).
+ */
+export function emailHeaders(
+  config: Config,
+  row: Pick<MessageRow, 'id' | 'toAddress'>,
+  extra: Record<string, string>,
+): Record<string, string> {
+  const url = unsubscribeUrl(config, row.toAddress);
+  const token = url.slice(url.lastIndexOf('/') + 1);
+  return {
+    'Message-ID': messageIdOf(config.SESSION_SECRET, row.id, config.MAIL_FROM),
+    Date: new Date().toUTCString(),
+    'List-Unsubscribe': `<${url}>, <mailto:${fromAddress(config.MAIL_FROM)}?subject=unsubscribe%20${token}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    ...extra,
+  };
+}
+
+function parseHeaders(json: string | undefined): Record<string, string> {
+  if (!json) return {};
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The moment of sending: not suppressed, confirmed (but for the confirmation itself), and a
+ * newsletter only to an active member of a Loop that is not paused (the rule texts follow).
+ */
+async function mayStillBeSent(db: Db, row: MessageRow): Promise<boolean> {
+  const member =
+    row.kind === 'newsletter' && row.loopId !== null && row.userId !== null
+      ? sql`and ${memberMayBeTexted(sql`${row.userId}::bigint`, sql`${row.loopId}::bigint`)}`
+      : sql``;
+  const result = await db.execute(
+    sql`select 1 as ok where ${emailMayBeSent(sql`${row.toAddress}::text`, sql`${row.kind}::text`)} ${member}`,
+  );
+  return (result as unknown as { rows: unknown[] }).rows.length > 0;
+}
+
+async function recordFailure(ctx: MailContext, row: MessageRow, failure: MailSendError): Promise<void> {
+  const { config } = ctx;
+  if (failure.permanent) {
+    // RFC 5321 4.2.1: 5yz is a permanent refusal. The address bounces: nothing more goes to it, and its owner is shown why.
+    await ctx.db
+      .insert(emailSuppressions)
+      .values({ address: row.toAddress, reason: 'bounced', detail: failure.message })
+      .onConflictDoNothing({ target: emailSuppressions.address });
+    return finish(ctx, row, { status: 'failed', error: failure.message });
+  }
+  if (row.attempts < config.SEND_MAX_ATTEMPTS) {
+    const delayMs = retryDelayMs(config.SEND_RETRY_BASE_SECONDS, row.attempts);
+    return finish(ctx, row, {
+      status: 'queued',
+      nextAttemptAt: new Date(ctx.clock().getTime() + delayMs),
+      error: `${failure.message} (attempt ${row.attempts} of ${config.SEND_MAX_ATTEMPTS})`,
+    });
+  }
+  return finish(ctx, row, { status: 'failed', error: failure.message });
+}
+
+/** Updates a row this process still holds (claimed by this attempt, not taken over since). */
+async function finish(ctx: MailContext, row: MessageRow, values: Partial<typeof messages.$inferInsert>): Promise<void> {
+  await ctx.db
+    .update(messages)
+    .set({ nextAttemptAt: null, ...values, updatedAt: sql`now()` })
+    .where(and(eq(messages.id, row.id), eq(messages.status, 'sending'), eq(messages.attempts, row.attempts)));
+}
