@@ -35,6 +35,9 @@ export default defineConfig({
         test: {
           ...server,
           name: 'server',
+          // The files share their worker's process and libraries instead of a new process each
+          // (decision 0046); test/helpers/setup.ts evaluates Loop's own modules again per file.
+          isolate: false,
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...slowServerTests],
         },

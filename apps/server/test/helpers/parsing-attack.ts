@@ -4,7 +4,7 @@ import { newAccount } from './app';
 import { simulatorForm } from './simulator-form';
 
 /**
- * The parsing attacks on a running server (decision 0032), for test/security/parsing.test.ts and
+ * The parsing attacks on a running server (decision 0032), for test/security/parsing-processes.test.ts and
  * `npm run bench -- parsing-attack`: JSON nested a mebibyte deep, and 21 MB sent to the Phone
  * Simulator's message route, as nested JSON and as a multipart "video".
  */

@@ -40,6 +40,20 @@ beforeAll(() =>
 );
 afterAll(() => server.close());
 
+// The test files share one jsdom window and the libraries' modules (vitest.config.ts: isolate
+// false). Each file still starts like a fresh page: Loop's own modules are evaluated again (their
+// state, as the toast list or a prepared proof-of-work, does not carry over), storage and
+// cookies are emptied.
+afterAll(() => {
+  vi.resetModules();
+  localStorage.clear();
+  sessionStorage.clear();
+  for (const cookie of document.cookie.split(';')) {
+    const name = cookie.split('=')[0]?.trim();
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  }
+});
+
 /** console.error calls a test said it expects (see `expectConsoleError`). */
 let allowed: RegExp[] = [];
 let errors: string[] = [];
