@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   const scratch = await createScratchDatabase(POSTGRES);
   const sink = await startSinkProcess();
   const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 10 });
+  if (database.kind !== 'postgres') throw new Error('bench/mail-send runs on PostgreSQL only');
   try {
     const env = {
       DATABASE_URL: scratch.url,
