@@ -5,7 +5,6 @@
 // MAIL_RATE_PER_SECOND=0: claim, send-time check, SMTP, record) and the process's RSS at the start,
 // the middle of the sending and the end. Target (issue 31): at least 200 e-mails a second, memory flat.
 // Uses a fresh database that it drops at the end.
-import { fork } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -14,6 +13,7 @@ import { createAppContext } from '../../apps/server/src/create-context';
 import { openDatabase } from '../../apps/server/src/db/client';
 import { processPending } from '../../apps/server/src/jobs/message-worker';
 import { sendNewsletter } from '../../apps/server/src/services/newsletters/send-newsletter';
+import { startBenchChild } from '../child-process';
 import { createScratchDatabase } from '../scratch-database';
 
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -116,35 +116,8 @@ async function seed(url: string): Promise<{ loopId: number; newsletterId: number
 }
 
 async function startSinkProcess() {
-  const child = fork(path.join(import.meta.dirname, 'smtp-sink-process.ts'), [], { execArgv: ['--import', 'tsx'] });
-  const waiters = new Map<string, ((message: never) => void)[]>();
-  child.on('message', (message: { type: string }) => waiters.get(message.type)?.shift()?.(message as never));
-  const next = <T>(type: string): Promise<T> =>
-    new Promise((resolve) => {
-      const list = waiters.get(type) ?? [];
-      list.push(resolve as (message: never) => void);
-      waiters.set(type, list);
-    });
-  const ready = await next<{ url: string }>('ready');
-  let counting = Promise.resolve(0);
-  return {
-    url: ready.url,
-    count: () => {
-      // One question at a time: each answer belongs to its question.
-      counting = counting.then(async () => {
-        const answer = next<{ count: number }>('count');
-        child.send({ type: 'count' });
-        return (await answer).count;
-      });
-      return counting;
-    },
-    close: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.send({ type: 'close' });
-      await exited;
-    },
-  };
+  const child = await startBenchChild<{ url: string }>(path.join(import.meta.dirname, 'smtp-sink-process.ts'));
+  return { url: child.ready.url, count: child.count, close: child.close };
 }
 
 await main();
