@@ -119,6 +119,26 @@ describe('double opt-in', () => {
     expect(user.id).toBeGreaterThan(0);
   });
 
+  it('the join page may choose e-mail: one confirmation link, and a 400 without an address', async () => {
+    const { cookie } = await signUp(t.app);
+    const loop = await createLoopAs(t.app, cookie, { name: 'Cousins' });
+    const { code } = (await t.app.inject({ method: 'POST', url: `/api/loops/${loop.id}/invite`, headers: { cookie } })).json<{
+      code: string;
+    }>();
+    const join = (payload: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/invites/${code}/join`,
+        payload: { firstName: 'Jo', lastName: 'March', phoneNumber: uniquePhone(), ...payload },
+      });
+    const without = await join({ newsletterDelivery: 'email' });
+    expect(without.statusCode).toBe(400);
+    expect(without.body).toContain(EMAIL_NEEDED_MESSAGE);
+    expect((await join({ email: 'jo@example.org', newsletterDelivery: 'email' })).statusCode).toBe(200);
+    await processPending(t.app.ctx);
+    expect(to('jo@example.org').map((m) => m.parsed.subject)).toEqual(['Confirm your email address for Loop']);
+  });
+
   it('e-mail delivery without an address is a 400 that says so', async () => {
     const person = await createPerson(db());
     await expect(updateUser(db(), person.id, { newsletterDelivery: 'email' }, new Date(), config())).rejects.toThrow(EMAIL_NEEDED_MESSAGE);

@@ -148,13 +148,17 @@ export const updateMemberSchema = z
   });
 export type UpdateMemberInput = z.input<typeof updateMemberSchema>;
 
-export const joinLoopSchema = z.object({
-  firstName: personNameSchema('First name'),
-  lastName: personNameSchema('Last name'),
-  email: optionalEmail,
-  phoneNumber: phoneNumberSchema,
-  messagingPreference: messagingPreferenceSchema.default('sms'),
-});
+export const joinLoopSchema = z
+  .object({
+    firstName: personNameSchema('First name'),
+    lastName: personNameSchema('Last name'),
+    email: optionalEmail,
+    phoneNumber: phoneNumberSchema,
+    messagingPreference: messagingPreferenceSchema.default('sms'),
+    /** The newsletter by text, e-mail or both (decision 0047); e-mail needs `email`, which gets one confirmation link. */
+    newsletterDelivery: newsletterDeliverySchema.default('text'),
+  })
+  .refine((input) => input.newsletterDelivery === 'text' || input.email !== null, { message: EMAIL_NEEDED_MESSAGE, path: ['email'] });
 export type JoinLoopInput = z.input<typeof joinLoopSchema>;
 
 /** A numeric id in a path: "/loops/12". */
