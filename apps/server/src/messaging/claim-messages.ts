@@ -64,12 +64,15 @@ export async function leaseInbound(tx: DbOrTx, ids: number[], leaseUntil: Date):
   return rows.sort((a, b) => a.id - b.id);
 }
 
-/** A due inbound text: received (and not waiting for a retry), or processing under a lease that ran out. */
+/**
+ * A due inbound text: received (and not waiting for a retry), or processing under a lease that ran
+ * out. Never an e-mail row (channel 'email'): inbound e-mail is not a text (decision 0047).
+ */
 function dueInbound(alias: string, at: Date) {
   const m = sql.raw(alias);
   const now = at.toISOString();
-  return sql`((${m}.status = 'received' and (${m}.next_attempt_at is null or ${m}.next_attempt_at <= ${now}::timestamptz))
-      or (${m}.status = 'processing' and ${m}.next_attempt_at <= ${now}::timestamptz))`;
+  return sql`(${m}.channel <> 'email' and ((${m}.status = 'received' and (${m}.next_attempt_at is null or ${m}.next_attempt_at <= ${now}::timestamptz))
+      or (${m}.status = 'processing' and ${m}.next_attempt_at <= ${now}::timestamptz)))`;
 }
 
 /**
