@@ -455,6 +455,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/**
+ * The domain of members' reply addresses when Loop takes replies by e-mail (MAIL_INBOUND_PORT set;
+ * decision 0049), else undefined: then e-mails carry no reply address.
+ */
+export function mailReplyDomain(config: Pick<Config, 'MAIL_INBOUND_PORT' | 'MAIL_REPLY_DOMAIN'>): string | undefined {
+  return config.MAIL_INBOUND_PORT === undefined ? undefined : config.MAIL_REPLY_DOMAIN;
+}
+
 /** The domain of an address, bare or in "Name <address>". */
 export function mailDomain(from: string): string {
   const address = /<([^>]+)>/.exec(from)?.[1] ?? from;

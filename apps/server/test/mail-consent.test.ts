@@ -7,9 +7,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_NEEDED_MESSAGE } from '@loop/shared/constants';
-import { messages, newsletters, users } from '../src/db/schema';
+import { members, messages, newsletters, users } from '../src/db/schema';
 import { processPending } from '../src/jobs/message-worker';
 import { randomToken } from '../src/lib/tokens';
+import { REPLY_LINE } from '../src/publishing/newsletter-email';
+import { replyAddressFor } from '../src/services/email-replies/reply-address-for';
 import { sendNewsletter } from '../src/services/newsletters/send-newsletter';
 import { updateUser } from '../src/services/users/update-user';
 import { createTestApp, signUp, uniquePhone, type TestContext } from './helpers/app';
@@ -208,6 +210,31 @@ describe('the newsletter by e-mail', () => {
     // Unsubscribed from e-mail, the member gets the text again: nothing is lost.
     const secondTexts = await db().select().from(messages).where(eq(messages.newsletterId, second.id));
     expect(secondTexts.filter((m) => m.channel !== 'email').map((m) => m.userId)).toContain(emailOnly.id);
+  });
+
+  it("carries the member's own reply address when Loop takes replies (decision 0049), and none when not", async () => {
+    const person = await reader('replies@example.org', 'email');
+    const loop = await createLoop(db(), { name: 'Repliers', memberIds: [person.id] });
+    const send = async (replyDomain: string | undefined) =>
+      sendNewsletter(db(), {
+        loopId: loop.id,
+        newsletterId: (await draft(loop.id)).id,
+        now: new Date(),
+        publicUrl: PUBLIC_URL,
+        secret: config().SESSION_SECRET,
+        replyDomain,
+      });
+    await send(undefined);
+    await send('replies.example.com');
+    await processPending(t.app.ctx);
+    const [without, withReply] = to('replies@example.org').map((m) => m.parsed);
+    expect(without?.replyTo).toBeUndefined();
+    expect(without?.html).not.toContain(REPLY_LINE.slice(0, 20));
+    const [membership] = await db().select().from(members).where(eq(members.userId, person.id));
+    const address = await replyAddressFor(db(), membership!.id, 'replies.example.com');
+    expect(address).toMatch(/^reply\+[0-9a-f]{32}@replies\.example\.com$/);
+    expect(withReply?.replyTo?.value[0]?.address).toBe(address);
+    expect(withReply?.html).toContain(REPLY_LINE.slice(0, 20));
   });
 
   it('an e-mail queued before an unsubscribe is not sent', async () => {

@@ -288,7 +288,8 @@ async function renderShell(input: NewsletterEmailInput): Promise<RenderedEmail> 
   const { newsletter, loop } = input;
   const period = formatPeriod(newsletter.periodStart ?? newsletter.periodEnd, newsletter.periodEnd, loop.timeZone);
   const kicker = newsletter.kind === 'sneak_peek' ? 'Sneak peek' : 'Newsletter';
-  const subject = `${newsletter.kind === 'sneak_peek' ? 'Sneak peek: ' : ''}${loop.name}: ${period}`;
+  // The public page's title (renderNewsletterPage): the newsletter's own, else the Loop's name and the period.
+  const subject = newsletter.title || `${newsletter.kind === 'sneak_peek' ? 'Sneak peek: ' : ''}${loop.name}: ${period}`;
   const content = emailContent(renderMarkdown(newsletter.content, input.photos, input.clips), {
     publicUrl: input.publicUrl,
     pageUrl: input.pageUrl,

@@ -1,5 +1,6 @@
 import { applyEarlyStatuses } from '../messaging/record-status';
 import type { AppContext } from '../context';
+import { mailReplyDomain } from '../config';
 import { sweepOneNewsletterDraft, sweepOneScheduledSend, sweepApprovalReminders, type AutoNewsletters } from './sweep-newsletters';
 import { sweepLastCalls } from './sweep-last-calls';
 import { sweepReminders, type SweepHooks } from './sweep-reminders';
@@ -67,6 +68,7 @@ export async function runSchedulerTick(
     writer: ctx.writer,
     publicUrl: ctx.config.PUBLIC_URL,
     secret: ctx.config.SESSION_SECRET,
+    replyDomain: mailReplyDomain(ctx.config),
     ...(options.hooks ? { hooks: options.hooks } : {}),
   };
   for (let i = 0; i < NEWSLETTERS_PER_TICK; i++) {

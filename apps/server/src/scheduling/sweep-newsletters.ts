@@ -19,6 +19,8 @@ export interface NewsletterSweepOptions {
   publicUrl: string;
   /** SESSION_SECRET, for the e-mails' unsubscribe links (decision 0047); without it no e-mail is queued. */
   secret?: string;
+  /** Members' reply addresses' domain when Loop takes replies by e-mail (mailReplyDomain). */
+  replyDomain?: string | undefined;
   hooks?: SweepHooks;
 }
 
@@ -175,6 +177,7 @@ export async function sweepOneScheduledSend(
       now,
       publicUrl: options.publicUrl,
       ...(options.secret ? { secret: options.secret } : {}),
+      replyDomain: options.replyDomain,
     });
     return { claimed: true, textsQueued: sent.textsQueued };
   });

@@ -16,7 +16,15 @@ export type PublishResult =
  */
 export async function publishNewsletter(
   db: DbOrTx,
-  input: { loopId: number; now: Date; writer: NewsletterWriter; publicUrl: string; secret?: string; send: boolean },
+  input: {
+    loopId: number;
+    now: Date;
+    writer: NewsletterWriter;
+    publicUrl: string;
+    secret?: string;
+    replyDomain?: string | undefined;
+    send: boolean;
+  },
 ): Promise<PublishResult> {
   const prepared = await prepareNewsletter(db, { loopId: input.loopId, kind: 'newsletter', now: input.now, writer: input.writer });
   if (!prepared) return { status: 'empty' };

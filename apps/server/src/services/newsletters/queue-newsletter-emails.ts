@@ -8,6 +8,7 @@ import { memberMayBeTexted } from '../../messaging/recipients';
 import { renderNewsletterEmail } from '../../publishing/newsletter-email';
 import { newsletterUrl } from '../../publishing/newsletter-texts';
 import { findPhotoUrls } from '../../publishing/render-markdown';
+import { replyAddressFor } from '../email-replies/reply-address-for';
 import type { NewsletterRow } from './insert-newsletter';
 
 /**
@@ -15,17 +16,19 @@ import type { NewsletterRow } from './insert-newsletter';
  * who chose e-mail or both, said yes to this Loop (active, the Loop not paused: the same rule as
  * texts) and whose address is confirmed and not suppressed. Keyed `newsletter-email:{id}:{userId}`:
  * queueing again e-mails no one twice. Answers the members who chose e-mail only and get it: they
- * get no text with the link (members whose address cannot be e-mailed keep the text).
+ * get no text with the link (members whose address cannot be e-mailed keep the text). With a
+ * `replyDomain` (Loop listens for replies: MAIL_INBOUND_PORT) each e-mail says "Reply to this
+ * e-mail with your news" and carries the member's own reply address as Reply-To (decision 0049).
  */
 export async function queueNewsletterEmails(
   tx: DbOrTx,
   newsletter: NewsletterRow,
-  config: { publicUrl: string; secret: string },
+  config: { publicUrl: string; secret: string; replyDomain?: string | undefined },
 ): Promise<{ queued: number; emailOnly: Set<number> }> {
   if (newsletter.kind !== 'newsletter') return { queued: 0, emailOnly: new Set() };
   const address = sql<string>`lower(${users.email})`;
   const recipients = await tx
-    .select({ userId: users.id, address, delivery: users.newsletterDelivery })
+    .select({ memberId: members.id, userId: users.id, address, delivery: users.newsletterDelivery })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
     .where(
@@ -58,7 +61,8 @@ export async function queueNewsletterEmails(
   };
   let queued = 0;
   for (const r of recipients) {
-    const email = await renderNewsletterEmail({ ...page, unsubscribeUrl: unsubscribeUrl(links, r.address), replyAddress: null });
+    const replyAddress = config.replyDomain ? await replyAddressFor(tx, r.memberId, config.replyDomain) : null;
+    const email = await renderNewsletterEmail({ ...page, unsubscribeUrl: unsubscribeUrl(links, r.address), replyAddress });
     const id = await enqueueEmail(tx, {
       kind: 'newsletter',
       toAddress: r.address,
@@ -69,6 +73,7 @@ export async function queueNewsletterEmails(
       userId: r.userId,
       loopId: newsletter.loopId,
       newsletterId: newsletter.id,
+      ...(replyAddress ? { replyTo: replyAddress } : {}),
     });
     if (id !== null) queued++;
   }

@@ -16,11 +16,11 @@ export async function queueNewsletterTexts(
   newsletter: NewsletterRow,
   text: { body: string; templateVariables: Record<string, string> },
   /** The unsubscribe links' secret (SESSION_SECRET); without it (sneak peeks, some tests) no e-mail is queued. */
-  mail: { publicUrl: string; secret?: string | undefined } | null,
+  mail: { publicUrl: string; secret?: string | undefined; replyDomain?: string | undefined } | null,
 ): Promise<number> {
   const kind = newsletter.kind === 'sneak_peek' ? 'sneak_peek' : 'newsletter';
   const { emailOnly } = mail?.secret
-    ? await queueNewsletterEmails(tx, newsletter, { publicUrl: mail.publicUrl, secret: mail.secret })
+    ? await queueNewsletterEmails(tx, newsletter, { publicUrl: mail.publicUrl, secret: mail.secret, replyDomain: mail.replyDomain })
     : { emailOnly: new Set<number>() };
   return enqueueLoopTexts(tx, {
     loopId: newsletter.loopId,

@@ -19,7 +19,7 @@ export interface SentNewsletter {
  */
 export async function sendNewsletter(
   db: DbOrTx,
-  input: { loopId: number; newsletterId: number; now: Date; publicUrl: string; secret?: string },
+  input: { loopId: number; newsletterId: number; now: Date; publicUrl: string; secret?: string; replyDomain?: string | undefined },
 ): Promise<SentNewsletter> {
   return db.transaction(async (tx) => {
     const [sent] = await tx

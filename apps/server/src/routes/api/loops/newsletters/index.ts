@@ -24,6 +24,7 @@ import { sendNewsletter } from '../../../../services/newsletters/send-newsletter
 import { skipNewsletter } from '../../../../services/newsletters/skip-newsletter';
 import { toNewsletter } from '../../../../services/newsletters/to-newsletter';
 import type { FastifyRequest } from 'fastify';
+import { mailReplyDomain } from '../../../../config';
 
 const loopParams = z.object({ id: idParamSchema });
 
@@ -95,6 +96,7 @@ const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
       now: clock(),
       publicUrl: config.PUBLIC_URL,
       secret: config.SESSION_SECRET,
+      replyDomain: mailReplyDomain(config),
     });
     return { newsletter: toNewsletter(sent.newsletter), textsQueued: sent.textsQueued } satisfies SendNewsletterAnswer;
   });
@@ -108,6 +110,7 @@ const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
       now: clock(),
       publicUrl: config.PUBLIC_URL,
       secret: config.SESSION_SECRET,
+      replyDomain: mailReplyDomain(config),
     });
     return { newsletter: toNewsletter(approved.newsletter), textsQueued: approved.textsQueued } satisfies SendNewsletterAnswer;
   });
