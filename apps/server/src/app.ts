@@ -24,6 +24,7 @@ import twilioWebhooks from './routes/webhooks/twilio';
 import inviteRoutes from './routes/api/invites/index';
 import invitationRoutes from './routes/api/invitations/index';
 import loopRoutes from './routes/api/loops/index';
+import emailLinkRoutes from './routes/email/index';
 import newsletterPageRoutes from './routes/newsletters/index';
 
 const DATABASE_DOWN = 'The database is not reachable right now. Please try again in a moment.';
@@ -91,6 +92,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
 
   // The provider, the media storage and the newsletter writer: built here, once, for everything the app runs.
   const ctx = createAppContext(config, database, { ...(options.clock ? { clock: options.clock } : {}), log: app.log });
+  // The SMTP pool's idle connections go with the app (the worker has stopped before: server.ts).
+  app.addHook('onClose', () => ctx.mailer.close());
   app.decorate('ctx', ctx);
 
   let databaseDownLoggedAt = 0;
@@ -151,6 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   app.get(OPENAPI_PATH, { schema: { summary: 'This description of the API (OpenAPI 3.1)' } }, async () => app.swagger());
   // Before the web app: its not-found handler would answer /newsletters/* with the SPA.
   await app.register(newsletterPageRoutes);
+  await app.register(emailLinkRoutes);
   await app.register(webApp, options.webDist ? { dist: options.webDist } : {});
   return app;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS, MESSAGING_PREFERENCES } from './constants';
+import { LIMITS, MESSAGING_PREFERENCES, NEWSLETTER_DELIVERIES, type EmailStatus, type NewsletterDelivery } from './constants';
 import { toE164 } from './phone';
 import { timeZoneSchema } from './time-zone';
 import { controlCharactersMessage, hasLink, hasNoControlCharacters, hasPhoneNumber, linkMessage, phoneNumberMessage } from './text';
@@ -49,6 +49,10 @@ export const phoneNumberSchema = z
 
 export const messagingPreferenceSchema = z.enum(MESSAGING_PREFERENCES, {
   error: 'Messaging preference must be "sms" or "whatsapp"',
+});
+
+export const newsletterDeliverySchema = z.enum(NEWSLETTER_DELIVERIES, {
+  error: 'Newsletter delivery must be "text", "email" or "both"',
 });
 
 /**
@@ -167,9 +171,11 @@ export const updateUserSchema = z
     messagingPreference: messagingPreferenceSchema.optional(),
     /** The zone the person's texts follow, theirs to choose (decision 0036); null: their phone's or each Loop's. */
     timeZone: timeZoneSchema.nullable().optional(),
+    /** The newsletter by text, e-mail or both (decision 0047); e-mail needs a confirmed address. */
+    newsletterDelivery: newsletterDeliverySchema.optional(),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
-    message: 'Send at least one of firstName, lastName, email, messagingPreference or timeZone',
+    message: 'Send at least one of firstName, lastName, email, messagingPreference, timeZone or newsletterDelivery',
   });
 export type UpdateUserInput = z.input<typeof updateUserSchema>;
 
@@ -208,6 +214,10 @@ export interface User {
   isPrivileged: boolean;
   /** The zone the person chose for their texts, else null (their phone's or each Loop's applies). */
   timeZone: string | null;
+  /** The newsletter by text (the link), e-mail or both (decision 0047). */
+  newsletterDelivery: NewsletterDelivery;
+  /** Where the account's address stands: e-mail goes only to a confirmed one. */
+  emailStatus: EmailStatus;
 }
 
 /** Every 4xx and 5xx answer of the API has this shape. */

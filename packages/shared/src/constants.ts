@@ -3,6 +3,19 @@
 export const MESSAGING_PREFERENCES = ['sms', 'whatsapp'] as const;
 export type MessagingPreference = (typeof MESSAGING_PREFERENCES)[number];
 
+/** How a member gets the newsletter (decision 0047): the text with the link, the e-mail, or both. */
+export const NEWSLETTER_DELIVERIES = ['text', 'email', 'both'] as const;
+export type NewsletterDelivery = (typeof NEWSLETTER_DELIVERIES)[number];
+/**
+ * Where a person's address stands (decision 0047): none (no address), unconfirmed (the
+ * confirmation link was not followed yet), confirmed, unsubscribed (or a complaint), bouncing
+ * (the receiving server refused it for good).
+ */
+export const EMAIL_STATUSES = ['none', 'unconfirmed', 'confirmed', 'unsubscribed', 'bouncing'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+/** The answer when e-mail delivery is chosen without an address. */
+export const EMAIL_NEEDED_MESSAGE = 'Add an email address first to get the newsletter by email.';
+
 export const VIBES = ['family', 'friends', 'parents', 'co-workers', 'solo', 'fun', 'casual', 'funny', 'formal', 'deep'] as const;
 export type Vibe = (typeof VIBES)[number];
 

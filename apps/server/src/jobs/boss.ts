@@ -38,8 +38,6 @@ export async function startJobs(
     // (after the scheduler's own worker, at most 8 s) stop side by side, within server.ts's 10 s.
     stop: async () => {
       await Promise.all([stopScheduler().then(() => boss.stop({ graceful: true, timeout: 8000 })), messageWorker.stop()]);
-      // The SMTP pool's connections close once the last e-mail is out.
-      ctx.mailer.close();
     },
   };
 }

@@ -1,10 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { emailSuppressions, members, messages } from '../db/schema';
+import { emailSuppressions, messages } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import type { MessageRow } from '../messaging/context';
 import type { Pacer } from '../messaging/pacer';
+import { memberMayBeTexted } from '../messaging/recipients';
 import { retryDelayMs } from '../messaging/provider';
 import { releaseMessages } from '../messaging/release-messages';
 import { fromAddress, keepUnsubscribeTokens, messageIdOf, unsubscribeUrl } from './links';
@@ -129,11 +130,14 @@ function parseHeaders(json: string | undefined): Record<string, string> {
   }
 }
 
-/** The moment of sending: not suppressed, confirmed (but for the confirmation itself), and a newsletter only to an active member. */
+/**
+ * The moment of sending: not suppressed, confirmed (but for the confirmation itself), and a
+ * newsletter only to an active member of a Loop that is not paused (the rule texts follow).
+ */
 async function mayStillBeSent(db: Db, row: MessageRow): Promise<boolean> {
   const member =
     row.kind === 'newsletter' && row.loopId !== null && row.userId !== null
-      ? sql`and exists (select 1 from ${members} m where m.loop_id = ${row.loopId} and m.user_id = ${row.userId} and m.status = 'active')`
+      ? sql`and ${memberMayBeTexted(sql`${row.userId}::bigint`, sql`${row.loopId}::bigint`)}`
       : sql``;
   const result = await db.execute(
     sql`select 1 as ok where ${emailMayBeSent(sql`${row.toAddress}::text`, sql`${row.kind}::text`)} ${member}`,

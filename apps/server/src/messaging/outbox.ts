@@ -88,9 +88,12 @@ export async function enqueueLoopTexts(
     newsletterId?: number;
     mediaUrls?: string[];
     templateVariables?: Record<string, string>;
+    /** Members who get this by e-mail instead (decision 0047): no text. */
+    exceptUserIds?: ReadonlySet<number>;
   },
 ): Promise<number> {
-  const recipients = await findRecipients(tx, [input.loopId]);
+  const except = input.exceptUserIds;
+  const recipients = (await findRecipients(tx, [input.loopId])).filter((r) => !except?.has(r.userId));
   const raw = input.templateVariables ? { contentVariables: JSON.stringify(input.templateVariables) } : null;
   return insertOutboundRows(
     tx,

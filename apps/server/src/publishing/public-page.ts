@@ -131,8 +131,9 @@ const LIGHTBOX = `<dialog class="lightbox" aria-label="Photo viewer">
 /** A <meta> tag: attribute name (name or property), its value, and the content. */
 type Meta = [key: 'name' | 'property', name: string, content: string];
 
-// Newsletters are a group's private news behind an unguessable link: never indexed.
-function page(input: { title: string; meta: Meta[]; body: string; scripts: string[] }): string {
+// Newsletters are a group's private news behind an unguessable link: never indexed. Also the
+// pages of e-mail links (email-pages.ts).
+export function page(input: { title: string; meta: Meta[]; body: string; scripts: string[] }): string {
   const meta = input.meta.map(([key, name, content]) => `<meta ${key}="${name}" content="${escapeHtml(content)}">`).join('\n');
   return `<!doctype html>
 <html lang="en">

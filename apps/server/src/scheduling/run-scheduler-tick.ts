@@ -62,7 +62,13 @@ export async function runSchedulerTick(
   // Status callbacks that came before their send was recorded, and were not applied since.
   await applyEarlyStatuses(ctx.db, { maxAttempts: ctx.config.SEND_MAX_ATTEMPTS, now: options.now });
   // Scheduled newsletters (decision 0040): drafts 24 hours ahead, owners' approval reminders, then sends.
-  const sweep = { mode, writer: ctx.writer, publicUrl: ctx.config.PUBLIC_URL, ...(options.hooks ? { hooks: options.hooks } : {}) };
+  const sweep = {
+    mode,
+    writer: ctx.writer,
+    publicUrl: ctx.config.PUBLIC_URL,
+    secret: ctx.config.SESSION_SECRET,
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+  };
   for (let i = 0; i < NEWSLETTERS_PER_TICK; i++) {
     const swept = await sweepOneNewsletterDraft(ctx.db, options.now, sweep);
     if (!swept.claimed) break;

@@ -17,6 +17,8 @@ export interface NewsletterSweepOptions {
   mode: AutoNewsletters;
   writer: NewsletterWriter;
   publicUrl: string;
+  /** SESSION_SECRET, for the e-mails' unsubscribe links (decision 0047); without it no e-mail is queued. */
+  secret?: string;
   hooks?: SweepHooks;
 }
 
@@ -167,7 +169,13 @@ export async function sweepOneScheduledSend(
       const prepared = await prepareNewsletter(tx, { loopId: due.loopId, kind: 'newsletter', now, writer: options.writer });
       if (prepared) await rewriteScheduledDraft(tx, due.loopId, prepared);
     }
-    const sent = await sendNewsletter(tx, { loopId: due.loopId, newsletterId: due.id, now, publicUrl: options.publicUrl });
+    const sent = await sendNewsletter(tx, {
+      loopId: due.loopId,
+      newsletterId: due.id,
+      now,
+      publicUrl: options.publicUrl,
+      ...(options.secret ? { secret: options.secret } : {}),
+    });
     return { claimed: true, textsQueued: sent.textsQueued };
   });
 }

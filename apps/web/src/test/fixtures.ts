@@ -11,6 +11,8 @@ export const owner: User = {
   messagingPreference: 'sms',
   isPrivileged: false,
   timeZone: null,
+  newsletterDelivery: 'text',
+  emailStatus: 'unconfirmed',
 };
 
 export const staff: User = { ...owner, id: 9, email: 'sam.staff@example.com', firstName: 'Sam', lastName: 'Staff', isPrivileged: true };

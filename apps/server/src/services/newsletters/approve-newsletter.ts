@@ -12,7 +12,7 @@ import { sendNewsletter } from './send-newsletter';
  */
 export async function approveNewsletter(
   db: Db,
-  input: { loopId: number; newsletterId: number; now: Date; publicUrl: string },
+  input: { loopId: number; newsletterId: number; now: Date; publicUrl: string; secret?: string },
 ): Promise<{ newsletter: NewsletterRow; textsQueued: number }> {
   const draft = await getLoopNewsletter(db, input.loopId, input.newsletterId);
   if (draft.status === 'draft' && !draft.skippedAt && !draft.sendAt) {

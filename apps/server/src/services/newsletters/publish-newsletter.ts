@@ -16,7 +16,7 @@ export type PublishResult =
  */
 export async function publishNewsletter(
   db: DbOrTx,
-  input: { loopId: number; now: Date; writer: NewsletterWriter; publicUrl: string; send: boolean },
+  input: { loopId: number; now: Date; writer: NewsletterWriter; publicUrl: string; secret?: string; send: boolean },
 ): Promise<PublishResult> {
   const prepared = await prepareNewsletter(db, { loopId: input.loopId, kind: 'newsletter', now: input.now, writer: input.writer });
   if (!prepared) return { status: 'empty' };
@@ -24,6 +24,6 @@ export async function publishNewsletter(
   return db.transaction(async (tx) => {
     const newsletter = await insertNewsletter(tx, prepared, { kind: 'newsletter', sentAt: input.now });
     const text = newsletterTexts.newsletter(prepared.loop.name, newsletterUrl(input.publicUrl, newsletter.urlId));
-    return { status: 'sent', newsletter, textsQueued: await queueNewsletterTexts(tx, newsletter, text) };
+    return { status: 'sent', newsletter, textsQueued: await queueNewsletterTexts(tx, newsletter, text, input) };
   });
 }

@@ -1,19 +1,27 @@
 import type { DbOrTx } from '../../db/client';
 import { enqueueLoopTexts } from '../../messaging/outbox';
 import type { NewsletterRow } from './insert-newsletter';
+import { queueNewsletterEmails } from './queue-newsletter-emails';
 
 /**
  * Queues one text per member who may be texted, in the caller's transaction, keyed
  * `{kind}:{newsletterId}:{memberId}`: queueing again (a retry, a second click) texts no one twice.
  * Each member gets it on their own channel; outside WhatsApp's window the template carries
- * `templateVariables` (short, one line) and the link. Returns how many texts were queued.
+ * `templateVariables` (short, one line) and the link. A newsletter also goes by e-mail to those
+ * who chose it (queueNewsletterEmails); who chose e-mail only gets no text. Returns how many
+ * texts were queued.
  */
 export async function queueNewsletterTexts(
   tx: DbOrTx,
   newsletter: NewsletterRow,
   text: { body: string; templateVariables: Record<string, string> },
+  /** The unsubscribe links' secret (SESSION_SECRET); without it (sneak peeks, some tests) no e-mail is queued. */
+  mail: { publicUrl: string; secret?: string | undefined } | null,
 ): Promise<number> {
   const kind = newsletter.kind === 'sneak_peek' ? 'sneak_peek' : 'newsletter';
+  const { emailOnly } = mail?.secret
+    ? await queueNewsletterEmails(tx, newsletter, { publicUrl: mail.publicUrl, secret: mail.secret })
+    : { emailOnly: new Set<number>() };
   return enqueueLoopTexts(tx, {
     loopId: newsletter.loopId,
     kind,
@@ -21,5 +29,6 @@ export async function queueNewsletterTexts(
     body: text.body,
     keyPrefix: `${kind}:${newsletter.id}`,
     templateVariables: text.templateVariables,
+    exceptUserIds: emailOnly,
   });
 }

@@ -19,7 +19,7 @@ export interface SentNewsletter {
  */
 export async function sendNewsletter(
   db: DbOrTx,
-  input: { loopId: number; newsletterId: number; now: Date; publicUrl: string },
+  input: { loopId: number; newsletterId: number; now: Date; publicUrl: string; secret?: string },
 ): Promise<SentNewsletter> {
   return db.transaction(async (tx) => {
     const [sent] = await tx
@@ -38,6 +38,6 @@ export async function sendNewsletter(
     if (!sent) throw alreadySent(await getLoopNewsletter(tx, input.loopId, input.newsletterId));
     const [loop] = await tx.select({ name: loops.name }).from(loops).where(eq(loops.id, input.loopId));
     const text = newsletterTexts.newsletter(loop?.name ?? 'Loop', newsletterUrl(input.publicUrl, sent.urlId));
-    return { newsletter: sent, textsQueued: await queueNewsletterTexts(tx, sent, text) };
+    return { newsletter: sent, textsQueued: await queueNewsletterTexts(tx, sent, text, input) };
   });
 }

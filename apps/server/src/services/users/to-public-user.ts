@@ -1,8 +1,10 @@
 import type { User } from '@loop/shared/auth';
+import type { DbOrTx } from '../../db/client';
 import type { users } from '../../db/schema';
+import { emailStatusOf } from '../email/email-status';
 
-/** The user as the API shows it: never the password hash. */
-export function toPublicUser(row: typeof users.$inferSelect): User {
+/** The user as the API shows it: never the password hash; where their address stands (decision 0047). */
+export async function toPublicUser(db: DbOrTx, row: typeof users.$inferSelect): Promise<User> {
   return {
     id: row.id,
     email: row.email,
@@ -12,5 +14,7 @@ export function toPublicUser(row: typeof users.$inferSelect): User {
     messagingPreference: row.messagingPreference,
     isPrivileged: row.isPrivileged,
     timeZone: row.timeZone,
+    newsletterDelivery: row.newsletterDelivery,
+    emailStatus: await emailStatusOf(db, row),
   };
 }

@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm';
-import type { MessagingPreference } from '@loop/shared/constants';
+import { EMAIL_NEEDED_MESSAGE, type MessagingPreference, type NewsletterDelivery } from '@loop/shared/constants';
+import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { members, users } from '../../db/schema';
 import { AppError, uniqueViolation } from '../../errors';
+import { requestEmailConfirmation } from '../email/confirm-address';
 import { moveReminderEarlier } from '../schedules/schedule-columns';
 import { freeEmail } from './free-email';
 
@@ -23,8 +25,10 @@ export async function updateUser(
     email?: string | undefined;
     messagingPreference?: MessagingPreference | undefined;
     timeZone?: string | null | undefined;
+    newsletterDelivery?: NewsletterDelivery | undefined;
   },
   now: Date,
+  config: Pick<Config, 'PUBLIC_URL' | 'SESSION_SECRET'>,
 ): Promise<typeof users.$inferSelect> {
   try {
     return await db.transaction(async (tx) => {
@@ -32,6 +36,12 @@ export async function updateUser(
       const values = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
       const [user] = await tx.update(users).set(values).where(eq(users.id, userId)).returning();
       if (!user) throw new AppError('not_found', 'This account no longer exists');
+      // E-mail delivery needs an address, confirmed by its link once (double opt-in, decision 0047):
+      // choosing it, or changing the address while it is chosen, sends the one confirmation e-mail.
+      if (user.newsletterDelivery !== 'text') {
+        if (!user.email) throw new AppError('bad_request', EMAIL_NEEDED_MESSAGE);
+        await requestEmailConfirmation(tx, config, { userId, now });
+      }
       if (changes.timeZone !== undefined) {
         // Their next reminder in each Loop comes at the schedule's time in the new zone.
         const theirs = await tx.select({ loopId: members.loopId }).from(members).where(eq(members.userId, userId));

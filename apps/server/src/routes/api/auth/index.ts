@@ -78,7 +78,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       holder,
     });
     await startSession(request, reply, user.id);
-    return reply.code(201).send(toPublicUser(user));
+    return reply.code(201).send(await toPublicUser(app.ctx.db, user));
   });
 
   app.post('/password-reset', { preValidation: textsCode, schema: { body: requestPasswordResetSchema } }, async (request, reply) => {
@@ -122,7 +122,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     await forgetSignInFailures(db, keys);
     // A fresh token at every sign-in: a token planted before login is worthless after it.
     await startSession(request, reply, user.id);
-    return toPublicUser(user);
+    return toPublicUser(app.ctx.db, user);
   });
 
   app.post('/logout', async (request, reply) => {

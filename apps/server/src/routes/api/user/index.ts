@@ -33,10 +33,10 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   const signInLimits = { perPair: config.AUTH_RATE_LIMIT_PER_ACCOUNT, perAccount: config.AUTH_FAILURES_PER_ACCOUNT, windowMs: WINDOW_MS };
 
-  app.get('/', { prefixTrailingSlash: 'no-slash' }, async (request) => toPublicUser(gatedUser(request)));
+  app.get('/', { prefixTrailingSlash: 'no-slash' }, async (request) => toPublicUser(app.ctx.db, gatedUser(request)));
 
   app.put('/', { prefixTrailingSlash: 'no-slash', preValidation: limitAttempts, schema: { body: updateUserSchema } }, async (request) =>
-    toPublicUser(await updateUser(app.ctx.db, gatedUser(request).id, request.body, app.ctx.clock())),
+    toPublicUser(app.ctx.db, await updateUser(app.ctx.db, gatedUser(request).id, request.body, app.ctx.clock(), config)),
   );
 
   app.post(
@@ -82,7 +82,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
         staffPhones: config.ADMIN_PHONES,
         holder: presentedCodeHolder(request, 'change_phone'),
       };
-      return toPublicUser(await completePhoneChange(app.ctx.db, gatedUser(request), request.body, options));
+      return toPublicUser(app.ctx.db, await completePhoneChange(app.ctx.db, gatedUser(request), request.body, options));
     },
   );
 

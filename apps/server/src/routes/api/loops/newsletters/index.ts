@@ -94,6 +94,7 @@ const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
       newsletterId: params.newsletterId,
       now: clock(),
       publicUrl: config.PUBLIC_URL,
+      secret: config.SESSION_SECRET,
     });
     return { newsletter: toNewsletter(sent.newsletter), textsQueued: sent.textsQueued } satisfies SendNewsletterAnswer;
   });
@@ -106,6 +107,7 @@ const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
       newsletterId: params.newsletterId,
       now: clock(),
       publicUrl: config.PUBLIC_URL,
+      secret: config.SESSION_SECRET,
     });
     return { newsletter: toNewsletter(approved.newsletter), textsQueued: approved.textsQueued } satisfies SendNewsletterAnswer;
   });

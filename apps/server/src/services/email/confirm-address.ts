@@ -1,0 +1,97 @@
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { DbOrTx } from '../../db/client';
+import { emailSuppressions, emailTokens, users } from '../../db/schema';
+import { hashToken, randomToken } from '../../lib/tokens';
+import { enqueueEmail } from '../../mail/outbox';
+
+/** How long a confirmation link works. */
+const CONFIRM_LINK_DAYS = 30;
+
+type LinkConfig = Pick<Config, 'PUBLIC_URL' | 'SESSION_SECRET'>;
+
+/**
+ * Sends one confirmation link to a person's address (double opt-in, decision 0047), unless it is
+ * confirmed already: one e-mail per address, ever (its key), until it is confirmed, and nothing
+ * else goes to it meanwhile (enqueueEmail refuses other kinds). `addedBy`: the address was typed
+ * by someone else (an owner adding a member), and the e-mail says who and for which Loop.
+ * Returns whether a confirmation e-mail was queued.
+ */
+export async function requestEmailConfirmation(
+  tx: DbOrTx,
+  config: LinkConfig,
+  input: { userId: number; now: Date; addedBy?: { name: string; loopName: string; loopId: number } },
+): Promise<boolean> {
+  const [user] = await tx
+    .select({ email: users.email, confirmed: users.emailConfirmedAddress })
+    .from(users)
+    .where(eq(users.id, input.userId));
+  const address = user?.email?.toLowerCase();
+  if (!address || user?.confirmed === address) return false;
+  const token = randomToken();
+  const tokenHash = hashToken(token, config.SESSION_SECRET);
+  await tx.insert(emailTokens).values({
+    tokenHash,
+    purpose: 'confirm',
+    address,
+    userId: input.userId,
+    expiresAt: new Date(input.now.getTime() + CONFIRM_LINK_DAYS * 86_400_000),
+  });
+  const url = `${config.PUBLIC_URL}/email/confirm/${token}`;
+  const subject = input.addedBy
+    ? `${input.addedBy.name} added you to ${input.addedBy.loopName}'s newsletter: confirm`
+    : 'Confirm your email address for Loop';
+  const text = input.addedBy
+    ? [
+        `${input.addedBy.name} added this address to get ${input.addedBy.loopName}'s newsletter from Loop by email.`,
+        `To get it, confirm here: ${url}`,
+        "If you don't want it, ignore this email: you will get nothing more from Loop.",
+      ].join('\n\n')
+    : [
+        'You asked to get the newsletter from Loop by email.',
+        `Confirm this address here: ${url}`,
+        "If it wasn't you, ignore this email: nothing more will come.",
+      ].join('\n\n');
+  const id = await enqueueEmail(tx, {
+    kind: 'confirm_address',
+    toAddress: address,
+    subject,
+    text,
+    idempotencyKey: `confirm:${input.userId}:${address}`,
+    userId: input.userId,
+    ...(input.addedBy ? { loopId: input.addedBy.loopId } : {}),
+  });
+  if (id === null) {
+    await tx.delete(emailTokens).where(eq(emailTokens.tokenHash, tokenHash));
+    return false;
+  }
+  await tx.update(users).set({ emailConfirmSentAt: input.now }).where(eq(users.id, input.userId));
+  return true;
+}
+
+/** The valid confirmation link's token row, or undefined (unknown, expired, or the account's address changed since). */
+async function confirmToken(db: DbOrTx, secret: string, token: string, now: Date) {
+  const [row] = await db
+    .select({ tokenHash: emailTokens.tokenHash, address: emailTokens.address, userId: emailTokens.userId })
+    .from(emailTokens)
+    .innerJoin(users, and(eq(users.id, emailTokens.userId), sql`lower(${users.email}) = ${emailTokens.address}`))
+    .where(and(eq(emailTokens.tokenHash, hashToken(token, secret)), eq(emailTokens.purpose, 'confirm'), gt(emailTokens.expiresAt, now)));
+  return row;
+}
+
+export async function confirmLinkIsValid(db: DbOrTx, secret: string, token: string, now: Date): Promise<boolean> {
+  return (await confirmToken(db, secret, token, now)) !== undefined;
+}
+
+/**
+ * Follows a confirmation link (the page's button): the account's address is confirmed, and an
+ * earlier unsubscribe of it is lifted (this is a new yes); a bounce stays. False: not a valid link.
+ */
+export async function confirmEmailAddress(db: DbOrTx, secret: string, token: string, now: Date): Promise<boolean> {
+  const row = await confirmToken(db, secret, token, now);
+  if (!row?.userId) return false;
+  await db.update(users).set({ emailConfirmedAddress: row.address, emailConfirmedAt: now }).where(eq(users.id, row.userId));
+  await db.delete(emailSuppressions).where(and(eq(emailSuppressions.address, row.address), eq(emailSuppressions.reason, 'unsubscribed')));
+  await db.delete(emailTokens).where(and(eq(emailTokens.purpose, 'confirm'), eq(emailTokens.address, row.address)));
+  return true;
+}

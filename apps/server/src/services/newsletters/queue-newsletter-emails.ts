@@ -1,0 +1,76 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { loops, members, users } from '../../db/schema';
+import { keepUnsubscribeTokens, unsubscribeUrl } from '../../mail/links';
+import { emailMayBeSent, enqueueEmail } from '../../mail/outbox';
+import { findClips, findPhotos } from '../../media/photo-sizes';
+import { memberMayBeTexted } from '../../messaging/recipients';
+import { renderNewsletterEmail } from '../../publishing/newsletter-email';
+import { newsletterUrl } from '../../publishing/newsletter-texts';
+import { findPhotoUrls } from '../../publishing/render-markdown';
+import type { NewsletterRow } from './insert-newsletter';
+
+/**
+ * Queues the newsletter by e-mail (decision 0047), in the caller's transaction, to each member
+ * who chose e-mail or both, said yes to this Loop (active, the Loop not paused: the same rule as
+ * texts) and whose address is confirmed and not suppressed. Keyed `newsletter-email:{id}:{userId}`:
+ * queueing again e-mails no one twice. Answers the members who chose e-mail only and get it: they
+ * get no text with the link (members whose address cannot be e-mailed keep the text).
+ */
+export async function queueNewsletterEmails(
+  tx: DbOrTx,
+  newsletter: NewsletterRow,
+  config: { publicUrl: string; secret: string },
+): Promise<{ queued: number; emailOnly: Set<number> }> {
+  if (newsletter.kind !== 'newsletter') return { queued: 0, emailOnly: new Set() };
+  const address = sql<string>`lower(${users.email})`;
+  const recipients = await tx
+    .select({ userId: users.id, address, delivery: users.newsletterDelivery })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(
+      and(
+        eq(members.loopId, newsletter.loopId),
+        inArray(users.newsletterDelivery, ['email', 'both']),
+        memberMayBeTexted(members.userId, members.loopId),
+        sql`${users.email} is not null`,
+        emailMayBeSent(address, 'newsletter'),
+      ),
+    )
+    .orderBy(users.id);
+  if (recipients.length === 0) return { queued: 0, emailOnly: new Set() };
+  const [loop] = await tx.select({ name: loops.name, timeZone: loops.timeZone }).from(loops).where(eq(loops.id, newsletter.loopId));
+  if (!loop) return { queued: 0, emailOnly: new Set() };
+  const links = { PUBLIC_URL: config.publicUrl, SESSION_SECRET: config.secret };
+  await keepUnsubscribeTokens(
+    tx,
+    config.secret,
+    recipients.map((r) => r.address),
+  );
+  const paths = findPhotoUrls(newsletter.content);
+  const page = {
+    newsletter,
+    loop,
+    pageUrl: newsletterUrl(config.publicUrl, newsletter.urlId),
+    publicUrl: config.publicUrl,
+    photos: await findPhotos(tx, paths, { loopId: newsletter.loopId }),
+    clips: await findClips(tx, paths, { loopId: newsletter.loopId }),
+  };
+  let queued = 0;
+  for (const r of recipients) {
+    const email = await renderNewsletterEmail({ ...page, unsubscribeUrl: unsubscribeUrl(links, r.address), replyAddress: null });
+    const id = await enqueueEmail(tx, {
+      kind: 'newsletter',
+      toAddress: r.address,
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      idempotencyKey: `newsletter-email:${newsletter.id}:${r.userId}`,
+      userId: r.userId,
+      loopId: newsletter.loopId,
+      newsletterId: newsletter.id,
+    });
+    if (id !== null) queued++;
+  }
+  return { queued, emailOnly: new Set(recipients.filter((r) => r.delivery === 'email').map((r) => r.userId)) };
+}
