@@ -32,7 +32,7 @@ export function MailSimulatorRoute() {
   const emailShown = ready && chosenId !== null;
 
   return (
-    <div className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-6 px-4 py-6 md:px-6">
+    <div className="mx-auto flex w-full max-w-5xl flex-1 flex-col gap-6 px-4 py-6 md:px-6">
       <PageTitle>Mail Simulator</PageTitle>
       <header className={cn('grid gap-1.5', emailShown && 'sr-only md:not-sr-only')}>
         <h1 className="text-3xl font-bold tracking-tight">Mail Simulator</h1>

@@ -15,7 +15,7 @@ export function MailList({ emails, selected, className }: { emails: SimulatorEma
           <span className="text-sm font-normal text-muted-foreground">{emails.length}</span>
         </CardTitle>
       </CardHeader>
-      <ul aria-label="E-mails, newest first" className="grid gap-1 overflow-y-auto px-2 pb-2">
+      <ul aria-label="E-mails, newest first" className="grid grid-cols-[minmax(0,1fr)] gap-1 overflow-y-auto px-2 pb-2">
         {emails.map((email) => {
           const current = email.id === selected;
           const inbound = email.direction === 'inbound';
@@ -25,7 +25,7 @@ export function MailList({ emails, selected, className }: { emails: SimulatorEma
                 to={emailHref(email.id)}
                 aria-current={current ? 'page' : undefined}
                 className={cn(
-                  'grid gap-0.5 rounded-xl px-3 py-2.5 outline-none transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring',
+                  'grid min-w-0 grid-cols-[minmax(0,1fr)] gap-0.5 rounded-xl px-3 py-2.5 outline-none transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring',
                   current && 'bg-secondary hover:bg-secondary',
                 )}
               >

@@ -18,7 +18,7 @@ export function MailView({ email }: { email: SimulatorEmail }) {
   const subject = subjectOf(email);
   const headers = Object.entries(email.headers);
   return (
-    <Card className="grid gap-4 p-4 sm:p-6" aria-labelledby={titleId} role="article">
+    <Card className="grid grid-cols-[minmax(0,1fr)] gap-4 p-4 sm:p-6" aria-labelledby={titleId} role="article">
       <Link
         to="/simulator/mail"
         className="inline-flex items-center gap-1.5 text-sm font-semibold text-primary underline-offset-4 hover:underline md:hidden"
@@ -43,7 +43,7 @@ export function MailView({ email }: { email: SimulatorEmail }) {
         <dt className="text-muted-foreground">Status</dt>
         <dd className={cn(isEmailTrouble(email) && 'font-medium text-destructive')}>{emailStatusLabel(email.status)}</dd>
       </dl>
-      <Tabs defaultValue={email.html === null ? 'text' : 'html'} className="grid gap-3">
+      <Tabs defaultValue={email.html === null ? 'text' : 'html'} className="grid grid-cols-[minmax(0,1fr)] gap-3">
         <TabsList aria-label="Show the e-mail as">
           {email.html !== null && <TabsTrigger value="html">Rendered</TabsTrigger>}
           <TabsTrigger value="text">Plain text</TabsTrigger>
@@ -60,7 +60,7 @@ export function MailView({ email }: { email: SimulatorEmail }) {
           </TabsContent>
         )}
         <TabsContent value="text">
-          <pre className="max-h-[70dvh] overflow-auto rounded-lg border border-input bg-muted/40 p-4 font-mono text-sm whitespace-pre-wrap break-words">
+          <pre className="max-h-[70dvh] overflow-auto rounded-lg border border-input bg-muted/40 p-4 font-mono text-sm whitespace-pre-wrap [overflow-wrap:anywhere]">
             {email.text === '' ? '(no plain-text part)' : email.text}
           </pre>
         </TabsContent>
