@@ -3,8 +3,6 @@
 // delivery rate to a fake Twilio on 127.0.0.1 with pacing off, and the achieved rate against a
 // configured pace of 50/s. Uses a fresh database that it drops at the end. The fake Twilio runs
 // in a child process (fake-twilio-process.ts), as Twilio is not in Loop's process either.
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -14,6 +12,7 @@ import { processPending, startMessageWorker } from '../../apps/server/src/jobs/m
 import { createAppContext } from '../../apps/server/src/create-context';
 import { runSchedulerTick } from '../../apps/server/src/scheduling/run-scheduler-tick';
 import { twilioEnv, type FakeTwilio } from '../../apps/server/test/helpers/fake-twilio';
+import { startBenchChild } from '../child-process';
 import { createScratchDatabase } from '../scratch-database';
 
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -121,41 +120,16 @@ interface FakeTwilioProcess {
 }
 
 async function startFakeTwilioProcess(): Promise<FakeTwilioProcess> {
-  const child: ChildProcess = fork(path.join(import.meta.dirname, 'fake-twilio-process.ts'), [], { execArgv: ['--import', 'tsx'] });
-  // Every message goes to the oldest waiter for its type.
-  const waiters = new Map<string, ((message: never) => void)[]>();
-  child.on('message', (message: { type: string }) => waiters.get(message.type)?.shift()?.(message as never));
-  const next = <T>(type: string): Promise<T> =>
-    new Promise((resolve) => {
-      const list = waiters.get(type) ?? [];
-      list.push(resolve as (message: never) => void);
-      waiters.set(type, list);
-    });
-  const ready = await next<{ url: string; accountSid: string; authToken: string }>('ready');
-  let counting = Promise.resolve(0);
+  const child = await startBenchChild<{ url: string; accountSid: string; authToken: string }>(
+    path.join(import.meta.dirname, 'fake-twilio-process.ts'),
+  );
   return {
-    settings: { ...ready } as FakeTwilio,
-    count: () => {
-      // One question at a time: each answer belongs to its question.
-      counting = counting.then(async () => {
-        const answer = next<{ count: number }>('count');
-        child.send({ type: 'count' });
-        return (await answer).count;
-      });
-      return counting;
-    },
+    settings: { ...child.ready } as FakeTwilio,
+    count: child.count,
     first: async () => {
-      const arrived = next('first');
-      child.send({ type: 'watch' });
-      await arrived;
+      await child.ask({ type: 'watch' }, 'first');
     },
-    close: async () => {
-      if (child.exitCode !== null) return;
-      child.send({ type: 'close' });
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await once(child, 'exit');
-      clearTimeout(timer);
-    },
+    close: child.close,
   };
 }
 

@@ -12,7 +12,8 @@ import { processPending } from '../src/jobs/message-worker';
 import { randomToken } from '../src/lib/tokens';
 import { sendNewsletter } from '../src/services/newsletters/send-newsletter';
 import { updateUser } from '../src/services/users/update-user';
-import { createTestApp, signUp, type TestContext } from './helpers/app';
+import { createTestApp, signUp, uniquePhone, type TestContext } from './helpers/app';
+import { createLoopAs } from './helpers/loops';
 import { createLoop, createPerson } from './helpers/messaging';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink';
 
@@ -85,6 +86,57 @@ describe('double opt-in', () => {
     // A used link works no more; an unknown one is the same page.
     expect((await t.app.inject({ method: 'POST', url: link })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: `/email/confirm/${randomToken()}` })).statusCode).toBe(404);
+  });
+
+  it('an address the owner typed gets one confirmation e-mail that says who added it, and nothing more', async () => {
+    const { cookie, user } = await signUp(t.app, { firstName: 'Alice' });
+    const loop = await createLoopAs(t.app, cookie, { name: 'Smith Family' });
+    const add = (payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'POST', url: `/api/loops/${loop.id}/members`, headers: { cookie }, payload });
+    const noEmail = await add({ firstName: 'Gran', lastName: 'Smith', phoneNumber: uniquePhone(), newsletterDelivery: 'email' });
+    expect(noEmail.statusCode).toBe(400);
+    expect(noEmail.body).toContain(EMAIL_NEEDED_MESSAGE);
+
+    const res = await add({
+      firstName: 'Gran',
+      lastName: 'Smith',
+      phoneNumber: uniquePhone(),
+      email: 'Gran@Example.org',
+      newsletterDelivery: 'both',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ user: { email: 'gran@example.org', newsletterDelivery: 'both', emailStatus: 'unconfirmed' } });
+    await processPending(t.app.ctx);
+    const mails = to('gran@example.org');
+    expect(mails.map((m) => m.parsed.subject)).toEqual(["Alice added you to Smith Family's newsletter: confirm"]);
+    expect(mails[0]!.parsed.text).toContain('/email/confirm/');
+
+    const detail = await t.app.inject({ method: 'GET', url: `/api/loops/${loop.id}`, headers: { cookie } });
+    const gran = detail
+      .json<{ members: { user: { email: string | null; emailStatus: string; newsletterDelivery: string } }[] }>()
+      .members.find((m) => m.user.email === 'gran@example.org');
+    expect(gran?.user).toMatchObject({ emailStatus: 'unconfirmed', newsletterDelivery: 'both' });
+    expect(user.id).toBeGreaterThan(0);
+  });
+
+  it('the join page may choose e-mail: one confirmation link, and a 400 without an address', async () => {
+    const { cookie } = await signUp(t.app);
+    const loop = await createLoopAs(t.app, cookie, { name: 'Cousins' });
+    const { code } = (await t.app.inject({ method: 'POST', url: `/api/loops/${loop.id}/invite`, headers: { cookie } })).json<{
+      code: string;
+    }>();
+    const join = (payload: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/invites/${code}/join`,
+        payload: { firstName: 'Jo', lastName: 'March', phoneNumber: uniquePhone(), ...payload },
+      });
+    const without = await join({ newsletterDelivery: 'email' });
+    expect(without.statusCode).toBe(400);
+    expect(without.body).toContain(EMAIL_NEEDED_MESSAGE);
+    expect((await join({ email: 'jo@example.org', newsletterDelivery: 'email' })).statusCode).toBe(200);
+    await processPending(t.app.ctx);
+    expect(to('jo@example.org').map((m) => m.parsed.subject)).toEqual(['Confirm your email address for Loop']);
   });
 
   it('e-mail delivery without an address is a 400 that says so', async () => {

@@ -1,16 +1,21 @@
 import { clipSchema, photoSchema } from './photos';
 import { z } from 'zod';
-import { emailSchema, messagingPreferenceSchema, personNameSchema, phoneNumberSchema } from './auth';
+import { emailSchema, messagingPreferenceSchema, newsletterDeliverySchema, personNameSchema, phoneNumberSchema } from './auth';
 import {
   DEFAULT_FREQUENCY,
+  EMAIL_NEEDED_MESSAGE,
+  EMAIL_STATUSES,
   DEFAULT_REMINDER_SCHEDULE,
   FREQUENCIES,
   LIMITS,
   MESSAGING_PREFERENCES,
+  NEWSLETTER_DELIVERIES,
   VIBES,
   WEEKDAYS,
+  type EmailStatus,
   type Frequency,
   type MessagingPreference,
+  type NewsletterDelivery,
   type ReminderEntry,
 } from './constants';
 import { controlCharactersMessage, hasLink, hasNoControlCharacters, hasPhoneNumber, linkMessage, phoneNumberMessage } from './text';
@@ -104,14 +109,21 @@ const optionalEmail = z
 
 export const memberContextSchema = optionalText('Member context', LIMITS.context);
 
-export const addMemberSchema = z.object({
-  firstName: personNameSchema('First name'),
-  lastName: personNameSchema('Last name'),
-  email: optionalEmail,
-  phoneNumber: phoneNumberSchema,
-  messagingPreference: messagingPreferenceSchema.default('sms'),
-  context: memberContextSchema,
-});
+export const addMemberSchema = z
+  .object({
+    firstName: personNameSchema('First name'),
+    lastName: personNameSchema('Last name'),
+    email: optionalEmail,
+    phoneNumber: phoneNumberSchema,
+    messagingPreference: messagingPreferenceSchema.default('sms'),
+    context: memberContextSchema,
+    /** The newsletter by text, e-mail or both (decision 0047); e-mail needs `email`, which gets one confirmation link. */
+    newsletterDelivery: newsletterDeliverySchema.default('text'),
+  })
+  .refine((input) => input.newsletterDelivery === 'text' || input.email !== null, {
+    message: EMAIL_NEEDED_MESSAGE,
+    path: ['email'],
+  });
 export type AddMemberInput = z.input<typeof addMemberSchema>;
 
 /**
@@ -136,13 +148,17 @@ export const updateMemberSchema = z
   });
 export type UpdateMemberInput = z.input<typeof updateMemberSchema>;
 
-export const joinLoopSchema = z.object({
-  firstName: personNameSchema('First name'),
-  lastName: personNameSchema('Last name'),
-  email: optionalEmail,
-  phoneNumber: phoneNumberSchema,
-  messagingPreference: messagingPreferenceSchema.default('sms'),
-});
+export const joinLoopSchema = z
+  .object({
+    firstName: personNameSchema('First name'),
+    lastName: personNameSchema('Last name'),
+    email: optionalEmail,
+    phoneNumber: phoneNumberSchema,
+    messagingPreference: messagingPreferenceSchema.default('sms'),
+    /** The newsletter by text, e-mail or both (decision 0047); e-mail needs `email`, which gets one confirmation link. */
+    newsletterDelivery: newsletterDeliverySchema.default('text'),
+  })
+  .refine((input) => input.newsletterDelivery === 'text' || input.email !== null, { message: EMAIL_NEEDED_MESSAGE, path: ['email'] });
 export type JoinLoopInput = z.input<typeof joinLoopSchema>;
 
 /** A numeric id in a path: "/loops/12". */
@@ -196,7 +212,17 @@ export interface LoopMember {
    * an account of their own; never an account holder's who said yes. Context is always editable.
    */
   detailsEditable: boolean;
-  user: { firstName: string; lastName: string; phoneNumber: string; email: string | null; messagingPreference: MessagingPreference };
+  user: {
+    firstName: string;
+    lastName: string;
+    phoneNumber: string;
+    email: string | null;
+    messagingPreference: MessagingPreference;
+    /** The newsletter by text, e-mail or both (decision 0047). */
+    newsletterDelivery: NewsletterDelivery;
+    /** Where the shown address stands: the owner sees "not confirmed" and "bouncing". */
+    emailStatus: EmailStatus;
+  };
   state: MemberState;
   /** When the last invitation was sent (pending, expired), else null. */
   invitedAt: string | null;
@@ -281,6 +307,8 @@ export const loopDetailResponseSchema = z.object({
         phoneNumber: z.string(),
         email: nullableText,
         messagingPreference: z.enum(MESSAGING_PREFERENCES),
+        newsletterDelivery: z.enum(NEWSLETTER_DELIVERIES),
+        emailStatus: z.enum(EMAIL_STATUSES),
       }),
       state: z.enum(MEMBER_STATES),
       invitedAt: nullableText,

@@ -14,6 +14,8 @@ export interface SmtpSink {
   url: string;
   port: number;
   received: ReceivedMail[];
+  /** How many e-mails arrived (parsed or not). */
+  count: () => number;
   /** Answers the next RCPT TOs with these SMTP codes (e.g. 451, 550), one per attempt. */
   failNext: (...codes: number[]) => void;
   /** Resolves once `count` e-mails arrived (or rejects after `ms`). */
@@ -69,6 +71,7 @@ export async function startSmtpSink(options: { keep?: boolean } = {}): Promise<S
     url: `smtp://127.0.0.1:${port}`,
     port,
     received,
+    count: () => count,
     failNext: (...codes) => failures.push(...codes),
     waitFor: (want, ms = 10_000) =>
       new Promise<void>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { EmailStatus } from '@loop/shared/constants';
 import type { DbOrTx } from '../../db/client';
 import { emailSuppressions, type users } from '../../db/schema';
@@ -28,6 +28,14 @@ export async function emailStatuses(db: DbOrTx, people: readonly AddressState[])
     if (reason) return 'unsubscribed';
     return person.emailConfirmedAddress === address ? 'confirmed' : 'unconfirmed';
   });
+}
+
+/** emailStatuses as SQL over a person's address and confirmed address (for lists read in one statement). */
+export function emailStatusSql(email: SQL, confirmedAddress: SQL): SQL<EmailStatus> {
+  return sql<EmailStatus>`(case when ${email} is null then 'none'
+    else coalesce((select case when s.reason = 'bounced' then 'bouncing' else 'unsubscribed' end
+      from ${emailSuppressions} s where s.address = lower(${email})),
+      case when ${confirmedAddress} = lower(${email}) then 'confirmed' else 'unconfirmed' end) end)`;
 }
 
 export async function emailStatusOf(db: DbOrTx, person: AddressState): Promise<EmailStatus> {

@@ -4,6 +4,7 @@ import type { JoinAnswer, joinLoopSchema } from '@loop/shared/loops';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
+import { chooseEmailDelivery } from '../email/choose-email-delivery';
 import { invitePendingMember } from '../memberships/invite-member';
 import { findInvite } from './find-invite';
 
@@ -24,15 +25,25 @@ export async function joinLoop(
       .from(users)
       .where(eq(users.id, adderId));
     if (!adder) throw new Error('the Loop has no creator');
-    await invitePendingMember(tx, {
+    const { newsletterDelivery, ...person } = options.input;
+    const added = await invitePendingMember(tx, {
       loop,
-      person: options.input,
+      person,
       context: null,
       adder,
       viaLink: true,
       config: options.config,
       now: options.now,
     });
+    // E-mail chosen on the join page: one confirmation link, nothing more until it is followed (decision 0047).
+    if (added && newsletterDelivery !== 'text' && person.email) {
+      await chooseEmailDelivery(tx, added.user, person.email, newsletterDelivery, {
+        loop,
+        addedBy: null,
+        config: options.config,
+        now: options.now,
+      });
+    }
     // The same answer whether or not the phone was in the Loop: whoever holds the link learns nothing of it.
     return { ok: true, loopId: loop.id, loopName: loop.name };
   });

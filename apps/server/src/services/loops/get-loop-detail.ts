@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import type { EmailStatus, NewsletterDelivery } from '@loop/shared/constants';
 import type { LoopDetail, LoopMember, LoopRole, LoopUpdate } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
 import { loops, media, members, messages, phoneOptOuts, undeliverablePhones, updates, users, type MediaVariant } from '../../db/schema';
@@ -6,6 +7,7 @@ import { AppError } from '../../errors';
 import { isClipRow } from '../../media/clip';
 import { clipOf } from '../../media/photo-sizes';
 import { mediaUrl } from '../../storage/media-storage';
+import { emailStatusSql } from '../email/email-status';
 import { memberZone, scheduledForSql } from '../members/member-zone';
 import { authorName, showsOwnDetails, toLoopMember } from '../members/to-loop-member';
 import { memberState } from '../memberships/member-state';
@@ -23,6 +25,8 @@ interface MemberJson {
   email: string | null;
   messaging_preference: LoopMember['user']['messagingPreference'];
   has_account: boolean;
+  newsletter_delivery: NewsletterDelivery;
+  email_status: EmailStatus;
   typed_first_name: string | null;
   typed_last_name: string | null;
   typed_email: string | null;
@@ -96,6 +100,7 @@ export async function getLoopDetailWith(
         select coalesce(json_agg(m order by m.created_at, m.id), '[]'::json) from (
           select ${members.id} as id, ${members.context} as context, ${members.createdAt} as created_at,
             p.id as user_id, p.first_name, p.last_name, p.phone_number, p.email, p.messaging_preference, p.has_account,
+            p.newsletter_delivery, ${emailStatusSql(sql`p.email`, sql`p.email_confirmed_address`)} as email_status,
             ${members.firstName} as typed_first_name, ${members.lastName} as typed_last_name, ${members.email} as typed_email,
             ${members.messagingPreference} as typed_messaging_preference,
             ${members.status} as status, ${members.invitedAt} as invited_at, ${members.invitationWithheld} as invitation_withheld,
@@ -112,7 +117,7 @@ export async function getLoopDetailWith(
           from ${members}
           cross join lateral (
             select ${users.id}, ${users.firstName}, ${users.lastName}, ${users.phoneNumber}, ${users.email}, ${users.messagingPreference},
-              ${users.timeZone}, ${users.phoneTimeZone},
+              ${users.timeZone}, ${users.phoneTimeZone}, ${users.newsletterDelivery}, ${users.emailConfirmedAddress},
               ${users.passwordHash} is not null as has_account, ${users.whatsappRefusedAt} as whatsapp_refused_at
             from ${users} where ${users.id} = ${members.userId} limit 1
           ) p
@@ -174,7 +179,14 @@ export async function getLoopDetailWith(
         phoneNumber: m.phone_number,
         status: m.status,
         hasAccount: Boolean(m.has_account),
-        own: { firstName: m.first_name, lastName: m.last_name, email: m.email, messagingPreference: m.messaging_preference },
+        own: {
+          firstName: m.first_name,
+          lastName: m.last_name,
+          email: m.email,
+          messagingPreference: m.messaging_preference,
+          newsletterDelivery: m.newsletter_delivery,
+          emailStatus: m.email_status,
+        },
         typed: {
           firstName: m.typed_first_name,
           lastName: m.typed_last_name,

@@ -3,6 +3,7 @@ import { OPTED_OUT_NOTICE, type AddMemberAnswer, type addMemberSchema } from '@l
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
+import { chooseEmailDelivery } from '../email/choose-email-delivery';
 import { readMemberZone } from './member-zone';
 import { memberWithPerson, toLoopMember } from './to-loop-member';
 import { memberState } from '../memberships/member-state';
@@ -25,9 +26,10 @@ export async function addMember(
 ): Promise<AddMemberAnswer> {
   const { input } = options;
   return db.transaction(async (tx) => {
+    const { newsletterDelivery, ...person } = input;
     const added = await invitePendingMember(tx, {
       loop: options.loop,
-      person: input,
+      person,
       context: input.context,
       adder: options.adder,
       viaLink: false,
@@ -35,7 +37,10 @@ export async function addMember(
       now: options.now,
     });
     if (!added) throw new AppError('conflict', 'This person is already a member of this Loop.');
-    const { member, user, optedOut } = added;
+    const { member, optedOut } = added;
+    let { user } = added;
+    if (newsletterDelivery !== 'text' && input.email)
+      user = await chooseEmailDelivery(tx, user, input.email, newsletterDelivery, { ...options, addedBy: options.adder });
     return {
       ...memberState(
         { status: member.status, invitedAt: member.invitedAt, invitationWithheld: member.invitationWithheld, optedOut, lastFailure: null },

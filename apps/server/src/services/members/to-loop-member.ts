@@ -1,3 +1,4 @@
+import type { EmailStatus, NewsletterDelivery } from '@loop/shared/constants';
 import type { LoopMember } from '@loop/shared/loops';
 import type { members, users } from '../../db/schema';
 
@@ -18,8 +19,8 @@ export interface MemberWithPerson {
   status: 'pending' | 'active' | 'declined';
   /** The person has an account of their own (a password): their name and email are theirs to share. */
   hasAccount: boolean;
-  /** The person's own details (the users row). */
-  own: PersonDetails;
+  /** The person's own details (the users row), and their e-mail standing (decision 0047) where known. */
+  own: PersonDetails & { newsletterDelivery?: NewsletterDelivery; emailStatus?: EmailStatus };
   /** What whoever added them typed (members' columns); null on rows made before they were kept. */
   typed: {
     firstName: string | null;
@@ -83,13 +84,23 @@ export function authorName(
 export function toLoopMember(member: MemberWithPerson, creatorId: number, staffView = false): LoopMemberPerson {
   const isCreator = member.userId === creatorId;
   const shown = shownDetails(member, staffView);
+  const { own } = member;
+  // E-mail (decision 0047): the person's own choice and their address's standing, shown where their
+  // own details are (or they have no account: the owner's label is all there is); a typed address
+  // that is not theirs is only "unconfirmed", so adding one reveals nothing of the phone's holder.
+  const ownShown = showsOwnDetails(member, staffView) || !member.hasAccount;
+  const sameAddress = shown.email !== null && own.email !== null && shown.email.toLowerCase() === own.email.toLowerCase();
+  const email = {
+    newsletterDelivery: ownShown ? (own.newsletterDelivery ?? 'text') : 'text',
+    emailStatus: sameAddress && ownShown ? (own.emailStatus ?? 'unconfirmed') : shown.email ? 'unconfirmed' : 'none',
+  } as const;
   return {
     id: member.id,
     userId: staffView || member.status === 'active' ? member.userId : null,
     context: member.context,
     isCreator,
     detailsEditable: !isCreator && (member.status !== 'active' || !member.hasAccount),
-    user: { ...shown, phoneNumber: member.phoneNumber },
+    user: { ...shown, phoneNumber: member.phoneNumber, ...email },
   };
 }
 
@@ -102,7 +113,10 @@ export function memberWithPerson(member: typeof members.$inferSelect, user: type
     phoneNumber: user.phoneNumber,
     status: member.status,
     hasAccount: user.passwordHash !== null,
-    own: user,
+    own: {
+      ...user,
+      emailStatus: !user.email ? 'none' : user.emailConfirmedAddress === user.email.toLowerCase() ? 'confirmed' : 'unconfirmed',
+    },
     typed: member,
   };
 }
