@@ -3,6 +3,7 @@ import type { SimulatorEmail } from '@loop/shared/simulator';
 import { Card, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
 import { formatDateTime } from '@/lib/format-date';
+import { listItemLinkClass } from './list-item-link';
 import { emailHref, emailKindLabel, emailStatusLabel, isEmailTrouble, subjectOf } from './mail-labels';
 
 /** Every e-mail, newest first: subject, to whom (or from whom), when, what for and where it stands. */
@@ -24,10 +25,7 @@ export function MailList({ emails, selected, className }: { emails: SimulatorEma
               <Link
                 to={emailHref(email.id)}
                 aria-current={current ? 'page' : undefined}
-                className={cn(
-                  'grid min-w-0 grid-cols-[minmax(0,1fr)] gap-0.5 rounded-xl px-3 py-2.5 outline-none transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring',
-                  current && 'bg-secondary hover:bg-secondary',
-                )}
+                className={listItemLinkClass(current, 'grid min-w-0 grid-cols-[minmax(0,1fr)] gap-0.5')}
               >
                 <span className="flex items-baseline justify-between gap-2">
                   <span className="truncate font-semibold">{subjectOf(email)}</span>
