@@ -162,8 +162,31 @@ export interface SimulatorMessage {
   createdAt: string;
 }
 
+/** One e-mail in the Mail Simulator (GET /api/simulator/mail), as Loop sent or received it. */
+export interface SimulatorEmail {
+  id: number;
+  direction: 'inbound' | 'outbound';
+  from: string;
+  to: string;
+  subject: string;
+  /** When it was sent (outbound, once sent) or stored: ISO 8601. */
+  date: string;
+  /** As for texts: queued, sending, sent, failed... (outbound); received, processed... (inbound). */
+  status: string;
+  /** newsletter, confirm_address, reply_ack (outbound); inbound. */
+  kind: string;
+  /** Its header lines as sent (List-Unsubscribe, Message-ID...); {} when none were kept. */
+  headers: Record<string, string>;
+  /** The plain-text part. */
+  text: string;
+  /** The HTML part; null when it had none. */
+  html: string | null;
+}
+
 export interface ApiConfig {
   messagingProvider: 'twilio' | 'simulator';
+  /** How Loop sends e-mail: over SMTP_URL, or kept for the Mail Simulator when it is unset. */
+  mailTransport: 'smtp' | 'simulator';
   /** QUIET_HOURS: no texts start then in each recipient's own time; null when off. Reminder times keep clear of it. */
   quietHours: QuietHours | null;
   /** The landing page's links: absolute URLs or paths on this site (EXAMPLE_NEWSLETTER_URL, DEMO_VIDEO_URL, GUIDE_URL). */

@@ -1,8 +1,8 @@
-import { and, eq, isNull, or, type SQL } from 'drizzle-orm';
+import { and, eq, exists, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { parseKeyword } from './inbound/keywords';
-import { loops, users } from '../db/schema';
+import { loops, members, messages, users } from '../db/schema';
 
 /**
  * The one place that decides who may play which phone in the Phone Simulator (decision 0015),
@@ -16,6 +16,7 @@ import { loops, users } from '../db/schema';
  *   Loops that are not theirs, so no STOP or START, and nothing from a phone that opted out
  *   (a YES would lift it): playedPhoneRefusal (decision 0031).
  * A phone you may not play is a 404, the same as one that does not exist.
+ * The Mail Simulator shows the e-mails of the same people: emailsVisibleTo.
  */
 export interface SimulatorViewer {
   id: number;
@@ -37,6 +38,34 @@ export function phonesVisibleTo(viewer: SimulatorViewer): SQL | undefined {
   // Their own phone in every Loop it belongs to or is invited to: an account holder added after
   // sign-up says yes by texting YES from it.
   return or(eq(users.id, viewer.id), and(eq(loops.creatorId, viewer.id), isNull(users.passwordHash)));
+}
+
+/** Whether Loop keeps its e-mails for the Mail Simulator (no SMTP_URL): else the Mail Simulator is a 404. */
+export function isMailSimulated(config: Pick<Config, 'SMTP_URL'>): boolean {
+  return !config.SMTP_URL;
+}
+
+/**
+ * SQL over `messages`: the e-mails a viewer may read in the Mail Simulator, undefined for staff
+ * (all). The e-mails of the people whose phones they may play: their own (by account or address),
+ * and those of the text-only members of the Loops they own; never another account holder's.
+ */
+export function emailsVisibleTo(db: Db, viewer: SimulatorViewer): SQL | undefined {
+  if (viewer.isPrivileged) return undefined;
+  // The person an e-mail is about: whom it went to, or who sent it in.
+  const address = sql`case when ${messages.direction} = 'outbound' then ${messages.toAddress} else ${messages.fromAddress} end`;
+  const isTheirs = or(eq(users.id, messages.userId), sql`lower(${users.email}) = lower(${address})`);
+  const own = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, viewer.id), isTheirs));
+  const played = db
+    .select({ id: users.id })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .innerJoin(loops, eq(loops.id, members.loopId))
+    .where(and(eq(loops.creatorId, viewer.id), isNull(users.passwordHash), isTheirs));
+  return or(exists(own), exists(played));
 }
 
 /**

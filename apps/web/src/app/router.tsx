@@ -46,6 +46,10 @@ const SimulatorRoute = lazyPage(
   () => import('./routes/simulator'),
   (m) => m.SimulatorRoute,
 );
+const MailSimulatorRoute = lazyPage(
+  () => import('./routes/mail-simulator'),
+  (m) => m.MailSimulatorRoute,
+);
 const AdminDashboardRoute = lazyPage(
   () => import('./routes/admin/admin-dashboard'),
   (m) => m.AdminDashboardRoute,
@@ -89,6 +93,7 @@ export const routes: RouteObject[] = [
               { path: 'loops/:id/newsletters/:newsletterId', element: <LoopNewsletterRoute /> },
               { path: 'profile', element: <ProfileRoute /> },
               { path: 'simulator', element: <SimulatorRoute /> },
+              { path: 'simulator/mail', element: <MailSimulatorRoute /> },
               {
                 element: <RequirePrivileged />,
                 children: [

@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
-import { Controller, type FieldValues, type UseFormReturn } from 'react-hook-form';
-import type { MessagingPreference } from '@loop/shared/constants';
+import { useEffect, type ReactNode } from 'react';
+import { Controller, useWatch, type FieldValues, type UseFormReturn } from 'react-hook-form';
+import type { MessagingPreference, NewsletterDelivery } from '@loop/shared/constants';
 import { MessagingPreferenceField } from '@/components/messaging-preference-field';
+import { NewsletterDeliveryField } from '@/components/newsletter-delivery-field';
 import { PhoneInput } from '@/components/phone-input';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
@@ -13,6 +14,7 @@ export interface PersonFieldValues extends FieldValues {
   email?: string | null | undefined;
   phoneNumber: string;
   messagingPreference?: MessagingPreference | undefined;
+  newsletterDelivery?: NewsletterDelivery | undefined;
 }
 
 interface PersonFieldsProps<T extends PersonFieldValues, Parsed extends FieldValues> {
@@ -24,14 +26,25 @@ interface PersonFieldsProps<T extends PersonFieldValues, Parsed extends FieldVal
   emailOptional?: boolean;
   /** Fields between the email and the phone number (the sign-up password). */
   afterEmail?: ReactNode;
+  /** Offer "Get the newsletter: by text / by email / both" once an email is typed (join, Add Member). */
+  newsletterDelivery?: boolean;
 }
 
-/** First and last name, email, phone number and messaging preference, with their errors. */
+/**
+ * First and last name, email, phone number and messaging preference, with their errors; with
+ * `newsletterDelivery`, the newsletter's way under the email once one is typed.
+ */
 export function PersonFields<T extends PersonFieldValues, Parsed extends FieldValues>(props: PersonFieldsProps<T, Parsed>) {
   // react-hook-form cannot narrow a generic form to the shared field names: view it as the shared shape.
   const form = props.form as unknown as UseFormReturn<PersonFieldValues>;
-  const { idPrefix, someoneElse = false, emailOptional = false, afterEmail } = props;
+  const { idPrefix, someoneElse = false, emailOptional = false, afterEmail, newsletterDelivery = false } = props;
   const { errors } = form.formState;
+  const email = useWatch({ control: form.control, name: 'email' });
+  const hasEmail = newsletterDelivery && (email ?? '').trim() !== '';
+  // Without an address the newsletter can only come by text: a hidden choice must not say otherwise.
+  useEffect(() => {
+    if (newsletterDelivery && !hasEmail && form.getValues('newsletterDelivery') !== 'text') form.setValue('newsletterDelivery', 'text');
+  }, [form, newsletterDelivery, hasEmail]);
   const auto = (value: string) => (someoneElse ? 'off' : value);
   return (
     <>
@@ -46,6 +59,20 @@ export function PersonFields<T extends PersonFieldValues, Parsed extends FieldVa
       <FormField id={`${idPrefix}-email`} label={emailOptional ? 'Email (Optional)' : 'Email'} error={errors.email?.message}>
         {(control) => <Input {...control} type="email" autoComplete={auto('email')} {...form.register('email')} />}
       </FormField>
+      {hasEmail && (
+        <Controller
+          control={form.control}
+          name="newsletterDelivery"
+          render={({ field, fieldState }) => (
+            <NewsletterDeliveryField
+              name={field.name}
+              value={field.value ?? 'text'}
+              onChange={field.onChange}
+              error={fieldState.error?.message}
+            />
+          )}
+        />
+      )}
       {afterEmail}
       <FormField id={`${idPrefix}-phone`} label="Phone Number" error={errors.phoneNumber?.message}>
         {(control) => (

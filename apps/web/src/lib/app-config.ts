@@ -25,3 +25,8 @@ export function useAppConfig() {
 export function useIsSimulatorMode(): boolean {
   return useAppConfig().data?.messagingProvider === 'simulator';
 }
+
+/** Whether e-mails stay on this machine (no SMTP_URL), so the Mail Simulator shows them. */
+export function useIsMailSimulated(): boolean {
+  return useAppConfig().data?.mailTransport === 'simulator';
+}

@@ -92,6 +92,7 @@ export function loopDetail(overrides: Partial<LoopDetail> = {}): LoopDetail {
 
 export const simulatorConfig: ApiConfig = {
   messagingProvider: 'simulator',
+  mailTransport: 'simulator',
   quietHours: { start: '21:00', end: '08:00' },
   links: { exampleNewsletter: '/guide#newsletter', demoVideo: '/guide#walkthrough', guide: '/guide' },
 };

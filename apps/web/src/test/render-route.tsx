@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { createMemoryRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import type { User } from '@loop/shared/auth';
+import type { ApiConfig } from '@loop/shared/simulator';
 import { routes } from '@/app/router';
 import { createQueryClient } from '@/lib/query-client';
 import { simulatorConfig } from './fixtures';
@@ -12,6 +13,8 @@ import { server } from './server';
 export interface RenderRouteOptions {
   /** The signed-in user; null (the default) answers GET /api/user with 401. */
   user?: User | null;
+  /** GET /api/config's answer; default: texts and e-mail simulated. */
+  config?: ApiConfig;
 }
 
 /** Every request the app made during the test, as "GET /api/user". */
@@ -21,7 +24,7 @@ export const requests: string[] = [];
  * Renders the real route table at `path` in a memory router, with the app's query client,
  * answering the session and config calls; tests add their own handlers with `server.use`.
  */
-export function renderRoute(path: string, { user = null }: RenderRouteOptions = {}) {
+export function renderRoute(path: string, { user = null, config = simulatorConfig }: RenderRouteOptions = {}) {
   requests.length = 0;
   server.events.removeAllListeners('request:start');
   server.events.on('request:start', ({ request }) => {
@@ -29,7 +32,7 @@ export function renderRoute(path: string, { user = null }: RenderRouteOptions = 
   });
   server.use(
     http.get('*/api/user', () => (user ? HttpResponse.json(user) : HttpResponse.json({ message: 'Not signed in' }, { status: 401 }))),
-    http.get('*/api/config', () => HttpResponse.json(simulatorConfig)),
+    http.get('*/api/config', () => HttpResponse.json(config)),
   );
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const queryClient = createQueryClient();

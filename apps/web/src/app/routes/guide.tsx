@@ -90,7 +90,12 @@ const STEPS: Step[] = [
     body: (
       <>
         On your group’s schedule (weekly, every two weeks or monthly) Loop writes a newsletter from everything that came in and texts
-        everyone the link. Reminders go out before, so nobody forgets to share.
+        everyone the link. Reminders go out before, so nobody forgets to share. Anyone who prefers e-mail chooses{' '}
+        <strong>Get the newsletter: by email</strong> on their Profile; without a mail server, the{' '}
+        <Link to="/simulator/mail" className="font-medium text-primary underline underline-offset-4">
+          Mail Simulator
+        </Link>{' '}
+        shows every e-mail Loop would have sent.
       </>
     ),
   },

@@ -4,6 +4,7 @@ import { PageTitle } from '@/components/page-title';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { DeleteAccount } from '@/features/profile/components/delete-account';
 import { DownloadMyData } from '@/features/profile/components/download-my-data';
+import { NewsletterDeliverySetting } from '@/features/profile/components/newsletter-delivery-setting';
 import { MessagingPreferenceSetting } from '@/features/profile/components/messaging-preference-setting';
 import { DetailsForm } from '@/features/profile/components/details-form';
 import { PasswordForm } from '@/features/profile/components/password-form';
@@ -11,7 +12,7 @@ import { PhoneNumberSetting } from '@/features/profile/components/phone-number-s
 import { TimeZoneSetting } from '@/features/profile/components/time-zone-setting';
 import { useSignedInUser } from '@/lib/current-user';
 
-/** /profile: who you are (name, email, phone number, password), how Loop texts you, and your data: download it or delete it. */
+/** /profile: who you are (name, email, phone number, password), how Loop texts you and sends you the newsletter, and your data: download it or delete it. */
 export function ProfileRoute() {
   const user = useSignedInUser();
   return (
@@ -49,6 +50,7 @@ export function ProfileRoute() {
         </CardHeader>
         <CardContent className="grid gap-6">
           <MessagingPreferenceSetting user={user} />
+          <NewsletterDeliverySetting user={user} />
           <TimeZoneSetting user={user} />
         </CardContent>
       </Card>

@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { PageTitle } from '@/components/page-title';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useSimulatorPhones } from '@/features/simulator/api/get-simulator-phones';
@@ -8,7 +8,7 @@ import { PhoneView } from '@/features/simulator/components/phone-view';
 import { NoMembersYet, PhonesLoadError, SimulatorUnavailable } from '@/features/simulator/components/simulator-notices';
 import { SimulatorTips } from '@/features/simulator/components/simulator-tips';
 import { ApiError } from '@/lib/api-client';
-import { useAppConfig } from '@/lib/app-config';
+import { useAppConfig, useIsMailSimulated } from '@/lib/app-config';
 import { cn } from '@/lib/cn';
 import { useSignedInUser } from '@/lib/current-user';
 
@@ -19,6 +19,7 @@ import { useSignedInUser } from '@/lib/current-user';
 export function SimulatorRoute() {
   const user = useSignedInUser();
   const config = useAppConfig();
+  const mailSimulated = useIsMailSimulated();
   const realTexts = config.data?.messagingProvider === 'twilio';
   const closed = realTexts && !user.isPrivileged;
   const phones = useSimulatorPhones(!config.isPending && !closed);
@@ -40,6 +41,16 @@ export function SimulatorRoute() {
             {realTexts
               ? 'Text Loop as any member and see what Loop texts back. Real texts are on: simulated texts and Loop’s answers to them stay here, but the threads also show the real texts Loop sent.'
               : 'Text Loop as any member of your Loops and see what Loop texts back. It all goes through Loop like a real text, but nothing leaves this computer.'}
+            {mailSimulated && (
+              <>
+                {' '}
+                E-mails are in the{' '}
+                <Link to="/simulator/mail" className="font-medium text-primary underline underline-offset-4">
+                  Mail Simulator
+                </Link>
+                .
+              </>
+            )}
           </p>
         )}
       </header>

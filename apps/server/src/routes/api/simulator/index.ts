@@ -4,11 +4,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { simulatorPhoneParamsSchema, simulatorSendSchema, SIMULATOR_FILES_HEADER } from '@loop/shared/simulator';
 import { AppError, parseInput } from '../../../errors';
 import { gate, gatedUser } from '../../../plugins/session';
+import { listSimulatorEmails } from '../../../services/mail-simulator/list-simulator-emails';
 import { getSimulatorPhone } from '../../../services/phone-simulator/get-simulator-phone';
 import { listSimulatorPhones } from '../../../services/phone-simulator/list-simulator-phones';
 import { readPhoneThread } from '../../../services/phone-simulator/read-phone-thread';
 import { sendSimulatedText } from '../../../services/phone-simulator/send-simulated-text';
-import { playedPhoneRefusal, simulatorUse } from '../../../services/simulator-access';
+import { isMailSimulated, playedPhoneRefusal, simulatorUse } from '../../../services/simulator-access';
 import { readSimulatorForm } from './read-simulator-form';
 
 /**
@@ -17,7 +18,8 @@ import { readSimulatorForm } from './read-simulator-form';
  * not play is a 404, the same as one that does not exist. Who may use it, play which phone and see
  * which of its texts is services/simulator-access.ts (decision 0015). A text's photos, voice memos
  * and videos come as multipart files, read as a stream under each channel's limits; JSON bodies
- * keep the app's 1 MiB limit (decision 0032).
+ * keep the app's 1 MiB limit (decision 0032). The Mail Simulator's list (GET /mail) has the same gate,
+ * and is a 404 while real e-mail is on (SMTP_URL): then Loop keeps no e-mail to show.
  */
 const simulatorRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app.ctx;
@@ -27,6 +29,11 @@ const simulatorRoutes: FastifyPluginAsyncZod = async (app) => {
   const visiblePhone = (request: FastifyRequest, phone: string) => getSimulatorPhone(app.ctx.db, gatedUser(request), phone);
 
   app.get('/phones', async (request) => ({ phones: await listSimulatorPhones(app.ctx.db, gatedUser(request)) }));
+
+  app.get('/mail', async (request) => {
+    if (!isMailSimulated(config)) throw new AppError('not_found', 'The Mail Simulator is off: Loop is sending real e-mail.');
+    return { emails: await listSimulatorEmails(app.ctx.db, gatedUser(request), { mailFrom: config.MAIL_FROM }) };
+  });
 
   app.get('/phones/:phone/messages', { schema: { params: simulatorPhoneParamsSchema } }, async (request) => {
     const { phone, scope } = await visiblePhone(request, request.params.phone);

@@ -1,4 +1,4 @@
-import { LogOut, ShieldCheck, Smartphone, UserRound } from 'lucide-react';
+import { LogOut, Mail, ShieldCheck, Smartphone, UserRound } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import type { User } from '@loop/shared/auth';
 import { Button } from '@/components/ui/button';
@@ -11,14 +11,15 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { toastError } from '@/components/ui/use-toast';
-import { useIsSimulatorMode } from '@/lib/app-config';
+import { useIsMailSimulated, useIsSimulatorMode } from '@/lib/app-config';
 import { useLogout } from '../api/logout';
 
-/** The top bar's account menu: Profile, Phone Simulator (simulator mode or staff), Admin (staff only) and Log out. */
+/** The top bar's account menu: Profile, Phone Simulator (simulator mode or staff), Mail Simulator (the same, while e-mail is simulated), Admin (staff only) and Log out. */
 export function UserMenu({ user }: { user: User }) {
   const logout = useLogout();
   const navigate = useNavigate();
   const simulatorMode = useIsSimulatorMode();
+  const mailSimulated = useIsMailSimulated();
 
   async function handleLogout() {
     const result = await logout.mutateAsync();
@@ -55,6 +56,14 @@ export function UserMenu({ user }: { user: User }) {
             <Link to="/simulator">
               <Smartphone aria-hidden="true" />
               Phone Simulator
+            </Link>
+          </DropdownMenuItem>
+        )}
+        {(simulatorMode || user.isPrivileged) && mailSimulated && (
+          <DropdownMenuItem asChild>
+            <Link to="/simulator/mail">
+              <Mail aria-hidden="true" />
+              Mail Simulator
             </Link>
           </DropdownMenuItem>
         )}

@@ -5,6 +5,7 @@ import { PersonFields } from '@/components/person-fields';
 import { Button } from '@/components/ui/button';
 import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
+import { showFieldErrors } from '@/lib/field-errors';
 import { useJoinLoop } from '../api/join-loop';
 
 /** First and last name, optional email, phone and messaging preference (docs/product.md#join-a-loop). */
@@ -13,7 +14,7 @@ export function JoinForm({ code, onJoined }: { code: string; onJoined: (answer: 
   const form = useForm({
     resolver: zodResolver(joinLoopSchema),
     mode: 'onBlur',
-    defaultValues: { firstName: '', lastName: '', email: '', phoneNumber: '', messagingPreference: 'sms' },
+    defaultValues: { firstName: '', lastName: '', email: '', phoneNumber: '', messagingPreference: 'sms', newsletterDelivery: 'text' },
   });
   const { isSubmitting } = form.formState;
 
@@ -23,13 +24,14 @@ export function JoinForm({ code, onJoined }: { code: string; onJoined: (answer: 
       // that replaces the form (role="status", read out) says so.
       onJoined(await join.mutateAsync(values), values.phoneNumber);
     } catch (error) {
-      toastError(errorText(error), 'Failed to join loop');
+      // A refusal that names a field (the newsletter by email without an address) shows under it.
+      if (!showFieldErrors(form, error)) toastError(errorText(error), 'Failed to join loop');
     }
   });
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
-      <PersonFields form={form} idPrefix="join" emailOptional />
+      <PersonFields form={form} idPrefix="join" emailOptional newsletterDelivery />
       <Button type="submit" size="lg" className="mt-2 w-full" busy={isSubmitting}>
         Join Loop
       </Button>

@@ -18,6 +18,7 @@ import { FormField } from '@/components/ui/form-field';
 import { Textarea } from '@/components/ui/textarea';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
+import { showFieldErrors } from '@/lib/field-errors';
 import { useAddMember } from '../api/add-member';
 
 /** "Add Member": a person by name and phone number; they get texts from the Loop (docs/product.md#loop-detail). */
@@ -49,7 +50,15 @@ function AddMemberForm({ loopId, onAdded }: { loopId: number; onAdded: () => voi
   const form = useForm({
     resolver: zodResolver(addMemberSchema),
     mode: 'onBlur',
-    defaultValues: { firstName: '', lastName: '', email: '', phoneNumber: '', messagingPreference: 'sms', context: '' },
+    defaultValues: {
+      firstName: '',
+      lastName: '',
+      email: '',
+      phoneNumber: '',
+      messagingPreference: 'sms',
+      newsletterDelivery: 'text',
+      context: '',
+    },
   });
   const { errors, isSubmitting } = form.formState;
 
@@ -64,13 +73,13 @@ function AddMemberForm({ loopId, onAdded }: { loopId: number; onAdded: () => voi
       );
       onAdded();
     } catch (error) {
-      toastError(errorText(error), 'Failed to add member');
+      if (!showFieldErrors(form, error)) toastError(errorText(error), 'Failed to add member');
     }
   });
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
-      <PersonFields form={form} idPrefix="member" someoneElse emailOptional />
+      <PersonFields form={form} idPrefix="member" someoneElse emailOptional newsletterDelivery />
       <FormField
         id="member-context"
         label="Context (Optional)"

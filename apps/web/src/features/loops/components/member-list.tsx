@@ -2,6 +2,7 @@ import { Clock, Globe, Mail, Phone, Send, Trash2, UsersRound } from 'lucide-reac
 import { useState } from 'react';
 import type { LoopDetail, LoopMember } from '@loop/shared/loops';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { EmailStatusNote } from '@/components/email-status';
 import { MemberStateBadge, memberStateDetail } from '@/components/member-state';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -83,6 +84,10 @@ function MemberRow({ loopId, member, canManage }: { loopId: number; member: Loop
             </p>
           )}
           {member.deliveryNote && <p className="text-sm break-words text-muted-foreground">{member.deliveryNote}</p>}
+          {/* The owner sees whether the newsletter by e-mail reaches them: not confirmed, unsubscribed, bouncing. */}
+          {canManage && (member.user.newsletterDelivery !== 'text' || member.user.emailStatus === 'bouncing') && (
+            <EmailStatusNote status={member.user.emailStatus} others />
+          )}
           {canManage && member.resendAt && <ResendInvitation loopId={loopId} member={member} />}
           <div className="flex min-w-0 flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
             <a href={`tel:${member.user.phoneNumber}`} className="inline-flex items-center gap-1.5 whitespace-nowrap hover:text-foreground">

@@ -9,3 +9,6 @@ export function phoneThreadQueryKey(phoneNumber: string) {
 export function phonePath(phoneNumber: string): string {
   return `/api/simulator/phones/${encodeURIComponent(phoneNumber)}/messages`;
 }
+
+/** The Mail Simulator's list: every e-mail the viewer may read. */
+export const simulatorMailQueryKey = ['simulator-mail'] as const;

@@ -6,6 +6,7 @@ import { Card, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { cn } from '@/lib/cn';
 import { formatPhoneNumber } from '@/lib/phone-format';
+import { listItemLinkClass } from './list-item-link';
 import { MemberAvatar } from './member-avatar';
 
 // A short list needs no search box.
@@ -67,10 +68,7 @@ export function PhoneList({ phones, selected, className }: { phones: SimulatorPh
                 <Link
                   to={phoneHref(phone.phoneNumber)}
                   aria-current={current ? 'page' : undefined}
-                  className={cn(
-                    'flex items-center gap-3 rounded-xl px-3 py-2.5 outline-none transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring',
-                    current && 'bg-secondary hover:bg-secondary',
-                  )}
+                  className={listItemLinkClass(current, 'flex items-center gap-3')}
                 >
                   <MemberAvatar firstName={phone.firstName} lastName={phone.lastName} className={cn(current && 'bg-card')} />
                   <span className="grid min-w-0 flex-1 gap-0.5">

@@ -1,4 +1,4 @@
-import { PhoneOff, RefreshCw, UsersRound } from 'lucide-react';
+import { Inbox, MailX, PhoneOff, RefreshCw, UsersRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -55,14 +55,54 @@ export function NoMembersYet() {
   );
 }
 
-/** The member list failed to load. */
-export function PhonesLoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+/** The member list (or, titled so, the e-mail list) failed to load. */
+export function PhonesLoadError({
+  error,
+  onRetry,
+  title = 'Failed to load members',
+  icon = PhoneOff,
+}: {
+  error: unknown;
+  onRetry: () => void;
+  title?: string;
+  icon?: typeof PhoneOff;
+}) {
   return (
-    <Notice icon={PhoneOff} title="Failed to load members" alert>
+    <Notice icon={icon} title={title} alert>
       <p className="max-w-md text-muted-foreground">{errorText(error)}</p>
       <Button variant="outline" className="mt-2" onClick={onRetry}>
         <RefreshCw aria-hidden="true" />
         Try again
+      </Button>
+    </Notice>
+  );
+}
+
+/** Real e-mail is on (SMTP_URL), or the simulator is closed to this person: no Mail Simulator. */
+export function MailSimulatorUnavailable() {
+  return (
+    <Notice icon={MailX} title="The Mail Simulator is off">
+      <p className="max-w-md text-muted-foreground">
+        Loop is sending real e-mail right now (or real text messages, and the simulators are only open to Loop staff), so e-mails arrive in
+        people’s own inboxes.
+      </p>
+      <Button asChild className="mt-2">
+        <Link to="/">Go to My Loops</Link>
+      </Button>
+    </Notice>
+  );
+}
+
+/** No e-mail yet. */
+export function NoEmailsYet() {
+  return (
+    <Notice icon={Inbox} title="No e-mails yet">
+      <p className="max-w-md text-muted-foreground">
+        When someone chooses to get the newsletter by email on their Profile or when joining, the confirmation e-mail Loop sends them shows
+        up here, then every newsletter.
+      </p>
+      <Button asChild variant="outline" className="mt-2">
+        <Link to="/profile">Choose e-mail on your Profile</Link>
       </Button>
     </Notice>
   );
