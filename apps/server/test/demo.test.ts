@@ -1,4 +1,4 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemoCommand } from '../src/cli/demo';
 import { loops, media, members, messages, newsletters, updates, users } from '../src/db/schema';
@@ -22,7 +22,12 @@ async function counts(t: TestContext) {
 }
 
 const demo = (t: TestContext) =>
-  runDemoCommand(t.testDb.database.db, { publicUrl: t.app.ctx.config.PUBLIC_URL, storage: t.app.ctx.storage, now: NOW });
+  runDemoCommand(t.testDb.database.db, {
+    publicUrl: t.app.ctx.config.PUBLIC_URL,
+    storage: t.app.ctx.storage,
+    now: NOW,
+    secret: t.app.ctx.config.SESSION_SECRET,
+  });
 
 describe('npm run demo on an empty database', () => {
   let t: TestContext;
@@ -125,9 +130,27 @@ describe('npm run demo on an empty database', () => {
 
   it('leaves no text for the worker to send: the story sent them already', async () => {
     const db = t.testDb.database.db;
-    const queued = await db.select({ n: count() }).from(messages).where(eq(messages.status, 'queued'));
+    const queued = await db
+      .select({ n: count() })
+      .from(messages)
+      .where(and(eq(messages.status, 'queued'), ne(messages.channel, 'email')));
     expect(queued[0]?.n).toBe(0);
-    expect(await processPending(t.app.ctx)).toEqual({ inbound: 0, outbound: 0 });
+    // The staff account reads the newsletters by e-mail too: the worker hands each Loop's to the
+    // Mail Simulator at the first start, with its headers (decision 0047).
+    expect(await processPending(t.app.ctx)).toEqual({ inbound: 0, outbound: 2 });
+    const password = /Password\s+(\S+)/.exec(result.output)?.[1];
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'demo@example.com', password } });
+    const cookie = sessionCookie(login);
+    const mail = await t.app.inject({ url: '/api/simulator/mail', headers: { cookie } });
+    const emails = mail.json<{
+      emails: { to: string; kind: string; status: string; subject: string; html: string | null; headers: Record<string, string> }[];
+    }>().emails;
+    expect(emails.filter((e) => e.kind === 'newsletter')).toHaveLength(2);
+    for (const e of emails) {
+      expect(e).toMatchObject({ to: 'demo@example.com', status: 'sent' });
+      expect(e.html).toContain('Unsubscribe');
+      expect(e.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    }
     const memberRows = await db.select({ n: count() }).from(members);
     expect(memberRows[0]?.n).toBe(5 + 4);
   });

@@ -27,6 +27,8 @@ describe('the start-up text', () => {
     expect(block).not.toMatch(/^\{"level"/m);
     expect(output).not.toContain('Server listening at');
     expect(output).not.toContain('Voice memos and videos are off');
+    // Without SMTP_URL the e-mail edition stops in the Mail Simulator (decision 0047): say where.
+    expect(output).toMatch(/\/simulator\/mail +the Mail Simulator: every e-mail Loop would have sent/);
   }, 180_000);
 
   it('says voice memos and videos are off on a machine without ffmpeg', async () => {

@@ -5,8 +5,16 @@ import { seedDemo } from '../services/demo/seed-demo';
 import type { MediaStorage } from '../storage/media-storage';
 
 /** Fills an empty database with the demo and returns what to print and the exit code. */
-export async function runDemoCommand(db: Db, options: { publicUrl: string; storage: MediaStorage; now?: Date }): Promise<CommandResult> {
-  const result = await seedDemo(db, { storage: options.storage, now: options.now ?? new Date(), publicUrl: options.publicUrl });
+export async function runDemoCommand(
+  db: Db,
+  options: { publicUrl: string; storage: MediaStorage; now?: Date; secret?: string },
+): Promise<CommandResult> {
+  const result = await seedDemo(db, {
+    storage: options.storage,
+    now: options.now ?? new Date(),
+    publicUrl: options.publicUrl,
+    ...(options.secret ? { secret: options.secret } : {}),
+  });
   if (result.status === 'refused') {
     const people = result.userCount === 1 ? '1 user' : `${result.userCount} users`;
     return {
@@ -33,4 +41,6 @@ export async function runDemoCommand(db: Db, options: { publicUrl: string; stora
   return { output: lines.join('\n'), code: 0 };
 }
 
-runAsCommand(import.meta.url, ({ db, config, storage }) => runDemoCommand(db, { publicUrl: config.PUBLIC_URL, storage }));
+runAsCommand(import.meta.url, ({ db, config, storage }) =>
+  runDemoCommand(db, { publicUrl: config.PUBLIC_URL, storage, secret: config.SESSION_SECRET }),
+);

@@ -5,7 +5,7 @@ import { users } from '../../db/schema';
 import { DEMO_EMAIL } from './demo-content';
 
 /** What the start command prints under "Loop is running": where to go first. */
-export async function firstStepsMessage(db: Db, config: Pick<Config, 'PUBLIC_URL' | 'messagingProvider'>): Promise<string> {
+export async function firstStepsMessage(db: Db, config: Pick<Config, 'PUBLIC_URL' | 'messagingProvider' | 'SMTP_URL'>): Promise<string> {
   const url = config.PUBLIC_URL;
   const [demo] = await db
     .select({ id: users.id })
@@ -19,6 +19,7 @@ export async function firstStepsMessage(db: Db, config: Pick<Config, 'PUBLIC_URL
     `    ${url}             sign up or log in`,
     `    ${url}/simulator   the Phone Simulator: ${simulator}`,
   ];
+  if (!config.SMTP_URL) lines.push(`    ${url}/simulator/mail   the Mail Simulator: every e-mail Loop would have sent`);
   if (demo) lines.push(`    Demo account: ${DEMO_EMAIL} (its password was printed by \`npm run demo\`)`);
   else if ((people?.n ?? 0) === 0)
     lines.push('    No accounts yet. For sample Loops, stop Loop and run `npm run demo` on this empty database.');

@@ -1,5 +1,5 @@
 import type { StoredPhoto } from '../../media/stored-photo';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { createLoopSchema } from '@loop/shared/loops';
 import type { DbOrTx } from '../../db/client';
 import { loops, media, members, messages, newsletters, updates, users } from '../../db/schema';
@@ -32,7 +32,7 @@ export interface InsertedDemoLoop {
  */
 export async function insertDemoLoop(
   tx: DbOrTx,
-  input: { loop: DemoLoop; staffId: number; now: Date; publicUrl: string; photos: (update: number) => StoredPhoto[] },
+  input: { loop: DemoLoop; staffId: number; now: Date; publicUrl: string; secret?: string; photos: (update: number) => StoredPhoto[] },
 ): Promise<InsertedDemoLoop> {
   const { loop, now } = input;
   const ago = (days: number) => new Date(now.getTime() - days * DAY);
@@ -133,10 +133,13 @@ export async function insertDemoLoop(
     now: ago(loop.newsletterDaysAgo),
     writer: templateWriter,
     publicUrl: input.publicUrl,
+    ...(input.secret ? { secret: input.secret } : {}),
     send: true,
   });
 
-  // The story's texts went out when they happened.
+  // The story's texts went out when they happened. Its e-mails wait for the worker, which hands
+  // them to the Mail Simulator at the first start (no e-mail leaves the machine without SMTP_URL).
+  const texts = and(eq(messages.loopId, row.id), eq(messages.direction, 'outbound'), ne(messages.channel, 'email'));
   await tx
     .update(messages)
     .set({
@@ -147,11 +150,11 @@ export async function insertDemoLoop(
         (select ${members.createdAt} from ${members} where ${members.loopId} = ${messages.loopId} and ${members.userId} = ${messages.userId}),
         ${messages.createdAt})`,
     })
-    .where(and(eq(messages.loopId, row.id), eq(messages.direction, 'outbound'), inArray(messages.status, ['queued'])));
+    .where(and(texts, inArray(messages.status, ['queued'])));
   await tx
     .update(messages)
     .set({ sentAt: sql`${messages.createdAt}`, updatedAt: sql`${messages.createdAt}` })
-    .where(and(eq(messages.loopId, row.id), eq(messages.direction, 'outbound')));
+    .where(texts);
 
   // The coming issue's draft, as the scheduler writes it before its send time (decision 0040), and
   // the owner's text with its link: stored as sent now, as the story's texts are.
@@ -172,7 +175,7 @@ export async function insertDemoLoop(
   await tx
     .update(messages)
     .set({ status: 'sent', fromAddress: SIMULATOR_ADDRESS, createdAt: now, sentAt: now, updatedAt: now })
-    .where(and(eq(messages.loopId, row.id), eq(messages.direction, 'outbound'), eq(messages.status, 'queued')));
+    .where(and(texts, eq(messages.status, 'queued')));
 
   return {
     id: row.id,

@@ -29,7 +29,10 @@ async function countUsers(db: Pick<Db, 'select'>): Promise<number> {
  * with members, four weeks of updates with photos and a sent newsletter each. All or nothing, and
  * only on a database without users: a demo never mixes with real people.
  */
-export async function seedDemo(db: Db, options: { storage: MediaStorage; now: Date; publicUrl: string }): Promise<DemoResult> {
+export async function seedDemo(
+  db: Db,
+  options: { storage: MediaStorage; now: Date; publicUrl: string; secret?: string },
+): Promise<DemoResult> {
   const before = await countUsers(db);
   if (before > 0) return { status: 'refused', userCount: before };
 
@@ -65,6 +68,9 @@ export async function seedDemo(db: Db, options: { storage: MediaStorage; now: Da
         .values({
           ...DEMO_STAFF,
           email: DEMO_EMAIL,
+          // The staff account reads each demo newsletter by text and by e-mail, so the Mail
+          // Simulator shows the e-mail edition from the first start (decision 0047).
+          ...(options.secret ? { emailConfirmedAddress: DEMO_EMAIL, newsletterDelivery: 'both' as const } : {}),
           passwordHash,
           isPrivileged: true,
           createdAt: new Date(options.now.getTime() - 29 * 86_400_000),
@@ -79,6 +85,7 @@ export async function seedDemo(db: Db, options: { storage: MediaStorage; now: Da
             staffId: staff.id,
             now: options.now,
             publicUrl: options.publicUrl,
+            ...(options.secret ? { secret: options.secret } : {}),
             photos: (update) => photosByLoop[index]?.[update] ?? [],
           }),
         );
