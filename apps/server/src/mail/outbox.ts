@@ -30,12 +30,14 @@ export interface EmailRaw extends Record<string, string> {
 /**
  * Whether an address may get e-mail of `kind` (decision 0047), as SQL on `address` (lower-case):
  * never a suppressed address (unsubscribed, bounced, complained); and, except for the one
- * confirmation e-mail, only an address its holder confirmed by following the link (double
- * opt-in). Checked when queueing (enqueueEmail) and again when sending (send-emails.ts).
+ * confirmation e-mail and the acknowledgement of a reply the address itself just sent (and that
+ * passed the sender checks, decision 0049: an answer, as a text reply answers a text), only an
+ * address its holder confirmed by following the link (double opt-in). Checked when queueing
+ * (enqueueEmail) and again when sending (send-emails.ts).
  */
 export function emailMayBeSent(address: SQL, kind: SQL | EmailKind): SQL {
   return sql`not exists (select 1 from ${emailSuppressions} s where s.address = ${address})
-    and (${kind} = 'confirm_address' or exists (
+    and (${kind} = 'confirm_address' or ${kind} = 'reply_ack' or exists (
       select 1 from ${users} u where lower(u.email) = ${address} and u.email_confirmed_address = ${address}))`;
 }
 
