@@ -104,6 +104,8 @@ describe('webhook fixtures', () => {
     expect(served.headers['content-type']).toBe('image/webp');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
     expect(served.headers['content-security-policy']).toBe(PHOTO_CSP);
+    // E-mails show it from other origins: webmail, and the Mail Simulator's sandboxed frame.
+    expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(served.rawPayload.subarray(8, 12).toString('latin1')).toBe('WEBP');
     const [reply] = await textsTo(db(), person.phoneNumber);
     expect(reply?.body).toBe('Thanks "Ada"! Your update and 2 photos went to "Photo Club".');

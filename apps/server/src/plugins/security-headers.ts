@@ -6,7 +6,11 @@ import helmet from 'helmet';
  * no framing, HSTS under https. Applied to the raw response, so answers that skip Fastify's hooks
  * (router errors, errors thrown before the hook) can be given them too.
  */
-export function securityHeaders(options: { https: boolean }): (request: IncomingMessage, response: ServerResponse) => void {
+export function securityHeaders(options: {
+  https: boolean;
+  /** PUBLIC_URL: e-mails' photos are its absolute addresses (see imgSrc). */
+  publicUrl: string;
+}): (request: IncomingMessage, response: ServerResponse) => void {
   const apply = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -15,7 +19,10 @@ export function securityHeaders(options: { https: boolean }): (request: Incoming
         scriptSrc: ["'self'"],
         // Radix positions popovers with inline style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // PUBLIC_URL's origin by name as well: the Mail Simulator shows each e-mail in a frame
+        // sandboxed to an opaque origin, which 'self' does not match, and an e-mail's photos are
+        // absolute PUBLIC_URL addresses.
+        imgSrc: ["'self'", new URL(options.publicUrl).origin, 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],

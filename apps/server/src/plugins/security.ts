@@ -50,7 +50,7 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * HTML form can send form-encoded or text/plain bodies without a preflight, never JSON.
  */
 export default fp(async (app) => {
-  const setHeaders = securityHeaders({ https: app.ctx.config.secureCookies });
+  const setHeaders = securityHeaders({ https: app.ctx.config.secureCookies, publicUrl: app.ctx.config.PUBLIC_URL });
   app.decorate('securityHeaders', setHeaders);
   app.addHook('onRequest', async (request, reply) => setHeaders(request.raw, reply.raw));
   app.decorate('attemptLimiter', (options: AttemptLimiterOptions) => {

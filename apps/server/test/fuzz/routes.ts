@@ -416,6 +416,7 @@ export function publicRoutes(world: World): RouteFuzz[] {
     { route: 'GET /api/health', query: query(), success: rows() },
     { route: 'GET /api/openapi.json', query: query(), success: rows() },
     { route: 'GET /api/simulator/phones', query: query(), success: rows() },
+    { route: 'GET /api/simulator/mail', query: query(), success: rows() },
     { route: 'GET /api/simulator/phones/:phone/messages', params: { phone }, success: rows() },
     {
       route: 'POST /api/simulator/phones/:phone/messages',

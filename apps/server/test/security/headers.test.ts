@@ -174,6 +174,12 @@ describe.each([
       if (res.statusCode >= 400) expectNothingLeaked(res, label);
     }
   });
+
+  it("lets images come from PUBLIC_URL by name: the Mail Simulator's sandboxed frame has no 'self'", async () => {
+    const app = await appWith({ PUBLIC_URL: publicUrl });
+    const res = await app.inject({ url: '/simulator/mail' });
+    expect(directives(String(res.headers['content-security-policy'])).get('img-src')).toEqual(["'self'", publicUrl, 'data:', 'blob:']);
+  });
 });
 
 describe('a request that fails inside', () => {

@@ -36,7 +36,9 @@ export function parseRange(header: string | undefined, size: number): { start: n
  * capability (newsletter pages and Twilio fetch media without a session); a deleted update's
  * media stop being served at once. Only converted files are ever served, never an original as
  * it was sent (decisions 0022, 0023). Range requests are answered (206), as Safari needs to play
- * audio and video at all.
+ * audio and video at all. Other origins may show them (Cross-Origin-Resource-Policy: cross-origin):
+ * a newsletter e-mail's photos load in webmail pages that fetch them directly, and in the Mail
+ * Simulator's sandboxed frame, whose origin is opaque; the key, not the origin, is the capability.
  */
 const mediaRoutes: FastifyPluginAsync = async (app) => {
   const serve = async (request: FastifyRequest, reply: FastifyReply, key: string, width: string | undefined) => {
@@ -57,6 +59,7 @@ const mediaRoutes: FastifyPluginAsync = async (app) => {
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', PHOTO_CSP)
       .header('content-disposition', 'inline')
+      .header('cross-origin-resource-policy', 'cross-origin')
       .header('cache-control', 'private, max-age=86400');
     const range = parseRange(request.headers.range, bytes.length);
     if (range === 'unsatisfiable') {

@@ -14,12 +14,13 @@ export async function firstStepsMessage(db: Db, config: Pick<Config, 'PUBLIC_URL
     .limit(1);
   const [people] = await db.select({ n: count() }).from(users);
   const simulator = config.messagingProvider === 'simulator' ? 'text in as any member' : 'staff only while Twilio is on';
-  const lines = [
-    '  Where to go first:',
-    `    ${url}             sign up or log in`,
-    `    ${url}/simulator   the Phone Simulator: ${simulator}`,
+  const places: [string, string][] = [
+    [url, 'sign up or log in'],
+    [`${url}/simulator`, `the Phone Simulator: ${simulator}`],
   ];
-  if (!config.SMTP_URL) lines.push(`    ${url}/simulator/mail   the Mail Simulator: every e-mail Loop would have sent`);
+  if (!config.SMTP_URL) places.push([`${url}/simulator/mail`, 'the Mail Simulator: every e-mail Loop would have sent']);
+  const width = Math.max(...places.map(([address]) => address.length));
+  const lines = ['  Where to go first:', ...places.map(([address, what]) => `    ${address.padEnd(width)}   ${what}`)];
   if (demo) lines.push(`    Demo account: ${DEMO_EMAIL} (its password was printed by \`npm run demo\`)`);
   else if ((people?.n ?? 0) === 0)
     lines.push('    No accounts yet. For sample Loops, stop Loop and run `npm run demo` on this empty database.');
