@@ -1,4 +1,4 @@
-// `npm run mail-screenshots -w @loop/e2e`: the newsletter e-mail (issue 31) as Chromium draws it, at 375 and
+// `npm run mail-screenshots -w @loop/e2e`: the newsletter e-mail (decision 0048) as Chromium draws it, at 375 and
 // 700 px wide, light and dark (prefers-color-scheme), from the 20-photo fixture with a voice memo, a
 // video and a hostile member's text. Photos are drawn by sharp at the size each address asks for and
 // answered by Playwright (context.route), so nothing leaves the machine. Writes full-page PNGs into

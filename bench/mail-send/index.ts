@@ -3,7 +3,7 @@
 // own). Prints e-mails rendered and queued per second (sendNewsletter: the renderer, the unsubscribe
 // links and enqueueEmail, in one transaction), e-mails sent per second (the message worker with
 // MAIL_RATE_PER_SECOND=0: claim, send-time check, SMTP, record) and the process's RSS at the start,
-// the middle of the sending and the end. Target (issue 31): at least 200 e-mails a second, memory flat.
+// the middle of the sending and the end. Target (decision 0047): at least 200 e-mails a second, memory flat.
 // Uses a fresh database that it drops at the end.
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';

@@ -26,7 +26,7 @@ async function atTop(page: Page) {
   });
 }
 
-describe('the e-mail edition without accounts: Profile’s choice and the Mail Simulator (issue 31)', () => {
+describe('the e-mail edition without accounts: Profile’s choice and the Mail Simulator (decision 0047)', () => {
   it('chooses the newsletter by email on Profile and reads the confirmation in the Mail Simulator, by keyboard, at 375 and 1280 px', async () => {
     const context = await browser.newContext({ viewport: PHONE, locale: 'en-US' });
     const page = await context.newPage();

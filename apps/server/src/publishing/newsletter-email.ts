@@ -20,7 +20,7 @@ export interface RenderedEmail {
   text: string;
 }
 
-/** The line under the footer's links when the member can reply with news (issue 31). */
+/** The line under the footer's links when the member can reply with news (decision 0049). */
 export const REPLY_LINE = 'Reply to this e-mail with your news: text and photos become updates for the next issue.';
 
 /** How wide the content column is drawn (px): the container is 600, less 2 × 20 padding. */
@@ -260,7 +260,7 @@ const OUTLOOK_COLUMN_CLOSE = '<!--[if mso]></td></tr></table><![endif]-->';
 const shells = new Map<string, Promise<RenderedEmail>>();
 const SHELLS_KEPT = 8;
 
-/** The newsletter as an e-mail: subject, HTML and plain text (issue 31, decision 0048). */
+/** The newsletter as an e-mail: subject, HTML and plain text (decision 0048). */
 export async function renderNewsletterEmail(input: NewsletterEmailInput): Promise<RenderedEmail> {
   const key = JSON.stringify([
     input.newsletter,
