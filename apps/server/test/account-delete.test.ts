@@ -58,6 +58,17 @@ describe('DELETE /api/user', () => {
     if (published.status !== 'sent') throw new Error(`not sent: ${published.status}`);
     const page = `/newsletters/${published.newsletter.urlId}`;
     expect((await t.app.inject({ url: page })).body).toContain('Ann secret engagement news');
+    // An e-mail to Ann's address that no row of hers names (e.g. queued before her account was linked).
+    const annEmail = ann.account.email.toLowerCase();
+    await db().insert(messages).values({
+      direction: 'outbound',
+      channel: 'email',
+      kind: 'newsletter',
+      toAddress: annEmail,
+      fromAddress: 'loop@localhost',
+      body: 'Ann secret engagement news',
+      status: 'sent',
+    });
     // Ann had texted STOP once: it must outlive her account.
     await optOutPhone(db(), ann.user.phoneNumber, 'STOP', new Date());
     const otherSession = await t.app.inject({
@@ -139,6 +150,12 @@ describe('DELETE /api/user', () => {
       .from(messages)
       .where(or(eq(messages.toAddress, phone), eq(messages.fromAddress, phone)));
     expect(withNumber).toEqual([]);
+    // Nor her e-mail address: e-mails to and from it keep no address and no words.
+    const withAddress = await db()
+      .select()
+      .from(messages)
+      .where(or(eq(messages.toAddress, annEmail), eq(messages.fromAddress, annEmail)));
+    expect(withAddress).toEqual([]);
 
     // Never texted again: Ben adds the number to his Loop; no invitation goes to it.
     await addMemberAs(t.app, ben.cookie, bens.id, { phoneNumber: phone, firstName: 'Ann' });

@@ -90,10 +90,14 @@ export async function deleteAccount(tx: DbOrTx, input: DeleteAccountInput): Prom
     .where(and(eq(dataExports.userId, user.id), isNotNull(dataExports.storageKey)));
   keys.push(...exports.flatMap((e) => (e.storageKey ? [e.storageKey] : [])));
 
-  // Texts to and from them stay as delivery logs (kind, status, times, provider id) with no
-  // words, media, raw parameters or number; any not sent yet never will be.
+  // Texts and e-mails to and from them stay as delivery logs (kind, status, times, provider id)
+  // with no words, media, raw parameters, number or e-mail address; any not sent yet never will be.
   const phone = user.phoneNumber;
-  const addresses = [phone, `whatsapp:${phone}`];
+  const addresses = [phone, `whatsapp:${phone}`, ...(user.email ? [user.email.toLowerCase()] : [])];
+  const addressList = sql.join(
+    addresses.map((address) => sql`${address}`),
+    sql`, `,
+  );
   const theirs = or(eq(messages.userId, user.id), inArray(messages.toAddress, addresses), inArray(messages.fromAddress, addresses));
   await tx
     .update(messages)
@@ -101,8 +105,8 @@ export async function deleteAccount(tx: DbOrTx, input: DeleteAccountInput): Prom
       body: '',
       mediaUrls: [],
       raw: null,
-      toAddress: sql`case when ${messages.toAddress} in (${phone}, ${`whatsapp:${phone}`}) then ${ERASED_ADDRESS} else ${messages.toAddress} end`,
-      fromAddress: sql`case when ${messages.fromAddress} in (${phone}, ${`whatsapp:${phone}`}) then ${ERASED_ADDRESS} else ${messages.fromAddress} end`,
+      toAddress: sql`case when ${messages.toAddress} in (${addressList}) then ${ERASED_ADDRESS} else ${messages.toAddress} end`,
+      fromAddress: sql`case when ${messages.fromAddress} in (${addressList}) then ${ERASED_ADDRESS} else ${messages.fromAddress} end`,
       status: sql`case when ${messages.direction} = 'outbound' and ${messages.status} in ('queued', 'sending') then 'failed' else ${messages.status} end`,
       error: sql`case when ${messages.direction} = 'outbound' and ${messages.status} in ('queued', 'sending') then 'Not sent: the account was deleted.' else null end`,
       updatedAt: sql`now()`,
