@@ -14,7 +14,7 @@ import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { loops, media, members, updates, users } from '../../apps/server/src/db/schema';
 import { convertPhoto } from '../../apps/server/src/media/photo';
-import { putPhoto } from '../../apps/server/src/media/stored-photo';
+import { putPhoto } from '../../apps/server/src/media/stored-media';
 import { templateWriter } from '../../apps/server/src/publishing/template-writer';
 import { publishNewsletter } from '../../apps/server/src/services/newsletters/publish-newsletter';
 import { createMediaStorage } from '../../apps/server/src/storage/create-storage';

@@ -39,7 +39,7 @@ function makeHeics(dir: string): boolean {
 
 async function run(dir: string, kind: 'jpg' | 'heic'): Promise<void> {
   const { convertPhoto } = await import('../../apps/server/src/media/photo');
-  const { putPhoto } = await import('../../apps/server/src/media/stored-photo');
+  const { putPhoto } = await import('../../apps/server/src/media/stored-media');
   const { localDiskStorage } = await import('../../apps/server/src/storage/local-disk');
   const storage = localDiskStorage(path.join(dir, 'media'));
   const files = readdirSync(dir)

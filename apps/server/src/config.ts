@@ -235,7 +235,7 @@ const envSchema = z.object({
   EXAMPLE_NEWSLETTER_URL: linkUrl('EXAMPLE_NEWSLETTER_URL'),
   DEMO_VIDEO_URL: linkUrl('DEMO_VIDEO_URL'),
   GUIDE_URL: linkUrl('GUIDE_URL'),
-  /** Photos in an S3-compatible bucket instead of DATA_DIR/media (several server machines). */
+  /** Stored files (media, data exports) in an S3-compatible bucket instead of DATA_DIR/media (several machines). */
   S3_BUCKET: optionalText,
   /** For S3-compatible stores (MinIO, R2, Spaces...); unset means AWS itself. */
   S3_ENDPOINT: optionalText.pipe(httpUrl('S3_ENDPOINT').optional()),
@@ -499,7 +499,7 @@ export function openAiEndpoint(
   return { apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL };
 }
 
-/** S3 keys come in pairs; S3 settings without a bucket would silently keep photos on local disk. */
+/** S3 keys come in pairs; S3 settings without a bucket would silently keep stored files on local disk. */
 function s3Problems(env: NodeJS.ProcessEnv): string[] {
   const set = (name: string) => (env[name] ?? '').trim() !== '';
   const problems: string[] = [];

@@ -22,7 +22,7 @@ export interface AppContext {
   provider: MessagingProvider;
   /** Where e-mail goes: nodemailer over SMTP_URL, or the Mail Simulator (mail/transport.ts). */
   mailer: MailTransport;
-  /** Where photos, clips and voice memos are kept. */
+  /** Where media (photos and clips) and data exports are kept. */
   storage: MediaStorage;
   /** Writes newsletters: the model when one is configured, else the template. */
   writer: NewsletterWriter;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { processPending } from '../src/jobs/message-worker';
-import { PHOTO_CSP } from '../src/routes/media/index';
+import { MEDIA_CSP } from '../src/routes/media/index';
 import { messages, phoneOptOuts, users } from '../src/db/schema';
 import { uniquePhone } from './helpers/app';
 import { JPEG, PNG, createLoop, createPerson, testClock, textsTo, updatesOf, useFakeTwilioApp } from './helpers/messaging';
@@ -103,7 +103,7 @@ describe('webhook fixtures', () => {
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/webp');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
-    expect(served.headers['content-security-policy']).toBe(PHOTO_CSP);
+    expect(served.headers['content-security-policy']).toBe(MEDIA_CSP);
     // E-mails show it from other origins: webmail, and the Mail Simulator's sandboxed frame.
     expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(served.rawPayload.subarray(8, 12).toString('latin1')).toBe('WEBP');

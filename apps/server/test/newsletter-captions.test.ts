@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Clip } from '@loop/shared/photos';
+import type { Clip } from '@loop/shared/media';
 import { renderMarkdown } from '../src/publishing/render-markdown';
 
 // Decision 0041: the editor's caption of a photo, voice memo or video is the Markdown image title,

@@ -1,4 +1,4 @@
-import { clipSchema, photoSchema } from './photos';
+import { clipSchema, photoSchema } from './media';
 import { z } from 'zod';
 import { emailSchema, messagingPreferenceSchema, newsletterDeliverySchema, personNameSchema, phoneNumberSchema } from './auth';
 import {

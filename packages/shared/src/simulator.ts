@@ -1,5 +1,5 @@
 import type { QuietHours } from './quiet-hours';
-import type { Photo } from './photos';
+import type { Photo } from './media';
 import { z } from 'zod';
 import { LIMITS, MESSAGING_PREFERENCES } from './constants';
 import { phoneNumberSchema } from './auth';
@@ -29,7 +29,8 @@ export const SIMULATOR_CLIP_TYPES = [
 ] as const;
 export type SimulatorClipType = (typeof SIMULATOR_CLIP_TYPES)[number];
 export const SIMULATOR_LIMITS = {
-  photos: 10,
+  /** Files (photos, voice memos, videos) of one text. */
+  files: 10,
   photoBytes: 5 * 1024 * 1024,
   /**
    * The largest voice memo or video: WhatsApp's 16 MB. The server holds each channel to its own
@@ -89,7 +90,7 @@ export const simulatorSendSchema = z.object({
         error: 'Attachments are video, voice_memo, contact or pdf',
       }),
     )
-    .max(SIMULATOR_LIMITS.photos, `At most ${SIMULATOR_LIMITS.photos} attachments per text`)
+    .max(SIMULATOR_LIMITS.files, `At most ${SIMULATOR_LIMITS.files} attachments per text`)
     .default([]),
   /** A WhatsApp location pin. */
   location: z
@@ -129,7 +130,7 @@ export function simulatorFormFields(text: Omit<SimulatorSendInput, 'media'>): [n
 /** Refusals both ends word alike. */
 export const SIMULATOR_REFUSALS = {
   nothing: 'Type a message or attach a photo',
-  tooMany: `At most ${SIMULATOR_LIMITS.photos} photos and attachments per text`,
+  tooMany: `At most ${SIMULATOR_LIMITS.files} photos and attachments per text`,
   fileType: 'Photos must be JPEG, PNG, GIF or WebP images; voice memos and videos MP4, MOV, 3GP, M4A, MP3, AMR, Ogg, WAV, FLAC or WebM',
 } as const;
 

@@ -1,6 +1,6 @@
 /**
  * A request's URL as the log may show it: capability tokens in the path (an invite code, a
- * newsletter's public id, a photo's key; 20+ URL-safe characters) become `:token`, and query
+ * newsletter's public id, a media key; 20+ URL-safe characters) become `:token`, and query
  * values are dropped (their names stay). Codes and tokens never reach the logs (docs/security.md).
  */
 export function logSafeUrl(url: string): string {

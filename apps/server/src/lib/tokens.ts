@@ -16,7 +16,7 @@ export const TOKEN_BYTES = {
   invite: 16,
   /** A newsletter's public address. */
   newsletterUrlId: 32,
-  /** A photo's storage key, which is also its public path. */
+  /** Stored media's storage key, which is also its public path. */
   mediaKey: 32,
   /** The cookie that binds a texted code to the browser that asked for it (decision 0027). */
   codeHolder: 32,

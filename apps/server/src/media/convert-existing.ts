@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { media } from '../db/schema';
 import type { MediaStorage } from '../storage/media-storage';
 import { convertPhoto } from './photo';
-import { deleteStoredKeys, putPhoto } from './stored-photo';
+import { deleteStoredKeys, putPhoto } from './stored-media';
 
 const BATCH = 20;
 

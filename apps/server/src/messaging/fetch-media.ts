@@ -18,9 +18,9 @@ export interface FetchMediaOptions {
 const MAX_REDIRECTS = 3;
 
 /**
- * Copies one photo from Twilio: https and Twilio's hosts only (each redirect checked again),
+ * Copies one media file from Twilio: https and Twilio's hosts only (each redirect checked again),
  * never a private or link-local address (checked on the address actually connected to, so DNS
- * cannot swap it afterwards), at most 5 MB. Whether the bytes are a photo the pipeline decides.
+ * cannot swap it afterwards), at most 5 MB. What the bytes are, the photo or clip pipeline decides.
  */
 export async function fetchMedia(rawUrl: string, policy: MediaPolicy, options: FetchMediaOptions = {}): Promise<FetchedMedia> {
   let url: URL;
@@ -105,7 +105,7 @@ function readImage(response: IncomingMessage, maxBytes: number): Promise<Fetched
     });
     response.on('error', (error) => resolve({ ok: false, reason: error.message, retryable: true }));
     response.on('end', () => {
-      // What the bytes are is for the photo pipeline to find out (media/photo.ts), never the sender's header.
+      // What the bytes are is for the photo and clip pipelines to find out (media/photo.ts, clip.ts), never the sender's header.
       resolve({ ok: true, bytes: Buffer.concat(chunks) });
     });
   });

@@ -40,7 +40,7 @@ export interface InboundMedia {
   refusedClips: string[];
   /** A temporary failure worth trying the whole message again for. */
   retryable: boolean;
-  /** Simulator uploads to remove once the photos are copied into updates. */
+  /** Simulator uploads to remove once their media are copied into updates. */
   uploads: string[];
 }
 

@@ -2,8 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { LIMITS } from '@loop/shared/constants';
-import { formatDuration } from '@loop/shared/photos';
-import { findPhotoUrls } from './render-markdown';
+import { formatDuration } from '@loop/shared/media';
+import { findMediaUrls } from './render-markdown';
 import { formatPeriod } from './period-label';
 import { writeFromTemplate } from './template-writer';
 import type { NewsletterInput, NewsletterWriter } from './writer';
@@ -63,7 +63,7 @@ function parseContent(raw: string | null | undefined, input: NewsletterInput): s
   const parsed = answerSchema.safeParse(json);
   if (!parsed.success) throw new MalformedAnswer('the answer has no usable "content"');
   const given = new Set(input.updates.flatMap((u) => [...u.photoUrls, ...(u.clips ?? []).map((c) => c.url)]));
-  const unknown = findPhotoUrls(parsed.data.content).filter((url) => !given.has(url));
+  const unknown = findMediaUrls(parsed.data.content).filter((url) => !given.has(url));
   if (unknown.length) throw new MalformedAnswer(`the answer shows photos it was not given: ${unknown.join(', ')}`);
   return parsed.data.content;
 }

@@ -1,7 +1,7 @@
 import { escapeHtml } from './html';
 import { pageAssets } from './page-assets';
 import { formatPeriod } from './period-label';
-import { findPhotoUrls, markdownToPlainText, renderMarkdown, type ClipFiles, type PhotoSizes } from './render-markdown';
+import { findMediaUrls, markdownToPlainText, renderMarkdown, type ClipFiles, type PhotoSizes } from './render-markdown';
 
 export interface NewsletterPageInput {
   newsletter: {
@@ -34,7 +34,7 @@ export function renderNewsletterPage(input: NewsletterPageInput): string {
   const { newsletter, loop } = input;
   const period = formatPeriod(newsletter.periodStart ?? newsletter.periodEnd, newsletter.periodEnd, loop.timeZone);
   const kicker = newsletter.kind === 'sneak_peek' ? 'Sneak peek' : 'Newsletter';
-  const photos = findPhotoUrls(newsletter.content).filter((url) => !url.startsWith('/media/') || input.photos.has(url));
+  const photos = findMediaUrls(newsletter.content).filter((url) => !url.startsWith('/media/') || input.photos.has(url));
   const firstPhoto = photos[0];
   const image = firstPhoto ? (firstPhoto.startsWith('/') ? `${input.publicUrl}${firstPhoto}` : firstPhoto) : null;
   const title = newsletter.title || `${loop.name}: ${period}`;

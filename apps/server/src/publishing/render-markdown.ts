@@ -1,7 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import type { Token } from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
-import { clipLabel, photoSrcset, type Clip, type Photo } from '@loop/shared/photos';
+import { clipLabel, photoSrcset, type Clip, type Photo } from '@loop/shared/media';
 import { isAllowedNewsletterUrl, MEDIA_PATH } from '@loop/shared/newsletters';
 
 /** The only URLs a newsletter may point at: the web, and our own photos. */
@@ -85,7 +85,7 @@ md.core.ruler.push('photo_gallery', (state) => {
     const inline = state.tokens[i + 1];
     if (token.type !== 'paragraph_open' || inline?.type !== 'inline') return;
     const children = inline.children ?? [];
-    if (!isOnlyPhotos(children)) return;
+    if (!isOnlyImages(children)) return;
     // A voice memo or video is drawn full width with its own label, never as a gallery tile.
     const clips = (state.env as RenderEnv | undefined)?.clips;
     if (clips && children.some((c) => c.type === 'image' && clips.has(String(c.attrGet('src') ?? '')))) return;
@@ -95,7 +95,7 @@ md.core.ruler.push('photo_gallery', (state) => {
   });
 });
 
-function isOnlyPhotos(children: Token[]): boolean {
+function isOnlyImages(children: Token[]): boolean {
   const images = children.filter((c) => c.type === 'image');
   return (
     images.length > 0 &&
@@ -192,8 +192,12 @@ export function renderMarkdown(markdown: string, photos?: PhotoSizes, clips?: Cl
   return sanitizeHtml(md.render(markdown, env as Record<string, unknown>), SANITIZE);
 }
 
-/** The photos a newsletter shows, in order (for the Open Graph image). */
-export function findPhotoUrls(markdown: string): string[] {
+/**
+ * Every image a newsletter's Markdown shows, in order: stored media (photos, voice memos, videos)
+ * by /media/ path and pictures from the web. findPhotos and findClips sort them by kind; the
+ * public page takes its Open Graph image from them.
+ */
+export function findMediaUrls(markdown: string): string[] {
   const urls: string[] = [];
   const walk = (tokens: Token[]) => {
     for (const token of tokens) {

@@ -1,4 +1,4 @@
-import { formatDuration, type Clip } from '@loop/shared/photos';
+import { formatDuration, type Clip } from '@loop/shared/media';
 import { escapeMarkdown, escapeMarkdownLine } from './markdown-text';
 import { andList, plural } from '@loop/shared/text';
 import { formatDay, formatPeriod } from './period-label';

@@ -1,4 +1,4 @@
-import type { Clip } from '@loop/shared/photos';
+import type { Clip } from '@loop/shared/media';
 import type { NewsletterKind, NewsletterWriterName } from '@loop/shared/newsletters';
 
 /** One update as a writer sees it: plain text as the member sent it, photos as /media/ paths. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { newToken, randomToken } from '../lib/tokens';
 import { STORAGE_KEY, type MediaStorage } from './media-storage';
 
-/** Photos as files under `root`, spread over subfolders by the key's first two characters. */
+/** Stored files under `root`, spread over subfolders by the key's first two characters. */
 export function localDiskStorage(root: string): MediaStorage {
   const fileOf = (key: string) => {
     if (!STORAGE_KEY.test(key)) throw new Error('not a storage key');
@@ -14,7 +14,7 @@ export function localDiskStorage(root: string): MediaStorage {
       const key = newToken('mediaKey');
       const file = fileOf(key);
       await mkdir(path.dirname(file), { recursive: true });
-      // Written whole, then renamed: a reader never sees half a photo.
+      // Written whole, then renamed: a reader never sees half a file.
       const temporary = `${file}.${randomToken(8)}.tmp`;
       await writeFile(temporary, bytes, { mode: 0o600 });
       await rename(temporary, file);

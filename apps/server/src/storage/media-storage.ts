@@ -1,6 +1,9 @@
 import type { Readable } from 'node:stream';
 
-/** Where photos live. Local disk by default; an S3-compatible store can fill the same shape. */
+/**
+ * Where stored files live: media (photos, clips) and data exports. Local disk by default; an
+ * S3-compatible store can fill the same shape.
+ */
 export interface MediaStorage {
   /** Stores the bytes under a new unguessable key and returns it. */
   put(bytes: Buffer): Promise<string>;
@@ -19,7 +22,7 @@ export interface MediaStorage {
 /** A storage key: 256 random bits, base64url (randomToken()). */
 export const STORAGE_KEY = /^[A-Za-z0-9_-]{43}$/;
 
-/** The path a photo is served at. Update answers list these as `mediaUrls`. */
+/** The path stored media is served at. Update answers list these as `mediaUrls`. */
 export function mediaUrl(storageKey: string): string {
   return `/media/${storageKey}`;
 }

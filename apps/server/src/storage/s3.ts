@@ -11,13 +11,13 @@ export interface S3StorageOptions {
   endpoint?: string;
   forcePathStyle: boolean;
   credentials?: { accessKeyId: string; secretAccessKey: string };
-  /** A folder inside the bucket, so one bucket can hold more than Loop's photos. */
+  /** A folder inside the bucket, so one bucket can hold more than Loop's media. */
   prefix?: string;
 }
 
 /**
- * Photos as objects in an S3-compatible bucket, with the official SDK. The bucket stays private:
- * photos are served through Loop's own /media route (decision 0022), never by bucket URLs.
+ * Stored files as objects in an S3-compatible bucket, with the official SDK. The bucket stays
+ * private: media are served through Loop's own /media route (decision 0022), never by bucket URLs.
  */
 export function s3Storage(options: S3StorageOptions): MediaStorage {
   const client = new S3Client({

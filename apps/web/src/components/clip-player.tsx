@@ -1,6 +1,6 @@
 import { Pause, Play } from 'lucide-react';
 import { useRef, useState } from 'react';
-import { clipLabel, formatDuration, type Clip } from '@loop/shared/photos';
+import { clipLabel, formatDuration, type Clip } from '@loop/shared/media';
 import { Button } from '@/components/ui/button';
 
 /**

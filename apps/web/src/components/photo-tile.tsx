@@ -1,6 +1,6 @@
 import { ImageOff } from 'lucide-react';
 import { useState } from 'react';
-import { photoSrcset, type Photo } from '@loop/shared/photos';
+import { photoSrcset, type Photo } from '@loop/shared/media';
 import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { cn } from '@/lib/cn';
 

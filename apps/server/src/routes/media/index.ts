@@ -7,8 +7,8 @@ import { PHOTO_CONTENT_TYPE } from '../../media/photo';
 import { STORAGE_KEY } from '../../storage/media-storage';
 
 const NOT_FOUND = 'This photo does not exist or was deleted.';
-/** A photo opened on its own can run nothing, load nothing and be framed by nobody. */
-export const PHOTO_CSP = "default-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; sandbox";
+/** Stored media (a photo, voice memo or video) opened on its own can run nothing, load nothing and be framed by nobody. */
+export const MEDIA_CSP = "default-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; sandbox";
 
 /**
  * The byte range a Range header asks for (RFC 9110 section 14.1.2): one range only, as browsers
@@ -57,7 +57,7 @@ const mediaRoutes: FastifyPluginAsync = async (app) => {
       .type(variant.durationMs === undefined && isClipType(row.contentType) ? PHOTO_CONTENT_TYPE : row.contentType)
       .header('accept-ranges', 'bytes')
       .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', PHOTO_CSP)
+      .header('content-security-policy', MEDIA_CSP)
       .header('content-disposition', 'inline')
       .header('cross-origin-resource-policy', 'cross-origin')
       .header('cache-control', 'private, max-age=86400');

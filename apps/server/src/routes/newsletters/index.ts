@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { findClips, findPhotos } from '../../media/photo-sizes';
+import { findClips, findPhotos } from '../../media/find-media';
 import { newsletterUrl } from '../../publishing/newsletter-texts';
 import { ASSET_PREFIX, pageAssets } from '../../publishing/page-assets';
 import { newsletterArchivePath, newsletterPath } from '@loop/shared/newsletters';
 import { renderArchivePage, renderNewsletterPage, renderNotFoundPage } from '../../publishing/public-page';
-import { findPhotoUrls } from '../../publishing/render-markdown';
+import { findMediaUrls } from '../../publishing/render-markdown';
 import { findPublicNewsletter } from '../../services/newsletters/find-public-newsletter';
 import { listArchive } from '../../services/newsletters/list-archive';
 
@@ -31,8 +31,8 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
       loop: found.loop,
       pageUrl: newsletterUrl(config.PUBLIC_URL, urlId),
       publicUrl: config.PUBLIC_URL,
-      photos: await findPhotos(db, findPhotoUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
-      clips: await findClips(db, findPhotoUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
+      photos: await findPhotos(db, findMediaUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
+      clips: await findClips(db, findMediaUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
       ...(found.newsletter.status === 'sent' ? { archivePath: newsletterArchivePath(urlId) } : {}),
     });
     // A draft changes with every save and is for staff and its owner only: never kept by a browser or a proxy.

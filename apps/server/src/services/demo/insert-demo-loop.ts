@@ -1,4 +1,4 @@
-import type { StoredPhoto } from '../../media/stored-photo';
+import type { StoredMedia } from '../../media/stored-media';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { createLoopSchema } from '@loop/shared/loops';
 import type { DbOrTx } from '../../db/client';
@@ -32,7 +32,7 @@ export interface InsertedDemoLoop {
  */
 export async function insertDemoLoop(
   tx: DbOrTx,
-  input: { loop: DemoLoop; staffId: number; now: Date; publicUrl: string; secret?: string; photos: (update: number) => StoredPhoto[] },
+  input: { loop: DemoLoop; staffId: number; now: Date; publicUrl: string; secret?: string; photos: (update: number) => StoredMedia[] },
 ): Promise<InsertedDemoLoop> {
   const { loop, now } = input;
   const ago = (days: number) => new Date(now.getTime() - days * DAY);

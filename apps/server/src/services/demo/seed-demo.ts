@@ -4,7 +4,7 @@ import { users } from '../../db/schema';
 import { hashPassword } from '../../lib/passwords';
 import { randomToken } from '../../lib/tokens';
 import { convertPhoto, type ConvertedPhoto } from '../../media/photo';
-import { deleteStoredKeys, putPhoto, storedKeysOf, type StoredPhoto } from '../../media/stored-photo';
+import { deleteStoredKeys, putPhoto, storedKeysOf, type StoredMedia } from '../../media/stored-media';
 import type { MediaStorage } from '../../storage/media-storage';
 import { DEMO_EMAIL, DEMO_LOOPS, DEMO_STAFF, demoScene, type SceneName } from './demo-content';
 import { drawDemoPhoto } from './draw-demo-photo';
@@ -51,7 +51,7 @@ export async function seedDemo(
     stored.push(...storedKeysOf(put));
     return put;
   };
-  const photosByLoop: StoredPhoto[][][] = [];
+  const photosByLoop: StoredMedia[][][] = [];
   for (const loop of DEMO_LOOPS) {
     const perUpdate = [];
     for (const update of loop.updates) perUpdate.push(await Promise.all((update.photos ?? []).map(store)));

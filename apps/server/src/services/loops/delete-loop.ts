@@ -1,11 +1,11 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { loops, media, updates } from '../../db/schema';
-import { storedKeysOf } from '../../media/stored-photo';
+import { storedKeysOf } from '../../media/stored-media';
 
 /**
  * Deletes a Loop with its members, updates, media rows, invites and newsletters in one
- * transaction (the foreign keys cascade). Returns the storage keys of its photos, for the
+ * transaction (the foreign keys cascade). Returns the storage keys of its media, for the
  * caller to remove from storage once the transaction has committed.
  */
 export async function deleteLoop(db: Db, loopId: number): Promise<string[]> {

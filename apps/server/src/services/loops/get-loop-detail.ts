@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { loops, media, members, messages, phoneOptOuts, undeliverablePhones, updates, users, type MediaVariant } from '../../db/schema';
 import { AppError } from '../../errors';
 import { isClipRow } from '../../media/clip';
-import { clipOf } from '../../media/photo-sizes';
+import { clipOf } from '../../media/find-media';
 import { mediaUrl } from '../../storage/media-storage';
 import { emailStatusSql } from '../email/email-status';
 import { memberZone, scheduledForSql } from '../members/member-zone';
@@ -65,7 +65,7 @@ export const DETAIL_UPDATE_LIMIT = 200;
 
 /**
  * A Loop with its members (oldest first; the first `memberLimit` of them when given) and its
- * newest updates with their photos, in one statement: each query is a round trip to the database,
+ * newest updates with their media, in one statement: each query is a round trip to the database,
  * and on a busy server the round trips, not the rows, were most of this call's cost. The
  * subqueries name the Loop by the parameter, not by `loops.id`, so that PostgreSQL plans them for
  * this Loop's size (a Loop of 10,000 updates reads its newest 200 from the index, not all of them).
@@ -125,7 +125,7 @@ export async function getLoopDetailWith(
           order by ${members.createdAt}, ${members.id}
           ${limit}
         ) m)`,
-      // The newest updates first, then their authors and photos (index media_update_id_idx).
+      // The newest updates first, then their authors, photos and clips (index media_update_id_idx).
       updates: sql<UpdateJson[]>`(
         select coalesce(json_agg(u order by u.created_at desc, u.id desc), '[]'::json) from (
           select newest.id, newest.user_id, newest.content, newest.created_at, author.first_name, author.last_name, author.has_account,

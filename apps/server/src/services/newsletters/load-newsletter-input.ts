@@ -1,16 +1,16 @@
 import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { NewsletterKind } from '@loop/shared/newsletters';
-import type { Clip } from '@loop/shared/photos';
+import type { Clip } from '@loop/shared/media';
 import type { DbOrTx } from '../../db/client';
 import { type loops, media, members, updates, users } from '../../db/schema';
-import { clipOf, MEDIA_FILE_COLUMNS } from '../../media/photo-sizes';
+import { clipOf, MEDIA_FILE_COLUMNS } from '../../media/find-media';
 import { authorName } from '../members/to-loop-member';
 import type { NewsletterInput, WriterUpdate } from '../../publishing/writer';
 import { STORAGE_KEY, mediaUrl } from '../../storage/media-storage';
 
 type LoopRow = typeof loops.$inferSelect;
 
-/** What a writer needs: the Loop and its updates in [start, end), oldest first, with their photos. */
+/** What a writer needs: the Loop and its updates in [start, end), oldest first, with their media. */
 export async function loadNewsletterInput(
   db: DbOrTx,
   input: { loop: LoopRow; kind: NewsletterKind; start: Date; end: Date },
@@ -43,14 +43,14 @@ export async function loadNewsletterInput(
         )
         .orderBy(asc(media.updateId), asc(media.position), asc(media.id))
     : [];
-  const urlsByUpdate = new Map<number, string[]>();
+  const photoUrlsByUpdate = new Map<number, string[]>();
   const clipsByUpdate = new Map<number, Clip[]>();
   for (const row of stored) {
-    // Keys are ours, but a photo URL goes into Markdown: only the exact key shape may.
+    // Keys are ours, but a media URL goes into Markdown: only the exact key shape may.
     if (!STORAGE_KEY.test(row.storageKey)) continue;
     const clip = clipOf(row);
     if (clip) clipsByUpdate.set(row.updateId, [...(clipsByUpdate.get(row.updateId) ?? []), clip]);
-    else urlsByUpdate.set(row.updateId, [...(urlsByUpdate.get(row.updateId) ?? []), mediaUrl(row.storageKey)]);
+    else photoUrlsByUpdate.set(row.updateId, [...(photoUrlsByUpdate.get(row.updateId) ?? []), mediaUrl(row.storageKey)]);
   }
 
   const list: WriterUpdate[] = rows.map(({ update, membership, ...author }) => ({
@@ -58,7 +58,7 @@ export async function loadNewsletterInput(
     author: { ...authorName(author, membership), context: membership?.context ?? null },
     content: update.content,
     createdAt: update.createdAt,
-    photoUrls: urlsByUpdate.get(update.id) ?? [],
+    photoUrls: photoUrlsByUpdate.get(update.id) ?? [],
     clips: clipsByUpdate.get(update.id) ?? [],
   }));
   return {

@@ -3,11 +3,11 @@ import type { DbOrTx } from '../../db/client';
 import { loops, members, users } from '../../db/schema';
 import { keepUnsubscribeTokens, unsubscribeUrl } from '../../mail/links';
 import { emailMayBeSent, enqueueEmail } from '../../mail/outbox';
-import { findClips, findPhotos } from '../../media/photo-sizes';
+import { findClips, findPhotos } from '../../media/find-media';
 import { memberMayBeTexted } from '../../messaging/recipients';
 import { renderNewsletterEmail } from '../../publishing/newsletter-email';
 import { newsletterUrl } from '../../publishing/newsletter-texts';
-import { findPhotoUrls } from '../../publishing/render-markdown';
+import { findMediaUrls } from '../../publishing/render-markdown';
 import { replyAddressFor } from '../email-replies/reply-address-for';
 import type { NewsletterRow } from './insert-newsletter';
 
@@ -50,7 +50,7 @@ export async function queueNewsletterEmails(
     config.secret,
     recipients.map((r) => r.address),
   );
-  const paths = findPhotoUrls(newsletter.content);
+  const paths = findMediaUrls(newsletter.content);
   const page = {
     newsletter,
     loop,

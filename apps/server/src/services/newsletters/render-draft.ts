@@ -1,10 +1,10 @@
 import type { RenderNewsletterAnswer } from '@loop/shared/newsletters';
 import type { DbOrTx } from '../../db/client';
 import type { loops } from '../../db/schema';
-import { findClips, findPhotos } from '../../media/photo-sizes';
+import { findClips, findPhotos } from '../../media/find-media';
 import { newsletterUrl } from '../../publishing/newsletter-texts';
 import { renderNewsletterPage } from '../../publishing/public-page';
-import { findPhotoUrls } from '../../publishing/render-markdown';
+import { findMediaUrls } from '../../publishing/render-markdown';
 import type { NewsletterRow } from './insert-newsletter';
 
 /**
@@ -18,7 +18,7 @@ export async function renderNewsletterDraft(
   input: { loop: typeof loops.$inferSelect; newsletter: NewsletterRow; content: string; publicUrl: string },
 ): Promise<RenderNewsletterAnswer> {
   const { loop, newsletter, content } = input;
-  const urls = findPhotoUrls(content);
+  const urls = findMediaUrls(content);
   const [photos, clips] = await Promise.all([findPhotos(db, urls, { loopId: loop.id }), findClips(db, urls, { loopId: loop.id })]);
   const html = renderNewsletterPage({
     newsletter: { ...newsletter, content },

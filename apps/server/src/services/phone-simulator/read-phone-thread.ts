@@ -3,7 +3,7 @@ import { and, desc, eq, exists, inArray, or, sql } from 'drizzle-orm';
 import type { SimulatorMessage } from '@loop/shared/simulator';
 import type { Db } from '../../db/client';
 import { messages, updates } from '../../db/schema';
-import { findPhotos } from '../../media/photo-sizes';
+import { findPhotos } from '../../media/find-media';
 import { SIMULATOR_SCOPE_PARAM } from '../../messaging/simulator';
 
 const MAX_MESSAGES = 200;

@@ -90,7 +90,7 @@ export async function sendSimulatedText(
   const { text } = input;
   if (text.body.trim() === '' && input.files.length === 0 && text.attachments.length === 0 && text.location === undefined)
     throw new AppError('bad_request', SIMULATOR_REFUSALS.nothing);
-  if (input.files.length + text.attachments.length > SIMULATOR_LIMITS.photos) throw new AppError('bad_request', SIMULATOR_REFUSALS.tooMany);
+  if (input.files.length + text.attachments.length > SIMULATOR_LIMITS.files) throw new AppError('bad_request', SIMULATOR_REFUSALS.tooMany);
   const files = input.files.map(({ bytes, contentType }, i) => {
     const limit = simulatorFileLimit(contentType, i, input.channel, input.clipMaxBytes);
     if (bytes.length > limit.maxBytes) throw limit.tooLarge();

@@ -2,13 +2,13 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { media, updates } from '../../db/schema';
 import { AppError } from '../../errors';
-import { storedKeysOf } from '../../media/stored-photo';
+import { storedKeysOf } from '../../media/stored-media';
 import { rewriteNewslettersCovering } from '../newsletters/rewrite-newsletters';
 import { canDeleteUpdate, type LoopAccess } from '../loop-access';
 
 /**
- * Deletes one update of a Loop, and its words and photos from every newsletter that showed them
- * (rewritten in the same transaction). Returns the storage keys of its photos, for the caller to
+ * Deletes one update of a Loop, and its words and media from every newsletter that showed them
+ * (rewritten in the same transaction). Returns the storage keys of its media, for the caller to
  * remove from storage once the transaction has committed.
  */
 export async function deleteUpdate(db: Db, access: LoopAccess, updateId: number): Promise<string[]> {

@@ -3,13 +3,13 @@ import { loops, media, updates } from '../../db/schema';
 import type { DbOrTx } from '../../db/client';
 import type { ConvertedClip } from '../../media/clip';
 import type { ConvertedPhoto } from '../../media/photo';
-import { deleteStoredKeys, putMedia, storedKeysOf, type StoredPhoto } from '../../media/stored-photo';
+import { deleteStoredKeys, putMedia, storedKeysOf, type StoredMedia } from '../../media/stored-media';
 import { mediaUrl, type MediaStorage } from '../../storage/media-storage';
 import type { LoopRef } from '../inbound/route-text';
 import type { MessageRow, MessagingContext } from '../../messaging/context';
 
 /**
- * Creates one update per Loop, each with its own copy of the photos (a Loop deleting its update
+ * Creates one update per Loop, each with its own copy of the media (a Loop deleting its update
  * deletes only its copies), and finishes the message in the same transaction. Files are written
  * first; if the transaction fails or finds the updates already made, they are removed again.
  */
@@ -28,10 +28,10 @@ export async function storeUpdates(
   },
 ): Promise<void> {
   const { storage } = input;
-  const copies: StoredPhoto[][] = [];
+  const copies: StoredMedia[][] = [];
   try {
     for (const _loop of input.loops) {
-      const copy: StoredPhoto[] = [];
+      const copy: StoredMedia[] = [];
       copies.push(copy);
       for (const item of [...input.photos, ...(input.clips ?? [])]) copy.push(await putMedia(storage, item));
     }
@@ -66,23 +66,23 @@ export async function storeUpdates(
         .onConflictDoNothing({ target: [updates.messageId, updates.loopId] })
         .returning({ id: updates.id, loopId: updates.loopId });
       const updateOf = new Map(made.map((update) => [update.loopId, update.id]));
-      const photos: (typeof media.$inferInsert)[] = [];
+      const rows: (typeof media.$inferInsert)[] = [];
       let shown: string[] | undefined;
       for (const [index, loop] of input.loops.entries()) {
         const updateId = updateOf.get(loop.id);
         const stored = copies[index] ?? [];
         if (updateId === undefined || stored.length === 0) continue;
-        photos.push(...stored.map((photo, position) => ({ ...photo, updateId, position, createdAt: input.row.createdAt })));
-        for (const photo of stored) attached.add(photo.storageKey);
-        shown ??= stored.map((photo) => mediaUrl(photo.storageKey));
+        rows.push(...stored.map((item, position) => ({ ...item, updateId, position, createdAt: input.row.createdAt })));
+        for (const item of stored) attached.add(item.storageKey);
+        shown ??= stored.map((item) => mediaUrl(item.storageKey));
       }
-      if (photos.length > 0) await tx.insert(media).values(photos);
+      if (rows.length > 0) await tx.insert(media).values(rows);
       await input.finish(tx, shown ?? []);
     });
   } catch (error) {
     attached = new Set();
     throw error;
   } finally {
-    for (const photo of copies.flat()) if (!attached.has(photo.storageKey)) await deleteStoredKeys(storage, storedKeysOf(photo));
+    for (const item of copies.flat()) if (!attached.has(item.storageKey)) await deleteStoredKeys(storage, storedKeysOf(item));
   }
 }

@@ -14,7 +14,7 @@ import {
   users,
 } from '../../db/schema';
 import { AppError } from '../../errors';
-import { storedKeysOf } from '../../media/stored-photo';
+import { storedKeysOf } from '../../media/stored-media';
 import { optOutErasedPhone } from '../../messaging/opt-outs';
 import { quotedLoop } from '../../messaging/quote';
 import { membershipIsActive } from '../memberships/membership-is-active';

@@ -39,10 +39,10 @@ const updateParams = z.object({ id: idParamSchema, updateId: idParamSchema });
 const loopRoutes: FastifyPluginAsyncZod = async (app) => {
   gate(app, signedIn);
   const { db, clock, config, storage } = app.ctx;
-  /** Photo files go once their rows are committed away; a failure leaves an unservable file, never a broken row. */
+  /** Media files go once their rows are committed away; a failure leaves an unservable file, never a broken row. */
   const removeMediaFiles = async (keys: string[]) => {
     for (const key of keys)
-      await storage.delete(key).catch((error: unknown) => app.log.warn({ err: error, key }, 'could not delete a photo file'));
+      await storage.delete(key).catch((error: unknown) => app.log.warn({ err: error, key }, 'could not delete a media file'));
   };
 
   // /api/loops only, not /api/loops/ too: Fastify would register both from one route object, which

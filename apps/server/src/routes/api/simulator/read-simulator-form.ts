@@ -30,12 +30,12 @@ export async function readSimulatorForm(
   let total = 0;
   const parts = request.parts({
     limits: {
-      fields: 2 * SIMULATOR_LIMITS.photos,
+      fields: 2 * SIMULATOR_LIMITS.files,
       fieldSize: FIELD_BYTES,
-      files: SIMULATOR_LIMITS.photos,
+      files: SIMULATOR_LIMITS.files,
       // A backstop past the largest: each file is held to its own limit below, with its own message.
       fileSize: Math.max(SIMULATOR_LIMITS.photoBytes, options.clipMaxBytes.sms, options.clipMaxBytes.whatsapp) + 1,
-      parts: 3 * SIMULATOR_LIMITS.photos,
+      parts: 3 * SIMULATOR_LIMITS.files,
       headerPairs: 20,
     },
   });

@@ -1,6 +1,6 @@
 import { ExternalLink } from 'lucide-react';
 import type { LoopUpdate } from '@loop/shared/loops';
-import { photoSrcset } from '@loop/shared/photos';
+import { photoSrcset } from '@loop/shared/media';
 import { ClipPlayer } from '@/components/clip-player';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatDateTime } from '@/lib/format-date';

@@ -269,7 +269,7 @@ function NewsletterPreviewFrame({ html, error, updating }: { html: string | unde
         <iframe
           title="Live preview of the newsletter"
           srcDoc={html}
-          // Same origin, so the page's stylesheet and photos load; no scripts at all.
+          // Same origin, so the page's stylesheet and media load; no scripts at all.
           sandbox="allow-same-origin"
           className="h-[70vh] min-h-[480px] w-full rounded-lg border bg-white"
         />

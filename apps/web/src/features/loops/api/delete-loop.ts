@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { loopQueryKey, loopsQueryKey } from './loop-keys';
 
-/** DELETE /api/loops/{id}: the Loop with its members, updates, photos, invites and newsletters. */
+/** DELETE /api/loops/{id}: the Loop with its members, updates and their media, invites and newsletters. */
 export function deleteLoop(id: number): Promise<void> {
   return api.delete<void>(`/api/loops/${id}`);
 }

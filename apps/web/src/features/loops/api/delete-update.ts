@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { loopsQueryKey } from './loop-keys';
 
-/** DELETE /api/loops/{id}/updates/{updateId}, with its photos. */
+/** DELETE /api/loops/{id}/updates/{updateId}, with its media. */
 export function deleteUpdate(loopId: number, updateId: number): Promise<void> {
   return api.delete<void>(`/api/loops/${loopId}/updates/${updateId}`);
 }

@@ -1,6 +1,6 @@
 import { FileAudio, FileVideo, ImagePlus, Mic, SendHorizontal, Square, X } from 'lucide-react';
 import { useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
-import { formatDuration } from '@loop/shared/photos';
+import { formatDuration } from '@loop/shared/media';
 import { SIMULATOR_LIMITS } from '@loop/shared/simulator';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
@@ -9,7 +9,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { useSendSimulatedText } from '../api/send-simulated-text';
-import { ATTACH_ACCEPT, toSimulatorClip } from './clip-files';
+import { ATTACH_ACCEPT, toSimulatorClip } from './media-files';
 import { MoreAttachmentsMenu, type MoreToSend } from './more-attachments-menu';
 import { toSimulatorPhoto } from './photo-files';
 import { useAttachments, type Attachment } from './use-attachments';

@@ -16,7 +16,7 @@ export function photoProblem(file: { name: string; type: string; size: number },
   if (!isPhotoType(file.type)) return `“${file.name}” is not a photo. Attach JPEG, PNG, GIF or WebP images.`;
   if (file.size > SIMULATOR_LIMITS.photoBytes)
     return `“${file.name}” is ${(file.size / MB).toFixed(1)} MB. Each photo can be at most 5 MB.`;
-  if (attached.length >= SIMULATOR_LIMITS.photos) return `A text can carry at most ${SIMULATOR_LIMITS.photos} photos.`;
+  if (attached.length >= SIMULATOR_LIMITS.files) return `A text can carry at most ${SIMULATOR_LIMITS.files} photos.`;
   const total = attached.reduce((sum, size) => sum + size, 0) + file.size;
   if (total > SIMULATOR_LIMITS.totalBytes) return `All photos of one text together can be at most ${SIMULATOR_LIMITS.totalBytes / MB} MB.`;
   return null;

@@ -4,9 +4,9 @@ import type { MediaStorage } from '../storage/media-storage';
 import type { ConvertedClip } from './clip';
 import { PHOTO_CONTENT_TYPE, type ConvertedPhoto } from './photo';
 
-/** What a `media` row records of a converted photo. */
-export interface StoredPhoto {
-  /** The photo's capability in `/media/{key}`; each size lives under a key of its own. */
+/** What a `media` row records of a converted photo or clip (any stored media). */
+export interface StoredMedia {
+  /** The media's capability in `/media/{key}`; each stored file lives under a key of its own. */
   storageKey: string;
   contentType: string;
   bytes: number;
@@ -18,7 +18,7 @@ export interface StoredPhoto {
 }
 
 /** Writes every size of a photo. On a failure the sizes already written are removed again. */
-export async function putPhoto(storage: MediaStorage, photo: ConvertedPhoto): Promise<StoredPhoto> {
+export async function putPhoto(storage: MediaStorage, photo: ConvertedPhoto): Promise<StoredMedia> {
   const variants: MediaVariant[] = [];
   try {
     for (const variant of photo.variants) {
@@ -54,7 +54,7 @@ export async function deleteStoredKeys(storage: MediaStorage, keys: string[]): P
  * Writes a voice memo or video: a video's poster sizes first (WebP, served at /media/{key}/{width}),
  * then the converted file last (served at /media/{key}). On a failure nothing written is kept.
  */
-export async function putClip(storage: MediaStorage, clip: ConvertedClip): Promise<StoredPhoto> {
+export async function putClip(storage: MediaStorage, clip: ConvertedClip): Promise<StoredMedia> {
   const poster = clip.poster ? await putPhoto(storage, clip.poster) : null;
   let key: string;
   try {
@@ -81,7 +81,7 @@ export async function putClip(storage: MediaStorage, clip: ConvertedClip): Promi
   };
 }
 
-/** A stored photo, or a voice memo or video, by what the pipeline made. */
-export function putMedia(storage: MediaStorage, item: ConvertedPhoto | ConvertedClip): Promise<StoredPhoto> {
+/** Stores a photo or a clip (voice memo or video), by what the pipeline made. */
+export function putMedia(storage: MediaStorage, item: ConvertedPhoto | ConvertedClip): Promise<StoredMedia> {
   return 'kind' in item ? putClip(storage, item) : putPhoto(storage, item);
 }

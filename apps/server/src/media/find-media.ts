@@ -1,5 +1,5 @@
 import { and, eq, inArray, not, type SQL } from 'drizzle-orm';
-import type { Clip, Photo } from '@loop/shared/photos';
+import type { Clip, Photo } from '@loop/shared/media';
 import type { DbOrTx } from '../db/client';
 import { media, updates, type MediaVariant } from '../db/schema';
 import { STORAGE_KEY, mediaUrl } from '../storage/media-storage';
@@ -20,7 +20,7 @@ export async function findPhotos(db: DbOrTx, paths: string[], options: { loopId?
   return found;
 }
 
-/** The voice memos and videos behind those /media/ paths, by path, as findPhotos finds photos. */
+/** The clips (voice memos and videos) behind those /media/ paths, by path, as findPhotos finds photos. */
 export async function findClips(db: DbOrTx, paths: string[], options: { loopId?: number } = {}): Promise<Map<string, Clip>> {
   const found = new Map<string, Clip>();
   for (const row of await mediaRows(db, paths, isClipRow, options)) {

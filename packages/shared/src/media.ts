@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+// Media: any stored file of an update, as pages show it. Its kinds are a photo and a clip (a voice
+// memo or video); see the glossary in docs/product.md.
+
 /** A member's photo as every page shows it: stored sizes of one upright, metadata-free picture. */
 export const photoSchema = z.object({
   /** /media/{key}: the largest stored size. Each width is at /media/{key}/{width}. */

@@ -49,8 +49,8 @@ export function attachmentProblem(file: { name: string; type: string; size: numb
   if (file.size > SIMULATOR_LIMITS.clipBytes) {
     return `“${file.name}” is ${(file.size / MB).toFixed(1)} MB. A voice memo or video can be at most ${SIMULATOR_LIMITS.clipBytes / MB} MB (5 MB by SMS/MMS).`;
   }
-  if (attached.length >= SIMULATOR_LIMITS.photos)
-    return `A text can carry at most ${SIMULATOR_LIMITS.photos} photos, voice memos and videos.`;
+  if (attached.length >= SIMULATOR_LIMITS.files)
+    return `A text can carry at most ${SIMULATOR_LIMITS.files} photos, voice memos and videos.`;
   const total = attached.reduce((sum, size) => sum + size, 0) + file.size;
   if (total > SIMULATOR_LIMITS.totalBytes) return `All files of one text together can be at most ${SIMULATOR_LIMITS.totalBytes / MB} MB.`;
   return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentKind, attachmentProblem, clipContentType } from './clip-files';
+import { attachmentKind, attachmentProblem, clipContentType } from './media-files';
 
 const MB = 1024 * 1024;
 
