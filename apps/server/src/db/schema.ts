@@ -450,7 +450,7 @@ export const media = pgTable(
     contentType: text('content_type').notNull(),
     bytes: integer('bytes').notNull(),
     position: integer('position').notNull().default(0),
-    /** The converted photo's size (its largest stored width); 0 until converted. */
+    /** The picture's size: a photo's largest stored width, a video's frame; 0 until converted, and for voice memos. */
     width: integer('width').notNull().default(0),
     height: integer('height').notNull().default(0),
     /**
