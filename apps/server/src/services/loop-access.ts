@@ -3,7 +3,7 @@ import type { LoopRole } from '@loop/shared/loops';
 import type { Db, DbOrTx } from '../db/client';
 import { loops, members } from '../db/schema';
 import { AppError } from '../errors';
-import { membershipIsActive } from './memberships/membership-is-active';
+import { membershipIsActive } from './members/membership-is-active';
 import type { SessionUser } from './sessions/find-session-user';
 
 /**

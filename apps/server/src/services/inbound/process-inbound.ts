@@ -12,7 +12,7 @@ import { replies } from '../../messaging/replies';
 import { simulatorScope } from '../../messaging/simulator';
 import { storeUpdates } from '../updates/store-updates';
 import { openWhatsappWindow } from '../../messaging/template-follow-ups';
-import { confirmMembership } from '../memberships/confirm-membership';
+import { confirmMembership } from '../members/confirm-membership';
 import { changesFacts, decideInbound, inboundSettings, inboundText, type Reply } from './decide-inbound';
 import { QUESTION_LIFETIME_MS, type ConsentOutcome } from './decide-consent';
 import { settleShare } from './settle-share';

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { consentQuestions, erasureRequests, loops, members, users } from '../../db/schema';
 import { optedOutAmong } from '../../messaging/opt-outs';
-import { membershipIsActive, membershipIsConfirmable } from '../memberships/membership-is-active';
+import { membershipIsActive, membershipIsConfirmable } from '../members/membership-is-active';
 import type { LoopCadence } from '../../messaging/text-frequency';
 import type { LoopRef } from './route-text';
 

@@ -10,7 +10,7 @@ import { mediaUrl } from '../../storage/media-storage';
 import { emailStatusSql } from '../email/email-status';
 import { memberZone, scheduledForSql } from '../members/member-zone';
 import { authorName, showsOwnDetails, toLoopMember } from '../members/to-loop-member';
-import { memberState } from '../memberships/member-state';
+import { memberState } from '../members/member-state';
 import { loopNewslettersJson, toLoopNewsletterRow, type LoopNewsletterRow } from './loop-newsletters';
 import { summaryFields, toLoopSummary } from './loop-summary';
 
