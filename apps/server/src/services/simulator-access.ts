@@ -26,9 +26,7 @@ export interface SimulatorViewer {
 /** Whether this person may use the simulator at all: true, or why not (the route folder's gate answers 403 with it). */
 export function simulatorUse(config: Pick<Config, 'messagingProvider'>, viewer: SimulatorViewer): true | string {
   return (
-    config.messagingProvider === 'simulator' ||
-    viewer.isStaff ||
-    'The phone simulator is for Loop staff while real text messages are on.'
+    config.messagingProvider === 'simulator' || viewer.isStaff || 'The phone simulator is for Loop staff while real text messages are on.'
   );
 }
 

@@ -76,14 +76,14 @@ export async function getLoopDetail(
   role: LoopRole,
   options: { memberLimit?: number; now?: Date } = {},
 ): Promise<LoopDetail> {
-  return (await getLoopDetailWith(db, loopId, role, options)).detail;
+  return (await getLoopDetailAndNewsletters(db, loopId, role, options)).detail;
 }
 
 /**
  * getLoopDetail, and with `newsletters` the Loop's newsletters too (loop-newsletters.ts), read in
  * the same statement; without it, `newsletters` is empty.
  */
-export async function getLoopDetailWith(
+export async function getLoopDetailAndNewsletters(
   db: Db,
   loopId: number,
   role: LoopRole,
