@@ -113,7 +113,7 @@ describe('staff settings (staff are granted, never claimed)', () => {
 
   it('reads ADMIN_PHONES as E.164 numbers, with Twilio only', () => {
     const config = loadConfig({ ...base, ...twilio, ADMIN_PHONES: ' +1 (415) 555-0101 ,+44 20 7946 0958,, ' });
-    expect(config.ADMIN_PHONES).toEqual(['+14155550101', '+442079460958']);
+    expect(config.staffPhones).toEqual(['+14155550101', '+442079460958']);
     expect(() => loadConfig({ ...base, ADMIN_PHONES: '+14155550101' })).toThrow(/ADMIN_PHONES needs Twilio/);
     expect(() => loadConfig({ ...base, ...twilio, ADMIN_PHONES: 'boss@corp.example' })).toThrow(
       /"boss@corp.example" is not an international phone number/,

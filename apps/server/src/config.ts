@@ -60,7 +60,11 @@ const envSchema = z.object({
   ),
   DATA_DIR: z.string().trim().min(1, 'DATA_DIR must not be empty').default('./data'),
   SESSION_SECRET: optionalText.pipe(z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional()),
-  /** Phones whose holder becomes staff once they prove the phone with a texted code (Twilio only). */
+  /**
+   * Phones whose holder becomes staff once they prove the phone with a texted code (Twilio only).
+   * The operator's name for it stays ADMIN_PHONES (in .env files already); the code reads it as
+   * `staffPhones` (docs/product.md#glossary: staff).
+   */
   ADMIN_PHONES: z
     .string()
     .default('')
@@ -389,8 +393,10 @@ function parseTemplates(value: string, ctx: z.RefinementCtx): Record<string, str
 
 export interface Config extends Omit<
   Env,
-  'PUBLIC_URL' | 'SESSION_SECRET' | 'SMS_COUNTRIES' | 'SIGNUP_PROOF_OF_WORK' | 'MAIL_REPLY_DOMAIN'
+  'PUBLIC_URL' | 'SESSION_SECRET' | 'SMS_COUNTRIES' | 'SIGNUP_PROOF_OF_WORK' | 'MAIL_REPLY_DOMAIN' | 'ADMIN_PHONES'
 > {
+  /** ADMIN_PHONES as E.164 numbers: their holders become staff once they prove the phone. */
+  staffPhones: string[];
   PUBLIC_URL: string;
   SESSION_SECRET: string;
   /** MAIL_REPLY_DOMAIN, or MAIL_FROM's domain. */
@@ -435,12 +441,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     });
     throw new ConfigError([...problems, ...crossField]);
   }
-  const e = parsed.data;
+  const { ADMIN_PHONES: staffPhones, ...e } = parsed.data;
   // npm runs workspace scripts inside the workspace; INIT_CWD is where the person typed the command.
   const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR);
   const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
   return {
     ...e,
+    staffPhones,
     PUBLIC_URL: publicUrl,
     SESSION_SECRET: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     dataDir,

@@ -115,7 +115,7 @@ describe("story: the Phone Simulator shows anyone's thread", () => {
     const db = t.testDb.database.db;
     await db.update(users).set({ passwordHash: 'claimed' }).where(eq(users.id, dan.id));
     expect((await thread(alice.cookie, dan.phoneNumber)).statusCode).toBe(404);
-    await db.update(users).set({ isPrivileged: true }).where(eq(users.id, bob.user.id));
+    await db.update(users).set({ isStaff: true }).where(eq(users.id, bob.user.id));
     expect((await thread(bob.cookie, alice.account.phoneNumber)).statusCode).toBe(200);
     const [row] = await db.select().from(members).where(eq(members.userId, carol.user.id));
     expect(row).toBeDefined();

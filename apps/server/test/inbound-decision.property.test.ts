@@ -5,15 +5,15 @@ import { members, messages, updates, users } from '../src/db/schema';
 import { processPending } from '../src/jobs/message-worker';
 import { ingestInbound } from '../src/messaging/ingest-inbound';
 import { isOptedOut, optOutPhone } from '../src/messaging/opt-outs';
-import { processInbound } from '../src/services/inbound/process-inbound';
+import { handleInbound } from '../src/services/inbound/handle-inbound';
 import { createLoop, createPerson, testClock, useFakeTwilioApp } from './helpers/messaging';
 import { smsParams, whatsappParams } from './helpers/twilio-fixtures';
 
-// The batch of plain texts (planPlainText, storePlainTexts) and the text at a time
-// (processInbound) apply one decision, decideInbound. Fed the same texts and facts, they must
+// The batch of plain texts (planFastText, storeFastTexts) and the text at a time
+// (handleInbound) apply one decision, decideInbound. Fed the same texts and facts, they must
 // end the same: each text's status and reply, the updates in each Loop, memberships, STOP.
 // Sender A's texts go through the worker (plain ones set-wise, the rest one at a time, facts read
-// once per batch); sender B, a mirror of A, has each text handled alone by processInbound,
+// once per batch); sender B, a mirror of A, has each text handled alone by handleInbound,
 // reading its facts afresh every time.
 const clock = testClock();
 const env = useFakeTwilioApp({ clock });
@@ -128,7 +128,7 @@ describe('one inbound decision (property)', () => {
 
         const bIds = await ingest(w, b.phone);
         const rows = await env.db().select().from(messages).where(inArray(messages.id, bIds)).orderBy(asc(messages.id));
-        for (const row of rows) await processInbound(env.t.app.ctx, row);
+        for (const row of rows) await handleInbound(env.t.app.ctx, row);
 
         expect(await outcome(a, aIds)).toEqual(await outcome(b, bIds));
       }),

@@ -3,8 +3,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages, updates } from '../src/db/schema';
 import { processPending } from '../src/jobs/message-worker';
-import type * as PlainTexts from '../src/services/inbound/plain-texts';
-import type * as ProcessInbound from '../src/services/inbound/process-inbound';
+import type * as FastTexts from '../src/services/inbound/fast-texts';
+import type * as HandleInbound from '../src/services/inbound/handle-inbound';
 import { ingestInbound } from '../src/messaging/ingest-inbound';
 import { createTestApp, type TestContext } from './helpers/app';
 import { TEST_DATABASE_URL } from './helpers/database';
@@ -13,7 +13,7 @@ import { sid, smsParams } from './helpers/twilio-fixtures';
 
 /**
  * Watches the worker handle texts (decision 0016): the real code runs, and this notes when each
- * text starts and ends, stored with its batch (storePlainTexts) or alone (processInbound), so the
+ * text starts and ends, stored with its batch (storeFastTexts) or alone (handleInbound), so the
  * tests can see which texts were handled at the same time.
  */
 const watch = vi.hoisted(() => {
@@ -21,7 +21,7 @@ const watch = vi.hoisted(() => {
     inFlight: new Map<string, number>(),
     most: 0,
     mostPerSender: 0,
-    /** processInbound calls at once, at most. */
+    /** handleInbound calls at once, at most. */
     mostAlone: 0,
     alone: 0,
     /** The senders of each batch stored together. */
@@ -50,30 +50,30 @@ const watch = vi.hoisted(() => {
   };
   return { state, track };
 });
-vi.mock('../src/services/inbound/process-inbound', async (importOriginal) => {
-  const original = await importOriginal<typeof ProcessInbound>();
+vi.mock('../src/services/inbound/handle-inbound', async (importOriginal) => {
+  const original = await importOriginal<typeof HandleInbound>();
   return {
     ...original,
-    processInbound: async (...args: Parameters<typeof original.processInbound>) => {
+    handleInbound: async (...args: Parameters<typeof original.handleInbound>) => {
       watch.state.alone += 1;
       watch.state.mostAlone = Math.max(watch.state.mostAlone, watch.state.alone);
       try {
-        return await watch.track([args[1]], () => original.processInbound(...args));
+        return await watch.track([args[1]], () => original.handleInbound(...args));
       } finally {
         watch.state.alone -= 1;
       }
     },
   };
 });
-vi.mock('../src/services/inbound/plain-texts', async (importOriginal) => {
-  const original = await importOriginal<typeof PlainTexts>();
+vi.mock('../src/services/inbound/fast-texts', async (importOriginal) => {
+  const original = await importOriginal<typeof FastTexts>();
   return {
     ...original,
-    storePlainTexts: async (...args: Parameters<typeof original.storePlainTexts>) => {
+    storeFastTexts: async (...args: Parameters<typeof original.storeFastTexts>) => {
       const rows = args[1].map((text) => text.row);
       if (rows.length > 0) watch.state.batches.push([...new Set(rows.map((r) => r.fromAddress))]);
       return watch.track(rows, async () => {
-        await original.storePlainTexts(...args);
+        await original.storeFastTexts(...args);
         if (watch.state.failNext) {
           watch.state.failNext = false;
           throw new Error('the batch failed');

@@ -2,7 +2,7 @@ import { loadConfig, loadEnvFile } from '../config';
 import type { Db } from '../db/client';
 import { isStartedModule, runAsCommand, type CommandResult } from './run-command';
 import { sampleTexts } from './sample-texts';
-import { setPrivileged } from '../services/users/set-privileged';
+import { setStaff } from '../services/users/set-staff';
 
 const USAGE = 'Usage: npm run admin -- grant <email>   |   npm run admin -- revoke <email>   |   npm run admin -- sample-texts';
 
@@ -13,12 +13,12 @@ export async function runAdminCommand(db: Db, args: readonly string[]): Promise<
     return { output: USAGE, code: 2 };
   }
   const grant = action === 'grant';
-  const result = await setPrivileged(db, email, grant);
+  const result = await setStaff(db, email, grant);
   if (!result) {
     return { output: `No account has the email ${email}. The person must sign up first.`, code: 1 };
   }
   const who = result.email ?? email;
-  if (result.wasPrivileged === grant) {
+  if (result.wasStaff === grant) {
     return { output: `${who} ${grant ? 'already has' : 'did not have'} staff rights: nothing changed.`, code: 0 };
   }
   return { output: grant ? `${who} is now staff (isPrivileged).` : `${who} is no longer staff.`, code: 0 };

@@ -58,7 +58,8 @@ export const users = pgTable(
     /** E.164. */
     phoneNumber: text('phone_number').notNull(),
     messagingPreference: messagingPreference('messaging_preference').notNull().default('sms'),
-    isPrivileged: boolean('is_privileged').notNull().default(false),
+    /** Staff (docs/product.md#glossary): `isPrivileged` on the wire, as the SPEC names it. */
+    isStaff: boolean('is_privileged').notNull().default(false),
     /**
      * When the holder last proved this phone with a texted code (sign-up, claim, password reset); null
      * for accounts made before codes and for text-only members. Only a proven holder answers

@@ -7,10 +7,10 @@ import type { MessageRow, MessagingContext } from '../messaging/context';
 import type { FetchMediaOptions } from '../messaging/fetch-media';
 import { createPacer, type Pacer } from '../messaging/pacer';
 import { deferQuietTexts } from '../messaging/quiet-hours';
-import { planPlainText, storePlainTexts, type PlainText } from '../services/inbound/plain-texts';
+import { planFastText, storeFastTexts, type FastText } from '../services/inbound/fast-texts';
 import { inboundSettings } from '../services/inbound/decide-inbound';
-import { processInbound } from '../services/inbound/process-inbound';
-import { readSenderFacts, type KnownSender, type SenderFacts } from '../services/inbound/sender-facts';
+import { handleInbound } from '../services/inbound/handle-inbound';
+import { readSenderFacts, type HeldFacts, type SenderFacts } from '../services/inbound/sender-facts';
 import { toE164 } from '@loop/shared/phone';
 import { retryDelayMs, SEND_ABORT_AFTER_STOP_MS } from '../messaging/provider';
 import { releaseMessages } from '../messaging/release-messages';
@@ -28,7 +28,7 @@ export interface WorkerOptions {
   /** The pace of e-mail (MAIL_RATE_PER_SECOND), shared by every process through sender_paces. */
   mailPacer?: Pacer;
   fetchOptions?: FetchMediaOptions;
-  /** A batch of plain texts could not be stored together: its texts are handled one at a time instead. */
+  /** A batch of fast texts could not be stored together: its texts are handled one at a time instead. */
   onBatchError?: (error: unknown) => void;
 }
 
@@ -36,7 +36,7 @@ export interface WorkerOptions {
 interface InboundBatch {
   /** Texts the claim looked at and took. */
   taken: number;
-  /** Of those, stored (plain texts) or leased to be handled here: 0 means nothing moved. */
+  /** Of those, stored (fast texts) or leased to be handled here: 0 means nothing moved. */
   moved: number;
   /** Leased texts by sender, each sender's oldest first: handled one at a time (handleSender). */
   waiting: [string, MessageRow[]][];
@@ -45,10 +45,10 @@ interface InboundBatch {
 
 /**
  * Takes due inbound texts by sender (takeInbound: no other claim holds a sender's texts
- * meanwhile) in one transaction that stores each sender's plain texts (planPlainText: no
+ * meanwhile) in one transaction that stores each sender's fast texts (planFastText: no
  * keyword, photo or invitation answer), up to its first other one, set-wise for the whole batch
- * (storePlainTexts), and leases the rest of at most `maxSenders` senders; the others' stay due
- * for a later claim (their plain texts after it too: a sender's texts never overtake each other).
+ * (storeFastTexts), and leases the rest of at most `maxSenders` senders; the others' stay due
+ * for a later claim (their fast texts after it too: a sender's texts never overtake each other).
  * The leased ones are for handleSender, side by side by sender, each sender's texts one after the
  * other in the order they were stored (decision 0016). Should that transaction fail, the batch is
  * claimed again and every text of it is to be handled a text at a time, each failing alone.
@@ -65,25 +65,25 @@ async function takeInboundBatch(
     return await ctx.db.transaction(async (tx) => {
       const rows = await takeInbound(tx, { now, limit: INBOUND_BATCH });
       const { bySender, facts } = await sendersOf(tx, rows, now);
-      const plain: PlainText[] = [];
+      const fast: FastText[] = [];
       const rest: number[] = [];
       let restSenders = 0;
       for (const [phone, texts] of bySender) {
-        const known = facts.get(phone);
+        const senderFacts = facts.get(phone);
         for (const [index, row] of texts.entries()) {
-          const plan = planPlainText(row, known, inboundSettings(ctx.config));
+          const plan = planFastText(row, senderFacts, inboundSettings(ctx.config));
           if (!plan) {
             if (restSenders++ < maxSenders) rest.push(...texts.slice(index).map((r) => r.id));
             break;
           }
-          plain.push(plan);
+          fast.push(plan);
         }
       }
       // Stopping: nothing is leased, the texts stay due for the next process.
       if (signal?.aborted) return { taken: 0, moved: 0, waiting: [], facts };
-      await storePlainTexts(tx, plain);
+      await storeFastTexts(tx, fast);
       const leased = await leaseInbound(tx, rest, leaseUntil);
-      return { taken: rows.length, moved: plain.length + leased.length, waiting: [...groupBySender(leased)], facts };
+      return { taken: rows.length, moved: fast.length + leased.length, waiting: [...groupBySender(leased)], facts };
     });
   } catch (error) {
     options.onBatchError?.(error);
@@ -101,13 +101,13 @@ async function handleSender(
   [phone, texts]: [string, MessageRow[]],
   facts: Map<string, SenderFacts>,
 ): Promise<number[]> {
-  const known: KnownSender = { facts: facts.get(phone) };
+  const held: HeldFacts = { facts: facts.get(phone) };
   for (const [index, row] of texts.entries()) {
     // Stopping: the rest go back for the next process instead of waiting out their lease.
     if (signal?.aborted) return texts.slice(index).map((r) => r.id);
-    await processInbound(ctx, row, {
+    await handleInbound(ctx, row, {
       ...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}),
-      known,
+      held,
     }).catch((error: unknown) => retryInbound(ctx, row, error));
   }
   return [];

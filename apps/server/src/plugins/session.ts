@@ -74,8 +74,8 @@ export type GateRule = (user: SessionUser) => true | string;
 /** Any signed-in user. */
 export const signedIn: GateRule = () => true;
 
-/** Staff (`isPrivileged`) only. */
-export const staffOnly: GateRule = (user) => user.isPrivileged || 'This page is for Loop staff only.';
+/** Staff (`isStaff`; `isPrivileged` on the wire) only. */
+export const staffOnly: GateRule = (user) => user.isStaff || 'This page is for Loop staff only.';
 
 /** The user each request's gate let in. */
 const letIn = new WeakMap<FastifyRequest, SessionUser>();

@@ -4,9 +4,6 @@ import sanitizeHtml from 'sanitize-html';
 import { clipLabel, photoSrcset, type Clip, type Photo } from '@loop/shared/media';
 import { isAllowedNewsletterUrl, MEDIA_PATH } from '@loop/shared/newsletters';
 
-/** The only URLs a newsletter may point at: the web, and our own photos. */
-export const isAllowedUrl = isAllowedNewsletterUrl;
-
 // html: false makes any HTML in the Markdown plain text; the sanitizer below is the second layer.
 const md = new MarkdownIt('default', { html: false, linkify: false, typographer: false, breaks: true });
 
@@ -45,7 +42,7 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
   const caption = (name: string) => (title ? `<span class="${name}">${md.utils.escapeHtml(title)}</span>` : '');
   const clip = MEDIA_PATH.test(src) ? (env as RenderEnv | undefined)?.clips?.get(src) : undefined;
   if (clip) return renderClip(clip, (env as RenderEnv | undefined)?.pageUrl, caption('clip-caption'));
-  const allowed = token !== undefined && isAllowedUrl(src);
+  const allowed = token !== undefined && isAllowedNewsletterUrl(src);
   const size = MEDIA_PATH.test(src) ? photos?.get(src) : undefined;
   if (MEDIA_PATH.test(src) && photos && !size) return '';
   if (allowed) token.attrSet('loading', 'lazy');
@@ -155,7 +152,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
   transformTags: {
     a: (tagName, attribs) => {
       const { href, ...rest } = attribs;
-      const safe: sanitizeHtml.Attributes = href !== undefined && isAllowedUrl(href) ? { href } : {};
+      const safe: sanitizeHtml.Attributes = href !== undefined && isAllowedNewsletterUrl(href) ? { href } : {};
       return { tagName, attribs: { ...rest, ...safe, rel: 'nofollow ugc noopener noreferrer' } };
     },
     // A player plays only our own files (the renderer wrote it from a stored clip), never another address.
@@ -163,7 +160,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
     video: (tagName, attribs) => ({ tagName, attribs: ownClip(attribs) }),
     img: (tagName, attribs) => {
       const { src, srcset, ...rest } = attribs;
-      if (src === undefined || !isAllowedUrl(src)) return { tagName, attribs: rest };
+      if (src === undefined || !isAllowedNewsletterUrl(src)) return { tagName, attribs: rest };
       // Only the srcset this renderer wrote: every candidate one of this photo's own sizes.
       const ownSizes =
         srcset !== undefined &&
@@ -203,7 +200,7 @@ export function findMediaUrls(markdown: string): string[] {
     for (const token of tokens) {
       if (token.type === 'image') {
         const src = String(token.attrGet('src') ?? '');
-        if (isAllowedUrl(src)) urls.push(src);
+        if (isAllowedNewsletterUrl(src)) urls.push(src);
       }
       if (token.children) walk(token.children);
     }

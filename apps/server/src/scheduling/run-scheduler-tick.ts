@@ -1,7 +1,12 @@
 import { applyEarlyStatuses } from '../messaging/record-status';
 import type { AppContext } from '../context';
 import { mailReplyDomain } from '../config';
-import { sweepOneNewsletterDraft, sweepOneScheduledSend, sweepApprovalReminders, type AutoNewsletters } from './sweep-newsletters';
+import {
+  draftNextScheduledNewsletter,
+  sendNextScheduledNewsletter,
+  sweepApprovalReminders,
+  type AutoNewsletters,
+} from './sweep-newsletters';
 import { sweepLastCalls } from './sweep-last-calls';
 import { sweepReminders, type SweepHooks } from './sweep-reminders';
 import { fillPhoneTimeZones } from '../messaging/time-zones';
@@ -72,13 +77,13 @@ export async function runSchedulerTick(
     ...(options.hooks ? { hooks: options.hooks } : {}),
   };
   for (let i = 0; i < NEWSLETTERS_PER_TICK; i++) {
-    const swept = await sweepOneNewsletterDraft(ctx.db, options.now, sweep);
+    const swept = await draftNextScheduledNewsletter(ctx.db, options.now, sweep);
     if (!swept.claimed) break;
     if (swept.drafted) result.drafts += 1;
   }
   result.approvalReminders = await sweepApprovalReminders(ctx.db, options.now, sweep, NEWSLETTERS_PER_TICK);
   for (let i = 0; i < NEWSLETTERS_PER_TICK; i++) {
-    const swept = await sweepOneScheduledSend(ctx.db, options.now, sweep);
+    const swept = await sendNextScheduledNewsletter(ctx.db, options.now, sweep);
     if (!swept.claimed) break;
     result.newsletters += 1;
   }

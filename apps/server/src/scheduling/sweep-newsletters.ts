@@ -36,7 +36,7 @@ export const APPROVAL_REMINDER_AHEAD_MS = 2 * HOUR_MS;
  * across processes). One Loop per transaction: the writer may wait on a model. Paused Loops,
  * `off` and periods without updates write nothing but still move on.
  */
-export async function sweepOneNewsletterDraft(
+export async function draftNextScheduledNewsletter(
   db: Db,
   now: Date,
   options: NewsletterSweepOptions,
@@ -132,7 +132,7 @@ export async function sweepApprovalReminders(
  * asks for news that day, and that news goes in this issue. An approved or edited draft goes as
  * the owner left it; later updates wait for the next issue.
  */
-export async function sweepOneScheduledSend(
+export async function sendNextScheduledNewsletter(
   db: Db,
   now: Date,
   options: NewsletterSweepOptions,

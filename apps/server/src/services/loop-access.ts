@@ -3,13 +3,13 @@ import type { LoopRole } from '@loop/shared/loops';
 import type { Db, DbOrTx } from '../db/client';
 import { loops, members } from '../db/schema';
 import { AppError } from '../errors';
-import { membershipIsActive } from './memberships/membership-is-active';
+import { membershipIsActive } from './members/membership-is-active';
 import type { SessionUser } from './sessions/find-session-user';
 
 /**
  * The one place that decides who may do what on a Loop (docs/architecture.md#authorization):
  * - owner (its creator): everything on their Loop;
- * - staff (isPrivileged): everything on every Loop;
+ * - staff (`isStaff`; `isPrivileged` on the wire): everything on every Loop;
  * - member (an active one: a pending invitation grants nothing yet): sees the Loop, its members and updates, and deletes their own updates;
  * - anyone else: the Loop does not exist for them (404), so its existence is not revealed.
  */
@@ -41,7 +41,7 @@ export async function getLoopAccess(db: DbOrTx | Db, user: SessionUser | null, l
 
 function roleOf(user: SessionUser, loop: typeof loops.$inferSelect, isMember: boolean): LoopRole | null {
   if (loop.creatorId === user.id) return 'owner';
-  if (user.isPrivileged) return 'staff';
+  if (user.isStaff) return 'staff';
   if (isMember) return 'member';
   return null;
 }

@@ -20,21 +20,19 @@ import { loops, members, messages, users } from '../db/schema';
  */
 export interface SimulatorViewer {
   id: number;
-  isPrivileged: boolean;
+  isStaff: boolean;
 }
 
 /** Whether this person may use the simulator at all: true, or why not (the route folder's gate answers 403 with it). */
 export function simulatorUse(config: Pick<Config, 'messagingProvider'>, viewer: SimulatorViewer): true | string {
   return (
-    config.messagingProvider === 'simulator' ||
-    viewer.isPrivileged ||
-    'The phone simulator is for Loop staff while real text messages are on.'
+    config.messagingProvider === 'simulator' || viewer.isStaff || 'The phone simulator is for Loop staff while real text messages are on.'
   );
 }
 
 /** SQL over `users` and `loops`: the phones (and Loops of each) the viewer may play; undefined for staff (all). */
 export function phonesVisibleTo(viewer: SimulatorViewer): SQL | undefined {
-  if (viewer.isPrivileged) return undefined;
+  if (viewer.isStaff) return undefined;
   // Their own phone in every Loop it belongs to or is invited to: an account holder added after
   // sign-up says yes by texting YES from it.
   return or(eq(users.id, viewer.id), and(eq(loops.creatorId, viewer.id), isNull(users.passwordHash)));
@@ -51,7 +49,7 @@ export function isMailSimulated(config: Pick<Config, 'SMTP_URL'>): boolean {
  * and those of the text-only members of the Loops they own; never another account holder's.
  */
 export function emailsVisibleTo(db: Db, viewer: SimulatorViewer): SQL | undefined {
-  if (viewer.isPrivileged) return undefined;
+  if (viewer.isStaff) return undefined;
   // The person an e-mail is about: whom it went to, or who sent it in.
   const address = sql`case when ${messages.direction} = 'outbound' then ${messages.toAddress} else ${messages.fromAddress} end`;
   const isTheirs = or(eq(users.id, messages.userId), sql`lower(${users.email}) = lower(${address})`);
@@ -73,7 +71,7 @@ export function emailsVisibleTo(db: Db, viewer: SimulatorViewer): SQL | undefine
  * reach: null (all) for staff and for their own phone, else the Loops they own.
  */
 export async function simulatorScopeFor(db: Db, viewer: SimulatorViewer, phoneUserId: number): Promise<number[] | null> {
-  if (viewer.isPrivileged || phoneUserId === viewer.id) return null;
+  if (viewer.isStaff || phoneUserId === viewer.id) return null;
   const owned = await db.select({ id: loops.id }).from(loops).where(eq(loops.creatorId, viewer.id));
   return owned.map((l) => l.id);
 }

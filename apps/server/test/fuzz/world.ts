@@ -95,7 +95,7 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
         firstName: name,
         lastName: 'Fuzz',
         phoneNumber: uniquePhone(),
-        isPrivileged: name === 'staff',
+        isStaff: name === 'staff',
         // Account holders proved their phones at sign-up: they may answer their invitations.
         phoneProvenAt: new Date(),
       })

@@ -5,7 +5,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type BuildOptions } from '../../src/app';
 import { messages } from '../../src/db/schema';
-import { setPrivileged } from '../../src/services/users/set-privileged';
+import { setStaff } from '../../src/services/users/set-staff';
 import { loadConfig } from '../../src/config';
 import { createTestDatabase, type TestDatabase } from './database';
 
@@ -23,7 +23,7 @@ export interface TestContext {
 /**
  * Emails that signUp() makes staff, per app. ADMIN_EMAILS is no longer a setting (issue 14: staff
  * are granted, never claimed); tests still pass it to createTestApp, and the helper grants
- * staff the way an operator does (setPrivileged, what `npm run admin -- grant` runs) after the
+ * staff the way an operator does (setStaff, what `npm run admin -- grant` runs) after the
  * code step, so no test depends on an address making anyone staff.
  */
 const staffEmails = new WeakMap<TestApp, string[]>();
@@ -194,7 +194,7 @@ export async function signUp(
   if (res.statusCode !== 201) throw new Error(`sign-up code failed: ${res.statusCode} ${res.body}`);
   let user = res.json<{ id: number; isPrivileged: boolean; email: string; phoneNumber: string }>();
   if (staffEmails.get(app)?.includes(String(account.email).toLowerCase())) {
-    await setPrivileged(app.ctx.db, String(account.email), true);
+    await setStaff(app.ctx.db, String(account.email), true);
     user = { ...user, isPrivileged: true };
   }
   return { account, user, cookie: sessionCookie(res), response: res };

@@ -1,5 +1,5 @@
 import type { Db } from '../../src/db/client';
-import { confirmMembership } from '../../src/services/memberships/confirm-membership';
+import { confirmMembership } from '../../src/services/members/confirm-membership';
 import { eq } from 'drizzle-orm';
 import { media, members, updates } from '../../src/db/schema';
 import type { TestApp } from './app';

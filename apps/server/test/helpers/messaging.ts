@@ -10,7 +10,7 @@ import { startFakeTwilio, twilioEnv, type FakeTwilio } from './fake-twilio';
 /** A person who only texts (no password), straight into the database. */
 export async function createPerson(
   db: Db,
-  input: { firstName?: string; phoneNumber?: string; messagingPreference?: 'sms' | 'whatsapp'; isPrivileged?: boolean } = {},
+  input: { firstName?: string; phoneNumber?: string; messagingPreference?: 'sms' | 'whatsapp'; isStaff?: boolean } = {},
 ) {
   const [user] = await db
     .insert(users)
@@ -19,7 +19,7 @@ export async function createPerson(
       lastName: 'Lovelace',
       phoneNumber: input.phoneNumber ?? uniquePhone(),
       messagingPreference: input.messagingPreference ?? 'sms',
-      isPrivileged: input.isPrivileged ?? false,
+      isStaff: input.isStaff ?? false,
     })
     .returning();
   if (!user) throw new Error('no user');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoopDetail, LoopMember } from '@loop/shared/loops';
 import { loops } from '../../src/db/schema';
 import { eq } from 'drizzle-orm';
-import { confirmMembership } from '../../src/services/memberships/confirm-membership';
+import { confirmMembership } from '../../src/services/members/confirm-membership';
 import { loadNewsletterInput } from '../../src/services/newsletters/load-newsletter-input';
 import { createTestApp, signUp, uniquePhone, type TestContext } from '../helpers/app';
 import { addActiveMemberAs, createLoopAs, insertUpdate } from '../helpers/loops';

@@ -16,7 +16,7 @@ export function RequireUser() {
 }
 
 /** Staff pages; everyone else gets the not-found screen. */
-export function RequirePrivileged() {
+export function RequireStaff() {
   const { data: user } = useCurrentUser();
   return user?.isPrivileged ? <Outlet /> : <NotFoundRoute />;
 }

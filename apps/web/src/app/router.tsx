@@ -1,7 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { SignedInUserContext, useCurrentUser } from '@/lib/current-user';
-import { RequirePrivileged, RequireSignedOut, RequireUser } from './guards';
+import { RequireStaff, RequireSignedOut, RequireUser } from './guards';
 import { AppLayout } from './layout';
 import { RouteError } from './route-error';
 import { LandingRoute } from './routes/landing';
@@ -95,7 +95,7 @@ export const routes: RouteObject[] = [
               { path: 'simulator', element: <SimulatorRoute /> },
               { path: 'simulator/mail', element: <MailSimulatorRoute /> },
               {
-                element: <RequirePrivileged />,
+                element: <RequireStaff />,
                 children: [
                   { path: 'admin', element: <AdminDashboardRoute /> },
                   { path: 'admin/loops/:id', element: <AdminLoopRoute /> },

@@ -24,7 +24,7 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
     const { urlId } = request.params;
     const found = URL_ID.test(urlId) ? await findPublicNewsletter(db, urlId) : null;
     const visible =
-      found && (found.newsletter.status === 'sent' || request.user?.isPrivileged === true || request.user?.id === found.loop.creatorId);
+      found && (found.newsletter.status === 'sent' || request.user?.isStaff === true || request.user?.id === found.loop.creatorId);
     if (!found || !visible) return sendHtml(reply.code(404), renderNotFoundPage(), 'no-store');
     const html = renderNewsletterPage({
       newsletter: found.newsletter,

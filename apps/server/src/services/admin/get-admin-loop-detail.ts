@@ -3,7 +3,7 @@ import { ADMIN_DETAIL_MEMBER_LIMIT, type AdminLoopDetail, type AdminLoopNewslett
 import type { Db } from '../../db/client';
 import { messages } from '../../db/schema';
 import { DAY_MS } from '../../lib/clock';
-import { getLoopDetailWith } from '../loops/get-loop-detail';
+import { getLoopDetailAndNewsletters } from '../loops/get-loop-detail';
 import type { SettledCounts } from './settled-counts';
 
 /**
@@ -30,7 +30,7 @@ export async function getAdminLoopDetail(
   const now = options.now.getTime();
   // The Loop, its newsletters and the delivery counts of the recent ones in one statement (each
   // statement is a round trip).
-  const { detail, newsletters: rows } = await getLoopDetailWith(db, loopId, 'staff', {
+  const { detail, newsletters: rows } = await getLoopDetailAndNewsletters(db, loopId, 'staff', {
     ...(options.allMembers ? {} : { memberLimit: ADMIN_DETAIL_MEMBER_LIMIT }),
     now: options.now,
     newsletters: { countedAfter: new Date(now - SETTLED_AFTER_MS) },

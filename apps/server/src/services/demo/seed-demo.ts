@@ -72,7 +72,7 @@ export async function seedDemo(
           // Simulator shows the e-mail edition from the first start (decision 0047).
           ...(options.secret ? { emailConfirmedAddress: DEMO_EMAIL, newsletterDelivery: 'both' as const } : {}),
           passwordHash,
-          isPrivileged: true,
+          isStaff: true,
           createdAt: new Date(options.now.getTime() - 29 * 86_400_000),
         })
         .returning({ id: users.id });

@@ -41,7 +41,9 @@ export async function receiveReply(
 
   const row = await storeRow(ctx.db, input);
   if (row === null) return { kind: 'accepted', status: 'duplicate' };
-  const finish = (tx: DbOrTx, outcome: Omit<Finish, 'row' | 'reply' | 'member'>) => finishReply(tx, { row, reply, member, ...outcome });
+  // Ends this reply: recordReply with its row, reply and member filled in.
+  const finish = (tx: DbOrTx, outcome: Omit<ReplyRecord, 'row' | 'reply' | 'member'>) =>
+    recordReply(tx, { row, reply, member, ...outcome });
 
   // STOP is absolute (decision 0014): kept, shared with no one, and no answer.
   if (await isOptedOut(ctx.db, user.phoneNumber)) {
@@ -116,7 +118,7 @@ async function storeRow(
   return earlier && earlier.status === 'processing' ? earlier : null;
 }
 
-interface Finish {
+interface ReplyRecord {
   row: MessageRow;
   reply: ParsedReply;
   member: ReplyMember;
@@ -128,7 +130,7 @@ interface Finish {
 }
 
 /** Marks the row handled and queues the acknowledgement e-mail, in the caller's transaction. */
-async function finishReply(tx: DbOrTx, outcome: Finish): Promise<void> {
+async function recordReply(tx: DbOrTx, outcome: ReplyRecord): Promise<void> {
   const { row } = outcome;
   await tx
     .update(messages)

@@ -50,7 +50,7 @@ export async function writeExportZip(db: DbOrTx, storage: MediaStorage, userId: 
       phoneNumber: user.phoneNumber,
       messagingPreference: user.messagingPreference,
       timeZone: user.timeZone,
-      isStaff: user.isPrivileged,
+      isStaff: user.isStaff,
       hasPassword: user.passwordHash !== null,
       createdAt: user.createdAt.toISOString(),
     }),

@@ -9,7 +9,7 @@ import type { OpenInvitation, SenderFacts } from './sender-facts';
 /** How long a "which Loop?" question waits for a numbered reply; after that a number is just a text. */
 export const QUESTION_LIFETIME_MS = 24 * HOUR_MS;
 
-/** An answer to invitations: what to write (processInbound stores it) and the reply. */
+/** An answer to invitations: what to write (handleInbound stores it) and the reply. */
 export interface ConsentOutcome {
   kind: 'consent';
   /** YES is one of Twilio's opt-in words: it lifts a STOP as Twilio does. */

@@ -85,8 +85,8 @@ export function inboundText(row: MessageRow, settings: InboundSettings): Inbound
 
 /**
  * What a member's text does, decided from the text and its sender's facts alone, with no reads
- * or writes: the one decision that both the batch of plain texts (planPlainText) and the text at
- * a time (processInbound) apply, so they agree by construction. In order: a YES (decision 0033),
+ * or writes: the one decision that both the batch of fast texts (planFastText) and the text at
+ * a time (handleInbound) apply, so they agree by construction. In order: a YES (decision 0033),
  * a keyword (an opt-out in any reasonable words, decision 0034), a number answering an open
  * "which Loop?" question, a phone that opted out, a button tap, then routing to the sender's Loops.
  */

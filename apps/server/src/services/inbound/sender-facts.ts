@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { consentQuestions, erasureRequests, loops, members, users } from '../../db/schema';
 import { optedOutAmong } from '../../messaging/opt-outs';
-import { membershipIsActive, membershipIsConfirmable } from '../memberships/membership-is-active';
+import { membershipIsActive, membershipIsConfirmable } from '../members/membership-is-active';
 import type { LoopCadence } from '../../messaging/text-frequency';
 import type { LoopRef } from './route-text';
 
@@ -44,10 +44,10 @@ export interface SenderFacts {
 
 /**
  * The sender's facts, read before its texts are handled and valid until one of them changes
- * them (a keyword or a consent answer): processInbound then sets `facts` to undefined and reads
+ * them (a keyword or a consent answer): handleInbound then sets `facts` to undefined and reads
  * them itself for the rest. Held per sender by the worker (decision 0016).
  */
-export interface KnownSender {
+export interface HeldFacts {
   facts: SenderFacts | undefined;
 }
 

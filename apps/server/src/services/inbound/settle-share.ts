@@ -8,7 +8,7 @@ export type SharedMedia = Pick<InboundMedia, 'refused' | 'refusedClips' | 'unsup
   clips: readonly { kind: 'audio' | 'video' }[];
 };
 
-/** A text with nothing attached (the batch of plain texts). */
+/** A text with nothing attached (the batch of fast texts). */
 export const NO_MEDIA: SharedMedia = {
   photos: 0,
   clips: [],

@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { chooseEmailDelivery } from '../email/choose-email-delivery';
-import { invitePendingMember } from '../memberships/invite-member';
+import { invitePendingMember } from '../members/invite-member';
 import { findInvite } from './find-invite';
 
 /**

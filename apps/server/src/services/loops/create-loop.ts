@@ -4,8 +4,8 @@ import type { Db } from '../../db/client';
 import { loops, members } from '../../db/schema';
 import type { Config } from '../../config';
 import { AppError } from '../../errors';
-import { enforceLimits } from '../attempts/enforce-limits';
-import { loopCreationLimits } from '../memberships/invitation-limits';
+import { enforceLimits, type Limit } from '../attempts/enforce-limits';
+import { DAY_MS, HOUR_MS } from '../../lib/clock';
 import { queueWelcomeText } from '../../messaging/outbox';
 import { checkReminderTimes } from '../schedules/check-reminder-times';
 import { moveReminderEarlier, nextNewsletterAt, nextReminderAt } from '../schedules/schedule-columns';
@@ -49,4 +49,14 @@ export async function createLoop(
     await moveReminderEarlier(tx, loop.id, options.now);
     return getLoopSummary(tx, loop.id);
   });
+}
+
+/** Loops an account creates per hour and per day. */
+function loopCreationLimits(config: Pick<Config, 'LOOPS_PER_ACCOUNT_PER_HOUR' | 'LOOPS_PER_ACCOUNT_PER_DAY'>, creatorId: number): Limit[] {
+  const message = (period: string) => (wait: string) =>
+    `You have created the most Loops allowed in one ${period}. Please try again ${wait}.`;
+  return [
+    { key: `loop-create:hour:${creatorId}`, max: config.LOOPS_PER_ACCOUNT_PER_HOUR, windowMs: HOUR_MS, message: message('hour') },
+    { key: `loop-create:day:${creatorId}`, max: config.LOOPS_PER_ACCOUNT_PER_DAY, windowMs: DAY_MS, message: message('day') },
+  ];
 }

@@ -10,7 +10,7 @@ import { mediaUrl } from '../../storage/media-storage';
 import { emailStatusSql } from '../email/email-status';
 import { memberZone, scheduledForSql } from '../members/member-zone';
 import { authorName, showsOwnDetails, toLoopMember } from '../members/to-loop-member';
-import { memberState } from '../memberships/member-state';
+import { memberState } from '../members/member-state';
 import { loopNewslettersJson, toLoopNewsletterRow, type LoopNewsletterRow } from './loop-newsletters';
 import { summaryFields, toLoopSummary } from './loop-summary';
 
@@ -76,14 +76,14 @@ export async function getLoopDetail(
   role: LoopRole,
   options: { memberLimit?: number; now?: Date } = {},
 ): Promise<LoopDetail> {
-  return (await getLoopDetailWith(db, loopId, role, options)).detail;
+  return (await getLoopDetailAndNewsletters(db, loopId, role, options)).detail;
 }
 
 /**
  * getLoopDetail, and with `newsletters` the Loop's newsletters too (loop-newsletters.ts), read in
  * the same statement; without it, `newsletters` is empty.
  */
-export async function getLoopDetailWith(
+export async function getLoopDetailAndNewsletters(
   db: Db,
   loopId: number,
   role: LoopRole,

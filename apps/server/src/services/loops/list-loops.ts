@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { LoopSummary } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
 import { loops, members } from '../../db/schema';
-import { membershipIsActive } from '../memberships/membership-is-active';
+import { membershipIsActive } from '../members/membership-is-active';
 import { selectLoopSummaries } from './loop-summary';
 
 /** The Loops a user belongs to (as creator or a member who said yes), newest first, in one query. */

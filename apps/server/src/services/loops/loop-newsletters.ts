@@ -14,7 +14,7 @@ interface NewsletterJson {
   fresh_counts: Record<string, number> | null;
 }
 
-/** One of a Loop's newsletters, read with its Loop (getLoopDetailWith). */
+/** One of a Loop's newsletters, read with its Loop (getLoopDetailAndNewsletters). */
 export interface LoopNewsletterRow {
   id: number;
   loopId: number;

@@ -6,8 +6,8 @@ import { AppError } from '../../errors';
 import { chooseEmailDelivery } from '../email/choose-email-delivery';
 import { readMemberZone } from './member-zone';
 import { memberWithPerson, toLoopMember } from './to-loop-member';
-import { memberState } from '../memberships/member-state';
-import { invitePendingMember, type Adder } from '../memberships/invite-member';
+import { memberState } from './member-state';
+import { invitePendingMember, type Adder } from './invite-member';
 
 /**
  * The Loop owner (or staff) adds a member: a pending membership and one invitation text asking

@@ -18,7 +18,7 @@ export async function listSimulatorPhones(
   const conditions: (SQL | undefined)[] = [phonesVisibleTo(viewer)];
   if (options.phoneNumber) conditions.push(eq(users.phoneNumber, options.phoneNumber));
   // Someone else's phone shows as the viewer's Loop has them, what its owner typed (decision 0031).
-  const own = viewer.isPrivileged ? sql<boolean>`true` : sql<boolean>`${users.id} = ${viewer.id}`;
+  const own = viewer.isStaff ? sql<boolean>`true` : sql<boolean>`${users.id} = ${viewer.id}`;
   const shown = <T>(typed: AnyColumn, person: AnyColumn) => sql<T>`case when ${own} then ${person} else coalesce(${typed}, ${person}) end`;
   const firstName = shown<string>(members.firstName, users.firstName);
   const lastName = shown<string>(members.lastName, users.lastName);

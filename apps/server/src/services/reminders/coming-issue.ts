@@ -2,7 +2,7 @@ import { and, asc, count, eq, max, sql } from 'drizzle-orm';
 import type { ComingIssueAnswer, ComingIssueMember } from '@loop/shared/reminder-questions';
 import type { DbOrTx } from '../../db/client';
 import { loops, members, updates, users } from '../../db/schema';
-import { membershipIsActive } from '../memberships/membership-is-active';
+import { membershipIsActive } from '../members/membership-is-active';
 import { comingIssueStart } from './posted-since-last-newsletter';
 
 /**

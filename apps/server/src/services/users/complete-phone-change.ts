@@ -58,7 +58,7 @@ export async function completePhoneChange(
           lastWhatsappInboundAt: null,
           whatsappRefusedAt: null,
           // As at sign-up and reset: the proven holder of a staff phone is staff.
-          ...(options.staffPhones.includes(phoneNumber) ? { isPrivileged: true } : {}),
+          ...(options.staffPhones.includes(phoneNumber) ? { isStaff: true } : {}),
         })
         .where(eq(users.id, user.id))
         .returning();

@@ -49,7 +49,7 @@ export async function completeSignUp(
         lastName: form.lastName,
         messagingPreference: form.messagingPreference,
         phoneProvenAt: options.now,
-        ...(options.staffPhones.includes(phoneNumber) ? { isPrivileged: true } : {}),
+        ...(options.staffPhones.includes(phoneNumber) ? { isStaff: true } : {}),
       };
       if (holder) {
         const [claimed] = await tx.update(users).set(values).where(eq(users.id, holder.id)).returning();

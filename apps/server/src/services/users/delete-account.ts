@@ -17,7 +17,7 @@ import { AppError } from '../../errors';
 import { storedKeysOf } from '../../media/stored-media';
 import { optOutErasedPhone } from '../../messaging/opt-outs';
 import { quotedLoop } from '../../messaging/quote';
-import { membershipIsActive } from '../memberships/membership-is-active';
+import { membershipIsActive } from '../members/membership-is-active';
 import { rewriteNewslettersCovering } from '../newsletters/rewrite-newsletters';
 
 export interface DeleteAccountInput {

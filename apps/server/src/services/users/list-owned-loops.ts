@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { OwnedLoop } from '@loop/shared/account-data';
 import type { DbOrTx } from '../../db/client';
 import { loops, members, users } from '../../db/schema';
-import { membershipIsActive } from '../memberships/membership-is-active';
+import { membershipIsActive } from '../members/membership-is-active';
 
 /**
  * The Loops a person runs, as the "Delete my account" dialog lists them, each with the active

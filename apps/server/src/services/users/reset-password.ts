@@ -80,7 +80,7 @@ export async function resetPassword(
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     await consumePhoneCode(tx, checked.id);
-    const staff = options.staffPhones.includes(account.phoneNumber) ? { isPrivileged: true } : {};
+    const staff = options.staffPhones.includes(account.phoneNumber) ? { isStaff: true } : {};
     await tx
       .update(users)
       .set({ passwordHash, phoneProvenAt: options.now, ...staff })

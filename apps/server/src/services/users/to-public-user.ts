@@ -12,7 +12,7 @@ export async function toPublicUser(db: DbOrTx, row: typeof users.$inferSelect): 
     lastName: row.lastName,
     phoneNumber: row.phoneNumber,
     messagingPreference: row.messagingPreference,
-    isPrivileged: row.isPrivileged,
+    isPrivileged: row.isStaff,
     timeZone: row.timeZone,
     newsletterDelivery: row.newsletterDelivery,
     emailStatus: await emailStatusOf(db, row),

@@ -74,7 +74,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const { user } = await completeSignUp(app.ctx.db, request.body, {
       now: app.ctx.clock(),
       secret,
-      staffPhones: config.ADMIN_PHONES,
+      staffPhones: config.staffPhones,
       holder,
     });
     await startSession(request, reply, user.id);
@@ -90,7 +90,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/password-reset/confirm', { preValidation: limitAttempts, schema: { body: resetPasswordSchema } }, async (request, reply) => {
     const holder = presentedCodeHolder(request, 'reset_password');
-    const options = { now: app.ctx.clock(), secret, staffPhones: config.ADMIN_PHONES, holder };
+    const options = { now: app.ctx.clock(), secret, staffPhones: config.staffPhones, holder };
     const { userId } = await resetPassword(app.ctx.db, request.body, options);
     await startSession(request, reply, userId);
     return { ok: true };

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { invitationAnswerSchema, invitationListSchema, invitationParamsSchema } from '@loop/shared/invitations';
 import { gate, gatedUser, signedIn } from '../../../plugins/session';
-import { acceptInvitation } from '../../../services/memberships/accept-invitation';
-import { declineInvitation } from '../../../services/memberships/decline-invitation';
-import { listInvitations } from '../../../services/memberships/list-invitations';
+import { acceptInvitation } from '../../../services/members/accept-invitation';
+import { declineInvitation } from '../../../services/members/decline-invitation';
+import { listInvitations } from '../../../services/members/list-invitations';
 
 /**
  * /api/invitations: the signed-in person's own invitations to Loops, to accept or decline one at a

@@ -79,7 +79,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const options = {
         now: app.ctx.clock(),
         secret,
-        staffPhones: config.ADMIN_PHONES,
+        staffPhones: config.staffPhones,
         holder: presentedCodeHolder(request, 'change_phone'),
       };
       return toPublicUser(app.ctx.db, await completePhoneChange(app.ctx.db, gatedUser(request), request.body, options));

@@ -2,14 +2,7 @@ import type { Config } from '../../config';
 import { DAY_MS, HOUR_MS } from '../../lib/clock';
 import type { Limit } from '../attempts/enforce-limits';
 
-type LimitConfig = Pick<
-  Config,
-  | 'MEMBER_ADDS_PER_ACCOUNT_PER_HOUR'
-  | 'MEMBER_ADDS_PER_ACCOUNT_PER_DAY'
-  | 'INVITATIONS_PER_PHONE_PER_DAY'
-  | 'LOOPS_PER_ACCOUNT_PER_HOUR'
-  | 'LOOPS_PER_ACCOUNT_PER_DAY'
->;
+type LimitConfig = Pick<Config, 'MEMBER_ADDS_PER_ACCOUNT_PER_HOUR' | 'MEMBER_ADDS_PER_ACCOUNT_PER_DAY' | 'INVITATIONS_PER_PHONE_PER_DAY'>;
 
 /** Members an account adds (or its invite links add) per hour and per day. */
 export function memberAddLimits(config: LimitConfig, adderId: number, viaLink: boolean): Limit[] {
@@ -38,15 +31,5 @@ export function invitationLimits(config: LimitConfig, phoneNumber: string, loopI
       windowMs: DAY_MS,
       message: (wait) => `This number has had as many Loop invitations today as we send to one phone. Please try again ${wait}.`,
     },
-  ];
-}
-
-/** Loops an account creates per hour and per day. */
-export function loopCreationLimits(config: LimitConfig, creatorId: number): Limit[] {
-  const message = (period: string) => (wait: string) =>
-    `You have created the most Loops allowed in one ${period}. Please try again ${wait}.`;
-  return [
-    { key: `loop-create:hour:${creatorId}`, max: config.LOOPS_PER_ACCOUNT_PER_HOUR, windowMs: HOUR_MS, message: message('hour') },
-    { key: `loop-create:day:${creatorId}`, max: config.LOOPS_PER_ACCOUNT_PER_DAY, windowMs: DAY_MS, message: message('day') },
   ];
 }

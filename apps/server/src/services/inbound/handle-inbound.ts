@@ -12,14 +12,14 @@ import { replies } from '../../messaging/replies';
 import { simulatorScope } from '../../messaging/simulator';
 import { storeUpdates } from '../updates/store-updates';
 import { openWhatsappWindow } from '../../messaging/template-follow-ups';
-import { confirmMembership } from '../memberships/confirm-membership';
+import { confirmMembership } from '../members/confirm-membership';
 import { changesFacts, decideInbound, inboundSettings, inboundText, type Reply } from './decide-inbound';
 import { QUESTION_LIFETIME_MS, type ConsentOutcome } from './decide-consent';
 import { settleShare } from './settle-share';
 import { deleteAccount } from '../users/delete-account';
 import { ERASED_MARK } from '../users/scrub-erased-texts';
 import { ERASURE_CODE_MS, newErasureCode } from './erasure-code';
-import { readSenderFacts, type KnownSender } from './sender-facts';
+import { readSenderFacts, type HeldFacts } from './sender-facts';
 
 /** Thrown to try the whole message again later (a photo host failed for now). */
 export class RetryLater extends Error {}
@@ -30,19 +30,19 @@ export class RetryLater extends Error {}
  * updates with their photos (fetched and converted here), the reply. Safe to run again for the
  * same row: updates are unique per (message, Loop) and the reply per message.
  */
-export async function processInbound(
+export async function handleInbound(
   ctx: MessagingContext,
   row: MessageRow,
-  options: { fetchOptions?: FetchMediaOptions; known?: KnownSender } = {},
+  options: { fetchOptions?: FetchMediaOptions; held?: HeldFacts } = {},
 ): Promise<void> {
   const { db, config, storage } = ctx;
   const text = inboundText(row, inboundSettings(config));
   const phone = toE164(row.fromAddress);
-  // A WhatsApp user known by a username only (whatsapp:XX.…, no phone number): Loop cannot match
+  // A WhatsApp user with a username only (whatsapp:XX.…, no phone number): Loop cannot match
   // or answer it. Kept, with why, so staff can see it.
   if (!phone) {
     return db.transaction((tx) =>
-      finishInbound(tx, row, {
+      recordOutcome(tx, row, {
         status: 'ignored',
         userId: null,
         loopId: null,
@@ -56,20 +56,21 @@ export async function processInbound(
   // A simulator viewer playing someone else's phone reaches only the Loops they own.
   const scope = simulatorScope(row.toAddress, text.params);
   // What the worker read for this sender's texts (decision 0016), unless the simulator narrows it.
-  const facts = (scope === null ? options.known?.facts : undefined) ?? (await readSenderFacts(db, [phone], now, scope)).get(phone);
+  const facts = (scope === null ? options.held?.facts : undefined) ?? (await readSenderFacts(db, [phone], now, scope)).get(phone);
   if (!facts) throw new Error('no facts read for the sender');
   const outcome = decideInbound(text, facts);
   // A keyword or an answer changes what was read: the sender's later texts read it again.
-  if (changesFacts(outcome) && options.known) options.known.facts = undefined;
+  if (changesFacts(outcome) && options.held) options.held.facts = undefined;
 
   const userId = facts.user?.id ?? null;
+  // Ends this text: recordOutcome with its sender filled in.
   const finish = (
     tx: DbOrTx,
     status: 'processed' | 'ignored',
     reply?: Reply | string,
     extra: { error?: string; loopId?: number | null } = {},
   ) =>
-    finishInbound(tx, row, {
+    recordOutcome(tx, row, {
       status,
       userId,
       loopId: null,
@@ -129,7 +130,7 @@ export async function processInbound(
           reason: 'erased_by_text',
           now,
         });
-        await finishInbound(tx, row, {
+        await recordOutcome(tx, row, {
           status: 'processed',
           userId: null,
           loopId: null,
@@ -171,7 +172,7 @@ export async function processInbound(
     clips: media.clips,
     storage,
     finish: (tx, mediaUrls) =>
-      finishInbound(tx, row, {
+      recordOutcome(tx, row, {
         status: settled.status,
         userId: outcome.userId,
         loopId: outcome.loops.length === 1 ? (outcome.loops[0]?.id ?? null) : null,
@@ -224,7 +225,7 @@ async function toldRecently(tx: DbOrTx, phone: string, now: Date): Promise<boole
 }
 
 /** Marks the row handled, notes the sender's last WhatsApp text (the window) and queues the reply. */
-async function finishInbound(
+async function recordOutcome(
   tx: DbOrTx,
   row: MessageRow,
   outcome: {

@@ -12,15 +12,16 @@ import { isSimulatorAddress } from '../../messaging/simulator';
 import { openWhatsappWindow } from '../../messaging/template-follow-ups';
 
 /**
- * What a plain text comes to, decided from its sender's facts alone: the updates to store, how
- * the row ends and the reply. Texts like this are stored a batch at a time (storePlainTexts).
+ * A fast text: an incoming text the worker stores on the fast path, a batch at a time
+ * (storeFastTexts), because its outcome needs nothing but its sender's facts (planFastText). This
+ * is what it comes to: the updates to store, how the row ends and the reply.
  */
-export interface PlainText {
+export interface FastText {
   row: MessageRow;
   phone: string;
   userId: number | null;
   status: 'processed' | 'ignored';
-  /** The Loop of a text that went to one Loop only (as processInbound notes it). */
+  /** The Loop of a text that went to one Loop only (as handleInbound notes it). */
   loopId: number | null;
   /** One update per Loop, with these words. */
   loopIds: number[];
@@ -29,27 +30,27 @@ export interface PlainText {
 }
 
 /**
- * A text whose outcome (decideInbound, the one decision processInbound applies too) needs no
+ * A text whose outcome (decideInbound, the one decision handleInbound applies too) needs no
  * writes but the updates, the row and the reply: it goes to the sender's Loops with no photo or
  * other attachment, or goes nowhere, or is a button tap; not from the Phone Simulator (its viewer
- * narrows the facts). Null for any other text: processInbound handles it, one at a time.
+ * narrows the facts). Null for any other text: handleInbound handles it, one at a time.
  */
-export function planPlainText(row: MessageRow, facts: SenderFacts | undefined, settings: InboundSettings): PlainText | null {
+export function planFastText(row: MessageRow, facts: SenderFacts | undefined, settings: InboundSettings): FastText | null {
   const phone = toE164(row.fromAddress);
   if (!facts || !phone || isSimulatorAddress(row.toAddress)) return null;
   const outcome = decideInbound(inboundText(row, settings), facts);
-  const plain = { row, phone, userId: facts.user?.id ?? null, loopId: null, loopIds: [], content: '' };
+  const base = { row, phone, userId: facts.user?.id ?? null, loopId: null, loopIds: [], content: '' };
   switch (outcome.kind) {
     case 'button':
-      return { ...plain, status: 'processed', reply: undefined };
+      return { ...base, status: 'processed', reply: undefined };
     case 'nowhere':
-      return { ...plain, status: 'ignored', reply: outcome.reply };
+      return { ...base, status: 'ignored', reply: outcome.reply };
     case 'share': {
       if (outcome.withMedia) return null;
       const settled = settleShare(outcome, NO_MEDIA);
-      if (!settled.store) return { ...plain, status: settled.status, reply: settled.reply };
+      if (!settled.store) return { ...base, status: settled.status, reply: settled.reply };
       return {
-        ...plain,
+        ...base,
         status: settled.status,
         loopId: outcome.loops.length === 1 ? (outcome.loops[0]?.id ?? null) : null,
         loopIds: outcome.loops.map((l) => l.id),
@@ -63,7 +64,7 @@ export function planPlainText(row: MessageRow, facts: SenderFacts | undefined, s
 }
 
 /**
- * Stores a batch of plain texts set-wise, in the caller's transaction (the one that took them,
+ * Stores a batch of fast texts set-wise, in the caller's transaction (the one that took them,
  * takeInbound): their updates in one INSERT (the Loops' counting trigger runs once, after their
  * rows are locked in id order, so batches and single texts sharing Loops never wait on each
  * other in a circle), the rows marked handled in one UPDATE (counted as an attempt, as a claim
@@ -71,7 +72,7 @@ export function planPlainText(row: MessageRow, facts: SenderFacts | undefined, s
  * per (message, Loop) and replies per message. Rows travel as JSON parameters, so the
  * statements' text never changes.
  */
-export async function storePlainTexts(tx: DbOrTx, texts: readonly PlainText[]): Promise<void> {
+export async function storeFastTexts(tx: DbOrTx, texts: readonly FastText[]): Promise<void> {
   if (texts.length === 0) return;
   const ordered = [...texts].sort((a, b) => a.row.id - b.row.id);
   const made = ordered.flatMap((t) =>
@@ -114,8 +115,8 @@ export async function storePlainTexts(tx: DbOrTx, texts: readonly PlainText[]): 
  * first of them (it brings the whole texts templates cut short, as it would one text at a time)
  * to the last. Members in id order.
  */
-async function openWhatsappWindows(tx: DbOrTx, texts: readonly PlainText[]): Promise<void> {
-  const first = new Map<number, PlainText>();
+async function openWhatsappWindows(tx: DbOrTx, texts: readonly FastText[]): Promise<void> {
+  const first = new Map<number, FastText>();
   const last = new Map<number, Date>();
   for (const t of texts) {
     if (t.userId === null || t.row.channel !== 'whatsapp') continue;
@@ -134,7 +135,7 @@ async function openWhatsappWindows(tx: DbOrTx, texts: readonly PlainText[]): Pro
 }
 
 /** The replies, from the number that was texted, except to a phone that opted out meanwhile. */
-async function queueReplies(tx: DbOrTx, texts: readonly PlainText[]): Promise<void> {
+async function queueReplies(tx: DbOrTx, texts: readonly FastText[]): Promise<void> {
   const answered = texts.filter((t) => t.reply !== undefined);
   if (answered.length === 0) return;
   const phones = JSON.stringify([...new Set(answered.map((t) => t.phone))]);

@@ -3,19 +3,19 @@ import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 
 /** Grants or revokes staff rights by email. Returns the user, or null when no account has that email. */
-export async function setPrivileged(
+export async function setStaff(
   db: Db,
   email: string,
-  isPrivileged: boolean,
-): Promise<{ id: number; email: string | null; wasPrivileged: boolean } | null> {
+  isStaff: boolean,
+): Promise<{ id: number; email: string | null; wasStaff: boolean } | null> {
   return db.transaction(async (tx) => {
     const [user] = await tx
-      .select({ id: users.id, email: users.email, isPrivileged: users.isPrivileged })
+      .select({ id: users.id, email: users.email, isStaff: users.isStaff })
       .from(users)
       .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
       .for('update');
     if (!user) return null;
-    await tx.update(users).set({ isPrivileged }).where(eq(users.id, user.id));
-    return { id: user.id, email: user.email, wasPrivileged: user.isPrivileged };
+    await tx.update(users).set({ isStaff }).where(eq(users.id, user.id));
+    return { id: user.id, email: user.email, wasStaff: user.isStaff };
   });
 }

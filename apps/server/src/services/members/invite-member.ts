@@ -9,7 +9,7 @@ import { enqueueText } from '../../messaging/outbox';
 import { replies } from '../../messaging/replies';
 import { textFrequency } from '../../messaging/text-frequency';
 import { enforceLimits, waitText } from '../attempts/enforce-limits';
-import { findOrCreateMemberUser, type PersonInput } from '../members/find-or-create-member-user';
+import { findOrCreateMemberUser, type PersonInput } from './find-or-create-member-user';
 import { invitationLimits, memberAddLimits } from './invitation-limits';
 
 /** Whoever adds a member: the signed-in owner or staff, or the account whose invite link was used. */
