@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http, HttpResponse, type HttpResponseResolver } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { SimulatorPhone } from '@loop/shared/simulator';
 import { owner, simulatorConfig, staff } from '@/test/fixtures';
@@ -17,7 +17,7 @@ const margaret: SimulatorPhone = {
   loops: [{ id: 7, name: 'The Walker Family' }],
 };
 
-function servePhones(answer: () => Response | Promise<unknown>) {
+function servePhones(answer: HttpResponseResolver) {
   server.use(http.get('*/api/simulator/phones', answer));
 }
 
