@@ -1,5 +1,6 @@
 import type { User } from '@loop/shared/auth';
 import type { LoopDetail, LoopMember } from '@loop/shared/loops';
+import type { Newsletter } from '@loop/shared/newsletters';
 import type { ApiConfig } from '@loop/shared/simulator';
 
 export const owner: User = {
@@ -96,3 +97,26 @@ export const simulatorConfig: ApiConfig = {
   quietHours: { start: '21:00', end: '08:00' },
   links: { exampleNewsletter: '/guide#newsletter', demoVideo: '/guide#walkthrough', guide: '/guide' },
 };
+
+/** The Loop's draft newsletter 3, not yet scheduled. */
+export function newsletterDraft(overrides: Partial<Newsletter> = {}): Newsletter {
+  return {
+    id: 3,
+    loopId: 7,
+    kind: 'newsletter',
+    status: 'draft',
+    urlId: 'aaaaaaaaaaaaaaaaaaaaaa',
+    title: 'The Walker Family newsletter',
+    content: 'Hello from the Walkers.\n',
+    writer: 'template',
+    fellBack: false,
+    periodStart: null,
+    periodEnd: '2026-03-15T18:00:00.000Z',
+    createdAt: '2026-03-15T18:00:00.000Z',
+    sentAt: null,
+    sendAt: null,
+    approvedAt: null,
+    skippedAt: null,
+    ...overrides,
+  };
+}

@@ -1,4 +1,4 @@
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 
 /**
@@ -13,3 +13,6 @@ export const server = setupServer(
     HttpResponse.json({ status: 'none', requestedAt: null, readyAt: null, expiresAt: null, bytes: null, downloadUrl: null }),
   ),
 );
+
+/** A handler that never answers: the screen stays in its loading state for the whole test. */
+export const neverAnswer = () => delay('infinite');

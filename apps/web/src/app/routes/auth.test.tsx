@@ -79,3 +79,25 @@ describe('Sign Up', () => {
     expect(screen.queryByText(WRONG)).toBeNull();
   });
 });
+
+describe('/auth', () => {
+  it('opens on Login, and the toggle switches to Sign Up and back', async () => {
+    const user = userEvent.setup();
+    server.use(http.get('*/api/proof-of-work', () => HttpResponse.json({ challenge: null })));
+    renderRoute('/auth');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back' })).toBeDefined();
+    expect(screen.getByRole('textbox', { name: 'Email' })).toBeDefined();
+    expect(screen.getByLabelText('Password')).toBeDefined();
+    await user.click(screen.getByRole('button', { name: "Don't have an account? Sign up" }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Create your account' })).toBeDefined();
+    expect(screen.getByRole('textbox', { name: 'First Name' })).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Already have an account? Login' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back' })).toBeDefined();
+  });
+
+  it('sends a signed-in person to My Loops', async () => {
+    server.use(http.get('*/api/loops', () => HttpResponse.json([])));
+    renderRoute('/auth', { user: owner });
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Loops' })).toBeDefined();
+  });
+});

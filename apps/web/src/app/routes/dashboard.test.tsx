@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { CreateLoopAnswer } from '@loop/shared/loops';
 import { loopDetail, owner } from '@/test/fixtures';
 import { renderRoute } from '@/test/render-route';
-import { server } from '@/test/server';
+import { neverAnswer, server } from '@/test/server';
 
 async function createLoop(smsStatus: CreateLoopAnswer['smsStatus']) {
   const user = userEvent.setup();
@@ -52,5 +52,53 @@ describe('after Create Loop', () => {
     await createLoop('enabled');
     await screen.findByRole('tab', { name: 'Members' });
     expect(screen.queryByRole('link', { name: 'Phone Simulator' })).toBeNull();
+  });
+});
+
+describe('My Loops states', () => {
+  function summary() {
+    const { members: _members, updates: _updates, role: _role, ...loop } = loopDetail();
+    return loop;
+  }
+
+  it('shows a spinner while the Loops load', async () => {
+    server.use(http.get('*/api/loops', neverAnswer));
+    renderRoute('/', { user: owner });
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Loops' })).toBeDefined();
+    expect(within(screen.getByRole('main')).getByText('Loading')).toBeDefined();
+    expect(screen.queryByRole('heading', { name: 'Create Your First Loop' })).toBeNull();
+  });
+
+  it('shows a card per Loop, linking to it, and a Create Loop button', async () => {
+    server.use(http.get('*/api/loops', () => HttpResponse.json([summary()])));
+    renderRoute('/', { user: owner });
+    const card = await screen.findByRole('link', { name: /The Walker Family/ });
+    expect(card.getAttribute('href')).toBe('/loops/7');
+    expect(screen.getByText('Cousins spread over three countries')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Create Loop' })).toBeDefined();
+  });
+
+  it('shows "Create Your First Loop" with its two bullets when there is none', async () => {
+    server.use(http.get('*/api/loops', () => HttpResponse.json([])));
+    renderRoute('/', { user: owner });
+    expect(await screen.findByRole('heading', { name: 'Create Your First Loop' })).toBeDefined();
+    expect(screen.getByText('Share updates via SMS')).toBeDefined();
+    expect(screen.getByText('Connect with your group')).toBeDefined();
+  });
+
+  it('says "Failed to fetch loops" when they fail to load, and Try again loads them', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    server.use(
+      http.get('*/api/loops', () =>
+        fail ? HttpResponse.json({ message: 'Database unavailable' }, { status: 503 }) : HttpResponse.json([summary()]),
+      ),
+    );
+    renderRoute('/', { user: owner });
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'Failed to fetch loops' })).toBeDefined();
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('link', { name: /The Walker Family/ })).toBeDefined();
   });
 });

@@ -1,9 +1,9 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderRoute } from '@/test/render-route';
-import { server } from '@/test/server';
+import { neverAnswer, server } from '@/test/server';
 
 function answerInvite() {
   server.use(
@@ -82,5 +82,31 @@ describe('/join/{code} after joining', () => {
     // Nothing says "joined" while the YES is still to come.
     expect(screen.queryByText("You've successfully joined the loop!")).toBeNull();
     expect(screen.queryByText('Success!')).toBeNull();
+  });
+});
+
+describe('/join/{code} states', () => {
+  it('shows a spinner while the invite loads', async () => {
+    server.use(http.get('*/api/invites/abc123', neverAnswer));
+    renderRoute('/join/abc123');
+    expect(await within(await screen.findByRole('main')).findByText('Loading')).toBeDefined();
+    expect(screen.queryByRole('textbox', { name: 'Phone Number' })).toBeNull();
+  });
+
+  it('names the Loop and asks for the person’s details', async () => {
+    answerInvite();
+    renderRoute('/join/abc123');
+    expect(await screen.findByRole('heading', { level: 1, name: 'The Walker Family' })).toBeDefined();
+    expect(screen.getByText('Enter your details to join the loop')).toBeDefined();
+    expect(screen.getByRole('textbox', { name: 'First Name' })).toBeDefined();
+  });
+
+  it('says the link does not work, with the server’s reason, for an unknown or expired invite', async () => {
+    server.use(http.get('*/api/invites/abc123', () => HttpResponse.json({ message: 'This invite link has expired' }, { status: 410 })));
+    renderRoute('/join/abc123');
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'This invite link doesn’t work' })).toBeDefined();
+    expect(within(alert).getByText('This invite link has expired')).toBeDefined();
+    expect(within(alert).getByRole('link', { name: 'Go to the home page' }).getAttribute('href')).toBe('/');
   });
 });

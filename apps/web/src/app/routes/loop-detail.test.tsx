@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { LoopDetail } from '@loop/shared/loops';
 import { loopDetail, member, owner, simulatorConfig } from '@/test/fixtures';
 import { renderRoute } from '@/test/render-route';
-import { server } from '@/test/server';
+import { neverAnswer, server } from '@/test/server';
 
 // jsdom's accessible names join inline elements without the space a browser keeps.
 const EDIT_MARGARET = /^Edit\s*Margaret Walker-Fitzgerald$/;
@@ -328,5 +328,49 @@ describe('/loops/{id} tabs', () => {
     const tabs = screen.getAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual(['Members', 'Updates', 'Newsletter', 'Settings']);
     expect(tabs[0]?.getAttribute('aria-selected')).toBe('true');
+  });
+});
+
+describe('/loops/{id} states', () => {
+  it('shows a spinner while the Loop loads', async () => {
+    server.use(http.get('*/api/loops/7', neverAnswer));
+    renderRoute('/loops/7', { user: owner });
+    expect(await screen.findByRole('link', { name: 'Back to Dashboard' })).toBeDefined();
+    expect(within(screen.getByRole('main')).getByText('Loading')).toBeDefined();
+    expect(screen.queryByRole('tab')).toBeNull();
+  });
+
+  it('says "Failed to load loop details" when it fails to load, and Try again loads it', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail());
+    let fail = true;
+    server.use(
+      http.get('*/api/loops/7', () =>
+        fail ? HttpResponse.json({ message: 'Database unavailable' }, { status: 503 }) : HttpResponse.json(loopDetail()),
+      ),
+    );
+    renderRoute('/loops/7', { user: owner });
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'Failed to load loop details' })).toBeDefined();
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'The Walker Family' })).toBeDefined();
+  });
+
+  it('says "Loop not found" for a Loop that is gone or not the person’s, without Try again', async () => {
+    server.use(http.get('*/api/loops/7', () => HttpResponse.json({ message: 'Loop not found' }, { status: 404 })));
+    renderRoute('/loops/7', { user: owner });
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'Loop not found' })).toBeDefined();
+    expect(within(alert).queryByRole('button', { name: 'Try again' })).toBeNull();
+  });
+
+  it('says "No members yet." and "No updates yet." for an empty Loop', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail({ members: [], memberCount: 0 }));
+    renderRoute('/loops/7', { user: owner });
+    expect(await screen.findByText('No members yet.')).toBeDefined();
+    await user.click(screen.getByRole('tab', { name: 'Updates' }));
+    expect(await screen.findByText('No updates yet.')).toBeDefined();
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SimulatorEmail } from '@loop/shared/simulator';
 import { owner, simulatorConfig } from '@/test/fixtures';
 import { renderRoute, requests } from '@/test/render-route';
-import { server } from '@/test/server';
+import { neverAnswer, server } from '@/test/server';
 
 const newsletter: SimulatorEmail = {
   id: 12,
@@ -85,6 +85,13 @@ describe('Mail Simulator', () => {
     expect(within(email).getByText('Confirm: http://localhost/email/confirm/xyz')).toBeDefined();
     await router.navigate('/simulator/mail?email=99');
     expect(await screen.findByText('No such e-mail')).toBeDefined();
+  });
+
+  it('shows a spinner while the e-mails load', async () => {
+    server.use(http.get('*/api/simulator/mail', neverAnswer));
+    renderRoute('/simulator/mail', { user: owner });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mail Simulator' })).toBeDefined();
+    expect(within(screen.getByRole('main')).getByText('Loading')).toBeDefined();
   });
 
   it('says what to do when there is no e-mail yet', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdminLoop, AdminLoopDetail } from '@loop/shared/admin';
 import { loopDetail, staff } from '@/test/fixtures';
 import { renderRoute } from '@/test/render-route';
-import { server } from '@/test/server';
+import { neverAnswer, server } from '@/test/server';
 
 function adminLoop(paused: boolean): AdminLoop {
   const { members: _members, updates: _updates, role: _role, ...summary } = loopDetail({ paused });
@@ -68,5 +68,76 @@ describe('/admin/loops/{id} in simulator mode', () => {
     const cards = within(membersCard).getAllByRole('listitem');
     expect(cards).toHaveLength(2);
     expect(within(cards[1]!).getByText(detail.members[1]!.user.firstName, { exact: false })).toBeDefined();
+  });
+});
+
+describe('/admin states', () => {
+  const stats = { totalLoops: 1, totalMembers: 2, totalUpdates: 0, loopGrowth: [], memberGrowth: [] };
+
+  it('shows a spinner under "Admin Dashboard" while the figures load', async () => {
+    server.use(http.get('*/api/admin/stats', neverAnswer));
+    renderRoute('/admin', { user: staff });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeDefined();
+    expect(within(screen.getByRole('main')).getByText('Loading')).toBeDefined();
+    expect(screen.queryByText('Total Loops')).toBeNull();
+  });
+
+  it('shows the figures, the charts, and says when there is no newsletter or Loop yet', async () => {
+    server.use(
+      http.get('*/api/admin/stats', () => HttpResponse.json(stats)),
+      http.get('*/api/admin/newsletters', () => HttpResponse.json([])),
+      http.get('*/api/admin/loops', () => HttpResponse.json([])),
+    );
+    renderRoute('/admin', { user: staff });
+    expect(await screen.findByText('Total Loops')).toBeDefined();
+    expect(screen.getByText('Total Members')).toBeDefined();
+    expect(screen.getByText('Loop Growth')).toBeDefined();
+    expect(screen.getByText('Member Growth')).toBeDefined();
+    expect(await screen.findByText('No newsletters yet.')).toBeDefined();
+    expect(await screen.findByText('No loops yet.')).toBeDefined();
+  });
+
+  it('says "Failed to load admin dashboard" when the figures fail, and Try again loads them', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    server.use(
+      http.get('*/api/admin/stats', () =>
+        fail ? HttpResponse.json({ message: 'Database unavailable' }, { status: 503 }) : HttpResponse.json(stats),
+      ),
+      http.get('*/api/admin/newsletters', () => HttpResponse.json([])),
+      http.get('*/api/admin/loops', () => HttpResponse.json([])),
+    );
+    renderRoute('/admin', { user: staff });
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'Failed to load admin dashboard' })).toBeDefined();
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Total Loops')).toBeDefined();
+  });
+});
+
+describe('/admin/loops/{id} states', () => {
+  it('shows a spinner while the Loop loads', async () => {
+    server.use(http.get('*/api/admin/loops/7', neverAnswer));
+    renderRoute('/admin/loops/7', { user: staff });
+    expect(await screen.findByRole('link', { name: 'Back to Admin Dashboard' })).toBeDefined();
+    expect(within(screen.getByRole('main')).getByText('Loading')).toBeDefined();
+  });
+
+  it('says "Failed to load loop details" when it fails to load', async () => {
+    server.use(http.get('*/api/admin/loops/7', () => HttpResponse.json({ message: 'Database unavailable' }, { status: 503 })));
+    renderRoute('/admin/loops/7', { user: staff });
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'Failed to load loop details' })).toBeDefined();
+    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeDefined();
+  });
+
+  it('shows the Loop under its name, and "No newsletters have been generated yet" when there is none', async () => {
+    const detail: AdminLoopDetail = { ...loopDetail(), newsletters: [] };
+    server.use(http.get('*/api/admin/loops/7', () => HttpResponse.json(detail)));
+    renderRoute('/admin/loops/7', { user: staff });
+    expect(await screen.findByRole('heading', { level: 1, name: 'The Walker Family' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Generate Newsletter' })).toBeDefined();
+    expect(screen.getByText('No newsletters have been generated yet')).toBeDefined();
   });
 });

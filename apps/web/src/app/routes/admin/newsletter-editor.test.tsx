@@ -2,10 +2,10 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import type { Newsletter, RenderNewsletterAnswer } from '@loop/shared/newsletters';
-import { staff } from '@/test/fixtures';
+import type { RenderNewsletterAnswer } from '@loop/shared/newsletters';
+import { newsletterDraft, staff } from '@/test/fixtures';
 import { renderRoute } from '@/test/render-route';
-import { server } from '@/test/server';
+import { neverAnswer, server } from '@/test/server';
 
 const CONTENT = `Hello from the Walkers.
 
@@ -20,24 +20,7 @@ const CONTENT = `Hello from the Walkers.
 News from Ben.
 `;
 
-const draft: Newsletter = {
-  id: 3,
-  loopId: 7,
-  kind: 'newsletter',
-  status: 'draft',
-  urlId: 'aaaaaaaaaaaaaaaaaaaaaa',
-  title: 'The Walker Family newsletter',
-  content: CONTENT,
-  writer: 'template',
-  fellBack: false,
-  periodStart: null,
-  periodEnd: '2026-03-15T18:00:00.000Z',
-  createdAt: '2026-03-15T18:00:00.000Z',
-  sentAt: null,
-  sendAt: null,
-  approvedAt: null,
-  skippedAt: null,
-};
+const draft = newsletterDraft({ content: CONTENT });
 
 /** The API as the server answers it: saves are kept, and the preview is "the page" for what was sent. */
 function api(options: { failSaves?: number } = {}) {
@@ -219,5 +202,33 @@ describe('newsletter editor: unsaved changes', () => {
       window.dispatchEvent(event);
       expect(event.defaultPrevented).toBe(true);
     });
+  });
+});
+
+describe('newsletter editor: loading and errors', () => {
+  it('shows a spinner under "Edit Newsletter Draft" while the newsletter loads', async () => {
+    server.use(http.get('*/api/loops/7/newsletters/3/preview', neverAnswer));
+    renderRoute('/admin/loops/7/newsletters/3', { user: staff });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Edit Newsletter Draft' })).toBeDefined();
+    expect(screen.getByText('Make changes to the newsletter before sending it to loop members')).toBeDefined();
+    expect(within(screen.getByRole('main')).getByText('Loading')).toBeDefined();
+    expect(screen.queryByRole('textbox', { name: 'Newsletter content' })).toBeNull();
+  });
+
+  it('says "Failed to load newsletter" when it fails to load, and Try again loads it', async () => {
+    const user = userEvent.setup();
+    api();
+    let fail = true;
+    server.use(
+      http.get('*/api/loops/7/newsletters/3/preview', () =>
+        fail ? HttpResponse.json({ message: 'Database unavailable' }, { status: 503 }) : HttpResponse.json(draft),
+      ),
+    );
+    renderRoute('/admin/loops/7/newsletters/3', { user: staff });
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'Failed to load newsletter' })).toBeDefined();
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('textbox', { name: 'Newsletter content' })).toBeDefined();
   });
 });

@@ -12,7 +12,7 @@ import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format-date';
 import { useSetLoopFrequency } from '../api/set-loop-frequency';
 import { useToggleLoopPause } from '../api/toggle-loop-pause';
-import { frequencyLabel } from './frequency-label';
+import { frequencyLabel } from '../lib/frequency-label';
 
 /** Presses on these do their own thing, never open the row. */
 const INTERACTIVE = 'a, button, select, input, label, textarea';

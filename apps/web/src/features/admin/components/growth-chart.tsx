@@ -3,7 +3,7 @@ import type { GrowthPoint } from '@loop/shared/admin';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatDate } from '@/lib/format-date';
 import { useElementWidth } from '@/lib/use-element-width';
-import { chartScale } from './chart-scale';
+import { chartScale } from '../lib/chart-scale';
 
 // docs/product.md#limits-and-timings: charts are 300 px tall.
 const HEIGHT = 300;

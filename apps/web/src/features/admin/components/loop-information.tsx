@@ -3,7 +3,7 @@ import type { AdminLoopDetail } from '@loop/shared/admin';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format-date';
-import { frequencyLabel } from './frequency-label';
+import { frequencyLabel } from '../lib/frequency-label';
 
 /** Loop Information: frequency, admin, vibe and context, plus status and age. */
 export function LoopInformation({ loop }: { loop: AdminLoopDetail }) {

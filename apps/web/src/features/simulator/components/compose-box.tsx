@@ -13,7 +13,7 @@ import { ATTACH_ACCEPT, toSimulatorClip } from './media-files';
 import { MoreAttachmentsMenu, type MoreToSend } from './more-attachments-menu';
 import { toSimulatorPhoto } from './photo-files';
 import { useAttachments, type Attachment } from './use-attachments';
-import { useVoiceRecorder } from './use-voice-recorder';
+import { useVoiceRecorder } from '../hooks/use-voice-recorder';
 
 interface ComposeBoxProps {
   phoneNumber: string;

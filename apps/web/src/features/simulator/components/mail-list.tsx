@@ -3,8 +3,8 @@ import type { SimulatorEmail } from '@loop/shared/simulator';
 import { Card, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
 import { formatDateTime } from '@/lib/format-date';
-import { listItemLinkClass } from './list-item-link';
-import { emailHref, emailKindLabel, emailStatusLabel, isEmailTrouble, subjectOf } from './mail-labels';
+import { listItemLinkClass } from '../lib/list-item-link';
+import { emailHref, emailKindLabel, emailStatusLabel, isEmailTrouble, subjectOf } from '../lib/mail-labels';
 
 /** Every e-mail, newest first: subject, to whom (or from whom), when, what for and where it stands. */
 export function MailList({ emails, selected, className }: { emails: SimulatorEmail[]; selected: number | null; className?: string }) {

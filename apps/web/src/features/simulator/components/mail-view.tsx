@@ -6,7 +6,7 @@ import { Card } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { cn } from '@/lib/cn';
 import { formatDateTime } from '@/lib/format-date';
-import { emailKindLabel, emailStatusLabel, isEmailTrouble, subjectOf } from './mail-labels';
+import { emailKindLabel, emailStatusLabel, isEmailTrouble, subjectOf } from '../lib/mail-labels';
 
 /**
  * One e-mail as its reader would get it: the HTML part in a sandboxed frame (`sandbox=""`: no

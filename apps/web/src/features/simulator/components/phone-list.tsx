@@ -6,7 +6,7 @@ import { Card, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { cn } from '@/lib/cn';
 import { formatPhoneNumber } from '@/lib/phone-format';
-import { listItemLinkClass } from './list-item-link';
+import { listItemLinkClass } from '../lib/list-item-link';
 import { MemberAvatar } from './member-avatar';
 
 // A short list needs no search box.

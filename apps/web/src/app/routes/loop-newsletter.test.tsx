@@ -1,0 +1,93 @@
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import type { LoopNewsletters, Newsletter, RenderNewsletterAnswer } from '@loop/shared/newsletters';
+import { newsletterDraft, owner } from '@/test/fixtures';
+import { renderRoute } from '@/test/render-route';
+import { neverAnswer, server } from '@/test/server';
+
+const PAGE = '/loops/7/newsletters/3';
+
+function info(upcoming: Newsletter | null): LoopNewsletters {
+  return {
+    newsletters: [],
+    nextNewsletterAt: null,
+    nextReminderAt: null,
+    paused: false,
+    timeZone: 'Europe/London',
+    newsletterReview: true,
+    upcoming,
+  };
+}
+
+/** The draft's preview, the Loop's newsletters and the editor's live preview. */
+function serve(draft: Newsletter) {
+  server.use(
+    http.get('*/api/loops/7/newsletters/3/preview', () => HttpResponse.json(draft)),
+    http.get('*/api/loops/7/newsletters', () => HttpResponse.json(info(draft))),
+    http.post('*/api/loops/7/newsletters/3/render', () => {
+      const answer: RenderNewsletterAnswer = { html: '<html><body><main>Hello</main></body></html>', media: {} };
+      return HttpResponse.json(answer);
+    }),
+  );
+}
+
+async function pageHeading() {
+  return screen.findByRole('heading', { level: 1, name: 'Review Newsletter' });
+}
+
+describe('/loops/{id}/newsletters/{newsletterId}: the owner’s review', () => {
+  it('shows a spinner while the draft loads', async () => {
+    server.use(
+      http.get('*/api/loops/7/newsletters/3/preview', neverAnswer),
+      http.get('*/api/loops/7/newsletters', () => HttpResponse.json(info(null))),
+    );
+    renderRoute(PAGE, { user: owner });
+    await pageHeading();
+    expect(screen.getByRole('link', { name: 'Back to Loop' }).getAttribute('href')).toBe('/loops/7');
+    expect(within(screen.getByRole('main')).getByText('Loading')).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  it('says where the draft stands, offers Approve and Skip This Issue, and opens the editor', async () => {
+    serve(newsletterDraft({ sendAt: '2099-03-29T17:00:00.000Z' }));
+    renderRoute(PAGE, { user: owner });
+    await pageHeading();
+    expect(await screen.findByText(/^Waiting for your approval: goes out .* once you approve it\.$/)).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Approve' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Skip This Issue' })).toBeDefined();
+    expect(await screen.findByRole('textbox', { name: 'Newsletter content' })).toBeDefined();
+  });
+
+  it('says a skipped issue goes to nobody', async () => {
+    serve(newsletterDraft({ skippedAt: '2026-03-16T10:00:00.000Z' }));
+    renderRoute(PAGE, { user: owner });
+    expect(await screen.findByText('This issue was skipped: nobody gets it.')).toBeDefined();
+  });
+
+  it('says "Failed to load newsletter" when the draft fails to load', async () => {
+    server.use(
+      http.get('*/api/loops/7/newsletters/3/preview', () => HttpResponse.json({ message: 'Newsletter not found' }, { status: 404 })),
+      http.get('*/api/loops/7/newsletters', () => HttpResponse.json(info(null))),
+    );
+    renderRoute(PAGE, { user: owner });
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'Failed to load newsletter' })).toBeDefined();
+  });
+
+  it('says "Failed to load the loop" when the Loop’s schedule fails to load', async () => {
+    server.use(
+      http.get('*/api/loops/7/newsletters/3/preview', () => HttpResponse.json(newsletterDraft())),
+      http.get('*/api/loops/7/newsletters', () => HttpResponse.json({ message: 'Database unavailable' }, { status: 503 })),
+    );
+    renderRoute(PAGE, { user: owner });
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'Failed to load the loop' })).toBeDefined();
+    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeDefined();
+  });
+
+  it('is the not-found screen for an address that is not a number', async () => {
+    renderRoute('/loops/7/newsletters/latest', { user: owner });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeDefined();
+  });
+});
