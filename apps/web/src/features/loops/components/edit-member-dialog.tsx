@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { updateMemberSchema, type LoopMember } from '@loop/shared/loops';
 import { MessagingPreferenceField } from '@/components/messaging-preference-field';
+import { NamedActionButton } from '@/components/named-action-button';
 import { PhoneInput } from '@/components/phone-input';
-import { Button } from '@/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -35,12 +35,7 @@ export function EditMemberDialog({ loopId, member }: { loopId: number; member: L
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button variant="ghost" size="sm" className="h-10">
-          <Pencil aria-hidden="true" />
-          <span>
-            Edit<span className="sr-only"> {name}</span>
-          </span>
-        </Button>
+        <NamedActionButton icon={<Pencil aria-hidden="true" />} label="Edit" name={name} />
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>
