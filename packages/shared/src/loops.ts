@@ -109,6 +109,12 @@ const optionalEmail = z
 
 export const memberContextSchema = optionalText('Member context', LIMITS.context);
 
+/** The newsletter by e-mail (alone or with texts) needs an e-mail address: a refinement of a person's fields. */
+const emailWhereNeeded: [(input: { newsletterDelivery: string; email: string | null }) => boolean, { message: string; path: string[] }] = [
+  (input) => input.newsletterDelivery === 'text' || input.email !== null,
+  { message: EMAIL_NEEDED_MESSAGE, path: ['email'] },
+];
+
 export const addMemberSchema = z
   .object({
     firstName: personNameSchema('First name'),
@@ -120,10 +126,7 @@ export const addMemberSchema = z
     /** The newsletter by text, e-mail or both (decision 0047); e-mail needs `email`, which gets one confirmation link. */
     newsletterDelivery: newsletterDeliverySchema.default('text'),
   })
-  .refine((input) => input.newsletterDelivery === 'text' || input.email !== null, {
-    message: EMAIL_NEEDED_MESSAGE,
-    path: ['email'],
-  });
+  .refine(...emailWhereNeeded);
 export type AddMemberInput = z.input<typeof addMemberSchema>;
 
 /**
@@ -158,7 +161,7 @@ export const joinLoopSchema = z
     /** The newsletter by text, e-mail or both (decision 0047); e-mail needs `email`, which gets one confirmation link. */
     newsletterDelivery: newsletterDeliverySchema.default('text'),
   })
-  .refine((input) => input.newsletterDelivery === 'text' || input.email !== null, { message: EMAIL_NEEDED_MESSAGE, path: ['email'] });
+  .refine(...emailWhereNeeded);
 export type JoinLoopInput = z.input<typeof joinLoopSchema>;
 
 /** A numeric id in a path: "/loops/12". */

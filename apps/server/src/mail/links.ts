@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { mailDomain, type Config } from '../config';
 import type { DbOrTx } from '../db/client';
+import { recordset } from '../db/recordset';
 import { emailTokens } from '../db/schema';
 import { hashToken } from '../lib/tokens';
 
@@ -22,10 +23,10 @@ export function unsubscribeUrl(config: Pick<Config, 'PUBLIC_URL' | 'SESSION_SECR
 export async function keepUnsubscribeTokens(db: DbOrTx, secret: string, addresses: readonly string[]): Promise<void> {
   const unique = [...new Set(addresses.map((a) => a.toLowerCase()))];
   if (unique.length === 0) return;
-  const rows = JSON.stringify(unique.map((address) => ({ token_hash: hashToken(unsubscribeToken(secret, address), secret), address })));
+  const rows = unique.map((address) => ({ token_hash: hashToken(unsubscribeToken(secret, address), secret), address }));
   await db.execute(sql`
     insert into ${emailTokens} (token_hash, purpose, address)
-    select v.token_hash, 'unsubscribe', v.address from jsonb_to_recordset(${rows}::text::jsonb) as v (token_hash text, address text)
+    select v.token_hash, 'unsubscribe', v.address from ${recordset('v', { token_hash: 'text', address: 'text' }, rows)}
     on conflict (token_hash) do nothing`);
 }
 

@@ -1,12 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { emailSuppressions, messages } from '../db/schema';
+import { emailSuppressions } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import type { MessageRow } from '../messaging/context';
+import { finishAttempt, retryOrFail } from '../messaging/finish-attempt';
 import type { Pacer } from '../messaging/pacer';
 import { memberMayBeTexted } from '../messaging/recipients';
-import { retryDelayMs } from '../messaging/provider';
 import { releaseMessages } from '../messaging/release-messages';
 import { fromAddress, keepUnsubscribeTokens, messageIdOf, unsubscribeUrl } from './links';
 import { emailMayBeSent, type EmailRaw } from './outbox';
@@ -65,7 +65,7 @@ export async function sendClaimedEmails(ctx: MailContext, rows: MessageRow[], pa
 async function deliver(ctx: MailContext, row: MessageRow): Promise<'sent' | 'failed' | 'late'> {
   const { db, config } = ctx;
   if (!(await mayStillBeSent(db, row))) {
-    await finish(ctx, row, { status: 'failed', error: NOT_ALLOWED_ERROR });
+    await finishAttempt(ctx.db, row, { status: 'failed', error: NOT_ALLOWED_ERROR });
     return 'failed';
   }
   const leaseLeft = (row.nextAttemptAt?.getTime() ?? Infinity) - ctx.clock().getTime();
@@ -88,7 +88,7 @@ async function deliver(ctx: MailContext, row: MessageRow): Promise<'sent' | 'fai
     await recordFailure(ctx, row, failure);
     return 'failed';
   }
-  await finish(ctx, row, {
+  await finishAttempt(ctx.db, row, {
     status: 'sent',
     sentAt: ctx.clock(),
     error: null,
@@ -146,30 +146,12 @@ async function mayStillBeSent(db: Db, row: MessageRow): Promise<boolean> {
 }
 
 async function recordFailure(ctx: MailContext, row: MessageRow, failure: MailSendError): Promise<void> {
-  const { config } = ctx;
   if (failure.permanent) {
     // RFC 5321 4.2.1: 5yz is a permanent refusal. The address bounces: nothing more goes to it, and its owner is shown why.
     await ctx.db
       .insert(emailSuppressions)
       .values({ address: row.toAddress, reason: 'bounced', detail: failure.message })
       .onConflictDoNothing({ target: emailSuppressions.address });
-    return finish(ctx, row, { status: 'failed', error: failure.message });
   }
-  if (row.attempts < config.SEND_MAX_ATTEMPTS) {
-    const delayMs = retryDelayMs(config.SEND_RETRY_BASE_SECONDS, row.attempts);
-    return finish(ctx, row, {
-      status: 'queued',
-      nextAttemptAt: new Date(ctx.clock().getTime() + delayMs),
-      error: `${failure.message} (attempt ${row.attempts} of ${config.SEND_MAX_ATTEMPTS})`,
-    });
-  }
-  return finish(ctx, row, { status: 'failed', error: failure.message });
-}
-
-/** Updates a row this process still holds (claimed by this attempt, not taken over since). */
-async function finish(ctx: MailContext, row: MessageRow, values: Partial<typeof messages.$inferInsert>): Promise<void> {
-  await ctx.db
-    .update(messages)
-    .set({ nextAttemptAt: null, ...values, updatedAt: sql`now()` })
-    .where(and(eq(messages.id, row.id), eq(messages.status, 'sending'), eq(messages.attempts, row.attempts)));
+  return retryOrFail(ctx, row, failure.message, !failure.permanent);
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
+import { recordset } from '../db/recordset';
 import { messages } from '../db/schema';
 import { AppError } from '../errors';
 import { wakeMessageWorker } from './worker-signal';
@@ -45,22 +46,19 @@ export function inboundRow(params: InboundParams, now: Date): InboundRow {
 export async function insertInbound(db: DbOrTx, rows: readonly InboundRow[]): Promise<Map<string, number>> {
   const stored = new Map<string, number>();
   if (rows.length === 0) return stored;
-  const batch = JSON.stringify(
-    rows.map((r) => ({
-      channel: r.channel,
-      from_address: r.fromAddress,
-      to_address: r.toAddress,
-      body: r.body,
-      sid: r.sid,
-      raw: r.raw,
-      created_at: r.createdAt.toISOString(),
-    })),
-  );
+  const batch = rows.map((r) => ({
+    channel: r.channel,
+    from_address: r.fromAddress,
+    to_address: r.toAddress,
+    body: r.body,
+    sid: r.sid,
+    raw: r.raw,
+    created_at: r.createdAt.toISOString(),
+  }));
   const result = await db.execute(sql`
     insert into ${messages} (direction, channel, kind, from_address, to_address, body, status, provider_message_id, raw, created_at, updated_at)
     select 'inbound', r.channel, 'inbound', r.from_address, r.to_address, r.body, 'received', r.sid, r.raw, r.created_at, r.created_at
-    from jsonb_to_recordset(${batch}::jsonb)
-      as r(channel message_channel, from_address text, to_address text, body text, sid text, raw jsonb, created_at timestamptz)
+    from ${recordset('r', { channel: 'message_channel', from_address: 'text', to_address: 'text', body: 'text', sid: 'text', raw: 'jsonb', created_at: 'timestamptz' }, batch)}
     on conflict (provider_message_id) do nothing
     returning id, provider_message_id`);
   // node-postgres and PGlite both answer with { rows }; PGlite may give a bigint id as a string.

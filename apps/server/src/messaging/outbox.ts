@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
+import { recordset } from '../db/recordset';
 import { messages, users } from '../db/schema';
 import { findRecipients, phoneMayBeTexted } from './recipients';
 import { clip, templateVariable, TEXT_MAX_CHARS } from './text-limits';
@@ -115,6 +116,21 @@ export async function enqueueLoopTexts(
 
 /** Rows per INSERT: a reminder burst's texts go in a few statements of one parameter each. */
 const ROWS_PER_INSERT = 5000;
+/** The types of the fields of an outbound row, as `insertOutboundRows` hands them to PostgreSQL. */
+const OUTBOUND_COLUMNS = {
+  channel: 'message_channel',
+  kind: 'text',
+  to_address: 'text',
+  from_address: 'text',
+  body: 'text',
+  media_urls: 'jsonb',
+  idempotency_key: 'text',
+  loop_id: 'bigint',
+  user_id: 'bigint',
+  newsletter_id: 'bigint',
+  raw: 'jsonb',
+  created_at: 'timestamptz',
+};
 
 /**
  * Inserts queued outbound rows set-wise, skipping keys that exist; returns how many were new.
@@ -124,27 +140,24 @@ const ROWS_PER_INSERT = 5000;
 export async function insertOutboundRows(tx: DbOrTx, rows: readonly OutboundRow[]): Promise<number> {
   let queued = 0;
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const values = JSON.stringify(
-      rows.slice(i, i + ROWS_PER_INSERT).map((row) => ({
-        channel: row.channel,
-        kind: row.kind,
-        to_address: row.toAddress,
-        from_address: row.fromAddress,
-        body: clip(row.body, TEXT_MAX_CHARS),
-        media_urls: row.mediaUrls,
-        idempotency_key: row.idempotencyKey,
-        loop_id: row.loopId,
-        user_id: row.userId,
-        newsletter_id: row.newsletterId ?? null,
-        raw: row.raw ?? null,
-        created_at: row.createdAt?.toISOString() ?? null,
-      })),
-    );
+    const values = rows.slice(i, i + ROWS_PER_INSERT).map((row) => ({
+      channel: row.channel,
+      kind: row.kind,
+      to_address: row.toAddress,
+      from_address: row.fromAddress,
+      body: clip(row.body, TEXT_MAX_CHARS),
+      media_urls: row.mediaUrls,
+      idempotency_key: row.idempotencyKey,
+      loop_id: row.loopId,
+      user_id: row.userId,
+      newsletter_id: row.newsletterId ?? null,
+      raw: row.raw ?? null,
+      created_at: row.createdAt?.toISOString() ?? null,
+    }));
     const inserted = await tx.execute(sql`
       insert into ${messages} (direction, status, channel, kind, to_address, from_address, body, media_urls, idempotency_key, loop_id, user_id, newsletter_id, raw, created_at)
       select 'outbound', 'queued', v.channel, v.kind, v.to_address, v.from_address, v.body, v.media_urls, v.idempotency_key, v.loop_id, v.user_id, v.newsletter_id, v.raw, coalesce(v.created_at, now())
-      from jsonb_to_recordset(${values}::text::jsonb) as v (channel message_channel, kind text, to_address text, from_address text, body text,
-        media_urls jsonb, idempotency_key text, loop_id bigint, user_id bigint, newsletter_id bigint, raw jsonb, created_at timestamptz)
+      from ${recordset('v', OUTBOUND_COLUMNS, values)}
       on conflict (idempotency_key) do nothing
       returning id`);
     queued += (inserted as unknown as { rows: unknown[] }).rows.length;

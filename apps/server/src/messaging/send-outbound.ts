@@ -1,16 +1,18 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { recordset } from '../db/recordset';
 import { earlyStatuses, messages } from '../db/schema';
 import type { ClaimedText } from './claim-messages';
 import type { MessageRow, MessagingContext } from './context';
 import { providerFor } from './create-provider';
+import { finishAttempt, retryOrFail } from './finish-attempt';
 import type { Pacer } from './pacer';
 import { paceOf, planDelivery, type DeliveryPlan } from './plan-delivery';
 import { applyEarlyStatuses, closeWhatsappWindow, markPhone } from './record-status';
 import { sendableTextsQuery, type Sendable } from './recipients';
 import { releaseMessages } from './release-messages';
-import { PERMANENT_ERROR_CODES, retryDelayMs, SEND_CONCURRENCY, SEND_TIMEOUT_MS, SendError } from './provider';
+import { PERMANENT_ERROR_CODES, SEND_CONCURRENCY, SEND_TIMEOUT_MS, SendError } from './provider';
 
 /** How long one sendDueTexts goes on claiming more; the worker then starts it again. */
 const REFILL_FOR_MS = 30_000;
@@ -248,7 +250,7 @@ async function deliver(
           : now.strangerRepliedToday
             ? STRANGER_ERROR
             : NOT_ALLOWED_ERROR;
-    await finish(ctx, row, { status: 'failed', error });
+    await finishAttempt(ctx.db, row, { status: 'failed', error });
     return 'failed';
   }
   if (row.channel === 'whatsapp') {
@@ -377,24 +379,21 @@ async function recordSent(ctx: MessagingContext, records: SentRecord[]): Promise
   const { db } = ctx;
   if (records.length === 0) return;
   // One JSON parameter for the whole group: the statement text is the same for 1 text or 500.
-  const values = JSON.stringify(
-    records.map((r) => ({
-      id: r.id,
-      attempts: r.attempts,
-      provider_message_id: r.providerMessageId,
-      channel: r.channel,
-      from_address: r.fromAddress,
-      sent_at: r.sentAt.toISOString(),
-    })),
-  );
+  const values = records.map((r) => ({
+    id: r.id,
+    attempts: r.attempts,
+    provider_message_id: r.providerMessageId,
+    channel: r.channel,
+    from_address: r.fromAddress,
+    sent_at: r.sentAt.toISOString(),
+  }));
   // One statement: the update, and whether any callback for these sids is waiting (rarely).
   const result = await db.execute(sql`
     with sent as (
       update ${messages}
       set status = 'sent', provider_message_id = v.provider_message_id, channel = v.channel, from_address = v.from_address,
           sent_at = v.sent_at, error = null, next_attempt_at = null, updated_at = now()
-      from jsonb_to_recordset(${values}::text::jsonb)
-        as v (id bigint, attempts integer, provider_message_id text, channel message_channel, from_address text, sent_at timestamptz)
+      from ${recordset('v', { id: 'bigint', attempts: 'integer', provider_message_id: 'text', channel: 'message_channel', from_address: 'text', sent_at: 'timestamptz' }, values)}
       where ${messages.id} = v.id and ${messages.status} = 'sending' and ${messages.attempts} = v.attempts
       returning v.provider_message_id
     )
@@ -419,24 +418,7 @@ async function giveBack(db: Db, rows: MessageRow[]): Promise<void> {
 }
 
 async function recordFailure(ctx: MessagingContext, row: MessageRow, failure: SendError): Promise<void> {
-  const { config } = ctx;
   const permanent = Object.values(PERMANENT_ERROR_CODES).some((code) => code === failure.code);
   if (permanent) await markPhone(ctx.db, row.toAddress, failure.code ?? 0, ctx.clock());
-  if (failure.retryable && !permanent && row.attempts < config.SEND_MAX_ATTEMPTS) {
-    const delayMs = retryDelayMs(config.SEND_RETRY_BASE_SECONDS, row.attempts);
-    return finish(ctx, row, {
-      status: 'queued',
-      nextAttemptAt: new Date(ctx.clock().getTime() + delayMs),
-      error: `${failure.message} (attempt ${row.attempts} of ${config.SEND_MAX_ATTEMPTS})`,
-    });
-  }
-  return finish(ctx, row, { status: 'failed', error: failure.message });
-}
-
-/** Updates a row this process still holds (claimed by this attempt, not taken over since). */
-async function finish(ctx: MessagingContext, row: MessageRow, values: Partial<typeof messages.$inferInsert>): Promise<void> {
-  await ctx.db
-    .update(messages)
-    .set({ nextAttemptAt: null, ...values, updatedAt: sql`now()` })
-    .where(and(eq(messages.id, row.id), eq(messages.status, 'sending'), eq(messages.attempts, row.attempts)));
+  return retryOrFail(ctx, row, failure.message, failure.retryable && !permanent);
 }

@@ -99,14 +99,10 @@ export async function sweepApprovalReminders(
       .innerJoin(loops, eq(loops.id, newsletters.loopId))
       .where(
         and(
-          eq(newsletters.status, 'draft'),
-          isNull(newsletters.skippedAt),
-          isNotNull(newsletters.sendAt),
-          lte(newsletters.sendAt, new Date(now.getTime() + APPROVAL_REMINDER_AHEAD_MS)),
+          scheduledDraftDueBy(new Date(now.getTime() + APPROVAL_REMINDER_AHEAD_MS)),
           isNull(newsletters.approvedAt),
           sql`${newsletters.approvalReminderFor} is distinct from ${newsletters.sendAt}`,
           eq(loops.newsletterReview, true),
-          eq(loops.paused, false),
         ),
       )
       .orderBy(asc(newsletters.sendAt))
@@ -118,6 +114,17 @@ export async function sweepApprovalReminders(
     }
     return due.length;
   });
+}
+
+/** A scheduled draft, not skipped, that goes by `at`, of a Loop that is not paused (newsletters joined to loops). */
+function scheduledDraftDueBy(at: Date) {
+  return and(
+    eq(newsletters.status, 'draft'),
+    isNull(newsletters.skippedAt),
+    isNotNull(newsletters.sendAt),
+    lte(newsletters.sendAt, at),
+    eq(loops.paused, false),
+  );
 }
 
 /**
@@ -152,16 +159,7 @@ export async function sendNextScheduledNewsletter(
       })
       .from(newsletters)
       .innerJoin(loops, eq(loops.id, newsletters.loopId))
-      .where(
-        and(
-          eq(newsletters.status, 'draft'),
-          isNull(newsletters.skippedAt),
-          isNotNull(newsletters.sendAt),
-          lte(newsletters.sendAt, now),
-          eq(loops.paused, false),
-          mayGo,
-        ),
-      )
+      .where(and(scheduledDraftDueBy(now), mayGo))
       .orderBy(asc(newsletters.sendAt), asc(newsletters.id))
       .limit(1)
       .for('update', { of: newsletters, skipLocked: true });

@@ -7,7 +7,7 @@ import { PhoneInput } from '@/components/phone-input';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 
-/** The fields every person form shares: sign-up, join, and Add Member. */
+/** The fields every person form shares: sign-up, join, Add Member, and Edit (without the email). */
 export interface PersonFieldValues extends FieldValues {
   firstName: string;
   lastName: string;
@@ -17,7 +17,7 @@ export interface PersonFieldValues extends FieldValues {
   newsletterDelivery?: NewsletterDelivery | undefined;
 }
 
-interface PersonFieldsProps<T extends PersonFieldValues, Parsed extends FieldValues> {
+interface PersonFieldsProps<T extends Partial<PersonFieldValues>, Parsed extends FieldValues> {
   form: UseFormReturn<T, unknown, Parsed>;
   /** Prefix of the inputs' ids, unique on the page ("signup", "join", "member"). */
   idPrefix: string;
@@ -28,16 +28,20 @@ interface PersonFieldsProps<T extends PersonFieldValues, Parsed extends FieldVal
   afterEmail?: ReactNode;
   /** Offer "Get the newsletter: by text / by email / both" once an email is typed (join, Add Member). */
   newsletterDelivery?: boolean;
+  /** Without the email field (Edit, where the member's address is their own to change). */
+  noEmail?: boolean;
+  /** Shown but not editable (Edit, for an account holder who said yes). */
+  disabled?: boolean;
 }
 
 /**
  * First and last name, email, phone number and messaging preference, with their errors; with
  * `newsletterDelivery`, the newsletter's way under the email once one is typed.
  */
-export function PersonFields<T extends PersonFieldValues, Parsed extends FieldValues>(props: PersonFieldsProps<T, Parsed>) {
+export function PersonFields<T extends Partial<PersonFieldValues>, Parsed extends FieldValues>(props: PersonFieldsProps<T, Parsed>) {
   // react-hook-form cannot narrow a generic form to the shared field names: view it as the shared shape.
   const form = props.form as unknown as UseFormReturn<PersonFieldValues>;
-  const { idPrefix, someoneElse = false, emailOptional = false, afterEmail, newsletterDelivery = false } = props;
+  const { idPrefix, someoneElse = false, emailOptional = false, afterEmail, newsletterDelivery = false, noEmail = false, disabled } = props;
   const { errors } = form.formState;
   const email = useWatch({ control: form.control, name: 'email' });
   const hasEmail = newsletterDelivery && (email ?? '').trim() !== '';
@@ -50,15 +54,25 @@ export function PersonFields<T extends PersonFieldValues, Parsed extends FieldVa
     <>
       <div className="grid items-start gap-4 sm:grid-cols-2">
         <FormField id={`${idPrefix}-first-name`} label="First Name" error={errors.firstName?.message}>
-          {(control) => <Input {...control} autoComplete={auto('given-name')} autoFocus={someoneElse} {...form.register('firstName')} />}
+          {(control) => (
+            <Input
+              {...control}
+              autoComplete={auto('given-name')}
+              autoFocus={someoneElse}
+              disabled={disabled}
+              {...form.register('firstName')}
+            />
+          )}
         </FormField>
         <FormField id={`${idPrefix}-last-name`} label="Last Name" error={errors.lastName?.message}>
-          {(control) => <Input {...control} autoComplete={auto('family-name')} {...form.register('lastName')} />}
+          {(control) => <Input {...control} autoComplete={auto('family-name')} disabled={disabled} {...form.register('lastName')} />}
         </FormField>
       </div>
-      <FormField id={`${idPrefix}-email`} label={emailOptional ? 'Email (Optional)' : 'Email'} error={errors.email?.message}>
-        {(control) => <Input {...control} type="email" autoComplete={auto('email')} {...form.register('email')} />}
-      </FormField>
+      {!noEmail && (
+        <FormField id={`${idPrefix}-email`} label={emailOptional ? 'Email (Optional)' : 'Email'} error={errors.email?.message}>
+          {(control) => <Input {...control} type="email" autoComplete={auto('email')} {...form.register('email')} />}
+        </FormField>
+      )}
       {hasEmail && (
         <Controller
           control={form.control}
@@ -84,7 +98,7 @@ export function PersonFields<T extends PersonFieldValues, Parsed extends FieldVa
                 {...control}
                 ref={field.ref}
                 name={field.name}
-                value={field.value}
+                value={field.value ?? ''}
                 onChange={(value: string) => {
                   field.onChange(value);
                   // "Phone number is required" goes as soon as a number is typed, not on the next
@@ -92,6 +106,7 @@ export function PersonFields<T extends PersonFieldValues, Parsed extends FieldVa
                   if (value !== '' && form.getFieldState('phoneNumber').error) form.clearErrors('phoneNumber');
                 }}
                 onBlur={field.onBlur}
+                disabled={disabled}
               />
             )}
           />
@@ -100,7 +115,9 @@ export function PersonFields<T extends PersonFieldValues, Parsed extends FieldVa
       <Controller
         control={form.control}
         name="messagingPreference"
-        render={({ field }) => <MessagingPreferenceField name={field.name} value={field.value ?? 'sms'} onChange={field.onChange} />}
+        render={({ field }) => (
+          <MessagingPreferenceField name={field.name} value={field.value ?? 'sms'} onChange={field.onChange} disabled={disabled} />
+        )}
       />
     </>
   );

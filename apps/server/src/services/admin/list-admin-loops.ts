@@ -7,7 +7,7 @@ import { toWellFormed } from '@loop/shared/text';
 import type { Db } from '../../db/client';
 import { loops, rowCounts, users } from '../../db/schema';
 import { LOOP_ORDERS, summaryFields, toLoopSummary } from '../loops/loop-summary';
-import { decodeCursor, encodeCursor, parseTimestampKey, type PageCursor } from './page-cursor';
+import { decodeCursor, pageTail, parseTimestampKey, type PageCursor } from './page-cursor';
 
 /** What separates the fields of `loops.search_text` (migration 0003). */
 const SEARCH_SEPARATOR = '\u001f';
@@ -79,16 +79,8 @@ export async function listAdminLoops(db: Db, query: z.output<typeof adminLoopsQu
     .where(inArray(loops.id, pageIds))
     .orderBy(...LOOP_ORDERS[query.sort]);
 
-  let total = rows[0]?.total;
-  if (total === undefined) {
-    // Past the end: the total still counts (and is 0 when even the first page is empty).
-    total = page === 1 ? 0 : ((await db.select({ total: count.mapWith(Number) }).from(sql`(select 1) as one`))[0]?.total ?? 0);
-  }
-  const last = rows.at(-1);
-  const next =
-    last && page * query.pageSize < total
-      ? { page: page + 1, cursor: encodeCursor(list, { page: page + 1, key: last.key, id: last.loop.id }) }
-      : null;
+  // Past the end, the total still counts.
+  const { total, next } = await pageTail(db, list, page, query.pageSize, rows, count, (row) => row.loop.id);
   return { loops: rows.map(toLoopSummary), total, next };
 }
 

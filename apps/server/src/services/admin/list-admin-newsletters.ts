@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AdminNewsletter, adminNewslettersQuerySchema } from '@loop/shared/admin';
 import type { Db } from '../../db/client';
 import { loops, newsletters, rowCounts } from '../../db/schema';
-import { decodeCursor, encodeCursor, parseTimestampKey } from './page-cursor';
+import { decodeCursor, pageTail, parseTimestampKey } from './page-cursor';
 
 const LIST = 'newsletters';
 /** Newest first: by send time, else creation (index newsletters_newest_idx). */
@@ -42,15 +42,7 @@ export async function listAdminNewsletters(
     .limit(query.pageSize)
     .offset(cursor ? 0 : (page - 1) * query.pageSize);
 
-  let counted = rows[0]?.total;
-  if (counted === undefined) {
-    counted = page === 1 ? 0 : ((await db.select({ total: total.mapWith(Number) }).from(sql`(select 1) as one`))[0]?.total ?? 0);
-  }
-  const last = rows.at(-1);
-  const next =
-    last && page * query.pageSize < counted
-      ? { page: page + 1, cursor: encodeCursor(LIST, { page: page + 1, key: last.key, id: last.id }) }
-      : null;
+  const { total: counted, next } = await pageTail(db, LIST, page, query.pageSize, rows, total, (row) => row.id);
   return {
     newsletters: rows.map((n) => ({
       id: n.id,

@@ -1,3 +1,5 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 
 /**
@@ -44,4 +46,30 @@ export function parseTimestampKey(key: unknown): string | undefined {
   const ms = Date.parse(key);
   // Date.parse rolls 30 February over to March; PostgreSQL would refuse it.
   return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 19) === key.slice(0, 19) ? key : undefined;
+}
+
+/**
+ * A page's total and link to the next page: the total from the first row (every row carries the
+ * `count`), or counted on its own past the end (0 when even the first page is empty); a next page
+ * while rows remain, its cursor after the page's last row.
+ */
+export async function pageTail<R extends { key: unknown; total: number }>(
+  db: Db,
+  list: string,
+  page: number,
+  pageSize: number,
+  rows: R[],
+  count: SQL,
+  idOf: (row: R) => number,
+): Promise<{ total: number; next: { page: number; cursor: string } | null }> {
+  let total = rows[0]?.total;
+  if (total === undefined) {
+    total = page === 1 ? 0 : ((await db.select({ total: count.mapWith(Number) }).from(sql`(select 1) as one`))[0]?.total ?? 0);
+  }
+  const last = rows.at(-1);
+  const next =
+    last && page * pageSize < total
+      ? { page: page + 1, cursor: encodeCursor(list, { page: page + 1, key: last.key, id: idOf(last) }) }
+      : null;
+  return { total, next };
 }

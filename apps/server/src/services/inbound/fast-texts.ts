@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { toE164 } from '@loop/shared/phone';
 import type { DbOrTx } from '../../db/client';
+import { recordset } from '../../db/recordset';
 import { loops, messages, updates } from '../../db/schema';
 import { textChannel, type MessageRow } from '../../messaging/context';
 import { insertOutboundRows, type OutboundRow } from '../../messaging/outbox';
@@ -91,7 +92,7 @@ export async function storeFastTexts(tx: DbOrTx, texts: readonly FastText[]): Pr
       order by ${loops.id} for no key update`);
     await tx.execute(sql`insert into ${updates} (loop_id, user_id, content, message_id, created_at)
       select u.loop_id, u.user_id, u.content, u.message_id, u.created_at
-      from jsonb_to_recordset(${JSON.stringify(made)}::jsonb) as u(loop_id bigint, user_id bigint, content text, message_id bigint, created_at timestamptz)
+      from ${recordset('u', { loop_id: 'bigint', user_id: 'bigint', content: 'text', message_id: 'bigint', created_at: 'timestamptz' }, made)}
       order by u.message_id, u.loop_id
       on conflict (message_id, loop_id) do nothing`);
   }
@@ -104,7 +105,7 @@ export async function storeFastTexts(tx: DbOrTx, texts: readonly FastText[]): Pr
   }));
   await tx.execute(sql`update ${messages} m set status = o.status, user_id = o.user_id, loop_id = o.loop_id, error = null, next_attempt_at = null,
       attempts = m.attempts + 1, media_urls = case when o.shared then '[]'::jsonb else m.media_urls end, updated_at = now()
-    from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as o(id bigint, status text, user_id bigint, loop_id bigint, shared boolean)
+    from ${recordset('o', { id: 'bigint', status: 'text', user_id: 'bigint', loop_id: 'bigint', shared: 'boolean' }, outcomes)}
     where m.id = o.id`);
   await openWhatsappWindows(tx, ordered);
   await queueReplies(tx, ordered);

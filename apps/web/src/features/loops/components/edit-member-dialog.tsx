@@ -3,9 +3,8 @@ import { Pencil } from 'lucide-react';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { updateMemberSchema, type LoopMember } from '@loop/shared/loops';
-import { MessagingPreferenceField } from '@/components/messaging-preference-field';
-import { PhoneInput } from '@/components/phone-input';
-import { Button } from '@/components/ui/button';
+import { NamedActionButton } from '@/components/named-action-button';
+import { PersonFields } from '@/components/person-fields';
 import {
   Dialog,
   DialogContent,
@@ -16,7 +15,6 @@ import {
   DialogTrigger,
 } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
 import { toast, toastError } from '@/components/ui/use-toast';
@@ -35,12 +33,7 @@ export function EditMemberDialog({ loopId, member }: { loopId: number; member: L
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button variant="ghost" size="sm" className="h-10">
-          <Pencil aria-hidden="true" />
-          <span>
-            Edit<span className="sr-only"> {name}</span>
-          </span>
-        </Button>
+        <NamedActionButton icon={<Pencil aria-hidden="true" />} label="Edit" name={name} />
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>
@@ -92,40 +85,7 @@ function EditMemberForm({ loopId, member, onSaved }: { loopId: number; member: L
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
-      <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id="edit-member-first-name" label="First Name" error={errors.firstName?.message}>
-          {(control) => <Input {...control} autoComplete="off" disabled={locked} {...form.register('firstName')} />}
-        </FormField>
-        <FormField id="edit-member-last-name" label="Last Name" error={errors.lastName?.message}>
-          {(control) => <Input {...control} autoComplete="off" disabled={locked} {...form.register('lastName')} />}
-        </FormField>
-      </div>
-      <FormField id="edit-member-phone" label="Phone Number" error={errors.phoneNumber?.message}>
-        {(control) => (
-          <Controller
-            control={form.control}
-            name="phoneNumber"
-            render={({ field }) => (
-              <PhoneInput
-                {...control}
-                ref={field.ref}
-                name={field.name}
-                value={field.value ?? ''}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                disabled={locked}
-              />
-            )}
-          />
-        )}
-      </FormField>
-      <Controller
-        control={form.control}
-        name="messagingPreference"
-        render={({ field }) => (
-          <MessagingPreferenceField name={field.name} value={field.value ?? 'sms'} onChange={field.onChange} disabled={locked} />
-        )}
-      />
+      <PersonFields form={form} idPrefix="edit-member" someoneElse noEmail disabled={locked} />
       <FormField
         id="edit-member-context"
         label="Context (Optional)"

@@ -4,6 +4,7 @@ import type { LoopDetail, LoopMember } from '@loop/shared/loops';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { EmailStatusNote } from '@/components/email-status';
 import { MemberStateBadge, memberStateDetail } from '@/components/member-state';
+import { NamedActionButton } from '@/components/named-action-button';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast, toastError } from '@/components/ui/use-toast';
@@ -114,12 +115,12 @@ function MemberRow({ loopId, member, canManage }: { loopId: number; member: Loop
           {!member.isCreator && (
             <ConfirmDialog
               trigger={
-                <Button variant="ghost" size="sm" className="h-10 text-destructive hover:bg-destructive/10 hover:text-destructive">
-                  <Trash2 aria-hidden="true" />
-                  <span>
-                    Remove<span className="sr-only"> {name}</span>
-                  </span>
-                </Button>
+                <NamedActionButton
+                  icon={<Trash2 aria-hidden="true" />}
+                  label="Remove"
+                  name={name}
+                  className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                />
               }
               title={`Remove ${name}?`}
               description="They will stop getting reminders and newsletters from this loop. Their past updates stay."

@@ -87,31 +87,25 @@ const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
     return { newsletter: toNewsletter(row) } satisfies SaveNewsletterAnswer;
   });
 
+  /** What sending a newsletter now needs of the app: the time, and its links' and replies' settings. */
+  const sending = () => ({
+    now: clock(),
+    publicUrl: config.PUBLIC_URL,
+    secret: config.SESSION_SECRET,
+    replyDomain: mailReplyDomain(config),
+  });
+
   app.post('/:id/newsletters/:newsletterId/send', { schema: { params: newsletterParamsSchema } }, async (request) => {
     const { params } = request;
     await managed(request, params.id);
-    const sent = await sendNewsletter(db, {
-      loopId: params.id,
-      newsletterId: params.newsletterId,
-      now: clock(),
-      publicUrl: config.PUBLIC_URL,
-      secret: config.SESSION_SECRET,
-      replyDomain: mailReplyDomain(config),
-    });
+    const sent = await sendNewsletter(db, { loopId: params.id, newsletterId: params.newsletterId, ...sending() });
     return { newsletter: toNewsletter(sent.newsletter), textsQueued: sent.textsQueued } satisfies SendNewsletterAnswer;
   });
 
   app.post('/:id/newsletters/:newsletterId/approve', { schema: { params: newsletterParamsSchema } }, async (request) => {
     const { params } = request;
     await managed(request, params.id);
-    const approved = await approveNewsletter(db, {
-      loopId: params.id,
-      newsletterId: params.newsletterId,
-      now: clock(),
-      publicUrl: config.PUBLIC_URL,
-      secret: config.SESSION_SECRET,
-      replyDomain: mailReplyDomain(config),
-    });
+    const approved = await approveNewsletter(db, { loopId: params.id, newsletterId: params.newsletterId, ...sending() });
     return { newsletter: toNewsletter(approved.newsletter), textsQueued: approved.textsQueued } satisfies SendNewsletterAnswer;
   });
 
