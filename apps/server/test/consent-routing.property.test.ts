@@ -9,7 +9,7 @@ import { inArray } from 'drizzle-orm';
 import { createLoop, createPerson, testClock, useFakeTwilioApp } from './helpers/messaging';
 import { smsParams } from './helpers/twilio-fixtures';
 
-// Issue 15: for random Loops, memberships (pending, active, removed, opted out) and texts (plain,
+// Membership consent (decision 0015): for random Loops, memberships (pending, active, removed, opted out) and texts (plain,
 // "Name: ...", #hashtags, names two Loops share), a text lands only in its sender's active
 // memberships, and only where it was addressed; a tie stores nothing.
 const clock = testClock();

@@ -8,7 +8,7 @@ import { createTestApp, signUp, type TestContext } from './helpers/app';
 import { addActiveMemberAs, addMemberAs, createLoopAs } from './helpers/loops';
 import { createPerson, updatesOf } from './helpers/messaging';
 
-// Issue 15, story "The Phone Simulator shows anyone's thread": who may play which phone, and see which texts.
+// The Phone Simulator and membership consent (decisions 0015 and 0031): who may play which phone, and see which texts.
 let t: TestContext;
 let alice: Awaited<ReturnType<typeof signUp>>;
 let bob: Awaited<ReturnType<typeof signUp>>;

@@ -10,7 +10,7 @@ import { addMemberAs, createLoopAs } from './helpers/loops';
 import { testClock, textsTo, updatesOf, useFakeTwilioApp } from './helpers/messaging';
 import { postWebhook, smsParams } from './helpers/twilio-fixtures';
 
-// Issue 15's stories, through the API and Twilio's inbound webhook (fixtures: test/helpers/twilio-fixtures.ts,
+// Membership consent (decision 0015), through the API and Twilio's inbound webhook (fixtures: test/helpers/twilio-fixtures.ts,
 // https://www.twilio.com/docs/messaging/guides/webhook-request).
 const clock = testClock(new Date('2026-05-04T10:00:00Z'));
 const env = useFakeTwilioApp({ clock });

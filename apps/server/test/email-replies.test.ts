@@ -1,5 +1,5 @@
 /**
- * Replies by e-mail become updates (issue 31, decision 0049). Real MIME messages, shaped as Gmail,
+ * Replies by e-mail become updates (decision 0049). Real MIME messages, shaped as Gmail,
  * Outlook and Apple Mail write them (test/fixtures/email/), go over a raw SMTP connection to the
  * listener on 127.0.0.1. SPF (RFC 7208), DKIM (RFC 6376) and DMARC (RFC 7489) are checked by
  * mailauth against DNS records this file publishes through mailauth's `resolver` option: no real

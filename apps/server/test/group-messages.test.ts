@@ -8,7 +8,7 @@ import { createTestApp, signUp, uniquePhone, type TestContext } from './helpers/
 import { addActiveMemberAs, addMemberAs, createLoopAs } from './helpers/loops';
 
 /**
- * Owners' group messages (issue 29, decision 0042): what they cost before they go, whom they reach
+ * Owners' group messages (decision 0042): what they cost before they go, whom they reach
  * (only the one rule's recipients), the per-Loop limit under parallel requests, scheduling and
  * cancelling, and delivery counted from the texts.
  */

@@ -85,7 +85,7 @@ describe('invites', () => {
     expect(await t.testDb.database.db.select().from(members).where(eq(members.loopId, loop.id))).toHaveLength(1);
   });
 
-  it('does not tell that an email belongs to another account (issue 14): the joiner gets in, the email is not stored on them', async () => {
+  it('does not tell that an email belongs to another account (decision 0013): the joiner gets in, the email is not stored on them', async () => {
     const { loop, invite } = await newInvite();
     const other = await signUp(t.app);
     const res = await join(invite.code, person({ phoneNumber: '+14155550190', email: other.account.email }));

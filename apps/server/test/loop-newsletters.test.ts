@@ -4,7 +4,7 @@ import { loops, newsletters } from '../src/db/schema';
 import { createTestApp, signUp, type TestContext } from './helpers/app';
 import { addActiveMemberAs, createLoopAs } from './helpers/loops';
 
-// Item 11 of issue 18: owners (and members) see the Loop's newsletters and what is due next.
+// Owners (and members) see the Loop's newsletters and what is due next.
 let t: TestContext;
 beforeAll(async () => {
   t = await createTestApp();

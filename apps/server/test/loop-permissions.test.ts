@@ -5,7 +5,7 @@ import { newsletters } from '../src/db/schema';
 import { addActiveMemberAs, addMemberAs, createLoopAs, insertUpdate } from './helpers/loops';
 
 /**
- * The permission matrix of issue 3: for every Loop route, what the owner, a member, a stranger,
+ * The permission matrix of decision 0003: for every Loop route, what the owner, a member, a stranger,
  * staff and a signed-out visitor get. Each case runs on its own fresh Loop.
  */
 type Role = 'owner' | 'member' | 'stranger' | 'staff' | 'signedOut';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, uniquePhone, type TestContext } from './helpers/app';
 import { addActiveMemberAs, addMemberAs, createLoopAs } from './helpers/loops';
 
-// Item 12 of issue 18: the owner edits a member (name, context, messaging preference).
+// The owner edits a member (name, context, messaging preference).
 let t: TestContext;
 beforeAll(async () => {
   t = await createTestApp();

@@ -135,7 +135,7 @@ describe('a phone’s thread', () => {
   });
 });
 
-describe('what else a phone sends (item 7) and STOP as Twilio answers it (item 8)', () => {
+describe('what else a phone sends (a location) and STOP as Twilio answers it', () => {
   const thread = async (phone: string) => (await get(t.app, `/api/simulator/phones/${encodeURIComponent(phone)}/messages`)).json().messages;
   const lastReply = async (phone: string) => (await thread(phone)).at(-1);
 
@@ -191,7 +191,7 @@ describe('what else a phone sends (item 7) and STOP as Twilio answers it (item 8
   });
 });
 
-describe('a real voice memo or video from the simulator (issue 22)', () => {
+describe('a real voice memo or video from the simulator (decision 0023)', () => {
   // Fixtures made by Debian's ffmpeg from lavfi sources (helpers/clips.ts), never downloaded.
   it('goes through the same pipeline as a Twilio MMS: an update with a playable clip, and the upload gone', async () => {
     const db = t.testDb.database.db;

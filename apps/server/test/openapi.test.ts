@@ -106,7 +106,7 @@ describe('GET /api/openapi.json (decision 0018)', () => {
     ]);
   });
 
-  it('describes the Loop detail’s answer: each update with its photos and its voice memos and videos (issue 22)', () => {
+  it('describes the Loop detail’s answer: each update with its photos and its voice memos and videos (decision 0023)', () => {
     const detail = operation('GET', '/api/loops/:id')?.responses?.['200']?.content['application/json']?.schema;
     const update = detail?.properties?.updates?.items;
     expect(Object.keys(update?.properties ?? {})).toEqual(['id', 'userId', 'content', 'createdAt', 'mediaUrls', 'photos', 'clips', 'user']);

@@ -6,7 +6,7 @@ import { newAccount } from './helpers/app';
 import { startServer, stopAllServers } from './helpers/server-process';
 
 /**
- * Issue 14 on a real server process: sign-up's codes and passwords stay out of its logs. The
+ * Phones proven by a texted code (decision 0013) on a real server process: sign-up's codes and passwords stay out of its logs. The
  * API-level phone-ownership tests are phone-ownership.test.ts; this one starts a process, so it
  * runs in `npm run test:slow` (decision 0046).
  */

@@ -9,7 +9,7 @@ import { createLoopAs, insertUpdate } from './helpers/loops';
 import { testClock } from './helpers/messaging';
 
 /**
- * Issue 14: a phone number acts on an account only once its holder proved it with a texted code.
+ * Decision 0013: a phone number acts on an account only once its holder proved it with a texted code.
  * Codes are read where the holder reads them: the text queued to their phone (lastCodeTo), or the
  * simulated text the sign-up card shows.
  */
@@ -42,7 +42,7 @@ async function userIdOf(memberId: number): Promise<number> {
   return row.userId;
 }
 
-describe('the squatter story (issue 14), end to end through the API', () => {
+describe('the squatter story (decision 0013), end to end through the API', () => {
   it('a squatter cannot complete sign-up for a phone they do not hold; the real holder can and keeps what an owner gave them', async () => {
     const holderPhone = uniquePhone();
     // 1. The squatter types the holder's phone into the sign-up form.
@@ -374,7 +374,7 @@ describe('staff are granted, never claimed', () => {
   });
 });
 
-describe('Add Member looks nothing up (issue 14 item 7)', () => {
+describe('Add Member looks nothing up (decision 0031)', () => {
   it('answers a known phone and a known email exactly as new ones, with the name and email the owner typed', async () => {
     const owner = await signUp(t.app);
     const loop = await createLoopAs(t.app, owner.cookie);

@@ -28,7 +28,7 @@ async function codeFromTwilio(phoneNumber: string): Promise<string> {
   return code;
 }
 
-describe('staff are granted, never claimed (issue 14 item 5, decision 0013)', () => {
+describe('staff are granted, never claimed (decision 0013)', () => {
   it('an address can no longer be claimed: ADMIN_EMAILS stops the server at start', () => {
     expect(() => loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), ADMIN_EMAILS: 'boss@corp.example' })).toThrow(
       /ADMIN_EMAILS is no longer read/,

@@ -459,7 +459,7 @@ describe('4. status callbacks in any order', () => {
     expect((await textsTo(db(), person.phoneNumber))[0]?.status).toBe('delivered');
   });
 
-  // [errors] 21617 answered at once: the body is too long. Nothing Loop writes is (item 5).
+  // [errors] 21617 answered at once: the body is too long. Nothing Loop writes is (messaging/text-limits.ts).
   it('21617 answered at once fails the text without retrying', async () => {
     const person = await createPerson(db());
     await queue(person.id);

@@ -21,7 +21,7 @@ export interface TestContext {
 }
 
 /**
- * Emails that signUp() makes staff, per app. ADMIN_EMAILS is no longer a setting (issue 14: staff
+ * Emails that signUp() makes staff, per app. ADMIN_EMAILS is no longer a setting (decision 0013: staff
  * are granted, never claimed); tests still pass it to createTestApp, and the helper grants
  * staff the way an operator does (setPrivileged, what `npm run admin -- grant` runs) after the
  * code step, so no test depends on an address making anyone staff.
