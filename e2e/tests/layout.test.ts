@@ -248,7 +248,7 @@ describe("the newcomer's screens", () => {
       }),
     );
     expect(edges[1]).toEqual(edges[0]);
-    await screenshot(page, 'issue30-admin-aligned-1280');
+    await screenshot(page, 'admin-aligned-1280');
     await context.close();
   });
 

@@ -82,7 +82,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL terminates every connection of t
     });
 
     it('keeps answering while every backend of its database is terminated, again and again', { timeout: 120_000 }, async () => {
-      // Sign-up texts a code (issue 14); read it where the fake Twilio received it, then verify.
+      // Sign-up texts a code (decision 0013); read it where the fake Twilio received it, then verify.
       let holder = '';
       const post = (pathname: string, body: object) =>
         fetch(`${server.url}${pathname}`, {

@@ -179,7 +179,7 @@ export function loopRoutes(world: World): RouteFuzz[] {
       success: rows(),
     },
     {
-      // Issue 15: a pending member's invitation again (active members answer 409; once a day).
+      // Membership consent (decision 0015): a pending member's invitation again (active members answer 409; once a day).
       route: 'POST /api/loops/:id/members/:memberId/invitation',
       params: { id: loopId, memberId: idSegment('memberOfOwn', 'creatorOfOwn', 'memberOfOther') },
       body: body(),
@@ -394,7 +394,7 @@ export function publicRoutes(world: World): RouteFuzz[] {
     },
     { route: 'GET /media/:key', params: { key: tokenSegment('mediaKey') }, success: rows() },
     {
-      // Issue 17: one stored size of a photo.
+      // One stored size of a photo (decision 0022).
       route: 'GET /media/:key/:width',
       params: {
         key: tokenSegment('mediaKey'),

@@ -21,7 +21,7 @@ export interface TestContext {
 }
 
 /**
- * Emails that signUp() makes staff, per app. ADMIN_EMAILS is no longer a setting (issue 14: staff
+ * Emails that signUp() makes staff, per app. ADMIN_EMAILS is no longer a setting (decision 0013: staff
  * are granted, never claimed); tests still pass it to createTestApp, and the helper grants
  * staff the way an operator does (setStaff, what `npm run admin -- grant` runs) after the
  * code step, so no test depends on an address making anyone staff.
@@ -45,21 +45,21 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_ACCOUNT: '100000',
-    // Tests add many members to one phone; test/consent-limits.test.ts sets these low.
+    // Tests add many members to one phone; test/services/consent.test.ts sets these low.
     LOOPS_PER_ACCOUNT_PER_HOUR: '100000',
     LOOPS_PER_ACCOUNT_PER_DAY: '100000',
     MEMBER_ADDS_PER_ACCOUNT_PER_HOUR: '100000',
     MEMBER_ADDS_PER_ACCOUNT_PER_DAY: '100000',
     INVITATIONS_PER_PHONE_PER_DAY: '100000',
-    // Tests text many codes in an hour; test/sms-pumping.test.ts sets it low.
+    // Tests text many codes in an hour; test/messaging/sms-pumping.test.ts sets it low.
     CODE_TEXTS_PER_HOUR: '100000',
-    // Tests run at any hour against real clocks; test/quiet-hours*.test.ts turn quiet hours on.
+    // Tests run at any hour against real clocks; test/messaging/quiet-hours*.test.ts turn quiet hours on.
     QUIET_HOURS: 'off',
     // Pacing off: at the default 1 text a second every text a test sends after the first waited a
     // real second (19 s in one consent test). The pacing tests (messaging-pacing, pacing-segments,
     // pacing-processes, messaging-send-batch, faults/worker-stop and sigterm) set a rate.
     SEND_RATE_PER_SECOND: '0',
-    // The same for e-mail; test/mail-*.test.ts set a rate where pacing is the point.
+    // The same for e-mail; test/mail/*.test.ts set a rate where pacing is the point.
     MAIL_RATE_PER_SECOND: '0',
     ...withoutAdminEmails(env).env,
   });

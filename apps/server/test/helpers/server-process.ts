@@ -69,7 +69,7 @@ async function startOnce(env: Record<string, string>, options: StartOptions): Pr
       LOG_LEVEL: 'warn',
       SESSION_SECRET: 'fault-test-secret-fault-test-secret-0123',
       AUTO_NEWSLETTERS: 'off',
-      // These processes test faults, not the proof-of-work (test/sms-pumping.test.ts solves it in one).
+      // These processes test faults, not the proof-of-work (test/messaging/sms-pumping.test.ts solves it in one).
       SIGNUP_PROOF_OF_WORK: 'off',
       // Twilio in production asks for a support contact (the HELP answer names it).
       SUPPORT_CONTACT: 'help@loop.example',

@@ -14,7 +14,7 @@ export interface RouteCase {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: (w: World, c: Case) => string;
   payload?: (w: World, c: Case) => Record<string, unknown>;
-  /** The status the rules of docs/decisions/0003 and issue 9 give this case. */
+  /** The status the rules of docs/decisions/0003 and docs/security.md#authorization give this case. */
   expected: (c: Case) => number;
   /** The Loop a permitted call changes: it is rebuilt afterwards. */
   changes?: (c: Case) => LoopKey;

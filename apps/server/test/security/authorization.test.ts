@@ -5,7 +5,7 @@ import { ROUTES, type Case } from './authorization-routes';
 import { ACTORS, createWorld, hiddenFrom, NOW, roleIn, type World } from './authorization-world';
 
 /**
- * Issue 9, "Authorization": over (role, Loop, object, route), nobody but staff reads or changes
+ * docs/security.md#authorization: over (role, Loop, object, route), nobody but staff reads or changes
  * anything of a Loop they are not in, and nobody but staff reaches an admin route. Each case
  * checks the status the rules give, that no secret of a Loop the person may not see is in the
  * answer, that a refused request changed no row at all, and that even an allowed one changed no

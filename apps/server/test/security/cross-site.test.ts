@@ -5,7 +5,7 @@ import { addUpdate, generateAs } from '../helpers/newsletters';
 import { digestTables } from './db-digest';
 
 /**
- * Issue 9, "Cross-site requests": a page on another site can make a browser send a form
+ * docs/security.md#cross-site-requests: a page on another site can make a browser send a form
  * (form-encoded, text/plain or multipart) or a body-less POST without asking first; it cannot send
  * JSON. So every state-changing API route refuses anything but JSON (415), and refuses requests
  * the browser marks as coming from another site (403). Both change nothing, not even a session.

@@ -12,7 +12,7 @@ import { createLoopAs, insertUpdate } from '../helpers/loops';
 import { JPEG } from '../helpers/messaging';
 
 /**
- * Issue 9, "Headers on every response": every kind of answer (API JSON, every kind of error, the
+ * docs/security.md#headers-on-every-response: every kind of answer (API JSON, every kind of error, the
  * web app's HTML and files, the public newsletter page, photos, not-found) carries a CSP without
  * inline scripts, with object-src 'none', base-uri and frame-ancestors; nosniff; HSTS exactly when
  * PUBLIC_URL is https; and nothing that names our software, its versions or its stack.

@@ -12,7 +12,7 @@ import { localDiskStorage } from '../../src/storage/local-disk';
 import { mediaUrl, STORAGE_KEY } from '../../src/storage/media-storage';
 
 /**
- * Issue 9, "Tokens": invite codes, newsletter urlIds, session tokens and photo paths carry at
+ * docs/security.md#tokens: invite codes, newsletter urlIds, session tokens and photo paths carry at
  * least 128 random bits. The services make them with newToken(kind); these tests draw 10,000 of
  * each kind from it, and check that what the services hand out has the same shape.
  */

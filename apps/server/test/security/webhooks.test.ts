@@ -6,7 +6,7 @@ import { smsParams, statusParams } from '../helpers/twilio-fixtures';
 import { digestTables } from './db-digest';
 
 /**
- * Issue 9, "Webhooks": what test/messaging-webhook.test.ts leaves open. It proves that an unsigned
+ * docs/security.md#webhooks: what test/messaging/webhook.test.ts leaves open. It proves that an unsigned
  * request, a wrong signature and Twilio's retries of one MessageSid (five at once, and again after
  * processing) store nothing or one row; here a correctly signed request is replayed where it was
  * not signed for: another webhook, another host, an added query, altered, added or dropped

@@ -9,10 +9,10 @@ import { Textarea } from '@/components/ui/textarea';
 import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { useSendSimulatedText } from '../api/send-simulated-text';
-import { ATTACH_ACCEPT, toSimulatorClip } from './media-files';
+import { ATTACH_ACCEPT, toSimulatorClip } from '../lib/media-files';
 import { MoreAttachmentsMenu, type MoreToSend } from './more-attachments-menu';
-import { toSimulatorPhoto } from './photo-files';
-import { useAttachments, type Attachment } from './use-attachments';
+import { toSimulatorPhoto } from '../lib/photo-files';
+import { useAttachments, type Attachment } from '../hooks/use-attachments';
 import { useVoiceRecorder } from '../hooks/use-voice-recorder';
 
 interface ComposeBoxProps {

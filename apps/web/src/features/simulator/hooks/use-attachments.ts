@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { attachmentKind, attachmentProblem, type AttachmentKind } from './media-files';
+import { attachmentKind, attachmentProblem, type AttachmentKind } from '../lib/media-files';
 
 export interface Attachment {
   id: string;

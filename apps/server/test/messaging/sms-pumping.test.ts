@@ -1,0 +1,270 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { phoneKind } from '@loop/shared/phone-kind';
+import { messages } from '../../src/db/schema';
+import { processPending } from '../../src/jobs/message-worker';
+import { enqueueText } from '../../src/messaging/outbox';
+import { browser, createTestApp, newAccount, signUp, type TestApp, type TestContext } from '../helpers/app';
+import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
+import { createLoopAs } from '../helpers/loops';
+import { createPerson, testClock } from '../helpers/messaging';
+import { solveProofOfWork } from '../helpers/proof-of-work';
+
+/**
+ * SMS pumping (decision 0030): a stranger makes Loop text numbers that pay whoever holds them
+ * (premium rate, satellite), or many numbers at once. Every test plays the attack against Loop
+ * sending through Twilio (the real SDK, a fake Twilio on 127.0.0.1) and counts what was texted.
+ */
+let fake: FakeTwilio;
+let t: TestContext;
+const clock = testClock(new Date());
+beforeAll(async () => {
+  fake = await startFakeTwilio();
+  t = await createTestApp(twilioEnv(fake), { clock });
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+const db = () => t.testDb.database.db;
+let address = 0;
+/** A new client address per request: these attacks come from many. */
+const nextAddress = () => `198.18.${Math.floor(++address / 250)}.${(address % 250) + 1}`;
+const post = (app: TestApp, url: string, payload: object, headers: Record<string, string> = {}) =>
+  app.inject({ method: 'POST', url, payload, headers, remoteAddress: nextAddress() });
+const codeTextsTo = async (phones: string[]) =>
+  db()
+    .select()
+    .from(messages)
+    .where(and(inArray(messages.toAddress, phones), eq(messages.kind, 'code')));
+const sentTo = (phones: string[]) => fake.sent.filter((s) => phones.includes(String(s.params.To).replace(/^whatsapp:/, '')));
+
+describe('number types: Loop texts only numbers that are a person’s own phone', () => {
+  // Each with what libphonenumber's full metadata says it is: [type, country].
+  const refused: Record<string, [string, string | null]> = {
+    '+449090123456': ['PREMIUM_RATE', 'GB'], // UK 09
+    '+33810123456': ['SHARED_COST', 'FR'], // France 0810
+    '+4901371234567': ['SHARED_COST', 'DE'], // Germany 0137
+    '+447012345678': ['PERSONAL_NUMBER', 'GB'], // UK 070 "personal numbers": forwarding, paid per call
+    '+443001234567': ['UAN', 'GB'], // UK 03 company numbers
+    '+18005551234': ['TOLL_FREE', 'US'],
+    '+881612345678': ['MOBILE', null], // satellite (Iridium, Globalstar)
+    '+870773111632': ['MOBILE', null], // Inmarsat
+    '+88216123456': ['VOIP', null], // international networks
+  };
+  const phones = Object.keys(refused);
+
+  it('the list holds what it says', () => {
+    for (const [phone, [type, country]] of Object.entries(refused)) expect(phoneKind(phone)).toEqual({ type, country });
+  });
+
+  it('refuses them for sign-up codes, resends, password resets, members and joins with a 400 that says so, and texts nothing', async () => {
+    const app = await t.rebuild({ SMS_COUNTRIES: 'all' });
+    const owner = await signUp(app, {}, { remoteAddress: nextAddress() });
+    const loop = await createLoopAs(app, owner.cookie, { name: 'Family' });
+    const invite = await app.inject({ method: 'POST', url: `/api/loops/${loop.id}/invite`, headers: { cookie: owner.cookie } });
+    const code = String(invite.json<{ inviteUrl: string }>().inviteUrl).split('/').pop();
+    for (const phone of phones) {
+      const answers = [
+        await post(app, '/api/register', newAccount({ phoneNumber: phone })),
+        await post(app, '/api/register/resend', { phoneNumber: phone }),
+        await post(app, '/api/password-reset', { login: phone }),
+        await post(app, `/api/loops/${loop.id}/members`, { firstName: 'X', lastName: 'Y', phoneNumber: phone }, { cookie: owner.cookie }),
+        await post(app, `/api/invites/${code}/join`, { firstName: 'X', lastName: 'Y', phoneNumber: phone }),
+      ];
+      for (const answer of answers) {
+        expect({ phone, status: answer.statusCode }).toEqual({ phone, status: 400 });
+        expect(answer.json().message).toMatch(/^Loop can't text this kind of number \(.+\)\. Use a personal mobile phone number\.$/);
+      }
+    }
+    expect(await codeTextsTo(phones)).toEqual([]);
+    await processPending(app.ctx);
+    expect(sentTo(phones)).toEqual([]);
+    // A person's own phone, mobile or landline, still works.
+    expect((await post(app, '/api/register', newAccount({ phoneNumber: '+447911123456' }))).statusCode).toBe(202);
+    expect((await post(app, '/api/register', newAccount({ phoneNumber: '+442079460958' }))).statusCode).toBe(202);
+  });
+
+  it('a text already queued to such a number is not sent: the rule is checked again at the moment of sending', async () => {
+    const person = await createPerson(db(), { phoneNumber: '+449090123457' });
+    await db().transaction((tx) =>
+      enqueueText(tx, { kind: 'reminder', userId: person.id, body: 'Time to share your news!', idempotencyKey: `pumping:${person.id}` }),
+    );
+    await processPending(t.app.ctx);
+    expect(sentTo([person.phoneNumber])).toEqual([]);
+    const [row] = await db().select().from(messages).where(eq(messages.toAddress, person.phoneNumber));
+    expect(row).toMatchObject({
+      status: 'failed',
+      error: "Not sent: Loop can't text this kind of number (a premium-rate number). Use a personal mobile phone number.",
+    });
+  });
+});
+
+describe('SMS_COUNTRIES: the countries Loop texts', () => {
+  it('by default, only the country of TWILIO_FROM_NUMBER: a number elsewhere is refused with a message naming its country', async () => {
+    const owner = await signUp(t.app, {}, { remoteAddress: nextAddress() });
+    const loop = await createLoopAs(t.app, owner.cookie, { name: 'Abroad' });
+    const german = '+4915112345678';
+    const french = '+33612345678';
+    const signUpAbroad = await post(t.app, '/api/register', newAccount({ phoneNumber: german }));
+    expect(signUpAbroad.statusCode).toBe(400);
+    expect(signUpAbroad.json().message).toBe("Loop can't text numbers in Germany: this Loop texts only numbers in United States.");
+    const member = await post(
+      t.app,
+      `/api/loops/${loop.id}/members`,
+      { firstName: 'A', lastName: 'B', phoneNumber: french },
+      { cookie: owner.cookie },
+    );
+    expect(member.statusCode).toBe(400);
+    expect(member.json().message).toBe("Loop can't text numbers in France: this Loop texts only numbers in United States.");
+    expect(await codeTextsTo([german, french])).toEqual([]);
+    // Listed, they are texted.
+    const europe = await t.rebuild({ SMS_COUNTRIES: 'US,DE,FR' });
+    expect((await post(europe, '/api/register', newAccount({ phoneNumber: german }))).statusCode).toBe(202);
+    expect(
+      (
+        await post(
+          europe,
+          `/api/loops/${loop.id}/members`,
+          { firstName: 'A', lastName: 'B', phoneNumber: french },
+          { cookie: owner.cookie },
+        )
+      ).statusCode,
+    ).toBe(201);
+  });
+
+  it('applies to every text, at the moment of sending: a text queued while a country was allowed is not sent once it is not', async () => {
+    const person = await createPerson(db(), { phoneNumber: '+4915112345679', messagingPreference: 'whatsapp' });
+    // Queued as if Germany had been allowed then (enqueueText does not read the countries).
+    await db().transaction((tx) =>
+      enqueueText(tx, { kind: 'reminder', userId: person.id, body: 'Time to share your news!', idempotencyKey: `country:${person.id}` }),
+    );
+    await processPending(t.app.ctx); // the default app: US only
+    expect(sentTo([person.phoneNumber])).toEqual([]);
+    const [row] = await db().select().from(messages).where(eq(messages.toAddress, person.phoneNumber));
+    expect(row).toMatchObject({
+      status: 'failed',
+      error: "Not sent: Loop can't text numbers in Germany: this Loop texts only numbers in United States.",
+    });
+  });
+});
+
+describe('caps on code texts', () => {
+  it('all server processes together text at most CODE_TEXTS_PER_HOUR codes an hour; then a 429 that says when, a log line and a metric', async () => {
+    // The hour's count is shared by every app on this database: start a fresh hour.
+    clock.advance(60 * 60_000 + 1000);
+    const env = { CODE_TEXTS_PER_HOUR: '3', METRICS_TOKEN: 'metrics-token-0123456789' };
+    const [one, two] = [await t.rebuild(env), await t.rebuild(env)];
+    const warn = vi.spyOn(one.log, 'warn');
+    const scrape = async () => {
+      const res = await one.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-token-0123456789' } });
+      return Number(/^loop_code_texts_refused_total (\d+)$/m.exec(res.body)?.[1] ?? 'NaN');
+    };
+    const refusedBefore = await scrape();
+    const phones: string[] = [];
+    const codes: number[] = [];
+    for (const app of [one, two, one, two, one]) {
+      const account = newAccount();
+      phones.push(account.phoneNumber);
+      codes.push((await post(app, '/api/register', account)).statusCode);
+    }
+    expect(codes).toEqual([202, 202, 202, 429, 429]);
+    const refused = await post(one, '/api/register', newAccount());
+    expect(refused.json().message).toMatch(
+      /^Loop has sent as many sign-up and password codes as it may this hour\. Please try again in \d+ minutes?\.$/,
+    );
+    // "Forgot password?" too, the same for every account, known or not.
+    expect((await post(two, '/api/password-reset', { login: 'nobody@example.com' })).statusCode).toBe(429);
+    expect(await codeTextsTo(phones)).toHaveLength(3);
+    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ cap: 3 }), expect.stringContaining('CODE_TEXTS_PER_HOUR (3) reached'));
+    expect((await scrape()) - refusedBefore).toBeGreaterThanOrEqual(2);
+    // An hour later, codes go out again.
+    clock.advance(60 * 60_000 + 1000);
+    expect((await post(two, '/api/register', newAccount())).statusCode).toBe(202);
+  });
+
+  it('a phone gets at most 10 code texts a day, however they are asked for', async () => {
+    const { account } = await signUp(t.app, {}, { remoteAddress: nextAddress() });
+    const phone = account.phoneNumber as string;
+    // The sign-up code, then twelve "Forgot password?" over three hours, each past the 30-second
+    // wait and within the 5 an hour: without a daily cap, 12 codes. (From one browser: while its
+    // code waits, another browser's request texts nothing, decision 0027.)
+    const tab = browser(t.app);
+    for (let hour = 0; hour < 3; hour++) {
+      for (let i = 0; i < (hour < 2 ? 5 : 2); i++) {
+        expect((await tab.post('/api/password-reset', { login: account.email })).statusCode).toBe(202);
+        clock.advance(31_000);
+      }
+      clock.advance(60 * 60_000);
+    }
+    expect(await codeTextsTo([phone])).toHaveLength(10);
+  });
+});
+
+describe('proof-of-work before a code is texted (SIGNUP_PROOF_OF_WORK=on)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await t.rebuild({ SIGNUP_PROOF_OF_WORK: 'on' });
+  });
+  const solve = () => solveProofOfWork(async (path) => (await app.inject({ method: 'GET', url: path })).json());
+
+  it('without a solved challenge, sign-up, resend and "Forgot password?" text nothing, and say what to do', async () => {
+    const account = newAccount();
+    const forms = [
+      ['/api/register', account],
+      ['/api/register/resend', { phoneNumber: account.phoneNumber }],
+      ['/api/password-reset', { login: account.phoneNumber }],
+    ] as const;
+    for (const [url, form] of forms) {
+      for (const altcha of [undefined, '', 'bm90IGEgcHJvb2Y=', 'x'.repeat(100)]) {
+        const res = await post(app, url, { ...form, ...(altcha === undefined ? {} : { altcha }) });
+        expect({ url, status: res.statusCode }).toEqual({ url, status: 400 });
+        expect(res.json().message).toBe(
+          'The automatic check against spam is missing or did not finish. Reload the page and send the form again.',
+        );
+      }
+    }
+    expect(await codeTextsTo([account.phoneNumber as string])).toEqual([]);
+  });
+
+  it('a solved challenge lets one form through, once: a replayed proof is refused', async () => {
+    const altcha = await solve();
+    expect(altcha).toBeTypeOf('string');
+    expect((await post(app, '/api/register', newAccount({ altcha }))).statusCode).toBe(202);
+    const replay = await post(app, '/api/register', newAccount({ altcha }));
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json().message).toBe('This automatic check against spam was already used. Send the form again.');
+    // Another solved challenge: through.
+    expect((await post(app, '/api/password-reset', { login: 'nobody@example.com', altcha: await solve() })).statusCode).toBe(202);
+  });
+
+  it('a forged or changed proof is refused: another key, another cost, a challenge not signed by this server', async () => {
+    const altcha = (await solve()) as string;
+    const proof = JSON.parse(Buffer.from(altcha, 'base64').toString()) as {
+      challenge: { parameters: Record<string, unknown>; signature: string };
+      solution: { counter: number; derivedKey: string };
+    };
+    const forged = [
+      { ...proof, solution: { ...proof.solution, derivedKey: '00'.repeat(32) } },
+      { ...proof, challenge: { ...proof.challenge, parameters: { ...proof.challenge.parameters, cost: 1 } } },
+      { ...proof, challenge: { ...proof.challenge, signature: 'ab'.repeat(32) } },
+    ];
+    for (const f of forged) {
+      const res = await post(app, '/api/register', newAccount({ altcha: Buffer.from(JSON.stringify(f)).toString('base64') }));
+      expect(res.statusCode).toBe(400);
+    }
+  });
+
+  it('a challenge expires after 20 minutes', async () => {
+    const altcha = await solve();
+    clock.advance(20 * 60_000 + 1000);
+    const late = await post(app, '/api/register', newAccount({ altcha }));
+    expect(late.statusCode).toBe(400);
+    expect(late.json().message).toBe('The automatic check against spam has expired. Send the form again.');
+  });
+
+  it('GET /api/proof-of-work answers no challenge when the check is off', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/proof-of-work' })).json()).toEqual({ challenge: null });
+  });
+});

@@ -1,0 +1,138 @@
+import fc from 'fast-check';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { members, messages, updates, users } from '../../src/db/schema';
+import { processPending } from '../../src/jobs/message-worker';
+import { ingestInbound } from '../../src/messaging/ingest-inbound';
+import { isOptedOut, optOutPhone } from '../../src/messaging/opt-outs';
+import { handleInbound } from '../../src/services/inbound/handle-inbound';
+import { createLoop, createPerson, testClock, useFakeTwilioApp } from '../helpers/messaging';
+import { smsParams, whatsappParams } from '../helpers/twilio-fixtures';
+
+// The batch of plain texts (planFastText, storeFastTexts) and the text at a time
+// (handleInbound) apply one decision, decideInbound. Fed the same texts and facts, they must
+// end the same: each text's status and reply, the updates in each Loop, memberships, STOP.
+// Sender A's texts go through the worker (plain ones set-wise, the rest one at a time, facts read
+// once per batch); sender B, a mirror of A, has each text handled alone by handleInbound,
+// reading its facts afresh every time.
+const clock = testClock();
+const env = useFakeTwilioApp({ clock });
+
+const NAMES = ['Alpha', 'alpha', 'Beta Team', 'Gamma'];
+const TEXTS = [
+  'We went to the lake',
+  'Alpha: picnic on Sunday',
+  'news #beta-team',
+  'Delta: hello',
+  'YES',
+  'yes',
+  'YES Alpha',
+  'JOIN Gamma',
+  'Yes we made it home',
+  '1',
+  '2',
+  '7',
+  'Stop.',
+  'STOP',
+  'Please stop texting me',
+  'We stopped at the lake',
+  'START',
+  'HELP',
+  'LOOPS',
+  '',
+];
+const world = fc.record({
+  loops: fc.array(fc.record({ name: fc.constantFrom(...NAMES), membership: fc.constantFrom('active', 'pending', 'withheld', 'removed') }), {
+    minLength: 1,
+    maxLength: 3,
+  }),
+  optedOut: fc.boolean(),
+  channel: fc.constantFrom('sms' as const, 'whatsapp' as const),
+  texts: fc.array(fc.constantFrom(...TEXTS), { minLength: 1, maxLength: 5 }),
+});
+type World = typeof world extends fc.Arbitrary<infer W> ? W : never;
+
+async function build(w: World, ownerId: number) {
+  const db = env.db();
+  const sender = await createPerson(db, { firstName: 'Sender' });
+  const loopIds: number[] = [];
+  for (const l of w.loops) {
+    const loop = await createLoop(db, { name: l.name, memberIds: [], creatorId: ownerId });
+    if (l.membership !== 'removed') {
+      await db.insert(members).values({
+        loopId: loop.id,
+        userId: sender.id,
+        status: l.membership === 'active' ? 'active' : 'pending',
+        invitedById: ownerId,
+        invitedAt: clock(),
+        invitationWithheld: l.membership === 'withheld',
+      });
+    }
+    loopIds.push(loop.id);
+  }
+  if (w.optedOut) await optOutPhone(db, sender.phoneNumber, 'STOP', clock());
+  return { phone: sender.phoneNumber, userId: sender.id, loopIds };
+}
+
+async function ingest(w: World, phone: string): Promise<number[]> {
+  const ids: number[] = [];
+  for (const body of w.texts) {
+    const base = { accountSid: env.fake.accountSid, from: phone, body };
+    const { id } = await ingestInbound(env.db(), w.channel === 'sms' ? smsParams(base) : whatsappParams(base), clock());
+    if (id !== null) ids.push(id);
+  }
+  return ids;
+}
+
+/** What came of a sender's texts, with Loops by position so two mirrored senders compare. */
+async function outcome(sender: { phone: string; userId: number; loopIds: number[] }, ids: number[]) {
+  const db = env.db();
+  const rows = await db.select().from(messages).where(inArray(messages.id, ids)).orderBy(asc(messages.id));
+  const position = (loopId: number | null) => (loopId === null ? null : sender.loopIds.indexOf(loopId));
+  const texts = [];
+  for (const row of rows) {
+    const [reply] = await db
+      .select()
+      .from(messages)
+      .where(eq(messages.idempotencyKey, `reply:${row.id}`));
+    const stored = await db.select().from(updates).where(eq(updates.messageId, row.id)).orderBy(asc(updates.loopId));
+    texts.push({
+      status: row.status,
+      loop: position(row.loopId),
+      reply: reply ? { body: reply.body, kind: reply.kind } : null,
+      updates: stored.map((u) => ({ loop: position(u.loopId), content: u.content })),
+    });
+  }
+  const memberships = await db
+    .select({ loopId: members.loopId, status: members.status })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(and(eq(users.phoneNumber, sender.phone), inArray(members.loopId, sender.loopIds)));
+  return {
+    texts,
+    memberships: memberships.map((m) => ({ loop: position(m.loopId), status: m.status })).sort((a, b) => (a.loop ?? 0) - (b.loop ?? 0)),
+    optedOut: await isOptedOut(db, sender.phone),
+  };
+}
+
+describe('one inbound decision (property)', () => {
+  it('the batch and the text at a time end the same for the same texts and facts', async () => {
+    const owner = await createPerson(env.db(), { firstName: 'Owner' });
+    await fc.assert(
+      fc.asyncProperty(world, async (w) => {
+        const a = await build(w, owner.id);
+        const b = await build(w, owner.id);
+
+        const aIds = await ingest(w, a.phone);
+        await processPending(env.t.app.ctx);
+
+        const bIds = await ingest(w, b.phone);
+        const rows = await env.db().select().from(messages).where(inArray(messages.id, bIds)).orderBy(asc(messages.id));
+        for (const row of rows) await handleInbound(env.t.app.ctx, row);
+
+        expect(await outcome(a, aIds)).toEqual(await outcome(b, bIds));
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
