@@ -11,7 +11,7 @@ import pg from 'pg';
 import { loadConfig } from '../../apps/server/src/config';
 import { createAppContext } from '../../apps/server/src/create-context';
 import { openDatabase } from '../../apps/server/src/db/client';
-import { processPending } from '../../apps/server/src/jobs/message-worker';
+import { sweepUntilIdle } from '../../apps/server/src/jobs/message-worker';
 import { sendNewsletter } from '../../apps/server/src/services/newsletters/send-newsletter';
 import { startBenchChild } from '../child-process';
 import { createScratchDatabase } from '../scratch-database';
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
       while ((await sink.count()) < queued / 2) await new Promise((resolve) => setTimeout(resolve, 100));
       rss.middle = mb();
     })();
-    await processPending(ctx);
+    await sweepUntilIdle(ctx);
     const sendSeconds = (performance.now() - sendAt) / 1000;
     await middle;
     clearInterval(sampler);

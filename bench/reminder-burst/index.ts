@@ -8,7 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../apps/server/src/config';
 import { openDatabase } from '../../apps/server/src/db/client';
-import { processPending, startMessageWorker } from '../../apps/server/src/jobs/message-worker';
+import { sweepUntilIdle, startMessageWorker } from '../../apps/server/src/jobs/message-worker';
 import { createAppContext } from '../../apps/server/src/create-context';
 import { runSchedulerTick } from '../../apps/server/src/scheduling/run-scheduler-tick';
 import { twilioEnv, type FakeTwilio } from '../../apps/server/test/helpers/fake-twilio';
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     }
     const sentBefore = await fake.count();
     const deliverAt = performance.now();
-    await processPending(unpaced);
+    await sweepUntilIdle(unpaced);
     const deliverSeconds = (performance.now() - deliverAt) / 1000;
     const delivered = (await fake.count()) - sentBefore;
 

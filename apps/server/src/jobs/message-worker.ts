@@ -206,7 +206,7 @@ export async function sweepEmails(ctx: MessagingContext, mailPacer: Pacer, signa
  * Works until nothing is due: for tests and scripts that want every queued text handled now,
  * without timers. Rows scheduled for later (backoff) wait until the clock reaches them.
  */
-export async function processPending(ctx: MessagingContext, options: WorkerOptions = {}): Promise<{ inbound: number; outbound: number }> {
+export async function sweepUntilIdle(ctx: MessagingContext, options: WorkerOptions = {}): Promise<{ inbound: number; outbound: number }> {
   const pacer = options.pacer ?? createPacer(ctx.db, ctx.config.SEND_RATE_PER_SECOND);
   const mailPacer = options.mailPacer ?? createPacer(ctx.db, ctx.config.MAIL_RATE_PER_SECOND);
   const total = { inbound: 0, outbound: 0 };
@@ -217,7 +217,7 @@ export async function processPending(ctx: MessagingContext, options: WorkerOptio
     total.outbound += outbound;
     if (inbound === 0 && outbound === 0) return total;
   }
-  throw new Error('processPending: still finding work after 10,000 rounds');
+  throw new Error('sweepUntilIdle: still finding work after 10,000 rounds');
 }
 
 async function retryInbound(ctx: MessagingContext, row: MessageRow, error: unknown): Promise<void> {

@@ -2,7 +2,7 @@ import { and, count, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemoCommand } from '../../src/cli/demo';
 import { loops, media, members, messages, newsletters, updates, users } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { createTestApp, sessionCookie, signUp, type TestContext } from '../helpers/app';
 
 const NOW = new Date('2026-03-18T15:00:00Z');
@@ -137,7 +137,7 @@ describe('npm run demo on an empty database', () => {
     expect(queued[0]?.n).toBe(0);
     // The staff account reads the newsletters by e-mail too: the worker hands each Loop's to the
     // Mail Simulator at the first start, with its headers (decision 0047).
-    expect(await processPending(t.app.ctx)).toEqual({ inbound: 0, outbound: 2 });
+    expect(await sweepUntilIdle(t.app.ctx)).toEqual({ inbound: 0, outbound: 2 });
     const password = /Password\s+(\S+)/.exec(result.output)?.[1];
     const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'demo@example.com', password } });
     const cookie = sessionCookie(login);

@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { enqueueText } from '../../src/messaging/outbox';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
@@ -65,7 +65,7 @@ async function outage(ids: number[], outageS: number, untilS: number) {
   for (let s = 0; s <= untilS; s += STEP_S) {
     clock.set(new Date(start + s * 1000));
     if (s === outageS) await proxy.restore();
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     if (s === outageS - STEP_S && outageS < 450) {
       // Still down: every text waits, none has failed.
       const waiting = await rowsOf(ids);

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_NEEDED_MESSAGE } from '@loop/shared/constants';
 import { members, messages, newsletters, users } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { randomToken } from '../../src/lib/tokens';
 import { REPLY_LINE } from '../../src/publishing/newsletter-email';
 import { replyAddressFor } from '../../src/services/email-replies/reply-address-for';
@@ -68,7 +68,7 @@ describe('double opt-in', () => {
     expect(put.json()).toMatchObject({ newsletterDelivery: 'both', emailStatus: 'unconfirmed' });
     // Choosing again, or another change, sends nothing more.
     await t.app.inject({ method: 'PUT', url: '/api/user', headers: { cookie }, payload: { newsletterDelivery: 'email' } });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     const mails = to(address);
     expect(mails.map((m) => m.parsed.subject)).toEqual(['Confirm your email address for Loop']);
     const link = linkIn(mails[0]!.parsed.text ?? '', 'confirm');
@@ -108,7 +108,7 @@ describe('double opt-in', () => {
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ user: { email: 'gran@example.org', newsletterDelivery: 'both', emailStatus: 'unconfirmed' } });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     const mails = to('gran@example.org');
     expect(mails.map((m) => m.parsed.subject)).toEqual(["Alice added you to Smith Family's newsletter: confirm"]);
     expect(mails[0]!.parsed.text).toContain('/email/confirm/');
@@ -137,7 +137,7 @@ describe('double opt-in', () => {
     expect(without.statusCode).toBe(400);
     expect(without.body).toContain(EMAIL_NEEDED_MESSAGE);
     expect((await join({ email: 'jo@example.org', newsletterDelivery: 'email' })).statusCode).toBe(200);
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(to('jo@example.org').map((m) => m.parsed.subject)).toEqual(['Confirm your email address for Loop']);
   });
 
@@ -162,7 +162,7 @@ describe('the newsletter by e-mail', () => {
       publicUrl: PUBLIC_URL,
       secret: config().SESSION_SECRET,
     });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
 
     expect(to('both@example.org')).toHaveLength(1);
     expect(to('only@example.org')).toHaveLength(1);
@@ -204,7 +204,7 @@ describe('the newsletter by e-mail', () => {
       publicUrl: PUBLIC_URL,
       secret: config().SESSION_SECRET,
     });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(to('only@example.org')).toHaveLength(1);
     expect(to('both@example.org')).toHaveLength(2);
     // Unsubscribed from e-mail, the member gets the text again: nothing is lost.
@@ -226,7 +226,7 @@ describe('the newsletter by e-mail', () => {
       });
     await send(undefined);
     await send('replies.example.com');
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     const [without, withReply] = to('replies@example.org').map((m) => m.parsed);
     expect(without?.replyTo).toBeUndefined();
     expect(without?.html).not.toContain(REPLY_LINE.slice(0, 20));
@@ -251,7 +251,7 @@ describe('the newsletter by e-mail', () => {
     const [row] = await db().select().from(messages).where(eq(messages.toAddress, 'queued@example.org'));
     const link = linkIn(row!.raw!.html!, 'unsubscribe');
     expect((await t.app.inject({ method: 'POST', url: link, payload: {} })).statusCode).toBe(200);
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(to('queued@example.org')).toHaveLength(0);
     const [after] = await db().select().from(messages).where(eq(messages.id, row!.id));
     expect(after).toMatchObject({ status: 'failed' });

@@ -8,7 +8,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailSuppressions, messages, users } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { enqueueEmail, type EmailToQueue } from '../../src/mail/outbox';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createPerson, testClock } from '../helpers/messaging';
@@ -71,7 +71,7 @@ describe('sending', () => {
     const person = await personWith('ada@example.org');
     const id = await queue({ toAddress: 'Ada@Example.org', userId: person.id, replyTo: 'reply+abc@mail.example.com' });
     expect(id).not.toBeNull();
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
 
     const [mail] = to('ada@example.org');
     expect(mail).toBeDefined();
@@ -111,7 +111,7 @@ describe('sending', () => {
     expect(confirm).not.toBeNull();
     // The same key again is a no-op.
     expect(await queue({ toAddress: 'bob@example.org', kind: 'confirm_address', idempotencyKey: `test:${counter}` })).toBeNull();
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(to('bob@example.org').map((m) => m.parsed.subject)).toEqual(['Confirm']);
     expect(to('bob@example.org')[0]?.parsed.html).toBe(false);
   });
@@ -120,13 +120,13 @@ describe('sending', () => {
     await personWith('cat@example.org');
     sink.failNext(451);
     const id = await queue({ toAddress: 'cat@example.org' });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     let row = await rowOf(id);
     expect(row).toMatchObject({ status: 'queued', attempts: 1 });
     expect(row?.error).toMatch(/^SMTP 451: .*\(attempt 1 of 5\)$/);
     expect(row?.nextAttemptAt?.getTime()).toBe(clock().getTime() + 30_000);
     clock.advance(30_000);
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     row = await rowOf(id);
     expect(row).toMatchObject({ status: 'sent', attempts: 2, error: null });
     expect(to('cat@example.org')).toHaveLength(1);
@@ -136,7 +136,7 @@ describe('sending', () => {
     await personWith('dan@example.org');
     sink.failNext(550);
     const id = await queue({ toAddress: 'dan@example.org' });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     const row = await rowOf(id);
     expect(row).toMatchObject({ status: 'failed', attempts: 1 });
     expect(row?.error).toMatch(/^SMTP 550: /);

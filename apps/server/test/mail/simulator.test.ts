@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatorEmail } from '@loop/shared/simulator';
 import { messages, users } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { enqueueEmail } from '../../src/mail/outbox';
 import { createTestApp, signUp, type TestApp, type TestContext } from '../helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
@@ -163,7 +163,7 @@ describe('GET /api/simulator/mail', () => {
     const queued = (await mail(t.app, maya.cookie)).json<{ emails: SimulatorEmail[] }>().emails.find((e) => e.id === id);
     // Not sent yet: MAIL_FROM's address, no HTML part.
     expect(queued).toMatchObject({ status: 'queued', from: 'Loop <loop@localhost>', html: null, kind: 'confirm_address' });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     const [sent] = (await mail(t.app, maya.cookie)).json<{ emails: SimulatorEmail[] }>().emails;
     expect(sent).toMatchObject({
       id,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { CLIP_REFUSALS, convertClip, type ClipLimits } from '../../src/media/clip';
 import { findFfmpeg, runningTools } from '../../src/media/ffmpeg';
 import { createTestApp, type TestContext } from '../helpers/app';
@@ -95,7 +95,7 @@ describe('two such videos texted in (signed Twilio webhooks)', () => {
     await post(mmsParams({ accountSid: fake.accountSid, from: ada.phoneNumber, body: 'The banner', media: [photo] }));
 
     const started = performance.now();
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     const seconds = (performance.now() - started) / 1000;
 
     const updates = await updatesOf(db, loop.id);

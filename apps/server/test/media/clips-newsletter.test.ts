@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { renderMarkdown } from '../../src/publishing/render-markdown';
 import { templateWriter } from '../../src/publishing/template-writer';
 import { publishNewsletter } from '../../src/services/newsletters/publish-newsletter';
@@ -55,7 +55,7 @@ describe('a voice memo and a video in the newsletter', () => {
         authToken: env.fake.authToken,
       },
     );
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     const [update] = await updatesOf(db, loop.id);
     const [memo, video] = update!.media;
     const published = await publishNewsletter(db, {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { CLIP_REFUSALS, convertClip, sniffClipFormat, type ClipLimits } from '../../src/media/clip';
 import { findFfmpeg, inputOptions, runningTools, runTool } from '../../src/media/ffmpeg';
 import { clipLimitsFor } from '../../src/messaging/inbound-media';
@@ -236,7 +236,7 @@ describe('voice memos and videos texted in (signed Twilio webhooks)', () => {
       { url: env.fake.addMedia(mediaPath(), movVideo({ seconds: 2 }), 'video/quicktime'), contentType: 'video/quicktime' },
     ];
     await post(mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'Her first words!', media }));
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     const [update] = await updatesOf(db(), loop.id);
     expect(update?.content).toBe('Her first words!');
     expect(update?.media.map((m) => m.contentType)).toEqual(['audio/mp4', 'audio/mp4', 'audio/mp4', 'video/mp4']);
@@ -281,7 +281,7 @@ describe('voice memos and videos texted in (signed Twilio webhooks)', () => {
     ];
     const before = storedFiles().length;
     await post(mmsParams({ accountSid: env.fake.accountSid, from: texter.phoneNumber, body: 'Secret birthday', media }));
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     const [update] = await updatesOf(db(), loop.id);
     const keys = update!.media.flatMap((m) => m.variants.map((v) => v.key));
     expect(keys).toHaveLength(1 + 3); // the memo; the video and its poster at 320 and 640
@@ -322,7 +322,7 @@ describe('voice memos and videos texted in (signed Twilio webhooks)', () => {
       const before = storedFiles().length;
       const url = env.fake.addMedia(mediaPath(), make(), contentType);
       await post(mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'Listen', media: [{ url, contentType }] }));
-      await processPending(env.t.app.ctx);
+      await sweepUntilIdle(env.t.app.ctx);
       const [update] = await updatesOf(db(), loop.id);
       expect(update).toMatchObject({ content: 'Listen', media: [] });
       expect((await textsTo(db(), person.phoneNumber))[0]?.body).toBe(
@@ -343,7 +343,7 @@ describe('voice memos and videos texted in (signed Twilio webhooks)', () => {
       MediaUrl0: url,
       MediaContentType0: 'audio/ogg',
     });
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect(await updatesOf(db(), loop.id)).toEqual([]);
     expect((await textsTo(db(), person.phoneNumber))[0]?.body).toBe(
       `Your voice memo or video couldn't be saved: ${CLIP_REFUSALS.unreadable}.`,

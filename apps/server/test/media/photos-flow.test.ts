@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { media, messages, newsletters, updates } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { convertExistingPhotos } from '../../src/media/convert-existing';
 import { templateWriter } from '../../src/publishing/template-writer';
 import { publishNewsletter } from '../../src/services/newsletters/publish-newsletter';
@@ -56,7 +56,7 @@ describe.each(['local disk', 'S3'] as const)('photos end to end, stored on %s', 
       media: attachments.map(([bytes, contentType]) => ({ url: fake.addMedia(mediaPath(), bytes, contentType), contentType })),
     });
     await postWebhook(t.app, '/api/webhooks/twilio/messages', params, { authToken: fake.authToken });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
 
     const [update] = await updatesOf(db(), loop.id);
     expect(update?.content).toBe('Sunset from the dock, and the boat is back in the water');
@@ -99,7 +99,7 @@ describe.each(['local disk', 'S3'] as const)('photos end to end, stored on %s', 
           authToken: fake.authToken,
         },
       );
-      await processPending(t.app.ctx);
+      await sweepUntilIdle(t.app.ctx);
     };
     await text('Our secret engagement news');
     await text('Grandma turned 90 today');

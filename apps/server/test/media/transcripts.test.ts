@@ -2,7 +2,7 @@ import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoopDetail } from '@loop/shared/loops';
 import { media } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { cleanTranscript, createTranscriber } from '../../src/media/transcribe';
 import type { MessagingContext } from '../../src/messaging/context';
 import { createOpenAiWriter } from '../../src/publishing/openai-writer';
@@ -60,7 +60,7 @@ async function textMemo(input: { body?: string; video?: boolean; ctx?: Messaging
       authToken: env.fake.authToken,
     },
   );
-  await processPending(input.ctx ?? withEndpoint());
+  await sweepUntilIdle(input.ctx ?? withEndpoint());
   const [update] = await updatesOf(db, loop.id);
   if (!update) throw new Error('no update was stored');
   return { owner, person, loop, update };

@@ -12,7 +12,7 @@
  *   template's numbered variables, ContentVariables).
  */
 import { describe, expect, it } from 'vitest';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { smsSegments, isGsm7 } from '../../src/messaging/segments';
 import { newsletterTexts } from '../../src/publishing/newsletter-texts';
 import { lastCallText, reminderText } from '../../src/scheduling/reminder-text';
@@ -41,7 +41,7 @@ async function text(phone: string, body: string, channel: 'sms' | 'whatsapp' = '
       : whatsappParams({ accountSid: env.fake.accountSid, from: phone, body });
   const res = await postWebhook(env.t.app, '/api/webhooks/twilio/messages', params, { authToken: env.fake.authToken });
   expect(res.statusCode).toBe(200);
-  await processPending(env.t.app.ctx);
+  await sweepUntilIdle(env.t.app.ctx);
   return (await textsTo(db(), phone)).slice(before).map((m) => m.body);
 }
 const sentTo = (phone: string) => env.fake.sent.filter((s) => s.params.To === phone || s.params.To === `whatsapp:${phone}`);
@@ -111,12 +111,12 @@ describe('the invitation is a consent request carriers accept [ctia 5.1.2.1, 5.1
       payload: { firstName: 'Carol', lastName: 'Jones', phoneNumber: carol, messagingPreference: 'whatsapp' },
     });
     expect(res.statusCode).toBe(201);
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     const [invitation] = sentTo(carol);
     expect(invitation?.params.ContentSid).toBe(TEMPLATE('6'));
     expect((await textsTo(db(), carol))[0]?.body.length).toBeGreaterThan(200);
     const replies = await text(carol, 'YES', 'whatsapp');
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect(replies).toEqual([expect.stringMatching(/^Loop: you're in "The Extended Abbot Family Reunion Crew"/)]);
     expect(
       sentTo(carol)
@@ -148,7 +148,7 @@ describe('HELP names the brand, a support contact and how to stop [ctia 5.1.3]',
         authToken: env.fake.authToken,
       },
     );
-    await processPending(app.ctx);
+    await sweepUntilIdle(app.ctx);
     const [answer] = (await textsTo(db(), person.phoneNumber)).map((m) => m.body);
     expect(answer).toMatch(/^Loop: .*STOP to opt out.*Help: help@loop\.example\.com\./);
   });
@@ -159,7 +159,7 @@ describe('group messages say whose they are', () => {
     const person = await createPerson(db(), { firstName: 'Alice' });
     const loop = await createLoop(db(), { name: 'Smith Family', memberIds: [person.id] });
     await sendGroupMessage(db(), { loopId: loop.id, message: 'Picnic moved to Sunday' });
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect(sentTo(person.phoneNumber).map((s) => s.params.Body)).toEqual(['"Smith Family" from "Alice": Picnic moved to Sunday']);
   });
 
@@ -167,7 +167,7 @@ describe('group messages say whose they are', () => {
     const person = await createPerson(db(), { firstName: 'Alice', messagingPreference: 'whatsapp' });
     const loop = await createLoop(db(), { name: 'Smith Family', memberIds: [person.id] });
     await sendGroupMessage(db(), { loopId: loop.id, message: `Picnic moved to Sunday.\nBring ${'a chair, '.repeat(40)}` });
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     const [sent] = sentTo(person.phoneNumber);
     expect(sent?.params.ContentSid).toBe(TEMPLATE('3'));
     const variables = JSON.parse(String(sent?.params.ContentVariables)) as Record<string, string>;

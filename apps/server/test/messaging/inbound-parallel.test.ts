@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages, updates } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import type * as FastTexts from '../../src/services/inbound/fast-texts';
 import type * as HandleInbound from '../../src/services/inbound/handle-inbound';
 import { ingestInbound } from '../../src/messaging/ingest-inbound';
@@ -135,7 +135,7 @@ describe('inbound texts side by side (decision 0016)', () => {
             if (!keyword) news.push(id);
             texts.set(who, [...(texts.get(who) ?? []), id]);
           }
-          await processPending(t.app.ctx);
+          await sweepUntilIdle(t.app.ctx);
           const { rows, storedInOrder } = await outcome(ids);
           expect(rows.every((r) => r.status === 'processed')).toBe(true);
           expect(storedInOrder).toHaveLength(news.length);
@@ -163,7 +163,7 @@ describe('inbound texts side by side (decision 0016)', () => {
         ids.push(id ?? 0);
       }
     }
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     const { rows, storedInOrder } = await outcome(ids);
     expect(rows.every((r) => r.status === 'processed')).toBe(true);
     // The first texts went in one batch, all twelve senders at once.
@@ -196,7 +196,7 @@ describe('inbound texts side by side (decision 0016)', () => {
     }
     watch.state.failNext = true;
     const failures: unknown[] = [];
-    await processPending(t.app.ctx, { onBatchError: (error) => failures.push(error) });
+    await sweepUntilIdle(t.app.ctx, { onBatchError: (error) => failures.push(error) });
     expect(failures).toEqual([new Error('the batch failed')]);
     const { rows, storedInOrder } = await outcome(ids);
     expect(rows.filter((r) => r.status !== 'processed' || r.error !== null)).toEqual([]);
@@ -235,7 +235,7 @@ describe('inbound texts side by side (decision 0016)', () => {
       ids.push(id ?? 0);
     }
     const other = await t.rebuild({ INBOUND_CONCURRENCY: '4' });
-    await Promise.all([processPending(t.app.ctx), processPending(other.ctx), processPending(t.app.ctx)]);
+    await Promise.all([sweepUntilIdle(t.app.ctx), sweepUntilIdle(other.ctx), sweepUntilIdle(t.app.ctx)]);
     const { rows, storedInOrder } = await outcome(ids);
     expect(rows.filter((r) => r.status !== 'processed')).toEqual([]);
     expect(storedInOrder).toEqual(ids);
@@ -261,7 +261,7 @@ describe('inbound texts side by side (decision 0016)', () => {
       }
     }
     const other = await t.rebuild({ INBOUND_CONCURRENCY: '8' });
-    await Promise.all([processPending(t.app.ctx), processPending(other.ctx)]);
+    await Promise.all([sweepUntilIdle(t.app.ctx), sweepUntilIdle(other.ctx)]);
     const { rows } = await outcome(ids);
     // A deadlock fails one of the two transactions (40P01): its text would wait for a retry, with the error noted.
     expect(rows.filter((r) => r.status !== 'processed' || r.error !== null)).toEqual([]);

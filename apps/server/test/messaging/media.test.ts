@@ -1,6 +1,6 @@
 import type { LookupFunction } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { processPending, startMessageWorker } from '../../src/jobs/message-worker';
+import { sweepUntilIdle, startMessageWorker } from '../../src/jobs/message-worker';
 import { ingestInbound } from '../../src/messaging/ingest-inbound';
 import { fetchMedia } from '../../src/messaging/fetch-media';
 import { isPrivateAddress, refuseMediaUrl } from '../../src/messaging/media-policy';
@@ -88,7 +88,7 @@ describe('refused photos in a text', () => {
       ],
     });
     await postWebhook(env.t.app, '/api/webhooks/twilio/messages', params, { authToken: env.fake.authToken });
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     const [update] = await updatesOf(env.t.testDb.database.db, loop.id);
     expect(update?.media).toHaveLength(1);
     expect((await textsTo(env.t.testDb.database.db, person.phoneNumber))[0]?.body).toBe(

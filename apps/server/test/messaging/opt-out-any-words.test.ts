@@ -12,7 +12,7 @@
  *   set when Advanced Opt-Out handled the word and sent its own confirmation, WhatsApp included.
  */
 import { describe, expect, it } from 'vitest';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { isOptedOut } from '../../src/messaging/opt-outs';
 import { createLoop, createPerson, testClock, updatesOf, useFakeTwilioApp } from '../helpers/messaging';
 import { postWebhook, smsParams, whatsappParams } from '../helpers/twilio-fixtures';
@@ -31,7 +31,7 @@ async function text(phone: string, body: string, channel: 'sms' | 'whatsapp' = '
   const params = { ...(channel === 'sms' ? smsParams(base) : whatsappParams(base)), ...extra };
   const res = await postWebhook(env.t.app, '/api/webhooks/twilio/messages', params, { authToken: env.fake.authToken });
   expect(res.statusCode).toBe(200);
-  await processPending(env.t.app.ctx);
+  await sweepUntilIdle(env.t.app.ctx);
 }
 
 const sentTo = (phone: string) =>

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { messages, phoneOptOuts, users } from '../../src/db/schema';
-import { processPending, sweepOutbound } from '../../src/jobs/message-worker';
+import { sweepUntilIdle, sweepOutbound } from '../../src/jobs/message-worker';
 import { optOutPhone } from '../../src/messaging/opt-outs';
 import { enqueueLoopTexts, enqueueText, queueWelcomeText, type TextToQueue } from '../../src/messaging/outbox';
 import { createPacer } from '../../src/messaging/pacer';
@@ -27,22 +27,22 @@ describe('retries', () => {
     const id = await queue(person.id);
     env.fake.failNext({ status: 429, code: 20429, message: 'Too Many Requests' }, { status: 500 });
 
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     let [row] = await textsTo(db(), person.phoneNumber);
     expect(row).toMatchObject({ id, status: 'queued', attempts: 1, error: 'Twilio error 20429: Too Many Requests (attempt 1 of 5)' });
     expect(row?.nextAttemptAt?.getTime()).toBe(clock().getTime() + 30_000);
 
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect(attemptsTo(person.phoneNumber)).toHaveLength(1);
 
     clock.advance(30_000);
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     [row] = await textsTo(db(), person.phoneNumber);
     expect(row).toMatchObject({ status: 'queued', attempts: 2 });
     expect(row?.nextAttemptAt?.getTime()).toBe(clock().getTime() + 60_000);
 
     clock.advance(60_000);
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     [row] = await textsTo(db(), person.phoneNumber);
     expect(row).toMatchObject({ status: 'sent', attempts: 3, error: null, channel: 'sms', fromAddress: '+15005550006' });
     expect(row?.providerMessageId).toMatch(/^SM[0-9a-f]{32}$/);
@@ -63,7 +63,7 @@ describe('retries', () => {
       { status: 503, code: 20503, message: 'Service Unavailable' },
       { status: 503, code: 20503, message: 'Service Unavailable' },
     );
-    await processPending(app.ctx);
+    await sweepUntilIdle(app.ctx);
     const [row] = await textsTo(db(), person.phoneNumber);
     expect(row).toMatchObject({ status: 'failed', attempts: 2, error: 'Twilio error 20503: Service Unavailable' });
     expect(sentTo(person.phoneNumber)).toHaveLength(0);
@@ -73,7 +73,7 @@ describe('retries', () => {
     const app = await env.t.rebuild({ TWILIO_API_BASE_URL: 'http://127.0.0.1:9', SEND_MAX_ATTEMPTS: '2', SEND_RETRY_BASE_SECONDS: '0' });
     const person = await createPerson(db());
     await queue(person.id);
-    await processPending(app.ctx);
+    await sweepUntilIdle(app.ctx);
     const [row] = await textsTo(db(), person.phoneNumber);
     expect(row?.status).toBe('failed');
     expect(row?.attempts).toBe(2);
@@ -86,7 +86,7 @@ describe('errors that cannot succeed fail at once and mark the member', () => {
     const person = await createPerson(db());
     await queue(person.id);
     env.fake.failNext({ status: 400, code: 21610, message: 'Attempt to send to unsubscribed recipient' });
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'failed', attempts: 1 });
     const [optOut] = await db().select().from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, person.phoneNumber));
     expect(optOut?.reason).toBe('twilio:21610');
@@ -97,7 +97,7 @@ describe('errors that cannot succeed fail at once and mark the member', () => {
     const person = await createPerson(db());
     await queue(person.id);
     env.fake.failNext({ status: 400, code: 21211, message: "The 'To' number is not a valid phone number." });
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect((await textsTo(db(), person.phoneNumber))[0]?.error).toBe("Twilio error 21211: The 'To' number is not a valid phone number.");
     const [optOut] = await db().select().from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, person.phoneNumber));
     expect(optOut?.reason).toBe('twilio:21211 invalid number');
@@ -108,7 +108,7 @@ describe('errors that cannot succeed fail at once and mark the member', () => {
     await db().update(users).set({ lastWhatsappInboundAt: clock() }).where(eq(users.id, person.id));
     await queue(person.id);
     env.fake.failNext({ status: 400, code: 63016, message: 'Failed to send freeform message because you are outside the allowed window.' });
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'sent', attempts: 1, channel: 'sms' });
     expect(sentTo(person.phoneNumber).map((s) => s.params.From)).toEqual(['+15005550006']);
     const [user] = await db().select().from(users).where(eq(users.id, person.id));
@@ -119,7 +119,7 @@ describe('errors that cannot succeed fail at once and mark the member', () => {
     const person = await createPerson(db());
     await queue(person.id);
     env.fake.failNext({ status: 400, code: 21408, message: 'Permission to send an SMS has not been enabled for the region' });
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'failed', attempts: 1 });
     expect(await db().select().from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, person.phoneNumber))).toEqual([]);
   });
@@ -131,7 +131,7 @@ describe('opted-out members', () => {
     await queue(person.id);
     await optOutPhone(db(), person.phoneNumber, 'STOP', clock());
     expect(await queue(person.id)).toBeNull();
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     const rows = await textsTo(db(), person.phoneNumber);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'failed', error: 'Not sent: this phone opted out of texts (STOP).' });
@@ -147,7 +147,7 @@ describe('WhatsApp', () => {
       .set({ lastWhatsappInboundAt: new Date(clock().getTime() - 23 * 3600_000) })
       .where(eq(users.id, person.id));
     await queue(person.id);
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect(sentTo(person.phoneNumber)[0]?.params).toMatchObject({
       To: `whatsapp:${person.phoneNumber}`,
       From: 'whatsapp:+14155238886',
@@ -161,7 +161,7 @@ describe('WhatsApp', () => {
     const loop = await createLoop(db(), { name: 'Garden', memberIds: [person.id] });
     await queue(person.id);
     await db().transaction((tx) => queueWelcomeText(tx, { userId: person.id, loopId: loop.id, loopName: 'Garden' }));
-    await processPending(app.ctx);
+    await sweepUntilIdle(app.ctx);
     const [reminder, welcome] = sentTo(person.phoneNumber);
     expect(reminder?.params).toMatchObject({
       To: `whatsapp:${person.phoneNumber}`,
@@ -175,7 +175,7 @@ describe('WhatsApp', () => {
   it('outside the window without a template: SMS instead', async () => {
     const person = await createPerson(db(), { messagingPreference: 'whatsapp' });
     await queue(person.id, { kind: 'newsletter' });
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect(sentTo(person.phoneNumber)[0]?.params).toMatchObject({ To: person.phoneNumber, From: '+15005550006' });
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ channel: 'sms', status: 'sent' });
   });
@@ -207,7 +207,7 @@ describe('the outbox', () => {
     const loop = await createLoop(db(), { name: 'Neighbours', memberIds: [person.id] });
     for (let i = 0; i < 2; i++)
       await db().transaction((tx) => queueWelcomeText(tx, { userId: person.id, loopId: loop.id, loopName: loop.name }));
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     const rows = await textsTo(db(), person.phoneNumber);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ kind: 'welcome', status: 'sent', loopId: loop.id, idempotencyKey: `welcome:${loop.id}:${person.id}` });
@@ -237,7 +237,7 @@ describe('the outbox', () => {
       mediaUrls: ['/media/abc'],
       idempotencyKey: expect.stringMatching(new RegExp(`^newsletter:${loop.id}:1:\\d+$`)),
     });
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect(sentTo(a!.phoneNumber)[0]?.params.MediaUrl).toBe('https://loop.example.com/media/abc');
     expect(await textsTo(db(), b!.phoneNumber)).toEqual([]);
   });
@@ -245,8 +245,8 @@ describe('the outbox', () => {
   it('a text already sent is never sent again, however often the sender runs', async () => {
     const person = await createPerson(db());
     const id = await queue(person.id);
-    await processPending(env.t.app.ctx);
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     const [row] = await db()
       .select()
       .from(messages)
@@ -269,7 +269,7 @@ describe('simulator mode', () => {
     const person = await createPerson(db());
     await queue(person.id);
     const before = env.fake.attempts.length;
-    await processPending(simulatorApp.ctx);
+    await sweepUntilIdle(simulatorApp.ctx);
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'sent', fromAddress: 'loop-simulator' });
     expect(env.fake.attempts.length).toBe(before);
   });

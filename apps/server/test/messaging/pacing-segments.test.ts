@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { insertOutbound } from '../../src/messaging/outbox';
 import { createPacer } from '../../src/messaging/pacer';
 import { smsSegments } from '../../src/messaging/segments';
@@ -98,12 +98,12 @@ describe('through the worker and the real twilio SDK', () => {
   it('a reply from the number and a broadcast from the Messaging Service share one budget [services]', async () => {
     // The SDK's first request in a process loads its modules (hundreds of ms): not what is measured.
     await queue({ body: 'Warm-up' });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     // Past the warm-up's slot: the sender is idle again.
     await new Promise((resolve) => setTimeout(resolve, 600));
     const reply = await queue({ body: 'Thanks!', kind: 'reply', fromAddress: '+15005550006' });
     const broadcast = await queue({ body: 'Picnic moved to Sunday' });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     // 2 a second: 500 ms apart, less how late the first went (its send-time check, a database
     // trip); on two budgets, both at once.
     expect(Math.abs(sentAt(broadcast) - sentAt(reply))).toBeGreaterThanOrEqual(300);
@@ -112,7 +112,7 @@ describe('through the worker and the real twilio SDK', () => {
   it('a 3-segment text takes 3 slots: the next text waits 3 intervals [segments] [throughput]', async () => {
     const long = await queue({ body: 'a'.repeat(400) });
     const short = await queue({ body: 'Hello' });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     // 2 segments a second: 1,500 ms after the long one, less how late the first went; counted per
     // text, 500 ms.
     expect(sentAt(short) - sentAt(long)).toBeGreaterThanOrEqual(1200);

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoopDetail } from '@loop/shared/loops';
 import { loops, messages, users } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { MINUTE_MS } from '../../src/lib/clock';
 import { enqueueText } from '../../src/messaging/outbox';
 import { runSchedulerTick } from '../../src/scheduling/run-scheduler-tick';
@@ -66,7 +66,7 @@ describe('texts Loop starts wait for 08:00 in the recipient’s zone (47 CFR 64.
       );
     }
 
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(sentTo(ny.phoneNumber)).toHaveLength(0);
     expect(sentTo(la.phoneNumber)).toHaveLength(0);
     const [nyRow] = await textsTo(db(), ny.phoneNumber);
@@ -75,17 +75,17 @@ describe('texts Loop starts wait for 08:00 in the recipient’s zone (47 CFR 64.
     expect(laRow).toMatchObject({ status: 'queued', attempts: 0, notBefore: new Date('2026-11-10T16:00:00Z') }); // 08:00 PST
 
     clock.set(new Date('2026-11-10T12:59:00Z'));
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(sentTo(ny.phoneNumber)).toHaveLength(0);
 
     clock.set(new Date('2026-11-10T13:00:00Z'));
-    await processPending(t.app.ctx);
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(sentTo(ny.phoneNumber)).toHaveLength(1);
     expect(sentTo(la.phoneNumber)).toHaveLength(0);
 
     clock.set(new Date('2026-11-10T16:00:00Z'));
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(sentTo(ny.phoneNumber)).toHaveLength(1);
     expect(sentTo(la.phoneNumber)).toHaveLength(1);
     expect((await textsTo(db(), la.phoneNumber))[0]).toMatchObject({ status: 'sent', attempts: 1 });
@@ -97,14 +97,14 @@ describe('texts Loop starts wait for 08:00 in the recipient’s zone (47 CFR 64.
     await db().transaction((tx) =>
       enqueueText(tx, { kind: 'newsletter', userId: ny.id, body: 'Your newsletter', idempotencyKey: `qh-nl:${ny.id}` }),
     );
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(sentTo(ny.phoneNumber)).toHaveLength(1);
 
     clock.set(new Date('2026-11-11T02:30:00Z')); // 21:30 EST
     await db().transaction((tx) =>
       enqueueText(tx, { kind: 'sneak_peek', userId: ny.id, body: 'A sneak peek', idempotencyKey: `qh-sp:${ny.id}` }),
     );
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(sentTo(ny.phoneNumber)).toHaveLength(1);
     expect((await textsTo(db(), ny.phoneNumber))[1]?.notBefore).toEqual(new Date('2026-11-11T13:00:00Z')); // Wednesday 08:00 EST
   });
@@ -115,7 +115,7 @@ describe('texts Loop starts wait for 08:00 in the recipient’s zone (47 CFR 64.
     const loop = await createLoopAs(t.app, owner.cookie, { name: 'Night Owls', timeZone: 'America/New_York' });
     const guest = phone('ny');
     await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: guest, firstName: 'Gus' });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(sentTo(guest)).toHaveLength(0);
     const [invitation] = await textsTo(db(), guest);
     expect(invitation).toMatchObject({ kind: 'invitation', status: 'queued', notBefore: new Date('2026-11-12T13:00:00Z') }); // 08:00 EST
@@ -127,7 +127,7 @@ describe('texts Loop starts wait for 08:00 in the recipient’s zone (47 CFR 64.
     expect(member).toMatchObject({ timeZone: 'America/New_York', timeZoneSource: 'phone', scheduledFor: '2026-11-12T13:00:00.000Z' });
 
     clock.set(new Date('2026-11-12T13:00:00Z'));
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(sentTo(guest)).toHaveLength(1);
   });
 });
@@ -146,7 +146,7 @@ describe('exempt: answers to a person who just texted, and codes they asked for'
       },
     );
     expect(res.statusCode).toBe(200);
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(sentTo(ny.phoneNumber).map((s) => s.params.Body)).toEqual([expect.stringContaining('Insomniacs')]);
 
     const signer = phone('ny');
@@ -162,7 +162,7 @@ describe('exempt: answers to a person who just texted, and codes they asked for'
       },
     });
     expect(started.statusCode).toBe(202);
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(sentTo(signer)).toHaveLength(1);
     expect((await textsTo(db(), signer))[0]).toMatchObject({ kind: 'code', status: 'sent', notBefore: null });
   });

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { messages, phoneOptOuts } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { enqueueText } from '../../src/messaging/outbox';
 import { uniquePhone } from '../helpers/app';
 import { createLoop, createPerson, testClock, textsTo, updatesOf, useFakeTwilioApp } from '../helpers/messaging';
@@ -20,7 +20,7 @@ async function text(phone: string, body: string, extra: Record<string, string> =
     { authToken: env.fake.authToken },
   );
   expect(res.statusCode).toBe(200);
-  await processPending(env.t.app.ctx);
+  await sweepUntilIdle(env.t.app.ctx);
   return (await textsTo(db(), phone)).map((m) => m.body);
 }
 

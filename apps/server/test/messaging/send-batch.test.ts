@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { members, messages, users } from '../../src/db/schema';
-import { processPending, sweepOutbound } from '../../src/jobs/message-worker';
+import { sweepUntilIdle, sweepOutbound } from '../../src/jobs/message-worker';
 import { claimOutbound } from '../../src/messaging/claim-messages';
 import { enqueueLoopTexts, enqueueText } from '../../src/messaging/outbox';
 import { createPacer } from '../../src/messaging/pacer';
@@ -44,7 +44,7 @@ describe('sending in batches', () => {
     );
     expect(queued).toBe(600);
     const before = env.fake.sent.length;
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
 
     const phones = new Set(people.map((p) => p.phoneNumber));
     const sent = env.fake.sent.slice(before).filter((s) => phones.has(String(s.params.To)));
@@ -66,7 +66,7 @@ describe('sending in batches', () => {
       await queue(ada.id, `ada ${i}`);
       for (const other of others.slice((i - 1) * 16, i * 16)) await queue(other.id, `other ${i}`);
     }
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect(env.fake.sent.filter((s) => s.params.To === ada.phoneNumber).map((s) => s.params.Body)).toEqual([
       'ada 1',
       'ada 2',
@@ -84,7 +84,7 @@ describe('sending in batches', () => {
     const [stale] = await claimOutbound(db(), { now: clock(), leaseUntil: new Date(clock().getTime() - 1), limit: 1000 });
     expect(stale?.id).toBe(id);
     // ...another process claims it again and sends it.
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     const [afterOther] = await textsTo(db(), person.phoneNumber);
     expect(afterOther).toMatchObject({ status: 'sent', attempts: 2 });
     // The stalled process finally sends its copy (at least once): the other's record stands.
@@ -103,7 +103,7 @@ describe('sending in batches', () => {
     await sendDueTexts(env.t.app.ctx, { claim: async () => claims.shift() ?? [], batch: 1000, pacer: createPacer(env.t.app.ctx.db, 0) });
     expect(env.fake.attempts.filter((s) => s.params.To === person.phoneNumber)).toEqual([]);
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'queued', attempts: 0, nextAttemptAt: null });
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect((await textsTo(db(), person.phoneNumber))[0]).toMatchObject({ status: 'sent', attempts: 1 });
   });
 
@@ -135,6 +135,6 @@ describe('sending in batches', () => {
     const phonesSent = new Set(env.fake.sent.map((s) => s.params.To));
     expect(sent.every((r) => phonesSent.has(r.toAddress))).toBe(true);
     expect(back.some((r) => phonesSent.has(r.toAddress))).toBe(false);
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { createTestApp, signUp, type TestApp, type TestContext } from '../helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
 import { movVideo, oggMemo } from '../helpers/clips';
@@ -90,7 +90,7 @@ describe('a phone’s thread', () => {
     const res = await sendFiles(t.app, mate.phoneNumber, { body: 'First tomatoes!' }, [{ contentType: 'image/png', bytes: PNG }]);
     expect(res.statusCode).toBe(202);
     expect(res.json()).toEqual({ id: expect.any(Number), status: 'received' });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
 
     const [update] = await updatesOf(t.testDb.database.db, loopId);
     expect(update).toMatchObject({ content: 'First tomatoes!', userId: mate.id });
@@ -125,7 +125,7 @@ describe('a phone’s thread', () => {
 
   it('keywords work from the simulator too, and the channel can be chosen', async () => {
     await send(t.app, me.account.phoneNumber, { body: 'LOOPS', channel: 'sms' });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     const thread = (await get(t.app, `/api/simulator/phones/${encodeURIComponent(me.account.phoneNumber)}/messages`)).json();
     expect(thread.messages.at(-1)).toMatchObject({
       direction: 'outbound',
@@ -146,7 +146,7 @@ describe('what else a phone sends (a location) and STOP as Twilio answers it', (
     [['pdf'], 'PDF', /^Loop can't share a PDF:/],
   ])('%j: sent, shown in the thread, and answered accurately', async (attachments, label, reply) => {
     expect((await send(t.app, mate.phoneNumber, { attachments })).statusCode).toBe(202);
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(await lastReply(mate.phoneNumber)).toMatchObject({ direction: 'outbound', body: expect.stringMatching(reply) });
     expect((await thread(mate.phoneNumber)).at(-2)).toMatchObject({ direction: 'inbound', attachments: [label] });
   });
@@ -155,7 +155,7 @@ describe('what else a phone sends (a location) and STOP as Twilio answers it', (
     expect((await send(t.app, mate.phoneNumber, { location: { latitude: 51.5, longitude: -0.12 }, channel: 'whatsapp' })).statusCode).toBe(
       202,
     );
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(await lastReply(mate.phoneNumber)).toMatchObject({ body: expect.stringMatching(/^Loop can't share a location pin\./) });
     expect((await thread(mate.phoneNumber)).at(-2)).toMatchObject({ direction: 'inbound', attachments: ['Location'] });
     const sms = await send(t.app, mate.phoneNumber, { location: { latitude: 51.5, longitude: -0.12 }, channel: 'sms' });
@@ -174,14 +174,14 @@ describe('what else a phone sends (a location) and STOP as Twilio answers it', (
       (await get(t.app, `/api/simulator/phones/${encodeURIComponent(phone)}/messages`, sam.cookie)).json().messages;
     const lastReply = async (phone: string) => (await thread(phone)).at(-1);
     expect((await send(t.app, stopper.phoneNumber, { body: 'STOP' })).statusCode).toBe(202);
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(await lastReply(stopper.phoneNumber)).toMatchObject({
       kind: 'opt_out_notice',
       status: 'sent',
       body: expect.stringMatching(/^You have successfully been unsubscribed/),
     });
     await send(t.app, stopper.phoneNumber, { body: 'Still sharing?' });
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(await updatesOf(db, garden.id)).toEqual([]);
     expect((await thread(stopper.phoneNumber)).at(-1)).toMatchObject({
       direction: 'inbound',
@@ -198,7 +198,7 @@ describe('a real voice memo or video from the simulator (decision 0023)', () => 
     const before = (await updatesOf(db, loopId)).length;
     const res = await sendFiles(t.app, mate.phoneNumber, { body: 'Hear this' }, [{ contentType: 'audio/ogg', bytes: oggMemo(2) }]);
     expect(res.statusCode).toBe(202);
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     const update = (await updatesOf(db, loopId))[before];
     expect(update).toMatchObject({ content: 'Hear this', userId: mate.id });
     expect(update?.media).toEqual([expect.objectContaining({ contentType: 'audio/mp4' })]);
@@ -312,7 +312,7 @@ describe('with Twilio configured', () => {
     twilioApp = await t.rebuild({ ...twilioEnv(fake), ADMIN_EMAILS: 'staff@example.com' });
     staff = await signUp(twilioApp, { email: 'staff@example.com' });
     // The sign-up code went to Twilio (a real phone's text): sent now, before the counts below.
-    await processPending(twilioApp.ctx);
+    await sweepUntilIdle(twilioApp.ctx);
   });
 
   it('is refused to people who are not staff', async () => {
@@ -326,7 +326,7 @@ describe('with Twilio configured', () => {
     expect(phones.map((p: { firstName: string }) => p.firstName)).toEqual(['Maya', 'Sam', 'Theo', 'Zed']);
     const before = fake.attempts.length;
     expect((await sendAs(twilioApp, outsider.phoneNumber, { body: 'From the simulator' }, staff.cookie)).statusCode).toBe(202);
-    await processPending(twilioApp.ctx);
+    await sweepUntilIdle(twilioApp.ctx);
     const thread = (
       await get(twilioApp, `/api/simulator/phones/${encodeURIComponent(outsider.phoneNumber)}/messages`, staff.cookie)
     ).json();

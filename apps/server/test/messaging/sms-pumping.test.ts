@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { phoneKind } from '@loop/shared/phone-kind';
 import { messages } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { enqueueText } from '../../src/messaging/outbox';
 import { browser, createTestApp, newAccount, signUp, type TestApp, type TestContext } from '../helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
@@ -79,7 +79,7 @@ describe('number types: Loop texts only numbers that are a person’s own phone'
       }
     }
     expect(await codeTextsTo(phones)).toEqual([]);
-    await processPending(app.ctx);
+    await sweepUntilIdle(app.ctx);
     expect(sentTo(phones)).toEqual([]);
     // A person's own phone, mobile or landline, still works.
     expect((await post(app, '/api/register', newAccount({ phoneNumber: '+447911123456' }))).statusCode).toBe(202);
@@ -91,7 +91,7 @@ describe('number types: Loop texts only numbers that are a person’s own phone'
     await db().transaction((tx) =>
       enqueueText(tx, { kind: 'reminder', userId: person.id, body: 'Time to share your news!', idempotencyKey: `pumping:${person.id}` }),
     );
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(sentTo([person.phoneNumber])).toEqual([]);
     const [row] = await db().select().from(messages).where(eq(messages.toAddress, person.phoneNumber));
     expect(row).toMatchObject({
@@ -140,7 +140,7 @@ describe('SMS_COUNTRIES: the countries Loop texts', () => {
     await db().transaction((tx) =>
       enqueueText(tx, { kind: 'reminder', userId: person.id, body: 'Time to share your news!', idempotencyKey: `country:${person.id}` }),
     );
-    await processPending(t.app.ctx); // the default app: US only
+    await sweepUntilIdle(t.app.ctx); // the default app: US only
     expect(sentTo([person.phoneNumber])).toEqual([]);
     const [row] = await db().select().from(messages).where(eq(messages.toAddress, person.phoneNumber));
     expect(row).toMatchObject({

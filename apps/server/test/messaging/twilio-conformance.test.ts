@@ -18,7 +18,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { earlyStatuses, loops, members, messages, phoneOptOuts, users } from '../../src/db/schema';
 import type { Db } from '../../src/db/client';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { claimOutbound } from '../../src/messaging/claim-messages';
 import { optOutPhone } from '../../src/messaging/opt-outs';
 import { enqueueText, type TextToQueue } from '../../src/messaging/outbox';
@@ -50,7 +50,7 @@ afterAll(async () => {
 const post = (params: Record<string, string>, path = '/api/webhooks/twilio/messages') =>
   postWebhook(app, path, params, { authToken: fake.authToken });
 const postStatus = (params: Record<string, string>) => post(params, '/api/webhooks/twilio/status');
-const run = () => processPending(app.ctx);
+const run = () => sweepUntilIdle(app.ctx);
 const sentTo = (phone: string) => fake.sent.filter((s) => s.params.To === phone || s.params.To === `whatsapp:${phone}`);
 const repliesTo = async (phone: string) => (await textsTo(db(), phone)).map((m) => m.body);
 let counter = 0;
@@ -562,7 +562,7 @@ describe('8 and 9. keywords are answered once, as Twilio does', () => {
       smsParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'help' }),
       { authToken: fake.authToken },
     );
-    await processPending(loopAnswers.ctx);
+    await sweepUntilIdle(loopAnswers.ctx);
     expect(sentTo(person.phoneNumber).map((s) => s.params.Body)).toEqual([expect.stringContaining('Reply LOOPS to list your Loops')]);
   });
 

@@ -13,7 +13,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { LoopDetail, LoopMember } from '@loop/shared/loops';
 import { messages, undeliverablePhones, users } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { DAY_MS } from '../../src/lib/clock';
 import { optOutPhone } from '../../src/messaging/opt-outs';
 import { signUp, uniquePhone } from '../helpers/app';
@@ -24,7 +24,7 @@ import { postWebhook, smsParams, statusParams, whatsappParams } from '../helpers
 const clock = testClock(new Date('2026-05-04T15:00:00Z'));
 const env = useFakeTwilioApp({ clock });
 const db = () => env.db();
-const run = () => processPending(env.t.app.ctx);
+const run = () => sweepUntilIdle(env.t.app.ctx);
 const attemptsTo = (phone: string) => env.fake.attempts.filter((s) => s.params.To === phone || s.params.To === `whatsapp:${phone}`);
 let ownerCache: Awaited<ReturnType<typeof signUp>> | undefined;
 const owner = async () => (ownerCache ??= await signUp(env.t.app, { firstName: 'Olive', lastName: 'Owner' }));

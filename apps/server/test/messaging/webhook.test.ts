@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { MEDIA_CSP } from '../../src/routes/media/index';
 import { messages, phoneOptOuts, users } from '../../src/db/schema';
 import { uniquePhone } from '../helpers/app';
@@ -66,7 +66,7 @@ describe('webhook fixtures', () => {
   it('SMS: becomes an update in the Loop and a confirmation naming it', async () => {
     const { person, loop } = await memberInOneLoop('Smith Family');
     await post(smsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'We got a puppy!' }));
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     const [update] = await updatesOf(db(), loop.id);
     expect(update).toMatchObject({ content: 'We got a puppy!', userId: person.id });
     const [reply] = await textsTo(db(), person.phoneNumber);
@@ -93,7 +93,7 @@ describe('webhook fixtures', () => {
         ],
       }),
     );
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     const [update] = await updatesOf(db(), loop.id);
     expect(update?.content).toBe('Beach day');
     // Both converted by the photo pipeline: what is stored and served is WebP, never the bytes sent.
@@ -114,7 +114,7 @@ describe('webhook fixtures', () => {
   it('WhatsApp: the sender is found without the whatsapp: prefix and answered on WhatsApp', async () => {
     const { person, loop } = await memberInOneLoop('Book Club', 'whatsapp');
     await post(whatsappParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'Finished chapter 3' }));
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect((await updatesOf(db(), loop.id))[0]?.content).toBe('Finished chapter 3');
     const [reply] = await textsTo(db(), person.phoneNumber);
     expect(reply).toMatchObject({ channel: 'whatsapp', status: 'sent', fromAddress: 'whatsapp:+14155238886' });
@@ -136,7 +136,7 @@ describe('webhook fixtures', () => {
         media: [{ url: video, contentType: 'video/mp4' }],
       }),
     );
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     const [update] = await updatesOf(db(), loop.id);
     expect(update).toMatchObject({ content: 'Look at him go', media: [] });
     const [reply] = await textsTo(db(), person.phoneNumber);
@@ -155,7 +155,7 @@ describe('webhook fixtures', () => {
     await post(
       mmsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: '', media: [{ url: memo, contentType: 'audio/amr' }] }),
     );
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect(await updatesOf(db(), loop.id)).toEqual([]);
     expect((await textsTo(db(), person.phoneNumber))[0]?.body).toMatch(
       /^Your voice memo or video couldn't be saved: it isn't a voice memo or video/,
@@ -165,7 +165,7 @@ describe('webhook fixtures', () => {
   it('STOP with OptOutType: the phone is opted out, no update, no reply of ours', async () => {
     const { person, loop } = await memberInOneLoop('Quiet Ones');
     await post({ ...smsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'Stop' }), OptOutType: 'STOP' });
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect(await updatesOf(db(), loop.id)).toEqual([]);
     expect(await textsTo(db(), person.phoneNumber)).toEqual([]);
     const [optOut] = await db().select().from(phoneOptOuts).where(eq(phoneOptOuts.phoneNumber, person.phoneNumber));
@@ -180,9 +180,9 @@ describe('Twilio retries', () => {
     const answers = await Promise.all(Array.from({ length: 5 }, () => post(params)));
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
     expect(await inboundBySid(params.MessageSid ?? '')).toHaveLength(1);
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     await post(params);
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect(await updatesOf(db(), loop.id)).toHaveLength(1);
     expect(await textsTo(db(), person.phoneNumber)).toHaveLength(1);
   });
@@ -192,7 +192,7 @@ describe('POST /api/webhooks/twilio/status', () => {
   async function sentText() {
     const { person } = await memberInOneLoop('Status Loop');
     await post(smsParams({ accountSid: env.fake.accountSid, from: person.phoneNumber, body: 'hi' }));
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     const [reply] = await textsTo(db(), person.phoneNumber);
     if (!reply?.providerMessageId) throw new Error('no reply was sent');
     return { person, reply, messageSid: reply.providerMessageId };

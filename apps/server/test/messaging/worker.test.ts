@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, updates } from '../../src/db/schema';
-import { processPending, startMessageWorker } from '../../src/jobs/message-worker';
+import { sweepUntilIdle, startMessageWorker } from '../../src/jobs/message-worker';
 import { ingestInbound } from '../../src/messaging/ingest-inbound';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createLoop, createPerson, textsTo, updatesOf } from '../helpers/messaging';
@@ -48,13 +48,13 @@ describe('the message worker', () => {
       .update(messages)
       .set({ status: 'processing', attempts: 1, nextAttemptAt: new Date(Date.now() + 60_000) })
       .where(eq(messages.id, id ?? 0));
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(await updatesOf(db(), loop.id)).toEqual([]);
     await db()
       .update(messages)
       .set({ nextAttemptAt: new Date(Date.now() - 1) })
       .where(eq(messages.id, id ?? 0));
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect((await updatesOf(db(), loop.id)).map((u) => u.content)).toEqual(['survived']);
   });
 
@@ -69,7 +69,7 @@ describe('the message worker', () => {
       );
     }
     const other = await t.rebuild();
-    await Promise.all([processPending(t.app.ctx), processPending(other.ctx)]);
+    await Promise.all([sweepUntilIdle(t.app.ctx), sweepUntilIdle(other.ctx)]);
     const rows = await db().select().from(updates).where(eq(updates.loopId, loop.id));
     expect(rows).toHaveLength(12);
     const replies = await textsTo(db(), person.phoneNumber);

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { enqueueText } from '../../src/messaging/outbox';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
@@ -107,7 +107,7 @@ describe('GET /metrics: what it says', () => {
     const errorsBefore = value(queued, 'loop_send_errors_total{code="21211"}') ?? 0;
     fake.failNext({ status: 400, code: 21211, message: "The 'To' number is not a valid phone number." });
     await db().delete(messages).where(eq(messages.direction, 'inbound'));
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     const sent = await scrape();
     expect(value(sent, 'loop_texts{direction="outbound",channel="sms",status="sent"}')).toBe(1);
     expect(value(sent, 'loop_texts{direction="outbound",channel="sms",status="failed"}')).toBe(1);

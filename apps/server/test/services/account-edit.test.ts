@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkMessage } from '@loop/shared/text';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { consentQuestions, members, messages, phoneOptOuts, updates, users } from '../../src/db/schema';
 import { findRecipients } from '../../src/messaging/recipients';
 import { insertOutbound } from '../../src/messaging/outbox';
@@ -186,7 +186,7 @@ describe('POST /api/user/phone and /api/user/phone/verify', () => {
       payload: { body: 'Hello from my old phone' },
     });
     expect(oldPhone.statusCode).toBe(404);
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     const posted = await db.select({ userId: updates.userId, content: updates.content }).from(updates).where(eq(updates.userId, user.id));
     expect(posted).toContainEqual({ userId: user.id, content: 'Hello from my new phone' });
     // The code is used: a replay changes nothing.

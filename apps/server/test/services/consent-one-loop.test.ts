@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { consentQuestions, members, users } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { DAY_MS, HOUR_MS } from '../../src/lib/clock';
 import { isOptedOut, optOutPhone } from '../../src/messaging/opt-outs';
 import { deleteExpiredQuestions } from '../../src/services/inbound/delete-expired-questions';
@@ -23,7 +23,7 @@ async function text(phone: string, body: string, channel: 'sms' | 'whatsapp' = '
     authToken: env.fake.authToken,
   });
   expect(res.statusCode).toBe(200);
-  await processPending(env.t.app.ctx);
+  await sweepUntilIdle(env.t.app.ctx);
   return (await textsTo(db(), phone)).slice(before).map((m) => m.body);
 }
 

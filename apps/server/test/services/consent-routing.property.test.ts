@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { members, updates } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { ingestInbound } from '../../src/messaging/ingest-inbound';
 import { optOutPhone } from '../../src/messaging/opt-outs';
 import { nameKey } from '../../src/services/inbound/route-text';
@@ -49,7 +49,7 @@ describe('routing with consent (property)', () => {
         }
         if (w.optedOut) await optOutPhone(db, sender.phoneNumber, 'STOP', clock());
         await ingestInbound(db, smsParams({ accountSid: env.fake.accountSid, from: sender.phoneNumber, body: spell(w.text) }), clock());
-        await processPending(env.t.app.ctx);
+        await sweepUntilIdle(env.t.app.ctx);
 
         const stored = await db
           .select({ loopId: updates.loopId })
@@ -111,7 +111,7 @@ describe('one YES, one Loop (property)', () => {
         let before = await active();
         for (const body of texts) {
           await ingestInbound(db, smsParams({ accountSid: env.fake.accountSid, from: sender.phoneNumber, body }), clock());
-          await processPending(env.t.app.ctx);
+          await sweepUntilIdle(env.t.app.ctx);
           const after = await active();
           const joined = [...after].filter((id) => !before.has(id));
           expect(joined.length).toBeLessThanOrEqual(1);

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatorMessage } from '@loop/shared/simulator';
 import { members, messages, users } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { isOptedOut, optOutPhone } from '../../src/messaging/opt-outs';
 import { createTestApp, signUp, type TestContext } from '../helpers/app';
 import { addActiveMemberAs, addMemberAs, createLoopAs } from '../helpers/loops';
@@ -83,7 +83,7 @@ describe("story: the Phone Simulator shows anyone's thread", () => {
     const seen = (await thread(erin.cookie, erin.account.phoneNumber)).json<{ messages: SimulatorMessage[] }>();
     expect(seen.messages.map((m) => m.kind)).toEqual(['code', 'invitation']);
     expect((await send(erin.cookie, erin.account.phoneNumber, 'YES')).statusCode).toBe(202);
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     const [row] = await t.testDb.database.db.select().from(members).where(eq(members.userId, erin.user.id));
     expect(row?.status).toBe('active');
   });
@@ -97,11 +97,11 @@ describe("story: the Phone Simulator shows anyone's thread", () => {
 
     // Bob typing as Dan reaches nothing of Alice's, even after a YES (which only touches Bob's Loop).
     expect((await send(bob.cookie, dan.phoneNumber, 'Forged news')).statusCode).toBe(202);
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(await updatesOf(t.testDb.database.db, family.id)).toEqual([]);
     await send(bob.cookie, dan.phoneNumber, 'YES');
     await send(bob.cookie, dan.phoneNumber, 'Forged again');
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(await updatesOf(t.testDb.database.db, family.id)).toEqual([]);
     expect((await updatesOf(t.testDb.database.db, bobs.id)).map((u) => u.content)).toEqual(['Forged again']);
 
@@ -143,7 +143,7 @@ describe("story: playing someone's phone to change their standing in another own
     // YES and a text from Mallory's play reach only her own Loop (as before).
     expect((await send(mallory.cookie, carolPhone, 'YES')).statusCode).toBe(202);
     expect((await send(mallory.cookie, carolPhone, 'Forged news')).statusCode).toBe(202);
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(await updatesOf(db, alices.id)).toEqual([]);
 
     // STOP (any of Twilio's words, any case) and START are refused: they would reach Alice's Loop.
@@ -153,12 +153,12 @@ describe("story: playing someone's phone to change their standing in another own
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toMatch(/^The Phone Simulator takes STOP and START only from your own phone/);
     }
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(await standing()).toEqual({ status: 'active', optedOut: false });
 
     // LOOPS names only the player's own Loops.
     expect((await send(mallory.cookie, carolPhone, 'LOOPS')).statusCode).toBe(202);
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     const seen = (await thread(mallory.cookie, carolPhone)).json<{ messages: SimulatorMessage[] }>();
     expect(seen.messages.at(-1)?.body).toMatch(/^Your Loops: "Trap"\./);
     expect(JSON.stringify(seen)).not.toContain('Alice Cousins');
@@ -169,7 +169,7 @@ describe("story: playing someone's phone to change their standing in another own
       const res = await send(mallory.cookie, carolPhone, word);
       expect(res.statusCode).toBe(400);
     }
-    await processPending(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
     expect(await standing()).toEqual({ status: 'active', optedOut: true });
   });
 });

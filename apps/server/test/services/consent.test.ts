@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { LoopDetail } from '@loop/shared/loops';
 import { members, messages } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { DAY_MS, HOUR_MS } from '../../src/lib/clock';
 import { optOutPhone } from '../../src/messaging/opt-outs';
 import { signUp, uniquePhone } from '../helpers/app';
@@ -28,7 +28,7 @@ async function text(phone: string, body: string) {
     },
   );
   expect(res.statusCode).toBe(200);
-  await processPending(env.t.app.ctx);
+  await sweepUntilIdle(env.t.app.ctx);
   return (await textsTo(db(), phone)).slice(before).map((m) => m.body);
 }
 

@@ -6,7 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { members, messages, updates, users } from '../../src/db/schema';
 import { isOptedOut } from '../../src/messaging/opt-outs';
 import { templateWriter } from '../../src/publishing/template-writer';
@@ -24,7 +24,7 @@ const db = () => env.db();
 async function text(phone: string, body: string, options: { signature?: string | null } = {}) {
   const params = smsParams({ accountSid: env.fake.accountSid, from: phone, body });
   const res = await postWebhook(env.t.app, '/api/webhooks/twilio/messages', params, { authToken: env.fake.authToken, ...options });
-  await processPending(env.t.app.ctx);
+  await sweepUntilIdle(env.t.app.ctx);
   return res;
 }
 const sentTo = (phone: string) => env.fake.sent.filter((s) => s.params.To === phone).map((s) => s.params.Body ?? '');
@@ -103,7 +103,7 @@ describe('DELETE by text', () => {
     });
     const sentBefore = sentTo(cy.phoneNumber).length;
     await addMemberAs(env.t.app, owner.cookie, ownLoop.json<{ id: number }>().id, { phoneNumber: cy.phoneNumber, firstName: 'Cy' });
-    await processPending(env.t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect(sentTo(cy.phoneNumber)).toHaveLength(sentBefore);
   });
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { members, messages, updates, users } from '../../src/db/schema';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { ingestInbound } from '../../src/messaging/ingest-inbound';
 import { isOptedOut, optOutPhone } from '../../src/messaging/opt-outs';
 import { handleInbound } from '../../src/services/inbound/handle-inbound';
@@ -124,7 +124,7 @@ describe('one inbound decision (property)', () => {
         const b = await build(w, owner.id);
 
         const aIds = await ingest(w, a.phone);
-        await processPending(env.t.app.ctx);
+        await sweepUntilIdle(env.t.app.ctx);
 
         const bIds = await ingest(w, b.phone);
         const rows = await env.db().select().from(messages).where(inArray(messages.id, bIds)).orderBy(asc(messages.id));

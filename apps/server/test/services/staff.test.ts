@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../../src/cli/admin';
 import { loadConfig } from '../../src/config';
-import { processPending } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { PHONE_CODE } from '../../src/services/phone-codes/phone-code-policy';
 import { browser, createTestApp, newAccount, sessionCookie, signUp, type TestContext } from '../helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
@@ -21,7 +21,7 @@ afterAll(async () => {
 
 /** The code in the last text the fake Twilio was asked to send to a phone (the real SDK's request). */
 async function codeFromTwilio(phoneNumber: string): Promise<string> {
-  await processPending(t.app.ctx);
+  await sweepUntilIdle(t.app.ctx);
   const sent = fake.sent.filter((m) => m.params.To === phoneNumber).at(-1);
   const code = /\b(\d{6})\b/.exec(String(sent?.params.Body ?? ''))?.[1];
   if (!code) throw new Error(`Twilio sent no code to ${phoneNumber}`);
