@@ -147,7 +147,7 @@ export async function insertOutboundRows(tx: DbOrTx, rows: readonly OutboundRow[
         media_urls jsonb, idempotency_key text, loop_id bigint, user_id bigint, newsletter_id bigint, raw jsonb, created_at timestamptz)
       on conflict (idempotency_key) do nothing
       returning id`);
-    queued += (inserted as unknown as { rows: unknown[] }).rows.length;
+    queued += (inserted as { rows: unknown[] }).rows.length;
   }
   if (queued > 0) wakeMessageWorker('outbound');
   return queued;
