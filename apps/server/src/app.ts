@@ -78,9 +78,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       // These answers skip every hook, the security headers' included.
       reply.server.securityHeaders(request.raw, reply.raw);
-      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(414).send({ message: 'The address is too long.' });
-      if (error.code === 'FST_ERR_BAD_URL') return reply.code(400).send({ message: 'The address is not valid: it has a broken %-escape.' });
-      return reply.code(400).send({ message: 'The request is not valid.' });
+      // Fastify ignores what this returns: `return void` ends here without handing back the reply (a thenable).
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return void reply.code(414).send({ message: 'The address is too long.' });
+      if (error.code === 'FST_ERR_BAD_URL')
+        return void reply.code(400).send({ message: 'The address is not valid: it has a broken %-escape.' });
+      return void reply.code(400).send({ message: 'The request is not valid.' });
     },
     // A line per request (LOG_REQUESTS): on in development, off in production unless asked for;
     // errors are logged either way.

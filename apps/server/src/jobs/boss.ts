@@ -22,7 +22,7 @@ export async function startJobs(
   const { database } = ctx;
   const boss =
     database.kind === 'pglite'
-      ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite' } as ConstructorParameters<typeof PgBoss>[0])
+      ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite' })
       : new PgBoss({ connectionString: ctx.config.DATABASE_URL, max: 4 });
   boss.on('error', (error: unknown) => console.error('job queue error:', error));
   await boss.start();

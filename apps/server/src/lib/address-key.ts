@@ -13,7 +13,7 @@ export function addressKey(ip: string): string {
   const [head = '', tail = ''] = ip.split('%')[0]!.toLowerCase().split('::');
   const left = head === '' ? [] : head.split(':');
   const right = ip.includes('::') ? (tail === '' ? [] : tail.split(':')) : [];
-  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  const groups = ip.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
   return `${groups
     .slice(0, 4)
     .map((g) => g.replace(/^0+(?=.)/, ''))

@@ -58,7 +58,7 @@ export async function enqueueEmail(tx: DbOrTx, email: EmailToQueue): Promise<num
     where ${emailMayBeSent(sql`${address}::text`, sql`${email.kind}::text`)}
     on conflict (idempotency_key) do nothing
     returning id`);
-  const [row] = (result as unknown as { rows: { id: number | string }[] }).rows;
+  const [row] = (result as { rows: { id: number | string }[] }).rows;
   if (!row) return null;
   wakeMessageWorker('email');
   return Number(row.id);

@@ -94,7 +94,7 @@ async function deliver(ctx: MailContext, row: MessageRow): Promise<'sent' | 'fai
     error: null,
     fromAddress: fromAddress(config.MAIL_FROM),
     providerMessageId: headers['Message-ID'] ?? null,
-    raw: { ...raw, headers: JSON.stringify(headers) } as EmailRaw,
+    raw: { ...raw, headers: JSON.stringify(headers) },
   });
   return 'sent';
 }
@@ -142,7 +142,7 @@ async function mayStillBeSent(db: Db, row: MessageRow): Promise<boolean> {
   const result = await db.execute(
     sql`select 1 as ok where ${emailMayBeSent(sql`${row.toAddress}::text`, sql`${row.kind}::text`)} ${member}`,
   );
-  return (result as unknown as { rows: unknown[] }).rows.length > 0;
+  return (result as { rows: unknown[] }).rows.length > 0;
 }
 
 async function recordFailure(ctx: MailContext, row: MessageRow, failure: MailSendError): Promise<void> {

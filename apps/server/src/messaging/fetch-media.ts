@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -58,11 +58,11 @@ class RefusedAddress extends Error {}
 
 function get(url: URL, policy: MediaPolicy, options: FetchMediaOptions): Promise<IncomingMessage> {
   const trusted = isTrustedOrigin(url, policy);
-  const resolve = options.lookup ?? (dnsLookup as LookupFunction);
+  const resolve = options.lookup ?? dnsLookup;
   const checkedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
     resolve(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
-      const list = (Array.isArray(addresses) ? addresses : []) as LookupAddress[];
+      const list = Array.isArray(addresses) ? addresses : [];
       const first = list[0];
       if (!first) return callback(new Error(`${hostname} has no address`), '', 0);
       const blocked = list.find((a) => isPrivateAddress(a.address));

@@ -62,7 +62,7 @@ export async function insertInbound(db: DbOrTx, rows: readonly InboundRow[]): Pr
     on conflict (provider_message_id) do nothing
     returning id, provider_message_id`);
   // node-postgres and PGlite both answer with { rows }; PGlite may give a bigint id as a string.
-  for (const row of (result as unknown as { rows: { id: number | string; provider_message_id: string }[] }).rows) {
+  for (const row of (result as { rows: { id: number | string; provider_message_id: string }[] }).rows) {
     stored.set(row.provider_message_id, Number(row.id));
   }
   if (stored.size > 0) wakeMessageWorker('inbound');

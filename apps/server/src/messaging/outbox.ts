@@ -160,7 +160,7 @@ export async function insertOutboundRows(tx: DbOrTx, rows: readonly OutboundRow[
       from ${recordset('v', OUTBOUND_COLUMNS, values)}
       on conflict (idempotency_key) do nothing
       returning id`);
-    queued += (inserted as unknown as { rows: unknown[] }).rows.length;
+    queued += (inserted as { rows: unknown[] }).rows.length;
   }
   if (queued > 0) wakeMessageWorker('outbound');
   return queued;

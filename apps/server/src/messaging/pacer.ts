@@ -37,7 +37,7 @@ export async function reserveSlots(db: Db, input: { sender: string; count: numbe
     select ${input.sender}, clock.now + ${span} from clock
     on conflict (sender) do update set next_free_at = greatest(p.next_free_at, (select now from clock)) + ${span}
     returning extract(epoch from p.next_free_at - ${span} - (select now from clock))::float8 * 1000 as wait_ms`);
-  const [row] = (result as unknown as { rows: { wait_ms: number }[] }).rows;
+  const [row] = (result as { rows: { wait_ms: number }[] }).rows;
   return Math.max(0, Number(row?.wait_ms ?? 0));
 }
 
@@ -136,6 +136,7 @@ export function createPacer(db: Db, ratePerSecond: number, now: () => number = (
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
           if (error === undefined) resolve();
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever was thrown, as an Error, as Node would print it
           else reject(error instanceof Error ? error : new Error(String(error)));
         };
         const queue = senders.get(sender) ?? { waiting: [], lastSlot: -Infinity, busy: false, timer: undefined, scheduled: false };

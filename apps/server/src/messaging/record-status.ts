@@ -76,9 +76,8 @@ export async function applyEarlyStatuses(db: Db, options: { maxAttempts: number;
           : sql``
       }
     returning e.id, e.provider_message_id, e.status, e.error_code`);
-  const rows = (
-    matched as unknown as { rows: { id: number | string; provider_message_id: string; status: string; error_code: string | null }[] }
-  ).rows;
+  const rows = (matched as { rows: { id: number | string; provider_message_id: string; status: string; error_code: string | null }[] })
+    .rows;
   for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
     await applyStatus(
       db,

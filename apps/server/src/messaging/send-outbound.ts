@@ -352,6 +352,7 @@ class SentLog {
   /** Resolves when every added text is written; throws the first write's error, if any. */
   async drain(): Promise<void> {
     while (this.writing) await this.writing;
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the write's error, as it was thrown
     if (this.failure !== undefined) throw this.failure;
   }
 
@@ -398,7 +399,7 @@ async function recordSent(ctx: MessagingContext, records: SentRecord[]): Promise
       returning v.provider_message_id
     )
     select distinct e.provider_message_id from ${earlyStatuses} e join sent on sent.provider_message_id = e.provider_message_id`);
-  const early = (result as unknown as { rows: { provider_message_id: string }[] }).rows.map((r) => r.provider_message_id);
+  const early = (result as { rows: { provider_message_id: string }[] }).rows.map((r) => r.provider_message_id);
   if (early.length > 0) await applyEarlyStatuses(db, { maxAttempts: ctx.config.SEND_MAX_ATTEMPTS, now: ctx.clock(), sids: early });
 }
 

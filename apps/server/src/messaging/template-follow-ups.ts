@@ -27,7 +27,7 @@ export async function openWhatsappWindow(
     from (select id, last_whatsapp_inbound_at as before from ${users} where id = ${input.userId} for update) o
     where u.id = o.id
     returning extract(epoch from o.before)::float8 * 1000 as before_ms`);
-  const [row] = (result as unknown as { rows: { before_ms: number | string | null }[] }).rows;
+  const [row] = (result as { rows: { before_ms: number | string | null }[] }).rows;
   if (!row || !input.phone) return;
   const windowEnd = row.before_ms === null ? null : new Date(Number(row.before_ms) + DAY_MS);
   await queueWholeTextsAfterTemplates(tx, {

@@ -45,7 +45,7 @@ class TwilioHttpClient extends twilio.RequestClient {
   override async request<TData>(opts: RequestOptions<TData>): Promise<Answer<TData>> {
     const url = this.target(opts.uri);
     if (this.sdkTransport) return super.request<TData>({ ...opts, uri: url.href });
-    const headers: Record<string, string> = { ...(opts.headers as Record<string, string> | undefined), Connection: 'keep-alive' };
+    const headers: Record<string, string> = { ...opts.headers, Connection: 'keep-alive' };
     if (opts.username && opts.password) {
       headers.Authorization = `Basic ${Buffer.from(`${opts.username}:${opts.password}`).toString('base64')}`;
     } else if (opts.authStrategy) {
@@ -79,7 +79,7 @@ class TwilioHttpClient extends twilio.RequestClient {
               statusCode: response.statusCode ?? 0,
               body: Buffer.concat(chunks).toString('utf8') as TData,
               headers: response.headers,
-            } as Answer<TData>);
+            });
           });
         },
       );
@@ -118,6 +118,7 @@ function formEncode(values: Record<string, unknown>): string {
   const form = new URLSearchParams();
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined) continue;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- callers pass strings, numbers and lists of them
     for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) form.append(key, String(item ?? ''));
   }
   return form.toString();

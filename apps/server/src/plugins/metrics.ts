@@ -65,7 +65,7 @@ function digest(token: string): Buffer {
 /** The rows of a raw query (PGlite and node-postgres both answer `{ rows }`). */
 async function query<T>(db: Db, statement: SQL): Promise<T[]> {
   const result = await db.execute(statement);
-  return (result as unknown as { rows: T[] }).rows;
+  return (result as { rows: T[] }).rows;
 }
 
 /**
@@ -106,7 +106,7 @@ function databaseGauges(registry: Registry, db: Db, clock: Clock): { refresh: ()
       ]);
       texts.reset();
       for (const row of byStatus) texts.set({ direction: row.direction, channel: row.channel, status: row.status }, Number(row.count));
-      for (const [key, value] of Object.entries(figures)) queue[key as keyof QueueFigures].set(value);
+      for (const [key, value] of Object.entries(figures) as [keyof QueueFigures, number][]) queue[key].set(value);
       jobLag.reset();
       for (const row of lags) jobLag.set({ queue: row.name }, Number(row.lag));
     },

@@ -37,6 +37,7 @@ export function securityHeaders(options: {
   });
   return (request, response) => {
     apply(request, response, (error?: unknown) => {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what helmet reported, as it reported it
       if (error) throw error;
     });
   };

@@ -102,7 +102,9 @@ export default fp(async (app) => {
     payload.once('error', (error) => finish(error));
     payload.once('end', () => {
       if (Number.isFinite(declared) && received !== declared) return finish(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
-      parseJson(request, Buffer.concat(pieces, received).toString('utf8'), finish);
+      // Fastify's JSON parser is the callback kind: it returns nothing and reports to `finish`, errors
+      // included (its type also admits a Promise-returning parser, hence `void`).
+      void parseJson(request, Buffer.concat(pieces, received).toString('utf8'), finish);
     });
   });
 

@@ -186,8 +186,8 @@ export function objectWith(fields: Record<string, fc.Arbitrary<unknown>>): fc.Ar
       return object;
     });
   return fc.oneof(
-    { weight: 3, arbitrary: fc.record(fields) as fc.Arbitrary<Record<string, unknown>> },
-    { weight: 1, arbitrary: fc.record(fields, { requiredKeys: [] }) as fc.Arbitrary<Record<string, unknown>> },
+    { weight: 3, arbitrary: fc.record(fields) },
+    { weight: 1, arbitrary: fc.record(fields, { requiredKeys: [] }) },
     { weight: 4, arbitrary: mutated },
   );
 }

@@ -77,7 +77,7 @@ function judge(spec: RouteFuzz, res: LightMyRequestResponse, delta: Delta): stri
     if (!type.startsWith('application/json')) return `error ${res.statusCode} is ${type || 'untyped'}, not JSON`;
     let message: unknown;
     try {
-      message = (res.json() as { message?: unknown }).message;
+      message = res.json<{ message?: unknown }>().message;
     } catch {
       return `error ${res.statusCode} body is not JSON`;
     }

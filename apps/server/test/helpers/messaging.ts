@@ -80,7 +80,7 @@ export const PNG = Buffer.from(
 export interface FakeTwilioApp {
   readonly t: TestContext;
   readonly fake: FakeTwilio;
-  db(): Db;
+  readonly db: () => Db;
 }
 
 /**

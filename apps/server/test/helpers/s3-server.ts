@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -23,7 +22,7 @@ export interface TestS3 {
 export async function startTestS3(bucket = 'loop-photos'): Promise<TestS3> {
   const directory = await mkdtemp(path.join(tmpdir(), 'loop-s3-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
-  const address = (await server.run()) as AddressInfo;
+  const address = await server.run();
   const endpoint = `http://127.0.0.1:${address.port}`;
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
   const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });

@@ -216,8 +216,8 @@ describe('the outbox', () => {
 
   it('queues a text to every member of a Loop in one statement, skipping opted-out phones', async () => {
     const [a, b, c] = [await createPerson(db()), await createPerson(db()), await createPerson(db(), { messagingPreference: 'whatsapp' })];
-    const loop = await createLoop(db(), { name: 'Street', memberIds: [a!.id, b!.id, c!.id] });
-    await optOutPhone(db(), b!.phoneNumber, 'STOP', clock());
+    const loop = await createLoop(db(), { name: 'Street', memberIds: [a.id, b.id, c.id] });
+    await optOutPhone(db(), b.phoneNumber, 'STOP', clock());
     const input = {
       loopId: loop.id,
       kind: 'newsletter' as const,
@@ -227,19 +227,19 @@ describe('the outbox', () => {
     };
     expect(await db().transaction((tx) => enqueueLoopTexts(tx, input))).toBe(2);
     expect(await db().transaction((tx) => enqueueLoopTexts(tx, input))).toBe(0);
-    const [forC] = await textsTo(db(), c!.phoneNumber);
+    const [forC] = await textsTo(db(), c.phoneNumber);
     expect(forC).toMatchObject({
       channel: 'whatsapp',
       kind: 'newsletter',
       status: 'queued',
-      userId: c!.id,
+      userId: c.id,
       loopId: loop.id,
       mediaUrls: ['/media/abc'],
       idempotencyKey: expect.stringMatching(new RegExp(`^newsletter:${loop.id}:1:\\d+$`)),
     });
     await sweepUntilIdle(env.t.app.ctx);
-    expect(sentTo(a!.phoneNumber)[0]?.params.MediaUrl).toBe('https://loop.example.com/media/abc');
-    expect(await textsTo(db(), b!.phoneNumber)).toEqual([]);
+    expect(sentTo(a.phoneNumber)[0]?.params.MediaUrl).toBe('https://loop.example.com/media/abc');
+    expect(await textsTo(db(), b.phoneNumber)).toEqual([]);
   });
 
   it('a text already sent is never sent again, however often the sender runs', async () => {

@@ -10,7 +10,6 @@
  *   numbers in its sender pool)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/client';
 import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { insertOutbound } from '../../src/messaging/outbox';
 import { createPacer } from '../../src/messaging/pacer';
@@ -49,7 +48,7 @@ describe('the pacer spends a slot per segment [throughput]', () => {
   });
 
   it('at 10 segments a second, a 3-segment text holds the next text back 300 ms', async () => {
-    const pacer = createPacer(testDb.database.db as Db, 10);
+    const pacer = createPacer(testDb.database.db, 10);
     const sender = '+15005559901';
     const [first, second] = await Promise.all([
       pacer.wait(sender, undefined, 3).then(() => performance.now()),

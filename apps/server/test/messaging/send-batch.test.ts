@@ -31,7 +31,7 @@ async function bigLoop(count: number) {
     insert into ${members} (loop_id, user_id, status) select ${loop.id}, id, 'active' from people
     returning user_id`);
   // node-postgres and PGlite both answer with { rows }.
-  const ids = [creator.id, ...(result as unknown as { rows: { user_id: number }[] }).rows.map((r) => Number(r.user_id))];
+  const ids = [creator.id, ...(result as { rows: { user_id: number }[] }).rows.map((r) => Number(r.user_id))];
   const people = await db().select({ phoneNumber: users.phoneNumber }).from(users).where(inArray(users.id, ids));
   return { loop, people };
 }

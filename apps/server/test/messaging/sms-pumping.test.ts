@@ -186,7 +186,7 @@ describe('caps on code texts', () => {
 
   it('a phone gets at most 10 code texts a day, however they are asked for', async () => {
     const { account } = await signUp(t.app, {}, { remoteAddress: nextAddress() });
-    const phone = account.phoneNumber as string;
+    const phone = account.phoneNumber;
     // The sign-up code, then twelve "Forgot password?" over three hours, each past the 30-second
     // wait and within the 5 an hour: without a daily cap, 12 codes. (From one browser: while its
     // code waits, another browser's request texts nothing, decision 0027.)
@@ -225,7 +225,7 @@ describe('proof-of-work before a code is texted (SIGNUP_PROOF_OF_WORK=on)', () =
         );
       }
     }
-    expect(await codeTextsTo([account.phoneNumber as string])).toEqual([]);
+    expect(await codeTextsTo([account.phoneNumber])).toEqual([]);
   });
 
   it('a solved challenge lets one form through, once: a replayed proof is refused', async () => {

@@ -317,12 +317,12 @@ describe('3. opt-out, pause and membership are checked at the moment of sending'
 
   it('a STOP that arrives while a claimed text waits for its pace stops it', async () => {
     const [a, b] = [await createPerson(db()), await createPerson(db())];
-    await queue(a!.id);
-    await queue(b!.id);
-    await sendWith(() => optOutPhone(db(), b!.phoneNumber, 'STOP', clock()));
-    expect(sentTo(a!.phoneNumber)).toHaveLength(1);
-    expect(sentTo(b!.phoneNumber)).toHaveLength(0);
-    expect((await textsTo(db(), b!.phoneNumber))[0]).toMatchObject({
+    await queue(a.id);
+    await queue(b.id);
+    await sendWith(() => optOutPhone(db(), b.phoneNumber, 'STOP', clock()));
+    expect(sentTo(a.phoneNumber)).toHaveLength(1);
+    expect(sentTo(b.phoneNumber)).toHaveLength(0);
+    expect((await textsTo(db(), b.phoneNumber))[0]).toMatchObject({
       status: 'failed',
       error: 'Not sent: this phone opted out of texts (STOP).',
     });
@@ -330,20 +330,20 @@ describe('3. opt-out, pause and membership are checked at the moment of sending'
 
   it('a Loop paused, or a member removed, after the texts were claimed: not sent', async () => {
     const [a, b, c] = [await createPerson(db()), await createPerson(db()), await createPerson(db())];
-    const stays = await createLoop(db(), { name: 'Stays', memberIds: [a!.id] });
-    const paused = await createLoop(db(), { name: 'Paused later', memberIds: [b!.id] });
-    const left = await createLoop(db(), { name: 'Left later', memberIds: [c!.id] });
-    await queue(a!.id, { loopId: stays.id });
-    await queue(b!.id, { loopId: paused.id });
-    await queue(c!.id, { loopId: left.id });
+    const stays = await createLoop(db(), { name: 'Stays', memberIds: [a.id] });
+    const paused = await createLoop(db(), { name: 'Paused later', memberIds: [b.id] });
+    const left = await createLoop(db(), { name: 'Left later', memberIds: [c.id] });
+    await queue(a.id, { loopId: stays.id });
+    await queue(b.id, { loopId: paused.id });
+    await queue(c.id, { loopId: left.id });
     await sendWith(async () => {
       await db().update(loops).set({ paused: true }).where(eq(loops.id, paused.id));
       await db().delete(members).where(eq(members.loopId, left.id));
     });
-    expect(sentTo(a!.phoneNumber)).toHaveLength(1);
-    expect(sentTo(b!.phoneNumber)).toHaveLength(0);
-    expect(sentTo(c!.phoneNumber)).toHaveLength(0);
-    expect((await textsTo(db(), c!.phoneNumber))[0]?.error).toBe(
+    expect(sentTo(a.phoneNumber)).toHaveLength(1);
+    expect(sentTo(b.phoneNumber)).toHaveLength(0);
+    expect(sentTo(c.phoneNumber)).toHaveLength(0);
+    expect((await textsTo(db(), c.phoneNumber))[0]?.error).toBe(
       'Not sent: the member left the Loop, or the Loop was paused, after the text was queued.',
     );
   });

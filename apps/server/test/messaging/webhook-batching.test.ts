@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app';
-import type { Database, Db } from '../../src/db/client';
+import type { Db } from '../../src/db/client';
 import { messages } from '../../src/db/schema';
 import { createInboundBatcher } from '../../src/messaging/inbound-batcher';
 import { inboundRow, type InboundParams } from '../../src/messaging/ingest-inbound';
@@ -134,7 +134,7 @@ describe('webhook group commit', () => {
 
   it('when the database cannot store a batch, every request of it is a 5xx and nothing is acknowledged; the retries are stored once', async () => {
     const { db: flaky, state } = instrumented(db());
-    const database = { ...env.t.testDb.database, db: flaky } as Database;
+    const database = { ...env.t.testDb.database, db: flaky };
     const app = await buildApp(testConfig(env.t.dataDir, twilioEnv(env.fake)), { database });
     try {
       state.fail = Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });

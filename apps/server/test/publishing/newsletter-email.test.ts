@@ -1,5 +1,5 @@
 import { doIUseEmail } from '@jsx-email/doiuse-email';
-import { parseDocument } from 'htmlparser2';
+import { ElementType, parseDocument } from 'htmlparser2';
 import type { ChildNode, Element } from 'domhandler';
 import { describe, expect, it } from 'vitest';
 import { REPLY_LINE, renderNewsletterEmail } from '../../src/publishing/newsletter-email';
@@ -12,9 +12,9 @@ function elements(html: string): Element[] {
   const found: Element[] = [];
   const walk = (nodes: ChildNode[]) => {
     for (const node of nodes) {
-      if (node.type === 'tag' || node.type === 'script' || node.type === 'style') {
-        found.push(node as Element);
-        walk((node as Element).children);
+      if (node.type === ElementType.Tag || node.type === ElementType.Script || node.type === ElementType.Style) {
+        found.push(node);
+        walk(node.children);
       }
     }
   };
@@ -65,7 +65,7 @@ const CLIENTS = [
 ];
 
 function unsupportedFeatures(html: string): Map<string, Set<string>> {
-  const result = doIUseEmail(html, { emailClients: CLIENTS as Parameters<typeof doIUseEmail>[1]['emailClients'] });
+  const result = doIUseEmail(html, { emailClients: CLIENTS });
   const features = new Map<string, Set<string>>();
   for (const error of result.success ? [] : result.errors) {
     const match = /^`(.+)` is not supported by `(.+)`$/.exec(error);
@@ -181,11 +181,11 @@ describe('renderNewsletterEmail', () => {
       renderNewsletterEmail({ ...input, unsubscribeUrl: 'https://loop.example/email/unsubscribe/aaa' }),
       renderNewsletterEmail({ ...input, unsubscribeUrl: 'https://loop.example/email/unsubscribe/"><script>' }),
     ]);
-    expect(a!.html).toContain('/email/unsubscribe/aaa"');
-    expect(a!.html).not.toContain('unsubscribe/"');
-    expect(b!.html).toContain('/email/unsubscribe/&quot;&gt;&lt;script&gt;"');
-    expect(a!.text).toContain('unsubscribe/aaa');
-    expect(a!.html).not.toContain('.invalid');
+    expect(a.html).toContain('/email/unsubscribe/aaa"');
+    expect(a.html).not.toContain('unsubscribe/"');
+    expect(b.html).toContain('/email/unsubscribe/&quot;&gt;&lt;script&gt;"');
+    expect(a.text).toContain('unsubscribe/aaa');
+    expect(a.html).not.toContain('.invalid');
   });
 
   it('has the Loop’s name and the period as subject, and a readable plain-text part', async () => {

@@ -37,7 +37,7 @@ function phoneOf(n: number): string {
 
 async function call(role: Role, method: string, url: string, payload?: unknown, app: TestApp = world.app) {
   const cookie = await world.cookie(role);
-  const options: InjectOptions = { method: method as InjectOptions['method'], url, headers: cookie ? { cookie } : {} };
+  const options: InjectOptions = { method: method, url, headers: cookie ? { cookie } : {} };
   if (payload !== undefined) options.payload = typeof payload === 'string' ? payload : (payload as object);
   if (typeof payload === 'string') options.headers = { ...options.headers, 'content-type': 'application/json' };
   return app.inject(options);

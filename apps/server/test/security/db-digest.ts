@@ -30,7 +30,7 @@ export async function digestMany<K extends string>(db: Db, sets: Record<K, strin
   const columns = Object.entries<string[]>(sets).map(([name, parts]) => `md5(concat_ws('|', ${parts.join(', ')})) as "${name}"`);
   const result = await db.execute(sql.raw(`select ${columns.join(', ')}`));
   // node-postgres and PGlite both answer with { rows }.
-  return (result as unknown as { rows: Record<K, string>[] }).rows[0] ?? ({} as Record<K, string>);
+  return (result as { rows: Record<K, string>[] }).rows[0] ?? ({} as Record<K, string>);
 }
 
 /** Every row of every table (or all but some), for digestRows. */

@@ -52,7 +52,7 @@ function request(route: string, cookie?: string): InjectOptions {
   const [method = 'GET', path = '/'] = route.split(' ');
   const body = method === 'POST' || method === 'PUT' || method === 'PATCH';
   return {
-    method: method as InjectOptions['method'],
+    method: method,
     url: path.replace(/:\w+/g, 'x'),
     headers: { ...(cookie ? { cookie } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { payload: '{"broken' } : {}),

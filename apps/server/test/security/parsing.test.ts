@@ -29,7 +29,7 @@ describe('deeply nested JSON', () => {
       ['POST', '/api/invites/abcdefghijklmnopqrstuv/join'],
       ['POST', '/api/loops', cookie],
       ['PUT', '/api/user', cookie],
-      ['POST', `/api/simulator/phones/${encodeURIComponent(account.phoneNumber as string)}/messages`, cookie],
+      ['POST', `/api/simulator/phones/${encodeURIComponent(account.phoneNumber)}/messages`, cookie],
       ['POST', '/api/webhooks/twilio/messages'],
     ];
     for (const [method, url, session] of routes) {

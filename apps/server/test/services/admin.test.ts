@@ -139,7 +139,7 @@ describe('GET /api/admin/loops: cursors and search', () => {
     const res = await get(url);
     expect(res.statusCode).toBe(200);
     return {
-      rows: res.json() as Row[],
+      rows: res.json<Row[]>(),
       total: res.headers['x-total-count'],
       nextPage: res.headers['x-next-page'],
       cursor: res.headers['x-next-cursor'] as string | undefined,
@@ -352,7 +352,7 @@ describe('newsletters and the admin Loop detail', () => {
       const cursor = res.headers['x-next-cursor'];
       if (!cursor) break;
       expect(res.headers['x-next-page']).toBe(String(walked.length + 1));
-      url = `/api/admin/newsletters?pageSize=1&cursor=${cursor}`;
+      url = `/api/admin/newsletters?pageSize=1&cursor=${String(cursor)}`;
     }
     expect(walked).toEqual(list.map((n: { id: number }) => n.id));
 

@@ -28,7 +28,7 @@ export async function buildDataExports(ctx: Pick<AppContext, 'db' | 'storage' | 
         where ${and(eq(dataExports.status, 'building'), or(isNull(dataExports.leaseUntil), lt(dataExports.leaseUntil, now)))}
         order by id limit 1 for update skip locked)
       returning id, user_id, attempts`);
-    const row = (claimed as unknown as { rows: { id: string | number; user_id: string | number; attempts: number }[] }).rows[0];
+    const row = (claimed as { rows: { id: string | number; user_id: string | number; attempts: number }[] }).rows[0];
     if (!row) return finished;
     const id = Number(row.id);
     if (row.attempts > MAX_ATTEMPTS) {

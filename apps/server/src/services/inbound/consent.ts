@@ -20,7 +20,7 @@ export function parseConsent(body: string): ConsentText | null {
     .filter((l) => l !== '');
   const first = lines[0];
   if (!first) return null;
-  const word = (w: string) => (w.toUpperCase().startsWith('Y') ? 'YES' : 'JOIN') as ConsentText['word'];
+  const word = (w: string) => (w.toUpperCase().startsWith('Y') ? 'YES' : 'JOIN');
   const at = lines.findIndex((l) => WORD.test(l));
   if (at >= 0) {
     const rest = lines.filter((_, i) => i !== at).join(' ');

@@ -142,7 +142,7 @@ async function queueReplies(tx: DbOrTx, texts: readonly FastText[]): Promise<voi
   const phones = JSON.stringify([...new Set(answered.map((t) => t.phone))]);
   const result = await tx.execute(sql`select p.phone from jsonb_array_elements_text(${phones}::jsonb) as p(phone)
     where ${phoneMayBeTexted(sql`p.phone`)}`);
-  const textable = new Set((result as unknown as { rows: { phone: string }[] }).rows.map((r) => r.phone));
+  const textable = new Set((result as { rows: { phone: string }[] }).rows.map((r) => r.phone));
   const rows: OutboundRow[] = answered
     .filter((t) => textable.has(t.phone))
     .map((t) => ({
