@@ -151,7 +151,7 @@ describe('GET /media/:key', () => {
     for (const key of ['nope', 'A'.repeat(43), '..%2F..%2Fetc%2Fpasswd']) {
       const res = await env.t.app.inject({ url: `/media/${key}` });
       expect(res.statusCode).toBe(404);
-      expect(res.json().message).toBe('This photo does not exist or was deleted.');
+      expect(res.json().message).toBe('This photo, voice memo or video does not exist or was deleted.');
     }
   });
 });

@@ -6,7 +6,8 @@ import { isClipType } from '../../media/clip';
 import { PHOTO_CONTENT_TYPE } from '../../media/photo';
 import { STORAGE_KEY } from '../../storage/media-storage';
 
-const NOT_FOUND = 'This photo does not exist or was deleted.';
+/** One text for any kind: an unknown key has no row that could say whether it was a photo or a clip. */
+const NOT_FOUND = 'This photo, voice memo or video does not exist or was deleted.';
 /** Stored media (a photo, voice memo or video) opened on its own can run nothing, load nothing and be framed by nobody. */
 export const MEDIA_CSP = "default-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; sandbox";
 
