@@ -12,6 +12,7 @@ import { loadConfig } from '../../apps/server/src/config';
 import { createAppContext } from '../../apps/server/src/create-context';
 import { openDatabase } from '../../apps/server/src/db/client';
 import { sweepUntilIdle } from '../../apps/server/src/jobs/message-worker';
+import { mailLinksOf } from '../../apps/server/src/mail/links';
 import { sendNewsletter } from '../../apps/server/src/services/newsletters/send-newsletter';
 import { startBenchChild } from '../child-process';
 import { createScratchDatabase } from '../scratch-database';
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
     console.log(`seeded a Loop of ${MEMBERS} members who chose e-mail (confirmed addresses); RSS ${mb()}`);
 
     const queuedAt = performance.now();
-    await sendNewsletter(ctx.db, { loopId, newsletterId, now: new Date(), publicUrl: env.PUBLIC_URL, secret: env.SESSION_SECRET });
+    await sendNewsletter(ctx.db, { loopId, newsletterId, now: new Date(), publicUrl: env.PUBLIC_URL, mail: mailLinksOf(ctx.config) });
     const queueSeconds = (performance.now() - queuedAt) / 1000;
     const [{ queued } = { queued: 0 }] = (
       await database.pool.query<{ queued: number }>(`select count(*)::int as queued from messages where channel = 'email'`)

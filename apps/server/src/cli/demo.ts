@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import { mailLinksOf, type MailLinks } from '../mail/links';
 import { runAsCommand, type CommandResult } from './run-command';
 import { newsletterUrl } from '../publishing/newsletter-texts';
 import { seedDemo } from '../services/demo/seed-demo';
@@ -7,13 +8,13 @@ import type { MediaStorage } from '../storage/media-storage';
 /** Fills an empty database with the demo and returns what to print and the exit code. */
 export async function runDemoCommand(
   db: Db,
-  options: { publicUrl: string; storage: MediaStorage; now?: Date; secret?: string },
+  options: { publicUrl: string; storage: MediaStorage; now?: Date; mail?: MailLinks | undefined },
 ): Promise<CommandResult> {
   const result = await seedDemo(db, {
     storage: options.storage,
     now: options.now ?? new Date(),
     publicUrl: options.publicUrl,
-    ...(options.secret ? { secret: options.secret } : {}),
+    mail: options.mail,
   });
   if (result.status === 'refused') {
     const people = result.userCount === 1 ? '1 user' : `${result.userCount} users`;
@@ -42,5 +43,5 @@ export async function runDemoCommand(
 }
 
 runAsCommand(import.meta.url, ({ db, config, storage }) =>
-  runDemoCommand(db, { publicUrl: config.PUBLIC_URL, storage, secret: config.SESSION_SECRET }),
+  runDemoCommand(db, { publicUrl: config.PUBLIC_URL, storage, mail: mailLinksOf(config) }),
 );

@@ -1,10 +1,26 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { mailDomain, type Config } from '../config';
+import { mailDomain, mailReplyDomain, type Config } from '../config';
 import type { DbOrTx } from '../db/client';
 import { recordset } from '../db/recordset';
 import { emailTokens } from '../db/schema';
 import { hashToken } from '../lib/tokens';
+
+/**
+ * What a newsletter e-mail's links need (decisions 0047 and 0049): the site's address, the
+ * unsubscribe links' secret (SESSION_SECRET), and the domain of members' reply addresses when
+ * Loop takes replies by e-mail. Callers that queue no e-mail (sneak peeks, some tests) pass none.
+ */
+export interface MailLinks {
+  publicUrl: string;
+  secret: string;
+  replyDomain?: string | undefined;
+}
+
+/** The e-mails' links from the configuration. */
+export function mailLinksOf(config: Pick<Config, 'PUBLIC_URL' | 'SESSION_SECRET' | 'MAIL_INBOUND_PORT' | 'MAIL_REPLY_DOMAIN'>): MailLinks {
+  return { publicUrl: config.PUBLIC_URL, secret: config.SESSION_SECRET, replyDomain: mailReplyDomain(config) };
+}
 
 /**
  * An address's unsubscribe token (decision 0047): an HMAC of the address under SESSION_SECRET, so

@@ -1,6 +1,6 @@
 import { applyEarlyStatuses } from '../messaging/record-status';
 import type { AppContext } from '../context';
-import { mailReplyDomain } from '../config';
+import { mailLinksOf } from '../mail/links';
 import {
   draftNextScheduledNewsletter,
   sendNextScheduledNewsletter,
@@ -72,8 +72,7 @@ export async function runSchedulerTick(
     mode,
     writer: ctx.writer,
     publicUrl: ctx.config.PUBLIC_URL,
-    secret: ctx.config.SESSION_SECRET,
-    replyDomain: mailReplyDomain(ctx.config),
+    mail: mailLinksOf(ctx.config),
     ...(options.hooks ? { hooks: options.hooks } : {}),
   };
   for (let i = 0; i < NEWSLETTERS_PER_TICK; i++) {

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client';
 import { loops, newsletters, updates } from '../db/schema';
 import { HOUR_MS } from '../lib/clock';
+import type { MailLinks } from '../mail/links';
 import type { NewsletterWriter } from '../publishing/writer';
 import { draftScheduledNewsletter } from '../services/newsletters/draft-scheduled-newsletter';
 import { prepareNewsletter } from '../services/newsletters/prepare-newsletter';
@@ -17,10 +18,8 @@ export interface NewsletterSweepOptions {
   mode: AutoNewsletters;
   writer: NewsletterWriter;
   publicUrl: string;
-  /** SESSION_SECRET, for the e-mails' unsubscribe links (decision 0047); without it no e-mail is queued. */
-  secret?: string;
-  /** Members' reply addresses' domain when Loop takes replies by e-mail (mailReplyDomain). */
-  replyDomain?: string | undefined;
+  /** The e-mails' links (decision 0047); without them no e-mail is queued. */
+  mail?: MailLinks | undefined;
   hooks?: SweepHooks;
 }
 
@@ -174,8 +173,7 @@ export async function sendNextScheduledNewsletter(
       newsletterId: due.id,
       now,
       publicUrl: options.publicUrl,
-      ...(options.secret ? { secret: options.secret } : {}),
-      replyDomain: options.replyDomain,
+      mail: options.mail,
     });
     return { claimed: true, textsQueued: sent.textsQueued };
   });

@@ -1,6 +1,7 @@
 import { and, count, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemoCommand } from '../../src/cli/demo';
+import { mailLinksOf } from '../../src/mail/links';
 import { loops, media, members, messages, newsletters, updates, users } from '../../src/db/schema';
 import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { createTestApp, sessionCookie, signUp, type TestContext } from '../helpers/app';
@@ -26,7 +27,7 @@ const demo = (t: TestContext) =>
     publicUrl: t.app.ctx.config.PUBLIC_URL,
     storage: t.app.ctx.storage,
     now: NOW,
-    secret: t.app.ctx.config.SESSION_SECRET,
+    mail: mailLinksOf(t.app.ctx.config),
   });
 
 describe('npm run demo on an empty database', () => {

@@ -10,6 +10,8 @@ import { EMAIL_NEEDED_MESSAGE } from '@loop/shared/constants';
 import { members, messages, newsletters, users } from '../../src/db/schema';
 import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { randomToken } from '../../src/lib/tokens';
+import { runSchedulerTick } from '../../src/scheduling/run-scheduler-tick';
+import { mailLinksOf } from '../../src/mail/links';
 import { REPLY_LINE } from '../../src/publishing/newsletter-email';
 import { replyAddressFor } from '../../src/services/email-replies/reply-address-for';
 import { sendNewsletter } from '../../src/services/newsletters/send-newsletter';
@@ -160,7 +162,7 @@ describe('the newsletter by e-mail', () => {
       newsletterId: first.id,
       now: new Date(),
       publicUrl: PUBLIC_URL,
-      secret: config().SESSION_SECRET,
+      mail: mailLinksOf(config()),
     });
     await sweepUntilIdle(t.app.ctx);
 
@@ -202,7 +204,7 @@ describe('the newsletter by e-mail', () => {
       newsletterId: second.id,
       now: new Date(),
       publicUrl: PUBLIC_URL,
-      secret: config().SESSION_SECRET,
+      mail: mailLinksOf(config()),
     });
     await sweepUntilIdle(t.app.ctx);
     expect(to('only@example.org')).toHaveLength(1);
@@ -210,6 +212,23 @@ describe('the newsletter by e-mail', () => {
     // Unsubscribed from e-mail, the member gets the text again: nothing is lost.
     const secondTexts = await db().select().from(messages).where(eq(messages.newsletterId, second.id));
     expect(secondTexts.filter((m) => m.channel !== 'email').map((m) => m.userId)).toContain(emailOnly.id);
+  });
+
+  it("goes out with the scheduler's send at the draft's time too, with its unsubscribe link", async () => {
+    const member = await reader('scheduled@example.org', 'email');
+    const loop = await createLoop(db(), { name: 'Scheduled Family', memberIds: [member.id] });
+    const now = new Date();
+    const row = await draft(loop.id);
+    await db()
+      .update(newsletters)
+      .set({ sendAt: new Date(now.getTime() - 60_000), approvedAt: now })
+      .where(eq(newsletters.id, row.id));
+    const tick = await runSchedulerTick(t.app.ctx, { now, mode: 'draft' });
+    expect(tick.newsletters).toBe(1);
+    await sweepUntilIdle(t.app.ctx);
+    const [mail] = to('scheduled@example.org');
+    expect(mail?.parsed.subject).toBe('March news');
+    linkIn(mail?.parsed.text ?? '', 'unsubscribe');
   });
 
   it("carries the member's own reply address when Loop takes replies (decision 0049), and none when not", async () => {
@@ -221,8 +240,7 @@ describe('the newsletter by e-mail', () => {
         newsletterId: (await draft(loop.id)).id,
         now: new Date(),
         publicUrl: PUBLIC_URL,
-        secret: config().SESSION_SECRET,
-        replyDomain,
+        mail: { ...mailLinksOf(config()), replyDomain },
       });
     await send(undefined);
     await send('replies.example.com');
@@ -246,7 +264,7 @@ describe('the newsletter by e-mail', () => {
       newsletterId: issue.id,
       now: new Date(),
       publicUrl: PUBLIC_URL,
-      secret: config().SESSION_SECRET,
+      mail: mailLinksOf(config()),
     });
     const [row] = await db().select().from(messages).where(eq(messages.toAddress, 'queued@example.org'));
     const link = linkIn(row!.raw!.html!, 'unsubscribe');

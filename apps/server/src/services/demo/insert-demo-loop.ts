@@ -2,6 +2,7 @@ import type { StoredMedia } from '../../media/stored-media';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { createLoopSchema } from '@loop/shared/loops';
 import type { DbOrTx } from '../../db/client';
+import type { MailLinks } from '../../mail/links';
 import { loops, media, members, messages, newsletters, updates, users } from '../../db/schema';
 import { queueWelcomeText } from '../../messaging/outbox';
 import { SIMULATOR_ADDRESS } from '../../messaging/simulator';
@@ -32,7 +33,14 @@ export interface InsertedDemoLoop {
  */
 export async function insertDemoLoop(
   tx: DbOrTx,
-  input: { loop: DemoLoop; staffId: number; now: Date; publicUrl: string; secret?: string; photos: (update: number) => StoredMedia[] },
+  input: {
+    loop: DemoLoop;
+    staffId: number;
+    now: Date;
+    publicUrl: string;
+    mail?: MailLinks | undefined;
+    photos: (update: number) => StoredMedia[];
+  },
 ): Promise<InsertedDemoLoop> {
   const { loop, now } = input;
   const ago = (days: number) => new Date(now.getTime() - days * DAY);
@@ -133,7 +141,7 @@ export async function insertDemoLoop(
     now: ago(loop.newsletterDaysAgo),
     writer: templateWriter,
     publicUrl: input.publicUrl,
-    ...(input.secret ? { secret: input.secret } : {}),
+    mail: input.mail,
     send: true,
   });
 

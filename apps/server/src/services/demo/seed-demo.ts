@@ -1,5 +1,6 @@
 import { count } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { MailLinks } from '../../mail/links';
 import { users } from '../../db/schema';
 import { hashPassword } from '../../lib/passwords';
 import { randomToken } from '../../lib/tokens';
@@ -31,7 +32,7 @@ async function countUsers(db: Pick<Db, 'select'>): Promise<number> {
  */
 export async function seedDemo(
   db: Db,
-  options: { storage: MediaStorage; now: Date; publicUrl: string; secret?: string },
+  options: { storage: MediaStorage; now: Date; publicUrl: string; mail?: MailLinks | undefined },
 ): Promise<DemoResult> {
   const before = await countUsers(db);
   if (before > 0) return { status: 'refused', userCount: before };
@@ -70,7 +71,7 @@ export async function seedDemo(
           email: DEMO_EMAIL,
           // The staff account reads each demo newsletter by text and by e-mail, so the Mail
           // Simulator shows the e-mail edition from the first start (decision 0047).
-          ...(options.secret ? { emailConfirmedAddress: DEMO_EMAIL, newsletterDelivery: 'both' as const } : {}),
+          ...(options.mail ? { emailConfirmedAddress: DEMO_EMAIL, newsletterDelivery: 'both' as const } : {}),
           passwordHash,
           isStaff: true,
           createdAt: new Date(options.now.getTime() - 29 * 86_400_000),
@@ -85,7 +86,7 @@ export async function seedDemo(
             staffId: staff.id,
             now: options.now,
             publicUrl: options.publicUrl,
-            ...(options.secret ? { secret: options.secret } : {}),
+            mail: options.mail,
             photos: (update) => photosByLoop[index]?.[update] ?? [],
           }),
         );

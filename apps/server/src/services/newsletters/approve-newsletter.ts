@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
+import type { MailLinks } from '../../mail/links';
 import { changeOpenDraft } from './change-scheduled-draft';
 import { getLoopNewsletter } from './get-loop-newsletter';
 import type { NewsletterRow } from './insert-newsletter';
@@ -12,7 +13,7 @@ import { sendNewsletter } from './send-newsletter';
  */
 export async function approveNewsletter(
   db: Db,
-  input: { loopId: number; newsletterId: number; now: Date; publicUrl: string; secret?: string; replyDomain?: string | undefined },
+  input: { loopId: number; newsletterId: number; now: Date; publicUrl: string; mail?: MailLinks | undefined },
 ): Promise<{ newsletter: NewsletterRow; textsQueued: number }> {
   const draft = await getLoopNewsletter(db, input.loopId, input.newsletterId);
   if (draft.status === 'draft' && !draft.skippedAt && !draft.sendAt) {

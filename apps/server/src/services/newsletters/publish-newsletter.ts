@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../../db/client';
+import type { MailLinks } from '../../mail/links';
 import { newsletterTexts, newsletterUrl } from '../../publishing/newsletter-texts';
 import type { NewsletterWriter } from '../../publishing/writer';
 import { insertNewsletter, type NewsletterRow } from './insert-newsletter';
@@ -21,8 +22,8 @@ export async function publishNewsletter(
     now: Date;
     writer: NewsletterWriter;
     publicUrl: string;
-    secret?: string;
-    replyDomain?: string | undefined;
+    /** The e-mails' links; without them no e-mail is queued. */
+    mail?: MailLinks | undefined;
     send: boolean;
   },
 ): Promise<PublishResult> {
@@ -32,6 +33,6 @@ export async function publishNewsletter(
   return db.transaction(async (tx) => {
     const newsletter = await insertNewsletter(tx, prepared, { kind: 'newsletter', sentAt: input.now });
     const text = newsletterTexts.newsletter(prepared.loop.name, newsletterUrl(input.publicUrl, newsletter.urlId));
-    return { status: 'sent', newsletter, textsQueued: await queueNewsletterTexts(tx, newsletter, text, input) };
+    return { status: 'sent', newsletter, textsQueued: await queueNewsletterTexts(tx, newsletter, text, input.mail) };
   });
 }

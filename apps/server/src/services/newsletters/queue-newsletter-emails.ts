@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { loops, members, users } from '../../db/schema';
-import { keepUnsubscribeTokens, unsubscribeUrl } from '../../mail/links';
+import { keepUnsubscribeTokens, unsubscribeUrl, type MailLinks } from '../../mail/links';
 import { emailMayBeSent, enqueueEmail } from '../../mail/outbox';
 import { findClips, findPhotos } from '../../media/find-media';
 import { memberMayBeTexted } from '../../messaging/recipients';
@@ -23,7 +23,7 @@ import type { NewsletterRow } from './insert-newsletter';
 export async function queueNewsletterEmails(
   tx: DbOrTx,
   newsletter: NewsletterRow,
-  config: { publicUrl: string; secret: string; replyDomain?: string | undefined },
+  mail: MailLinks,
 ): Promise<{ queued: number; emailOnly: Set<number> }> {
   if (newsletter.kind !== 'newsletter') return { queued: 0, emailOnly: new Set() };
   const address = sql<string>`lower(${users.email})`;
@@ -44,24 +44,24 @@ export async function queueNewsletterEmails(
   if (recipients.length === 0) return { queued: 0, emailOnly: new Set() };
   const [loop] = await tx.select({ name: loops.name, timeZone: loops.timeZone }).from(loops).where(eq(loops.id, newsletter.loopId));
   if (!loop) return { queued: 0, emailOnly: new Set() };
-  const links = { PUBLIC_URL: config.publicUrl, SESSION_SECRET: config.secret };
+  const links = { PUBLIC_URL: mail.publicUrl, SESSION_SECRET: mail.secret };
   await keepUnsubscribeTokens(
     tx,
-    config.secret,
+    mail.secret,
     recipients.map((r) => r.address),
   );
   const paths = findMediaUrls(newsletter.content);
   const page = {
     newsletter,
     loop,
-    pageUrl: newsletterUrl(config.publicUrl, newsletter.urlId),
-    publicUrl: config.publicUrl,
+    pageUrl: newsletterUrl(mail.publicUrl, newsletter.urlId),
+    publicUrl: mail.publicUrl,
     photos: await findPhotos(tx, paths, { loopId: newsletter.loopId }),
     clips: await findClips(tx, paths, { loopId: newsletter.loopId }),
   };
   let queued = 0;
   for (const r of recipients) {
-    const replyAddress = config.replyDomain ? await replyAddressFor(tx, r.memberId, config.replyDomain) : null;
+    const replyAddress = mail.replyDomain ? await replyAddressFor(tx, r.memberId, mail.replyDomain) : null;
     const email = await renderNewsletterEmail({ ...page, unsubscribeUrl: unsubscribeUrl(links, r.address), replyAddress });
     const id = await enqueueEmail(tx, {
       kind: 'newsletter',

@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../../db/client';
+import type { MailLinks } from '../../mail/links';
 import { enqueueLoopTexts } from '../../messaging/outbox';
 import type { NewsletterRow } from './insert-newsletter';
 import { queueNewsletterEmails } from './queue-newsletter-emails';
@@ -15,13 +16,11 @@ export async function queueNewsletterTexts(
   tx: DbOrTx,
   newsletter: NewsletterRow,
   text: { body: string; templateVariables: Record<string, string> },
-  /** The unsubscribe links' secret (SESSION_SECRET); without it (sneak peeks, some tests) no e-mail is queued. */
-  mail: { publicUrl: string; secret?: string | undefined; replyDomain?: string | undefined } | null,
+  /** The e-mails' links; without them (sneak peeks, some tests) no e-mail is queued. */
+  mail: MailLinks | undefined,
 ): Promise<number> {
   const kind = newsletter.kind === 'sneak_peek' ? 'sneak_peek' : 'newsletter';
-  const { emailOnly } = mail?.secret
-    ? await queueNewsletterEmails(tx, newsletter, { publicUrl: mail.publicUrl, secret: mail.secret, replyDomain: mail.replyDomain })
-    : { emailOnly: new Set<number>() };
+  const { emailOnly } = mail ? await queueNewsletterEmails(tx, newsletter, mail) : { emailOnly: new Set<number>() };
   return enqueueLoopTexts(tx, {
     loopId: newsletter.loopId,
     kind,

@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { loops, newsletters } from '../../db/schema';
+import type { MailLinks } from '../../mail/links';
 import { newsletterTexts, newsletterUrl } from '../../publishing/newsletter-texts';
 import { alreadySent, getLoopNewsletter } from './get-loop-newsletter';
 import type { NewsletterRow } from './insert-newsletter';
@@ -19,7 +20,7 @@ export interface SentNewsletter {
  */
 export async function sendNewsletter(
   db: DbOrTx,
-  input: { loopId: number; newsletterId: number; now: Date; publicUrl: string; secret?: string; replyDomain?: string | undefined },
+  input: { loopId: number; newsletterId: number; now: Date; publicUrl: string; mail?: MailLinks | undefined },
 ): Promise<SentNewsletter> {
   return db.transaction(async (tx) => {
     const [sent] = await tx
@@ -38,6 +39,6 @@ export async function sendNewsletter(
     if (!sent) throw alreadySent(await getLoopNewsletter(tx, input.loopId, input.newsletterId));
     const [loop] = await tx.select({ name: loops.name }).from(loops).where(eq(loops.id, input.loopId));
     const text = newsletterTexts.newsletter(loop?.name ?? 'Loop', newsletterUrl(input.publicUrl, sent.urlId));
-    return { newsletter: sent, textsQueued: await queueNewsletterTexts(tx, sent, text, input) };
+    return { newsletter: sent, textsQueued: await queueNewsletterTexts(tx, sent, text, input.mail) };
   });
 }

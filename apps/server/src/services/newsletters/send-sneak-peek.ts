@@ -68,7 +68,7 @@ export async function sendSneakPeek(
     }
     const row = await insertNewsletter(tx, prepared, { kind: 'sneak_peek', sentAt: input.now });
     const text = sneakPeekText(loop.name, prepared.input.updates, newsletterUrl(input.publicUrl, row.urlId));
-    return { newsletter: row, textsQueued: await queueNewsletterTexts(tx, row, text, null) };
+    return { newsletter: row, textsQueued: await queueNewsletterTexts(tx, row, text, undefined) };
   });
 }
 

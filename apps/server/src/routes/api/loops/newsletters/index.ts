@@ -24,7 +24,7 @@ import { sendNewsletter } from '../../../../services/newsletters/send-newsletter
 import { skipNewsletter } from '../../../../services/newsletters/skip-newsletter';
 import { toNewsletter } from '../../../../services/newsletters/to-newsletter';
 import type { FastifyRequest } from 'fastify';
-import { mailReplyDomain } from '../../../../config';
+import { mailLinksOf } from '../../../../mail/links';
 
 const loopParams = z.object({ id: idParamSchema });
 
@@ -91,8 +91,7 @@ const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
   const sending = () => ({
     now: clock(),
     publicUrl: config.PUBLIC_URL,
-    secret: config.SESSION_SECRET,
-    replyDomain: mailReplyDomain(config),
+    mail: mailLinksOf(config),
   });
 
   app.post('/:id/newsletters/:newsletterId/send', { schema: { params: newsletterParamsSchema } }, async (request) => {
