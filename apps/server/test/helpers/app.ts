@@ -45,7 +45,7 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_ACCOUNT: '100000',
-    // Tests add many members to one phone; test/services/consent.test.ts sets these low.
+    // Tests add many members to one phone; test/services/inbound/consent.test.ts sets these low.
     LOOPS_PER_ACCOUNT_PER_HOUR: '100000',
     LOOPS_PER_ACCOUNT_PER_DAY: '100000',
     MEMBER_ADDS_PER_ACCOUNT_PER_HOUR: '100000',

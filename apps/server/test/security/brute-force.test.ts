@@ -5,8 +5,8 @@ import { browser, createTestApp, newAccount, signUp, uniquePhone, type TestApp, 
 import { createLoopAs } from '../helpers/loops';
 
 /**
- * docs/security.md#brute-force, the cases test/services/rate-limit.test.ts (login per account and per address,
- * register per address) and test/services/invites.test.ts (join per phone) leave open: register per
+ * docs/security.md#brute-force, the cases test/services/attempts/rate-limit.test.ts (login per account and per address,
+ * register per address) and test/services/invites/invites.test.ts (join per phone) leave open: register per
  * account, join and invite-code guessing per address, and that a refused attempt writes nothing.
  * Counts live in the database, shared by every app on it: each test tries addresses and accounts
  * of its own, so each starts with fresh counts.

@@ -6,7 +6,7 @@ import { SESSION_ABSOLUTE_MS } from '../../src/services/sessions/session-policy'
 import { createTestApp, sessionCookie, signUp, type TestApp, type TestContext } from '../helpers/app';
 
 /**
- * docs/security.md#sessions, the parts test/services/auth.test.ts and test/services/sessions.test.ts leave open: a token a
+ * docs/security.md#sessions, the parts test/services/users/auth.test.ts and test/services/sessions/sessions.test.ts leave open: a token a
  * stranger plants is never adopted, the database keeps no usable token, logout removes the row and
  * clears the cookie with the same attributes, and every cookie is HttpOnly, SameSite=Lax and
  * (under https) Secure, with the absolute expiry as its own.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browser, createTestApp, lastCodeTo, newAccount, sessionCookie, signUp, type TestContext } from '../helpers/app';
+import { browser, createTestApp, lastCodeTo, newAccount, sessionCookie, signUp, type TestContext } from '../../helpers/app';
 
 let t: TestContext;
 beforeAll(async () => {

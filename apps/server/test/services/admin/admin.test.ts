@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loops, members, messages, newsletters, phoneOptOuts, users } from '../../src/db/schema';
-import { listAdminLoops } from '../../src/services/admin/list-admin-loops';
-import { createTestApp, signUp, type TestContext } from '../helpers/app';
-import { addActiveMemberAs, addMemberAs, createLoopAs, insertUpdate } from '../helpers/loops';
+import { loops, members, messages, newsletters, phoneOptOuts, users } from '../../../src/db/schema';
+import { listAdminLoops } from '../../../src/services/admin/list-admin-loops';
+import { createTestApp, signUp, type TestContext } from '../../helpers/app';
+import { addActiveMemberAs, addMemberAs, createLoopAs, insertUpdate } from '../../helpers/loops';
 
 let now = new Date('2026-06-10T15:00:00Z');
 let t: TestContext;

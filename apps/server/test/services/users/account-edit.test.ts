@@ -1,14 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkMessage } from '@loop/shared/text';
-import { sweepUntilIdle } from '../../src/jobs/message-worker';
-import { consentQuestions, members, messages, phoneOptOuts, updates, users } from '../../src/db/schema';
-import { findRecipients } from '../../src/messaging/recipients';
-import { insertOutbound } from '../../src/messaging/outbox';
-import { optOutPhone } from '../../src/messaging/opt-outs';
-import { NUMBER_TAKEN } from '../../src/services/users/complete-phone-change';
-import { browser, createTestApp, lastCodeTo, sessionCookie, signUp, uniquePhone, type TestApp, type TestContext } from '../helpers/app';
-import { addActiveMemberAs, createLoopAs } from '../helpers/loops';
+import { sweepUntilIdle } from '../../../src/jobs/message-worker';
+import { consentQuestions, members, messages, phoneOptOuts, updates, users } from '../../../src/db/schema';
+import { findRecipients } from '../../../src/messaging/recipients';
+import { insertOutbound } from '../../../src/messaging/outbox';
+import { optOutPhone } from '../../../src/messaging/opt-outs';
+import { NUMBER_TAKEN } from '../../../src/services/users/complete-phone-change';
+import { browser, createTestApp, lastCodeTo, sessionCookie, signUp, uniquePhone, type TestApp, type TestContext } from '../../helpers/app';
+import { addActiveMemberAs, createLoopAs } from '../../helpers/loops';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -280,7 +280,7 @@ describe('POST /api/user/phone and /api/user/phone/verify', () => {
 
 /** A session for an account made directly (the proof-of-work stands in front of sign-up too). */
 async function signUpWithoutProof(app: TestApp): Promise<string> {
-  const { hashPassword } = await import('../../src/lib/passwords');
+  const { hashPassword } = await import('../../../src/lib/passwords');
   const email = `pow-${Math.random().toString(36).slice(2)}@example.com`;
   await app.ctx.db.insert(users).values({
     email,

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptCounts } from '../../src/db/schema';
-import { countAttempts, deleteExpiredAttempts } from '../../src/services/attempts/count-attempts';
-import { createTestApp, newAccount, signUp, type TestContext } from '../helpers/app';
+import { attemptCounts } from '../../../src/db/schema';
+import { countAttempts, deleteExpiredAttempts } from '../../../src/services/attempts/count-attempts';
+import { createTestApp, newAccount, signUp, type TestContext } from '../../helpers/app';
 
 let t: TestContext;
 beforeAll(async () => {

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newAccount } from '../helpers/app';
-import { startServer, stopAllServers } from '../helpers/server-process';
+import { newAccount } from '../../helpers/app';
+import { startServer, stopAllServers } from '../../helpers/server-process';
 
 /**
  * Phones proven by a texted code (decision 0013) on a real server process: sign-up's codes and passwords stay out of its logs. The
- * API-level phone-ownership tests are test/services/phone-ownership.test.ts; this one starts a process, so it
+ * API-level phone-ownership tests are test/services/users/phone-ownership.test.ts; this one starts a process, so it
  * runs in `npm run test:slow` (decision 0046).
  */
 describe('the real server', () => {

@@ -2,12 +2,12 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Invitation, InvitationAnswer } from '@loop/shared/invitations';
 import type { LoopDetail, LoopSummary } from '@loop/shared/loops';
-import { members, users } from '../../src/db/schema';
-import { DAY_MS } from '../../src/lib/clock';
-import { optInPhone, optOutPhone } from '../../src/messaging/opt-outs';
-import { browser, createTestApp, lastCodeTo, signUp, uniquePhone, type TestContext } from '../helpers/app';
-import { addMemberAs, createLoopAs } from '../helpers/loops';
-import { testClock, textsTo } from '../helpers/messaging';
+import { members, users } from '../../../src/db/schema';
+import { DAY_MS } from '../../../src/lib/clock';
+import { optInPhone, optOutPhone } from '../../../src/messaging/opt-outs';
+import { browser, createTestApp, lastCodeTo, signUp, uniquePhone, type TestContext } from '../../helpers/app';
+import { addMemberAs, createLoopAs } from '../../helpers/loops';
+import { testClock, textsTo } from '../../helpers/messaging';
 
 /**
  * Consent is given to one Loop (decision 0035): proving a phone at sign-up is not a yes to every

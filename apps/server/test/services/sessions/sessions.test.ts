@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { sessions } from '../../src/db/schema';
-import { DAY_MS } from '../../src/lib/clock';
-import { deleteExpiredSessions } from '../../src/services/sessions/delete-session';
-import { createTestApp, signUp, type TestContext } from '../helpers/app';
+import { sessions } from '../../../src/db/schema';
+import { DAY_MS } from '../../../src/lib/clock';
+import { deleteExpiredSessions } from '../../../src/services/sessions/delete-session';
+import { createTestApp, signUp, type TestContext } from '../../helpers/app';
 
 let now = new Date('2026-03-01T12:00:00Z');
 const advance = (ms: number) => {

@@ -1,14 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { LoopDetail } from '@loop/shared/loops';
-import { members, messages } from '../../src/db/schema';
-import { sweepUntilIdle } from '../../src/jobs/message-worker';
-import { DAY_MS, HOUR_MS } from '../../src/lib/clock';
-import { optOutPhone } from '../../src/messaging/opt-outs';
-import { signUp, uniquePhone } from '../helpers/app';
-import { addMemberAs, createLoopAs } from '../helpers/loops';
-import { testClock, textsTo, updatesOf, useFakeTwilioApp } from '../helpers/messaging';
-import { postWebhook, smsParams } from '../helpers/twilio-fixtures';
+import { members, messages } from '../../../src/db/schema';
+import { sweepUntilIdle } from '../../../src/jobs/message-worker';
+import { DAY_MS, HOUR_MS } from '../../../src/lib/clock';
+import { optOutPhone } from '../../../src/messaging/opt-outs';
+import { signUp, uniquePhone } from '../../helpers/app';
+import { addMemberAs, createLoopAs } from '../../helpers/loops';
+import { testClock, textsTo, updatesOf, useFakeTwilioApp } from '../../helpers/messaging';
+import { postWebhook, smsParams } from '../../helpers/twilio-fixtures';
 
 // Membership consent (decision 0015), through the API and Twilio's inbound webhook (fixtures: test/helpers/twilio-fixtures.ts,
 // https://www.twilio.com/docs/messaging/guides/webhook-request).

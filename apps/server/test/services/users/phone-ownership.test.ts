@@ -1,12 +1,12 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { members, phoneCodes, users } from '../../src/db/schema';
-import { optOutPhone } from '../../src/messaging/opt-outs';
-import { CODE_GONE } from '../../src/services/phone-codes/check-phone-code';
-import { PHONE_CODE } from '../../src/services/phone-codes/phone-code-policy';
-import { browser, createTestApp, lastCodeTo, newAccount, sessionCookie, signUp, uniquePhone, type TestContext } from '../helpers/app';
-import { createLoopAs, insertUpdate } from '../helpers/loops';
-import { testClock } from '../helpers/messaging';
+import { members, phoneCodes, users } from '../../../src/db/schema';
+import { optOutPhone } from '../../../src/messaging/opt-outs';
+import { CODE_GONE } from '../../../src/services/phone-codes/check-phone-code';
+import { PHONE_CODE } from '../../../src/services/phone-codes/phone-code-policy';
+import { browser, createTestApp, lastCodeTo, newAccount, sessionCookie, signUp, uniquePhone, type TestContext } from '../../helpers/app';
+import { createLoopAs, insertUpdate } from '../../helpers/loops';
+import { testClock } from '../../helpers/messaging';
 
 /**
  * Decision 0013: a phone number acts on an account only once its holder proved it with a texted code.

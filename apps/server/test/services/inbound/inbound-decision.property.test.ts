@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { members, messages, updates, users } from '../../src/db/schema';
-import { sweepUntilIdle } from '../../src/jobs/message-worker';
-import { ingestInbound } from '../../src/messaging/ingest-inbound';
-import { isOptedOut, optOutPhone } from '../../src/messaging/opt-outs';
-import { handleInbound } from '../../src/services/inbound/handle-inbound';
-import { createLoop, createPerson, testClock, useFakeTwilioApp } from '../helpers/messaging';
-import { smsParams, whatsappParams } from '../helpers/twilio-fixtures';
+import { members, messages, updates, users } from '../../../src/db/schema';
+import { sweepUntilIdle } from '../../../src/jobs/message-worker';
+import { ingestInbound } from '../../../src/messaging/ingest-inbound';
+import { isOptedOut, optOutPhone } from '../../../src/messaging/opt-outs';
+import { handleInbound } from '../../../src/services/inbound/handle-inbound';
+import { createLoop, createPerson, testClock, useFakeTwilioApp } from '../../helpers/messaging';
+import { smsParams, whatsappParams } from '../../helpers/twilio-fixtures';
 
 // The batch of plain texts (planFastText, storeFastTexts) and the text at a time
 // (handleInbound) apply one decision, decideInbound. Fed the same texts and facts, they must

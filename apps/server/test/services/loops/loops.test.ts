@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invites, loops, media, members, messages, updates } from '../../src/db/schema';
-import { createTestApp, signUp, type TestContext } from '../helpers/app';
-import { addActiveMemberAs, addMemberAs, BROWSER_ZONE, createLoopAs, insertUpdate } from '../helpers/loops';
+import { invites, loops, media, members, messages, updates } from '../../../src/db/schema';
+import { createTestApp, signUp, type TestContext } from '../../helpers/app';
+import { addActiveMemberAs, addMemberAs, BROWSER_ZONE, createLoopAs, insertUpdate } from '../../helpers/loops';
 
 let t: TestContext;
 beforeAll(async () => {

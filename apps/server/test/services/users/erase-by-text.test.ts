@@ -6,16 +6,16 @@
  */
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { sweepUntilIdle } from '../../src/jobs/message-worker';
-import { members, messages, updates, users } from '../../src/db/schema';
-import { isOptedOut } from '../../src/messaging/opt-outs';
-import { templateWriter } from '../../src/publishing/template-writer';
-import { publishNewsletter } from '../../src/services/newsletters/publish-newsletter';
-import { scrubErasedTexts } from '../../src/services/users/scrub-erased-texts';
-import { signUp } from '../helpers/app';
-import { addMemberAs, insertUpdate } from '../helpers/loops';
-import { createLoop, createPerson, testClock, useFakeTwilioApp } from '../helpers/messaging';
-import { postWebhook, smsParams } from '../helpers/twilio-fixtures';
+import { sweepUntilIdle } from '../../../src/jobs/message-worker';
+import { members, messages, updates, users } from '../../../src/db/schema';
+import { isOptedOut } from '../../../src/messaging/opt-outs';
+import { templateWriter } from '../../../src/publishing/template-writer';
+import { publishNewsletter } from '../../../src/services/newsletters/publish-newsletter';
+import { scrubErasedTexts } from '../../../src/services/users/scrub-erased-texts';
+import { signUp } from '../../helpers/app';
+import { addMemberAs, insertUpdate } from '../../helpers/loops';
+import { createLoop, createPerson, testClock, useFakeTwilioApp } from '../../helpers/messaging';
+import { postWebhook, smsParams } from '../../helpers/twilio-fixtures';
 
 const clock = testClock();
 const env = useFakeTwilioApp({ clock });
@@ -141,7 +141,7 @@ describe('DELETE by text', () => {
     const { cy } = await memberWithNews();
     await text(cy.phoneNumber, 'HELP');
     // Twilio answers HELP on SMS by default; WhatsApp and the simulator get Loop's text. Check the wording itself.
-    const { replies } = await import('../../src/messaging/replies');
+    const { replies } = await import('../../../src/messaging/replies');
     expect(replies.help('help@loop.example.com')).toContain('DELETE to erase your texts');
     expect(replies.help('help@loop.example.com').length).toBeLessThanOrEqual(160);
   });

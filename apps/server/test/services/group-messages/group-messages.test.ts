@@ -1,11 +1,11 @@
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupMessageSummary, SentGroupMessageAnswer, TextCost } from '@loop/shared/group-messages';
-import { groupMessages, messages, phoneOptOuts } from '../../src/db/schema';
-import { smsSegments } from '../../src/messaging/segments';
-import { runSchedulerTick } from '../../src/scheduling/run-scheduler-tick';
-import { createTestApp, signUp, uniquePhone, type TestContext } from '../helpers/app';
-import { addActiveMemberAs, addMemberAs, createLoopAs } from '../helpers/loops';
+import { groupMessages, messages, phoneOptOuts } from '../../../src/db/schema';
+import { smsSegments } from '../../../src/messaging/segments';
+import { runSchedulerTick } from '../../../src/scheduling/run-scheduler-tick';
+import { createTestApp, signUp, uniquePhone, type TestContext } from '../../helpers/app';
+import { addActiveMemberAs, addMemberAs, createLoopAs } from '../../helpers/loops';
 
 /**
  * Owners' group messages (decision 0042): what they cost before they go, whom they reach

@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatorMessage } from '@loop/shared/simulator';
-import { members, messages, users } from '../../src/db/schema';
-import { sweepUntilIdle } from '../../src/jobs/message-worker';
-import { isOptedOut, optOutPhone } from '../../src/messaging/opt-outs';
-import { createTestApp, signUp, type TestContext } from '../helpers/app';
-import { addActiveMemberAs, addMemberAs, createLoopAs } from '../helpers/loops';
-import { createPerson, updatesOf } from '../helpers/messaging';
+import { members, messages, users } from '../../../src/db/schema';
+import { sweepUntilIdle } from '../../../src/jobs/message-worker';
+import { isOptedOut, optOutPhone } from '../../../src/messaging/opt-outs';
+import { createTestApp, signUp, type TestContext } from '../../helpers/app';
+import { addActiveMemberAs, addMemberAs, createLoopAs } from '../../helpers/loops';
+import { createPerson, updatesOf } from '../../helpers/messaging';
 
 // The Phone Simulator and membership consent (decisions 0015 and 0031): who may play which phone, and see which texts.
 let t: TestContext;

@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loops, messages, newsletters, users } from '../../src/db/schema';
-import { runSchedulerTick } from '../../src/scheduling/run-scheduler-tick';
-import { createTestApp, signUp, type TestContext } from '../helpers/app';
-import { createLoopAs, insertUpdate } from '../helpers/loops';
-import { testClock } from '../helpers/messaging';
-import { callAs } from '../helpers/newsletters';
+import { loops, messages, newsletters, users } from '../../../src/db/schema';
+import { runSchedulerTick } from '../../../src/scheduling/run-scheduler-tick';
+import { createTestApp, signUp, type TestContext } from '../../helpers/app';
+import { createLoopAs, insertUpdate } from '../../helpers/loops';
+import { testClock } from '../../helpers/messaging';
+import { callAs } from '../../helpers/newsletters';
 
 /**
  * The owner's review of each scheduled newsletter (decision 0040): the draft 24 hours ahead and

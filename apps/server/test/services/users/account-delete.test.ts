@@ -7,13 +7,13 @@
  */
 import { and, eq, or } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashedOptOuts, loops, members, messages, phoneOptOuts, updates, users } from '../../src/db/schema';
-import { isOptedOut, optOutHash, optOutPhone } from '../../src/messaging/opt-outs';
-import { templateWriter } from '../../src/publishing/template-writer';
-import { publishNewsletter } from '../../src/services/newsletters/publish-newsletter';
-import { createTestApp, signUp, type TestContext } from '../helpers/app';
-import { addActiveMemberAs, addMemberAs, createLoopAs, insertUpdate } from '../helpers/loops';
-import { createPerson } from '../helpers/messaging';
+import { hashedOptOuts, loops, members, messages, phoneOptOuts, updates, users } from '../../../src/db/schema';
+import { isOptedOut, optOutHash, optOutPhone } from '../../../src/messaging/opt-outs';
+import { templateWriter } from '../../../src/publishing/template-writer';
+import { publishNewsletter } from '../../../src/services/newsletters/publish-newsletter';
+import { createTestApp, signUp, type TestContext } from '../../helpers/app';
+import { addActiveMemberAs, addMemberAs, createLoopAs, insertUpdate } from '../../helpers/loops';
+import { createPerson } from '../../helpers/messaging';
 
 let t: TestContext;
 beforeAll(async () => {

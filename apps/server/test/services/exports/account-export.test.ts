@@ -8,12 +8,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBuffer, type Entry, type ZipFile } from 'yauzl';
-import { dataExports, media, messages } from '../../src/db/schema';
-import { buildDataExports } from '../../src/services/exports/build-data-exports';
-import { deleteExpiredExports } from '../../src/services/exports/delete-expired-exports';
-import { createTestApp, signUp, type TestContext } from '../helpers/app';
-import { createLoopAs, insertUpdate } from '../helpers/loops';
-import { startTestS3, type TestS3 } from '../helpers/s3-server';
+import { dataExports, media, messages } from '../../../src/db/schema';
+import { buildDataExports } from '../../../src/services/exports/build-data-exports';
+import { deleteExpiredExports } from '../../../src/services/exports/delete-expired-exports';
+import { createTestApp, signUp, type TestContext } from '../../helpers/app';
+import { createLoopAs, insertUpdate } from '../../helpers/loops';
+import { startTestS3, type TestS3 } from '../../helpers/s3-server';
 
 async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
   const zip = await new Promise<ZipFile>((resolve, reject) =>

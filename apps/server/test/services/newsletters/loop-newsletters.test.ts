@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loops, newsletters } from '../../src/db/schema';
-import { createTestApp, signUp, type TestContext } from '../helpers/app';
-import { addActiveMemberAs, createLoopAs } from '../helpers/loops';
+import { loops, newsletters } from '../../../src/db/schema';
+import { createTestApp, signUp, type TestContext } from '../../helpers/app';
+import { addActiveMemberAs, createLoopAs } from '../../helpers/loops';
 
 // Owners (and members) see the Loop's newsletters and what is due next.
 let t: TestContext;

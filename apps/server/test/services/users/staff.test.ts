@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdminCommand } from '../../src/cli/admin';
-import { loadConfig } from '../../src/config';
-import { sweepUntilIdle } from '../../src/jobs/message-worker';
-import { PHONE_CODE } from '../../src/services/phone-codes/phone-code-policy';
-import { browser, createTestApp, newAccount, sessionCookie, signUp, type TestContext } from '../helpers/app';
-import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
+import { runAdminCommand } from '../../../src/cli/admin';
+import { loadConfig } from '../../../src/config';
+import { sweepUntilIdle } from '../../../src/jobs/message-worker';
+import { PHONE_CODE } from '../../../src/services/phone-codes/phone-code-policy';
+import { browser, createTestApp, newAccount, sessionCookie, signUp, type TestContext } from '../../helpers/app';
+import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../../helpers/fake-twilio';
 
 let t: TestContext;
 let fake: FakeTwilio;

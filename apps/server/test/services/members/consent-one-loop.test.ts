@@ -1,14 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { consentQuestions, members, users } from '../../src/db/schema';
-import { sweepUntilIdle } from '../../src/jobs/message-worker';
-import { DAY_MS, HOUR_MS } from '../../src/lib/clock';
-import { isOptedOut, optOutPhone } from '../../src/messaging/opt-outs';
-import { deleteExpiredQuestions } from '../../src/services/inbound/delete-expired-questions';
-import { signUp, uniquePhone } from '../helpers/app';
-import { addMemberAs, createLoopAs } from '../helpers/loops';
-import { testClock, textsTo, updatesOf, useFakeTwilioApp } from '../helpers/messaging';
-import { postWebhook, smsParams, whatsappParams } from '../helpers/twilio-fixtures';
+import { consentQuestions, members, users } from '../../../src/db/schema';
+import { sweepUntilIdle } from '../../../src/jobs/message-worker';
+import { DAY_MS, HOUR_MS } from '../../../src/lib/clock';
+import { isOptedOut, optOutPhone } from '../../../src/messaging/opt-outs';
+import { deleteExpiredQuestions } from '../../../src/services/inbound/delete-expired-questions';
+import { signUp, uniquePhone } from '../../helpers/app';
+import { addMemberAs, createLoopAs } from '../../helpers/loops';
+import { testClock, textsTo, updatesOf, useFakeTwilioApp } from '../../helpers/messaging';
+import { postWebhook, smsParams, whatsappParams } from '../../helpers/twilio-fixtures';
 
 // Consent is given to one Loop (decision 0033), played through the signed webhook and the worker
 // (https://www.twilio.com/docs/messaging/guides/webhook-request).

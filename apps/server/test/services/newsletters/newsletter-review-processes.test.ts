@@ -1,11 +1,11 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loops, newsletters, updates, users } from '../../src/db/schema';
-import { MINUTE_MS } from '../../src/lib/clock';
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/database';
-import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
-import { schedulerFixtureEnv, startFixtureProcess, type FixtureProcess } from '../helpers/fixture-process';
-import { createLoop, createPerson } from '../helpers/messaging';
+import { loops, newsletters, updates, users } from '../../../src/db/schema';
+import { MINUTE_MS } from '../../../src/lib/clock';
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../../helpers/database';
+import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../../helpers/fake-twilio';
+import { schedulerFixtureEnv, startFixtureProcess, type FixtureProcess } from '../../helpers/fixture-process';
+import { createLoop, createPerson } from '../../helpers/messaging';
 
 /**
  * The owner's review (decision 0040) across two server processes on one PostgreSQL database:

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signUp, uniquePhone, type TestContext } from '../helpers/app';
-import { addActiveMemberAs, addMemberAs, createLoopAs } from '../helpers/loops';
+import { createTestApp, signUp, uniquePhone, type TestContext } from '../../helpers/app';
+import { addActiveMemberAs, addMemberAs, createLoopAs } from '../../helpers/loops';
 
 // The owner edits a member (name, context, messaging preference).
 let t: TestContext;

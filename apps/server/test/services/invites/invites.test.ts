@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { members, users } from '../../src/db/schema';
-import { DAY_MS } from '../../src/lib/clock';
-import { createTestApp, signUp, type TestContext } from '../helpers/app';
-import { createLoopAs } from '../helpers/loops';
+import { members, users } from '../../../src/db/schema';
+import { DAY_MS } from '../../../src/lib/clock';
+import { createTestApp, signUp, type TestContext } from '../../helpers/app';
+import { createLoopAs } from '../../helpers/loops';
 
 let now = new Date('2026-05-01T10:00:00Z');
 let t: TestContext;

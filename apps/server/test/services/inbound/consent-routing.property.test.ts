@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { members, updates } from '../../src/db/schema';
-import { sweepUntilIdle } from '../../src/jobs/message-worker';
-import { ingestInbound } from '../../src/messaging/ingest-inbound';
-import { optOutPhone } from '../../src/messaging/opt-outs';
-import { nameKey } from '../../src/services/inbound/route-text';
+import { members, updates } from '../../../src/db/schema';
+import { sweepUntilIdle } from '../../../src/jobs/message-worker';
+import { ingestInbound } from '../../../src/messaging/ingest-inbound';
+import { optOutPhone } from '../../../src/messaging/opt-outs';
+import { nameKey } from '../../../src/services/inbound/route-text';
 import { inArray } from 'drizzle-orm';
-import { createLoop, createPerson, testClock, useFakeTwilioApp } from '../helpers/messaging';
-import { smsParams } from '../helpers/twilio-fixtures';
+import { createLoop, createPerson, testClock, useFakeTwilioApp } from '../../helpers/messaging';
+import { smsParams } from '../../helpers/twilio-fixtures';
 
 // Membership consent (decision 0015): for random Loops, memberships (pending, active, removed, opted out) and texts (plain,
 // "Name: ...", #hashtags, names two Loops share), a text lands only in its sender's active
