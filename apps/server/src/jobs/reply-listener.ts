@@ -4,12 +4,14 @@ import { HOUR_MS } from '../lib/clock';
 import type { Log } from '../lib/log';
 import { hashToken } from '../lib/tokens';
 import { authenticateSender } from '../mail/authenticate-sender';
-import { readReply } from '../mail/read-reply';
+import { MailWorkerFailure } from '../mail/mail-worker';
+import { readReply, type ParsedReply } from '../mail/read-reply';
+import { readReplyHeaders } from '../mail/reply-headers';
 import { SmtpRefusal, startSmtpListener, type SmtpListener } from '../mail/smtp-listener';
 import type { MessagingContext } from '../messaging/context';
 import { countAttempts } from '../services/attempts/count-attempts';
-import { findReplyMember } from '../services/email-replies/find-reply-member';
-import { receiveReply } from '../services/email-replies/receive-reply';
+import { findReplyMember, type ReplyMember } from '../services/email-replies/find-reply-member';
+import { receiveReply, sentByMember } from '../services/email-replies/receive-reply';
 
 /**
  * Starts the SMTP listener that turns replies by e-mail into updates (decision 0049), on
@@ -45,6 +47,21 @@ export async function startReplyListener(
         }
       },
       onMessage: async (raw, session) => {
+        // Who the message says it is from, read from its header alone: nothing reads the body of
+        // a message that is not from the member it is addressed to (decision 0050).
+        const headers = readReplyHeaders(raw);
+        if (!headers) throw new SmtpRefusal(554, '5.6.0 Not accepted: the message header is larger than 256 KB');
+        const recipients: { to: string; member: ReplyMember }[] = [];
+        for (const to of session.recipients) {
+          const member = await findReplyMember(db, to, domain);
+          if (member) recipients.push({ to, member });
+        }
+        if (recipients.length === 0) throw new SmtpRefusal(550, '5.1.1 No such recipient here');
+        const theirs = recipients.filter((r) => sentByMember(r.member, headers.from));
+        if (theirs.length === 0) {
+          options.log.info({ ip: session.ip }, 'e-mail reply refused: not from the member');
+          throw new SmtpRefusal(550, '5.7.1 Not accepted: the sender is not this member');
+        }
         const check = await authenticateSender(raw, {
           ip: session.ip,
           helo: session.helo,
@@ -60,21 +77,37 @@ export async function startReplyListener(
           options.log.info({ ip: session.ip, auth: check.summary }, 'e-mail reply refused: the sender is not authenticated');
           throw new SmtpRefusal(550, `5.7.1 Not accepted: ${check.reason}`);
         }
-        const reply = await readReply(raw);
+        const reply = await readOrRefuse(raw, headers.from);
         const refusals: string[] = [];
-        let accepted = 0;
-        for (const to of session.recipients) {
-          const member = await findReplyMember(db, to, domain);
-          if (!member) continue;
+        for (const { to, member } of theirs) {
           const outcome = await receiveReply(ctx, { member, toAddress: to, reply, check, raw });
           if (outcome.kind === 'refused') refusals.push(outcome.reason);
-          else accepted += 1;
         }
-        if (accepted > 0) return;
+        if (refusals.length < theirs.length) return;
         options.log.info({ ip: session.ip, auth: check.summary }, 'e-mail reply refused: not from the member');
-        throw new SmtpRefusal(550, refusals.length > 0 ? `5.7.1 Not accepted: ${refusals[0]}` : '5.1.1 No such recipient here');
+        throw new SmtpRefusal(550, `5.7.1 Not accepted: ${refusals[0] ?? 'the sender is not this member'}`);
       },
       onError: (error) => options.log.error({ err: error }, 'the e-mail reply listener failed on a message; the sender will try again'),
     },
   );
+}
+
+/**
+ * The reply read in its worker; a message that cannot be read (too many parts or nested too deep,
+ * past the time or memory budget) is refused for good: it would fail the same way every time, and
+ * a 4xx would have its sender try again for days (RFC 5321 section 4.2.1).
+ */
+async function readOrRefuse(raw: Buffer, from: string | null): Promise<ParsedReply> {
+  try {
+    return await readReply(raw, from);
+  } catch (error) {
+    if (!(error instanceof MailWorkerFailure) || error.reason === 'crashed') throw error;
+    const why =
+      error.code === 'EMAXLEN'
+        ? 'it has too many parts or parts nested too deeply'
+        : error.reason === 'unreadable'
+          ? 'it is malformed'
+          : 'it is too complex to read';
+    throw new SmtpRefusal(554, `5.6.0 Not accepted: ${why}`);
+  }
 }

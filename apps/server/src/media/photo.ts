@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import { decode as decodeBmp } from 'bmp-ts';
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { IMAGE_TYPE_NAMES, MAX_IMAGE_BYTES, sniffImageType } from '../storage/image-type';
 import { heavyWork } from './heavy-work';
@@ -41,8 +40,8 @@ export const PHOTO_REFUSALS = {
 } as const;
 
 /**
- * The photo pipeline: decodes any accepted format (HEIC through libheif in WebAssembly, BMP in
- * JavaScript, the rest in libvips), checks its size in pixels before decoding, turns it upright by
+ * The photo pipeline: decodes any accepted format (HEIC through libheif in WebAssembly and BMP in
+ * JavaScript, both in a worker thread; the rest in libvips, off the main thread too), checks its size in pixels before decoding, turns it upright by
  * its orientation tag, and writes WebP sizes that carry nothing but the picture: no EXIF, GPS, XMP,
  * ICC or comments. Runs under the shared heavy-work limit.
  */
@@ -72,7 +71,7 @@ async function openImage(bytes: Buffer, type: string): Promise<{ image: Sharp } 
   if (type === 'image/bmp') {
     const { width, height } = bmpSize(bytes);
     if (width * height > MAX_PHOTO_PIXELS) return { reason: PHOTO_REFUSALS.tooManyPixels };
-    const bmp = decodeBmp(bytes, { toRGBA: true });
+    const bmp = await decodeInThread('bmp', bytes);
     // bmp-ts leaves alpha 0 where a BMP has none (24-bit, and most 32-bit ones): BMPs are opaque here.
     return { image: sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: 4 } }).removeAlpha() };
   }
@@ -81,7 +80,7 @@ async function openImage(bytes: Buffer, type: string): Promise<{ image: Sharp } 
   if (!meta.width || !meta.height) return { reason: PHOTO_REFUSALS.damaged };
   if (meta.width * meta.height > MAX_PHOTO_PIXELS) return { reason: PHOTO_REFUSALS.tooManyPixels };
   if (type === 'image/heic') {
-    const decoded = await decodeHeic(bytes);
+    const decoded = await decodeInThread('heic', bytes);
     if (decoded.width * decoded.height > MAX_PHOTO_PIXELS) return { reason: PHOTO_REFUSALS.tooManyPixels };
     return { image: sharp(decoded.data, { raw: { width: decoded.width, height: decoded.height, channels: 4 } }) };
   }
@@ -116,16 +115,19 @@ function bmpSize(bytes: Buffer): { width: number; height: number } {
   return { width: Math.abs(bytes.readInt32LE(18)), height: Math.abs(bytes.readInt32LE(22)) };
 }
 
-/** libheif in a worker thread: the main thread keeps answering requests meanwhile. */
-function decodeHeic(bytes: Buffer): Promise<{ width: number; height: number; data: Uint8Array }> {
+/**
+ * HEIC (libheif) or BMP (bmp-ts) decoded in a worker thread (decision 0050): the main thread keeps
+ * answering requests meanwhile. RGBA pixels, moved back without a copy.
+ */
+function decodeInThread(kind: 'heic' | 'bmp', bytes: Buffer): Promise<{ width: number; height: number; data: Uint8Array }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./heic-worker.mjs', import.meta.url), { workerData: { bytes } });
+    const worker = new Worker(new URL('./image-decode-thread.mjs', import.meta.url), { workerData: { kind, bytes } });
     worker.once('message', (message: { width: number; height: number; data: Uint8Array } | { error: string }) => {
       if ('error' in message) reject(new Error(message.error));
       else resolve(message);
       void worker.terminate();
     });
     worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the HEIC decoder stopped (${code})`)));
+    worker.once('exit', (code) => reject(new Error(`the ${kind.toUpperCase()} decoder stopped (${code})`)));
   });
 }

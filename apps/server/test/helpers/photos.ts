@@ -58,6 +58,36 @@ export function bmp(width: number, height: number): Buffer {
   return encodeBmp({ data, width, height, bitPP: 24 }).data;
 }
 
+/**
+ * An 8-bit RLE-compressed BMP (BI_RLE8, Microsoft's "Bitmap Compression" page:
+ * https://learn.microsoft.com/en-us/windows/win32/gdi/bitmap-compression): runs of up to 255
+ * pixels of one colour, so a 7000 x 7000 picture (49 MP, under the limit) is about 400 KB.
+ */
+export function rleBmp(width: number, height: number): Buffer {
+  const runs: number[] = [];
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x += 255) runs.push(Math.min(255, width - x), (y >> 4) & 255);
+    runs.push(0, 0); // end of line
+  }
+  runs.push(0, 1); // end of bitmap
+  const pixels = Buffer.from(runs);
+  const palette = Buffer.alloc(1024);
+  for (let i = 0; i < 256; i++) palette.writeUInt32LE((i << 16) | (i << 8) | (255 - i), i * 4);
+  const header = Buffer.alloc(54);
+  header.write('BM', 0, 'latin1');
+  header.writeUInt32LE(header.length + palette.length + pixels.length, 2);
+  header.writeUInt32LE(header.length + palette.length, 10);
+  header.writeUInt32LE(40, 14); // BITMAPINFOHEADER
+  header.writeInt32LE(width, 18);
+  header.writeInt32LE(height, 22);
+  header.writeUInt16LE(1, 26); // planes
+  header.writeUInt16LE(8, 28); // bits per pixel
+  header.writeUInt32LE(1, 30); // BI_RLE8
+  header.writeUInt32LE(pixels.length, 34);
+  header.writeUInt32LE(256, 46); // colours used
+  return Buffer.concat([header, palette, pixels]);
+}
+
 /** The real HEIC fixture (see fixtures/README.md): 120 x 80, EXIF with Apple, iPhone 15 and GPS. */
 export function heicFixture(): Buffer {
   return readFileSync(new URL('../fixtures/gps-120x80.heic', import.meta.url));

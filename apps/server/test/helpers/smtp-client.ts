@@ -20,7 +20,16 @@ export interface SmtpExchange {
  */
 export async function sendSmtp(
   port: number,
-  message: { from: string; to: string[]; raw: string | Buffer; helo?: string; mailParams?: string; stopBeforeData?: boolean },
+  message: {
+    from: string;
+    to: string[];
+    raw: string | Buffer;
+    helo?: string;
+    mailParams?: string;
+    stopBeforeData?: boolean;
+    /** `raw` is already as sent (CRLF, dot-stuffed, ending "\r\n.\r\n"): no work on it here. */
+    onTheWire?: boolean;
+  },
 ): Promise<SmtpExchange> {
   const socket = connect(port, '127.0.0.1');
   const read = replyReader(socket);
@@ -34,15 +43,20 @@ export async function sendSmtp(
     if (message.stopBeforeData || !rcpt.some((r) => r.code < 300)) return { mailFrom, rcpt };
     const go = await command(socket, read, 'DATA');
     if (go.code !== 354) return { mailFrom, rcpt, data: go };
-    const text = Buffer.isBuffer(message.raw) ? message.raw.toString('latin1') : message.raw;
-    const body = text.replace(/\r?\n/g, '\r\n').replace(/^\./gm, '..');
-    socket.write(Buffer.from(`${body}${body.endsWith('\r\n') ? '' : '\r\n'}.\r\n`, 'latin1'));
+    socket.write(message.onTheWire && Buffer.isBuffer(message.raw) ? message.raw : onTheWire(message.raw));
     const data = await read();
     return { mailFrom, rcpt, data };
   } finally {
     socket.end('QUIT\r\n');
     socket.destroy();
   }
+}
+
+/** A message as DATA sends it (RFC 5321 section 4.5.2): CRLF line ends, leading dots doubled, "." to end. */
+export function onTheWire(raw: string | Buffer): Buffer {
+  const text = Buffer.isBuffer(raw) ? raw.toString('latin1') : raw;
+  const body = text.replace(/\r?\n/g, '\r\n').replace(/^\./gm, '..');
+  return Buffer.from(`${body}${body.endsWith('\r\n') ? '' : '\r\n'}.\r\n`, 'latin1');
 }
 
 async function command(socket: Socket, read: () => Promise<SmtpReply>, line: string): Promise<SmtpReply> {

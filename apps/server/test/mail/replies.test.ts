@@ -2,17 +2,12 @@
  * Replies by e-mail become updates (decision 0049). Real MIME messages, shaped as Gmail,
  * Outlook and Apple Mail write them (test/fixtures/email/), go over a raw SMTP connection to the
  * listener on 127.0.0.1. SPF (RFC 7208), DKIM (RFC 6376) and DMARC (RFC 7489) are checked by
- * mailauth against DNS records this file publishes through mailauth's `resolver` option: no real
- * DNS is asked. The DKIM signatures are made with mailauth's own signer and a key made here.
+ * mailauth against the DNS records of helpers/mail-replies.ts: no real DNS is asked.
  */
-import { generateKeyPairSync } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { dkimSign } from 'mailauth/lib/dkim/sign';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { members, messages, users } from '../../src/db/schema';
-import { startReplyListener } from '../../src/jobs/reply-listener';
+import { members, messages } from '../../src/db/schema';
 import type { SmtpListener } from '../../src/mail/smtp-listener';
 import { optOutPhone } from '../../src/messaging/opt-outs';
 import { replyAddressFor } from '../../src/services/email-replies/reply-address-for';
@@ -20,83 +15,17 @@ import { createTestApp, type TestContext } from '../helpers/app';
 import { createLoop, createPerson, updatesOf } from '../helpers/messaging';
 import { m4aMemo } from '../helpers/clips';
 import { phoneJpeg } from '../helpers/photos';
+import { asked, DOMAIN, fixture, giveEmail, sign, startTestListener } from '../helpers/mail-replies';
 import { sendSmtp } from '../helpers/smtp-client';
-
-const DOMAIN = 'replies.example.com';
-const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const PUBLIC_KEY = publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
-const PRIVATE_KEY = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-
-/** The DNS this test publishes (TXT records by name); every other question is answered NXDOMAIN. */
-const TXT = new Map<string, string>([
-  // Gmail: SPF and DKIM, DMARC p=reject. The test client connects from 127.0.0.1.
-  ['gmail.com', 'v=spf1 ip4:127.0.0.1 -all'],
-  ['20230601._domainkey.gmail.com', `v=DKIM1; k=rsa; p=${PUBLIC_KEY}`],
-  ['_dmarc.gmail.com', 'v=DMARC1; p=reject; rua=mailto:dmarc@gmail.com'],
-  // Outlook: SPF alone passes DMARC (aligned MAIL FROM), p=none.
-  ['outlook.com', 'v=spf1 ip4:127.0.0.1 -all'],
-  ['_dmarc.outlook.com', 'v=DMARC1; p=none'],
-  // iCloud here publishes no DMARC policy: its aligned DKIM signature vouches for it.
-  ['sig1._domainkey.icloud.com', `v=DKIM1; k=rsa; p=${PUBLIC_KEY}`],
-  // A family domain whose mail never comes from 127.0.0.1, with DMARC p=reject.
-  ['family.example', 'v=spf1 ip4:192.0.2.1 -all'],
-  ['_dmarc.family.example', 'v=DMARC1; p=reject'],
-]);
-const asked: string[] = [];
-async function resolver(name: string, type: string): Promise<string[][]> {
-  asked.push(`${type} ${name}`);
-  // A domain whose DNS server fails for now (SERVFAIL): a temporary error, not a verdict.
-  if (name.toLowerCase().endsWith('flaky.example')) throw Object.assign(new Error(`queryTxt ESERVFAIL ${name}`), { code: 'ESERVFAIL' });
-  const record = type === 'TXT' ? TXT.get(name.toLowerCase()) : undefined;
-  if (record === undefined) throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-  return [[record]];
-}
-
-/** A fixture with its placeholders filled, CRLF line ends, optionally DKIM-signed by `signer`. */
-async function fixture(name: string, to: string, options: { photo?: Buffer; signer?: string; from?: string } = {}): Promise<string> {
-  const photo = (options.photo ?? Buffer.alloc(0)).toString('base64').replace(/.{76}(?=.)/g, '$&\r\n');
-  let raw = readFileSync(new URL(`../fixtures/email/${name}.eml`, import.meta.url), 'utf8')
-    .replaceAll('{{TO}}', to)
-    .replace('{{PHOTO}}', photo)
-    .replace(/\r?\n/g, '\r\n');
-  if (options.from) raw = raw.replace(/^From: .*$/m, `From: ${options.from}`);
-  if (!options.signer) return raw;
-  return sign(raw, options.signer);
-}
-
-/** The message with a DKIM-Signature of this domain in front, made by mailauth's own signer. */
-async function sign(raw: string, domain: string): Promise<string> {
-  const selector = domain === 'gmail.com' ? '20230601' : 'sig1';
-  const key = { signingDomain: domain, selector, privateKey: PRIVATE_KEY };
-  // The signer reads `signatureData`; its type asks for the same fields at the top as well.
-  const signed = await dkimSign(raw, { ...key, signatureData: [key] });
-  expect(signed.errors).toEqual([]);
-  expect(signed.signatures).toMatch(/^DKIM-Signature: /);
-  return signed.signatures + raw;
-}
 
 let t: TestContext;
 let listener: SmtpListener;
 const errors: unknown[] = [];
 let photo: Buffer;
 
-/**
- * Gives a member of "The Smiths" this e-mail address, confirmed as by the link (decision 0047)
- * unless `confirmed` is false (an address the owner typed); returns their reply address.
- */
+/** Gives a member of "The Smiths" this e-mail address (giveEmail); returns their reply address. */
 async function withEmail(person: Person, email: string, confirmed = true) {
-  const db = t.app.ctx.db;
-  const confirmation = confirmed ? { emailConfirmedAddress: email, emailConfirmedAt: new Date() } : {};
-  await db
-    .update(users)
-    .set({ email, ...confirmation })
-    .where(eq(users.id, person.id));
-  const [row] = await db
-    .select({ id: members.id })
-    .from(members)
-    .where(and(eq(members.userId, person.id), eq(members.loopId, loopId)));
-  if (!row) throw new Error('not a member');
-  return { person, memberId: row.id, address: await replyAddressFor(db, row.id, DOMAIN) };
+  return { person, ...(await giveEmail(t.app.ctx.db, person, loopId, email, confirmed)) };
 }
 
 let loopId = 0;
@@ -116,13 +45,7 @@ beforeAll(async () => {
   people.eve = await withEmail(others[4]!, 'eve@gmail.com');
   people.fay = await withEmail(others[5]!, 'fay@gmail.com');
   photo = await phoneJpeg({ width: 1600, height: 1200 });
-  listener = await startReplyListener(t.app.ctx, {
-    port: 0,
-    host: '127.0.0.1',
-    resolver,
-    closeTimeoutMs: 500,
-    log: { info: () => {}, warn: () => {}, error: (obj) => errors.push(obj) },
-  });
+  listener = await startTestListener(t.app.ctx, errors);
 });
 
 afterAll(async () => {

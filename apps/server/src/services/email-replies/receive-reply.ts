@@ -35,9 +35,10 @@ export async function receiveReply(
 ): Promise<ReplyOutcome> {
   const { member, reply, check } = input;
   const { user } = member;
-  const known = [user.email, member.memberEmail].filter((a): a is string => !!a).map((a) => a.toLowerCase());
-  if (reply.from === null || !known.includes(reply.from)) return { kind: 'refused', reason: 'the sender is not this member' };
+  if (!sentByMember(member, reply.from)) return { kind: 'refused', reason: 'the sender is not this member' };
   if (check.verdict !== 'pass') return { kind: 'refused', reason: check.reason };
+  // The domain DMARC vouched for is the one of the address matched (two parsers read one header).
+  if (reply.from?.slice(reply.from.lastIndexOf('@') + 1) !== check.fromDomain) return { kind: 'refused', reason: check.reason };
 
   const row = await storeRow(ctx.db, input);
   if (row === null) return { kind: 'accepted', status: 'duplicate' };
@@ -82,6 +83,16 @@ export async function receiveReply(
     finish: (tx, mediaUrls) => finish(tx, { status: settled.status, ack: settled.reply, mediaUrls }),
   });
   return { kind: 'accepted', status: settled.status };
+}
+
+/**
+ * Whether `from` (a From header's address, lower-case) is one Loop holds for this member: the
+ * account's e-mail or the address the owner typed for the membership (decision 0049). Checked
+ * before anything reads the message's body (decision 0050).
+ */
+export function sentByMember(member: ReplyMember, from: string | null): boolean {
+  if (from === null) return false;
+  return [member.user.email, member.memberEmail].some((address) => !!address && address.toLowerCase() === from);
 }
 
 /**
