@@ -169,9 +169,9 @@ const envSchema = z.object({
       })
       .optional(),
   ),
-  /** Replies one member's address takes in an hour, all processes together; more are asked to wait. */
+  /** Replies one member's address takes in an hour (only those that passed the sender checks), all processes together; more are asked to wait. */
   MAIL_REPLIES_PER_MEMBER_PER_HOUR: positiveInt('MAIL_REPLIES_PER_MEMBER_PER_HOUR', 20),
-  /** Messages one sending server's address may start in an hour (Gmail's servers carry many members' replies). */
+  /** Replies one authenticated sender (its From, vouched for by SPF, DKIM or DMARC) may send in an hour; never counted by connecting address (decision 0050). */
   MAIL_INBOUND_PER_ADDRESS_PER_HOUR: positiveInt('MAIL_INBOUND_PER_ADDRESS_PER_HOUR', 600),
   AUTH_RATE_LIMIT_PER_IP: positiveInt('AUTH_RATE_LIMIT_PER_IP', 50),
   /** Failed sign-ins per account from one address (decision 0013). */

@@ -1,5 +1,4 @@
 import type { DNSResolver } from 'mailauth';
-import { addressKey } from '../lib/address-key';
 import { HOUR_MS } from '../lib/clock';
 import type { Log } from '../lib/log';
 import { hashToken } from '../lib/tokens';
@@ -27,24 +26,15 @@ export async function startReplyListener(
   const { db, config, clock } = ctx;
   const domain = config.MAIL_REPLY_DOMAIN;
   // Keyed hashes, as the sign-in limits: the counts table names no address.
-  const overLimit = async (kind: string, value: string, limit: number) => {
-    const [count] = await countAttempts(db, [hashToken(`mail-in:${kind}:${value}`, config.SESSION_SECRET)], clock(), HOUR_MS);
-    return (count?.count ?? 0) > limit;
-  };
+  const key = (kind: 'sender' | 'member', value: string) => hashToken(`mail-in:${kind}:${value}`, config.SESSION_SECRET);
   return startSmtpListener(
     { host: options.host, port: options.port, name: domain, ...(options.closeTimeoutMs ? { closeTimeoutMs: options.closeTimeoutMs } : {}) },
     {
-      onMailFrom: async (session) => {
-        if (await overLimit('ip', addressKey(session.ip), config.MAIL_INBOUND_PER_ADDRESS_PER_HOUR)) {
-          throw new SmtpRefusal(451, '4.7.1 Too many messages from your address; please try again later');
-        }
-      },
+      // Nothing is counted by the connecting address: behind an MX or relay every message comes
+      // from one, and a stranger's refused messages would block every member's (decision 0050).
+      onMailFrom: async () => {},
       onRecipient: async (address) => {
-        const member = await findReplyMember(db, address, domain);
-        if (!member) throw new SmtpRefusal(550, '5.1.1 No such recipient here');
-        if (await overLimit('member', String(member.memberId), config.MAIL_REPLIES_PER_MEMBER_PER_HOUR)) {
-          throw new SmtpRefusal(452, '4.7.1 Too many messages to this recipient; please try again later');
-        }
+        if (!(await findReplyMember(db, address, domain))) throw new SmtpRefusal(550, '5.1.1 No such recipient here');
       },
       onMessage: async (raw, session) => {
         // Who the message says it is from, read from its header alone: nothing reads the body of
@@ -77,6 +67,18 @@ export async function startReplyListener(
           options.log.info({ ip: session.ip, auth: check.summary }, 'e-mail reply refused: the sender is not authenticated');
           throw new SmtpRefusal(550, `5.7.1 Not accepted: ${check.reason}`);
         }
+        // Counted only now, by what the sender proved: its authenticated address, and the members
+        // it reached as themselves. Refused messages count against no one (decision 0050).
+        const [bySender, ...byMember] = await countAttempts(
+          db,
+          [key('sender', headers.from ?? ''), ...theirs.map((r) => key('member', String(r.member.memberId)))],
+          clock(),
+          HOUR_MS,
+        );
+        if ((bySender?.count ?? 0) > config.MAIL_INBOUND_PER_ADDRESS_PER_HOUR)
+          throw new SmtpRefusal(451, '4.7.1 Too many messages from your address; please try again later');
+        if (byMember.some((c) => c.count > config.MAIL_REPLIES_PER_MEMBER_PER_HOUR))
+          throw new SmtpRefusal(451, '4.7.1 Too many messages to this recipient; please try again later');
         const reply = await readOrRefuse(raw, headers.from);
         const refusals: string[] = [];
         for (const { to, member } of theirs) {

@@ -46,7 +46,7 @@ export interface SmtpSession {
 }
 
 export interface SmtpHandlers {
-  /** A message starts (MAIL FROM): rate limits. Throw SmtpRefusal to refuse it. */
+  /** A message starts (MAIL FROM). Throw SmtpRefusal to refuse it. */
   onMailFrom: (session: SmtpSession) => Promise<void>;
   /** One RCPT TO: throw SmtpRefusal to refuse this recipient. */
   onRecipient: (address: string, session: SmtpSession) => Promise<void>;

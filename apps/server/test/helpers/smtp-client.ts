@@ -52,6 +52,21 @@ export async function sendSmtp(
   }
 }
 
+/** One SMTP connection to 127.0.0.1, greeted and EHLO said, for a test that sends its own commands. */
+export async function smtpSession(port: number): Promise<{ command: (line: string) => Promise<SmtpReply>; close: () => void }> {
+  const socket = connect(port, '127.0.0.1');
+  const read = replyReader(socket);
+  await read();
+  await command(socket, read, 'EHLO mail.example.net');
+  return {
+    command: (line) => command(socket, read, line),
+    close: () => {
+      socket.end('QUIT\r\n');
+      socket.destroy();
+    },
+  };
+}
+
 /** A message as DATA sends it (RFC 5321 section 4.5.2): CRLF line ends, leading dots doubled, "." to end. */
 export function onTheWire(raw: string | Buffer): Buffer {
   const text = Buffer.isBuffer(raw) ? raw.toString('latin1') : raw;
