@@ -5,12 +5,13 @@ import { hashToken } from '../lib/tokens';
 import { authenticateSender } from '../mail/authenticate-sender';
 import { MailWorkerFailure } from '../mail/mail-worker';
 import { readReply, type ParsedReply } from '../mail/read-reply';
-import { readReplyHeaders } from '../mail/reply-headers';
+import { isAutomatic, readReplyHeaders } from '../mail/reply-headers';
 import { SmtpRefusal, startSmtpListener, type SmtpListener } from '../mail/smtp-listener';
 import type { MessagingContext } from '../messaging/context';
 import { countAttempts } from '../services/attempts/count-attempts';
 import { findReplyMember, type ReplyMember } from '../services/email-replies/find-reply-member';
 import { receiveReply, sentByMember } from '../services/email-replies/receive-reply';
+import { unsubscribeByLink, unsubscribeLinkIsValid, unsubscribeMailboxToken } from '../services/email/unsubscribe';
 
 /**
  * Starts the SMTP listener that turns replies by e-mail into updates (decision 0049), on
@@ -34,19 +35,38 @@ export async function startReplyListener(
       // from one, and a stranger's refused messages would block every member's (decision 0050).
       onMailFrom: async () => {},
       onRecipient: async (address) => {
-        if (!(await findReplyMember(db, address, domain))) throw new SmtpRefusal(550, '5.1.1 No such recipient here');
+        const unsubscribe = unsubscribeMailboxToken(address, domain);
+        const known = unsubscribe
+          ? await unsubscribeLinkIsValid(db, config.SESSION_SECRET, unsubscribe)
+          : (await findReplyMember(db, address, domain)) !== null;
+        if (!known) throw new SmtpRefusal(550, '5.1.1 No such recipient here');
       },
       onMessage: async (raw, session) => {
         // Who the message says it is from, read from its header alone: nothing reads the body of
         // a message that is not from the member it is addressed to (decision 0050).
-        const headers = readReplyHeaders(raw);
-        if (!headers) throw new SmtpRefusal(554, '5.6.0 Not accepted: the message header is larger than 256 KB');
+        // RFC 2369's mailto: the token is the authority, as the link's is; the message is not read.
+        let unsubscribed = 0;
+        for (const to of session.recipients) {
+          const token = unsubscribeMailboxToken(to, domain);
+          if (token && (await unsubscribeByLink(db, config.SESSION_SECRET, token))) unsubscribed += 1;
+        }
         const recipients: { to: string; member: ReplyMember }[] = [];
         for (const to of session.recipients) {
           const member = await findReplyMember(db, to, domain);
           if (member) recipients.push({ to, member });
         }
-        if (recipients.length === 0) throw new SmtpRefusal(550, '5.1.1 No such recipient here');
+        if (recipients.length === 0) {
+          if (unsubscribed > 0) return;
+          throw new SmtpRefusal(550, '5.1.1 No such recipient here');
+        }
+        const headers = readReplyHeaders(raw);
+        if (!headers) throw new SmtpRefusal(554, '5.6.0 Not accepted: the message header is larger than 256 KB');
+        // An out-of-office answer or a bounce: taken (a refusal would bounce back to the member)
+        // and dropped, never published nor acknowledged (RFC 3834).
+        if (isAutomatic(headers, session.mailFrom)) {
+          options.log.info({ ip: session.ip }, 'e-mail reply dropped: sent automatically');
+          return;
+        }
         const theirs = recipients.filter((r) => sentByMember(r.member, headers.from));
         if (theirs.length === 0) {
           options.log.info({ ip: session.ip }, 'e-mail reply refused: not from the member');

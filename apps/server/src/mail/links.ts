@@ -31,6 +31,21 @@ export function unsubscribeToken(secret: string, address: string): string {
   return createHmac('sha256', secret).update(`email-unsubscribe:${address.toLowerCase()}`).digest('base64url');
 }
 
+/**
+ * The same address's token for the mailto of List-Unsubscribe (RFC 2369), which the reply
+ * listener reads (decision 0050): 128 bits of another HMAC in lower-case hex, because mail systems
+ * may fold the case of an address, and "unsubscribe+" and 32 digits stay within RFC 5321's 64
+ * characters of a local part. Its keyed hash is stored beside the link's.
+ */
+export function unsubscribeMailtoToken(secret: string, address: string): string {
+  return createHmac('sha256', secret).update(`email-unsubscribe-mailto:${address.toLowerCase()}`).digest('hex').slice(0, 32);
+}
+
+/** unsubscribe+{token}@{replyDomain}: an e-mail to it unsubscribes the address (RFC 2369's mailto). */
+export function unsubscribeMailbox(secret: string, address: string, replyDomain: string): string {
+  return `unsubscribe+${unsubscribeMailtoToken(secret, address)}@${replyDomain}`;
+}
+
 export function unsubscribeUrl(config: Pick<Config, 'PUBLIC_URL' | 'SESSION_SECRET'>, address: string): string {
   return `${config.PUBLIC_URL}/email/unsubscribe/${unsubscribeToken(config.SESSION_SECRET, address)}`;
 }
@@ -39,7 +54,12 @@ export function unsubscribeUrl(config: Pick<Config, 'PUBLIC_URL' | 'SESSION_SECR
 export async function keepUnsubscribeTokens(db: DbOrTx, secret: string, addresses: readonly string[]): Promise<void> {
   const unique = [...new Set(addresses.map((a) => a.toLowerCase()))];
   if (unique.length === 0) return;
-  const rows = unique.map((address) => ({ token_hash: hashToken(unsubscribeToken(secret, address), secret), address }));
+  const rows = unique.flatMap((address) =>
+    [unsubscribeToken(secret, address), unsubscribeMailtoToken(secret, address)].map((token) => ({
+      token_hash: hashToken(token, secret),
+      address,
+    })),
+  );
   await db.execute(sql`
     insert into ${emailTokens} (token_hash, purpose, address)
     select v.token_hash, 'unsubscribe', v.address from ${recordset('v', { token_hash: 'text', address: 'text' }, rows)}

@@ -53,3 +53,24 @@ function singleAddress(values: string[]): string | null {
   const addresses = addressparser(values[0] ?? '', { flatten: true }).filter((a) => a.address);
   return addresses.length === 1 ? (addresses[0]?.address ?? '').toLowerCase() || null : null;
 }
+
+/** Precedence values that mark mail no person wrote just now (RFC 3834 section 2, RFC 2076). */
+const AUTOMATIC_PRECEDENCE = new Set(['bulk', 'auto_reply', 'junk', 'list']);
+/** Subjects auto-responders write when they set none of the headers ("Automatic reply: ..."). */
+const AUTOMATIC_SUBJECT = /^\s*(automatic reply|auto[- ]?reply|autoreply|out of (the )?office( reply| autoreply)?)\s*:/i;
+
+/**
+ * Whether a message was sent by a machine, not written by the member (decision 0050): a bounce
+ * (the null reverse-path, RFC 5321 section 4.5.5), `Auto-Submitted` other than `no` (RFC 3834
+ * section 5), `Precedence: bulk / auto_reply / junk / list`, the `X-Autoreply` and
+ * `X-Autorespond` headers some responders write, or an out-of-office subject. Such a message is
+ * never published and never answered: answering it is how two responders loop.
+ */
+export function isAutomatic(headers: ReplyHeaders, mailFrom: string): boolean {
+  const first = (name: string) => (headers.fields.get(name)?.[0] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (mailFrom === '') return true;
+  if (headers.fields.has('auto-submitted') && first('auto-submitted') !== 'no') return true;
+  if (AUTOMATIC_PRECEDENCE.has(first('precedence'))) return true;
+  if (headers.fields.has('x-autoreply') || headers.fields.has('x-autorespond')) return true;
+  return AUTOMATIC_SUBJECT.test(headers.fields.get('subject')?.[0] ?? '');
+}

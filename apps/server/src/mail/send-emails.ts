@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Config } from '../config';
+import { mailReplyDomain, type Config } from '../config';
 import type { Db } from '../db/client';
 import { emailSuppressions } from '../db/schema';
 import type { Clock } from '../lib/clock';
@@ -8,7 +8,7 @@ import { finishAttempt, retryOrFail } from '../messaging/finish-attempt';
 import type { Pacer } from '../messaging/pacer';
 import { memberMayBeTexted } from '../messaging/recipients';
 import { releaseMessages } from '../messaging/release-messages';
-import { fromAddress, keepUnsubscribeTokens, messageIdOf, unsubscribeUrl } from './links';
+import { fromAddress, keepUnsubscribeTokens, messageIdOf, unsubscribeMailbox, unsubscribeUrl } from './links';
 import { emailMayBeSent, type EmailRaw } from './outbox';
 import { MAIL_SEND_TIMEOUT_MS, MailSendError, type MailTransport } from './transport';
 
@@ -101,21 +101,27 @@ async function deliver(ctx: MailContext, row: MessageRow): Promise<'sent' | 'fai
 
 /**
  * The headers an e-mail goes out with: Message-ID (the same on every attempt), Date,
- * List-Unsubscribe with an https link and a mailto (RFC 2369) and List-Unsubscribe-Post for
- * one-click (RFC 8058: Gmail and Yahoo require both of bulk senders), and what the row asked for (Reply-To).
+ * List-Unsubscribe with an https link, and a mailto (RFC 2369) only where the reply listener runs
+ * to act on it (decision 0050), and List-Unsubscribe-Post for one-click (RFC 8058: Gmail and
+ * Yahoo require both of bulk senders); an acknowledgement says it is one (`Auto-Submitted:
+ * auto-replied`, RFC 3834 section 5), so that auto-responders do not answer it; and what the row
+ * asked for (Reply-To).
  */
 export function emailHeaders(
   config: Config,
-  row: Pick<MessageRow, 'id' | 'toAddress'>,
+  row: Pick<MessageRow, 'id' | 'toAddress' | 'kind'>,
   extra: Record<string, string>,
 ): Record<string, string> {
-  const url = unsubscribeUrl(config, row.toAddress);
-  const token = url.slice(url.lastIndexOf('/') + 1);
+  const replyDomain = mailReplyDomain(config);
+  const mailto = replyDomain
+    ? `, <mailto:${unsubscribeMailbox(config.SESSION_SECRET, row.toAddress, replyDomain)}?subject=unsubscribe>`
+    : '';
   return {
     'Message-ID': messageIdOf(config.SESSION_SECRET, row.id, config.MAIL_FROM),
     Date: new Date().toUTCString(),
-    'List-Unsubscribe': `<${url}>, <mailto:${fromAddress(config.MAIL_FROM)}?subject=unsubscribe%20${token}>`,
+    'List-Unsubscribe': `<${unsubscribeUrl(config, row.toAddress)}>${mailto}`,
     'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    ...(row.kind === 'reply_ack' ? { 'Auto-Submitted': 'auto-replied' } : {}),
     ...extra,
   };
 }

@@ -83,12 +83,10 @@ describe('sending', () => {
     expect(parsed.replyTo?.value[0]?.address).toBe('reply+abc@mail.example.com');
     expect(parsed.messageId).toMatch(/^<loop\.\d+\.[A-Za-z0-9]{16}@mail\.example\.com>$/);
     expect(parsed.date).toBeInstanceOf(Date);
-    // RFC 2369 3.2 (angle brackets, a mailto) and RFC 8058 3.1 (an https URI and the Post header).
+    // RFC 2369 3.2 (angle brackets) and RFC 8058 3.1 (an https URI and the Post header); no
+    // mailto, as no reply listener runs here to act on one (reply-automatic.test.ts has it).
     const unfolded = mail!.source.replace(/\r?\n[ \t]+/g, ' ');
-    expect(unfolded).toMatch(/^List-Unsubscribe: <https:\/\/loop\.example\.com\/email\/unsubscribe\/[A-Za-z0-9_-]{43}>,/m);
-    expect(unfolded).toMatch(
-      /^List-Unsubscribe: <https:[^>]+>, <mailto:loop@mail\.example\.com\?subject=unsubscribe%20[A-Za-z0-9_-]{43}>\r?$/m,
-    );
+    expect(unfolded).toMatch(/^List-Unsubscribe: <https:\/\/loop\.example\.com\/email\/unsubscribe\/[A-Za-z0-9_-]{43}>\r?$/m);
     expect(unfolded).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
 
     const row = await rowOf(id);
