@@ -383,6 +383,17 @@ export const emailSuppressions = pgTable('email_suppressions', {
 });
 
 /**
+ * The suppressions of deleted people's addresses (decision 0050), as hashed_opt_outs keeps deleted
+ * phones' STOP: mail/suppression-hash.ts `suppressionHash` of the lower-case address, and why. Never
+ * e-mailed again; the address itself is gone.
+ */
+export const hashedEmailSuppressions = pgTable('hashed_email_suppressions', {
+  addressHash: text('address_hash').primaryKey(),
+  reason: emailSuppressionReason('reason').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
  * Links sent by e-mail that work without signing in (decision 0047): `confirm` (double opt-in for
  * one user's address) and `unsubscribe` (one per address, the same in every e-mail to it). Only a
  * keyed hash of the token is stored (lib/tokens.ts hashToken).

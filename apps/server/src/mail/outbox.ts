@@ -1,6 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { emailSuppressions, messages, users } from '../db/schema';
+import { emailSuppressions, hashedEmailSuppressions, messages, users } from '../db/schema';
 import { wakeMessageWorker } from '../messaging/worker-signal';
 
 /** What an outbound e-mail is for. */
@@ -28,8 +28,20 @@ export interface EmailRaw extends Record<string, string> {
 }
 
 /**
+ * SQL: the form in which a deleted person's suppressed address is kept (decision 0050), as
+ * hashed_opt_outs keeps a phone (decision 0045): SHA-256 of a fixed prefix and the lower-case
+ * address, hex. Unkeyed on purpose, so that it outlives a rotated SESSION_SECRET (a suppression
+ * must); an address is guessable from it by trying addresses, so it is kept for the suppression
+ * alone (docs/security.md#what-is-kept-after-deletion).
+ */
+export function suppressionHashSql(address: SQLWrapper): SQL {
+  return sql`encode(sha256(convert_to('loop-email-suppression:' || lower(${address}), 'UTF8')), 'hex')`;
+}
+
+/**
  * Whether an address may get e-mail of `kind` (decision 0047), as SQL on `address` (lower-case):
- * never a suppressed address (unsubscribed, bounced, complained); and, except for the one
+ * never a suppressed address (unsubscribed, bounced, complained; kept hashed once its person is
+ * deleted); and, except for the one
  * confirmation e-mail and the acknowledgement of a reply the address itself just sent (and that
  * passed the sender checks, decision 0049: an answer, as a text reply answers a text), only an
  * address its holder confirmed by following the link (double opt-in). Checked when queueing
@@ -37,6 +49,7 @@ export interface EmailRaw extends Record<string, string> {
  */
 export function emailMayBeSent(address: SQL, kind: SQL | EmailKind): SQL {
   return sql`not exists (select 1 from ${emailSuppressions} s where s.address = ${address})
+    and not exists (select 1 from ${hashedEmailSuppressions} h where h.address_hash = ${suppressionHashSql(address)})
     and (${kind} = 'confirm_address' or ${kind} = 'reply_ack' or exists (
       select 1 from ${users} u where lower(u.email) = ${address} and u.email_confirmed_address = ${address}))`;
 }

@@ -1,9 +1,9 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
-import { emailSuppressions, emailTokens, users } from '../../db/schema';
+import { emailSuppressions, emailTokens, hashedEmailSuppressions, users } from '../../db/schema';
 import { hashToken, randomToken } from '../../lib/tokens';
-import { enqueueEmail } from '../../mail/outbox';
+import { enqueueEmail, suppressionHashSql } from '../../mail/outbox';
 
 /** How long a confirmation link works. */
 const CONFIRM_LINK_DAYS = 30;
@@ -92,6 +92,15 @@ export async function confirmEmailAddress(db: DbOrTx, secret: string, token: str
   if (!row?.userId) return false;
   await db.update(users).set({ emailConfirmedAddress: row.address, emailConfirmedAt: now }).where(eq(users.id, row.userId));
   await db.delete(emailSuppressions).where(and(eq(emailSuppressions.address, row.address), eq(emailSuppressions.reason, 'unsubscribed')));
+  // A deleted account's unsubscribe, kept hashed, is lifted by this new yes too (decision 0050).
+  await db
+    .delete(hashedEmailSuppressions)
+    .where(
+      and(
+        eq(hashedEmailSuppressions.addressHash, suppressionHashSql(sql`${row.address}::text`)),
+        eq(hashedEmailSuppressions.reason, 'unsubscribed'),
+      ),
+    );
   await db.delete(emailTokens).where(and(eq(emailTokens.purpose, 'confirm'), eq(emailTokens.address, row.address)));
   return true;
 }

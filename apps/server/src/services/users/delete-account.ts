@@ -3,6 +3,9 @@ import type { DbOrTx } from '../../db/client';
 import {
   consentQuestions,
   dataExports,
+  emailSuppressions,
+  emailTokens,
+  hashedEmailSuppressions,
   erasureRequests,
   loops,
   media,
@@ -14,6 +17,7 @@ import {
   users,
 } from '../../db/schema';
 import { AppError } from '../../errors';
+import { suppressionHashSql } from '../../mail/outbox';
 import { storedKeysOf } from '../../media/stored-media';
 import { optOutErasedPhone } from '../../messaging/opt-outs';
 import { quotedLoop } from '../../messaging/quote';
@@ -90,10 +94,14 @@ export async function deleteAccount(tx: DbOrTx, input: DeleteAccountInput): Prom
     .where(and(eq(dataExports.userId, user.id), isNotNull(dataExports.storageKey)));
   keys.push(...exports.flatMap((e) => (e.storageKey ? [e.storageKey] : [])));
 
+  // Every e-mail address that was theirs leaves no trace in the clear (decision 0050).
+  const emails = await theirEmailAddresses(tx, user);
+  await eraseEmailAddresses(tx, user.id, emails);
+
   // Texts and e-mails to and from them stay as delivery logs (kind, status, times, provider id)
   // with no words, media, raw parameters, number or e-mail address; any not sent yet never will be.
   const phone = user.phoneNumber;
-  const addresses = [phone, `whatsapp:${phone}`, ...(user.email ? [user.email.toLowerCase()] : [])];
+  const addresses = [phone, `whatsapp:${phone}`, ...emails];
   const addressList = sql.join(
     addresses.map((address) => sql`${address}`),
     sql`, `,
@@ -120,6 +128,51 @@ export async function deleteAccount(tx: DbOrTx, input: DeleteAccountInput): Prom
   await optOutErasedPhone(tx, phone, input.reason, input.now);
   await tx.delete(users).where(eq(users.id, user.id));
   return keys;
+}
+
+/**
+ * The e-mail addresses that were this person's: the account's, those owners typed for their
+ * memberships, and those Loop e-mailed them at or took replies from (an address changed since);
+ * lower-case, without any that another account or membership still holds.
+ */
+async function theirEmailAddresses(tx: DbOrTx, user: { id: number; email: string | null }): Promise<string[]> {
+  const result = await tx.execute(sql`
+    select distinct a.address from (
+      select lower(${user.email ?? ''}) as address
+      union select lower(${members.email}) from ${members} where ${members.userId} = ${user.id}
+      union select lower(${messages.toAddress}) from ${messages}
+        where ${messages.userId} = ${user.id} and ${messages.channel} = 'email' and ${messages.direction} = 'outbound'
+      union select lower(${messages.fromAddress}) from ${messages}
+        where ${messages.userId} = ${user.id} and ${messages.channel} = 'email' and ${messages.direction} = 'inbound'
+    ) a
+    where a.address like '%@%'
+      and not exists (select 1 from ${users} u where u.id <> ${user.id} and lower(u.email) = a.address)
+      and not exists (select 1 from ${members} m where m.user_id <> ${user.id} and lower(m.email) = a.address)`);
+  return (result as { rows: { address: string }[] }).rows.map((r) => r.address);
+}
+
+/**
+ * Their suppressions kept only as hashes (still never e-mailed), their links' tokens deleted, and
+ * e-mail rows' keys (`confirm:{userId}:{address}`) that name an address made `erased:{row id}`.
+ */
+async function eraseEmailAddresses(tx: DbOrTx, userId: number, emails: string[]): Promise<void> {
+  await tx.delete(emailTokens).where(eq(emailTokens.userId, userId));
+  if (emails.length === 0) return;
+  await tx.execute(sql`
+    insert into ${hashedEmailSuppressions} (address_hash, reason, created_at)
+    select ${suppressionHashSql(emailSuppressions.address)}, ${emailSuppressions.reason}, ${emailSuppressions.createdAt}
+    from ${emailSuppressions} where ${inArray(emailSuppressions.address, emails)}
+    on conflict (address_hash) do nothing`);
+  await tx.delete(emailSuppressions).where(inArray(emailSuppressions.address, emails));
+  await tx.delete(emailTokens).where(inArray(emailTokens.address, emails));
+  const named = sql.join(
+    emails.map((address) => sql`position(${address} in lower(${messages.idempotencyKey})) > 0`),
+    sql` or `,
+  );
+  await tx
+    .update(messages)
+    .set({ idempotencyKey: sql`'erased:' || ${messages.id}` })
+    .where(sql`${messages.idempotencyKey} is not null and (${named})`);
 }
 
 /** Every owned Loop is handed over or deleted, once; each heir is an active member with an account. */
