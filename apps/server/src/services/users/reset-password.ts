@@ -7,6 +7,7 @@ import { checkNewPassword, hashPassword } from '../../lib/passwords';
 import { checkPhoneCode, consumePhoneCode } from '../phone-codes/check-phone-code';
 import { issuePhoneCode } from '../phone-codes/issue-phone-code';
 import { PHONE_CODE } from '../phone-codes/phone-code-policy';
+import type { CodeTextLimits } from '../phone-codes/code-text-budget';
 
 export type LoginId = { email: string } | { phoneNumber: string };
 
@@ -36,7 +37,7 @@ async function findAccount(db: Db, login: LoginId) {
 export async function requestPasswordReset(
   db: Db,
   login: LoginId,
-  options: { now: Date; secret: string; simulator: boolean; holder: string | undefined },
+  options: { now: Date; secret: string; simulator: boolean; holder: string | undefined; limits: CodeTextLimits },
 ): Promise<{ answer: PasswordResetStarted; holder: string }> {
   const account = await findAccount(db, login);
   const issued = await issuePhoneCode(db, {
@@ -46,6 +47,7 @@ export async function requestPasswordReset(
     now: options.now,
     secret: options.secret,
     holder: options.holder,
+    limits: options.limits,
     rehearse: !account,
   });
   const text = account && issued.status === 'sent' ? issued.text : null;

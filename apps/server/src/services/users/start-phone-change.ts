@@ -5,6 +5,7 @@ import { DAY_MS, HOUR_MS } from '../../lib/clock';
 import { enforceLimits } from '../attempts/enforce-limits';
 import { codeSentAnswer } from '../phone-codes/code-sent-answer';
 import { issuePhoneCode } from '../phone-codes/issue-phone-code';
+import type { CodeTextLimits } from '../phone-codes/code-text-budget';
 
 /** Codes one account may have texted to new numbers, beyond each phone's own caps (decision 0044). */
 export const PHONE_CHANGE_LIMITS = { perHour: 5, perDay: 10 } as const;
@@ -20,7 +21,7 @@ export async function startPhoneChange(
   db: Db,
   user: { id: number; phoneNumber: string },
   phoneNumber: string,
-  options: { now: Date; secret: string; simulator: boolean; holder: string | undefined },
+  options: { now: Date; secret: string; simulator: boolean; holder: string | undefined; limits: CodeTextLimits },
 ): Promise<{ answer: PhoneChangeStarted; holder: string }> {
   if (phoneNumber === user.phoneNumber) {
     throw new AppError('bad_request', 'This is already your phone number. Enter the new number you want Loop to text.');
@@ -37,6 +38,7 @@ export async function startPhoneChange(
     now: options.now,
     secret: options.secret,
     holder: options.holder,
+    limits: options.limits,
   });
   return codeSentAnswer(phoneNumber, issued, options.simulator);
 }

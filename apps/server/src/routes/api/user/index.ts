@@ -65,6 +65,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
           secret,
           simulator: config.messagingProvider === 'simulator',
           holder,
+          limits: app.codeTextLimits,
         }),
       ),
   );
