@@ -18,13 +18,15 @@ export type TextKind =
   | 'sneak_peek'
   | 'group_message'
   | 'code'
-  | 'opt_out_notice';
+  | 'opt_out_notice'
+  /** To an account's old phone: its number changed (decision 0052). */
+  | 'account_notice';
 
 /**
  * Texts a person is waiting for, right now: a code, an answer to their own text, the confirmation
  * of their STOP, the welcome after their YES. They go before every bulk text (decision 0051).
  */
-const AWAITED_KINDS: ReadonlySet<TextKind> = new Set(['code', 'reply', 'opt_out_notice', 'welcome']);
+const AWAITED_KINDS: ReadonlySet<TextKind> = new Set(['code', 'reply', 'opt_out_notice', 'welcome', 'account_notice']);
 
 /** `messages.priority` of a text of this kind: 1 awaited, 0 bulk. */
 export function textPriority(kind: TextKind): number {

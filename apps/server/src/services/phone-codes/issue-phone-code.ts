@@ -164,13 +164,12 @@ export async function issuePhoneCode(
 
 /**
  * Counts a code to this phone per hour and per day (both, always: the same statements whatever
- * the outcome); over either, the seconds until it may have one, else 0. Codes texted to one phone
- * are counted together, whoever asks; sign-in codes go out only after the account's right
- * password, so they have counts of their own that strangers asking for sign-up or reset codes
- * cannot use up (decision 0028).
+ * the outcome); over either, the seconds until it may have one, else 0. Each purpose has its own
+ * counts (decision 0052): a stranger asking for "Forgot password?" codes for someone uses up only
+ * that phone's reset codes, never its sign-up, phone change or sign-in codes (decision 0028).
  */
 async function phoneCapWait(tx: DbOrTx, purpose: PhoneCodePurpose, phoneNumber: string, now: Date, secret: string): Promise<number> {
-  const scope = purpose === 'sign_in' ? 'sign_in:' : '';
+  const scope = `${purpose}:`;
   const caps = [
     { key: `code:phone:${scope}${phoneNumber}`, max: PHONE_CODE.perPhone, windowMs: PHONE_CODE.windowMs },
     { key: `code:phone-day:${scope}${phoneNumber}`, max: PHONE_CODE.perPhonePerDay, windowMs: PHONE_CODE.dayMs },

@@ -11,7 +11,13 @@ import type { CodeTextLimits } from '../phone-codes/code-text-budget';
 
 export type LoginId = { email: string } | { phoneNumber: string };
 
-const STARTED = 'If an account has this phone number or email, we texted a code to its phone. It is valid for 10 minutes.';
+/**
+ * True whether or not a code went out, and the same for every account or none (decision 0052):
+ * when another browser's code still waits or the phone had its reset codes for the hour, nothing
+ * is sent, and the answer says so without saying which case this is.
+ */
+const STARTED =
+  'If an account has this phone number or email, we texted a code to its phone. It is valid for 10 minutes. No code is sent while one asked for in the last 10 minutes still waits, or after 5 in an hour: then try again later.';
 /** One answer for every code that does not check out: it must not tell whether an account exists. */
 const NOT_RIGHT =
   'That code is not right, has expired, was already used, or was asked for in another browser. Check the text, or ask for a new code here.';
