@@ -26,7 +26,7 @@ describe('Profile: name, email, phone number and password', () => {
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     await registerAccount(page, server.url, { firstName: 'Pat', lastName: 'Doe', email: 'pat@example.com', phoneNumber: '+14155550171' });
-    // A second browser signed in to the account: the password change logs it out.
+    // A second browser signed in to the account: the phone change, then the password change, log it out.
     const other = await browser.newContext();
     const login = await other.request.post(`${server.url}/api/login`, {
       data: { email: 'pat@example.com', password: 'a long enough password' },
@@ -46,10 +46,13 @@ describe('Profile: name, email, phone number and password', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'profile-account-375');
 
-    // The new phone number, proven by the code texted to it (the simulator shows the text).
+    // The new phone number, with the current password, proven by the code texted to it (the
+    // simulator shows the text).
     await page.getByRole('button', { name: 'Change phone number' }).click();
-    await page.getByRole('textbox', { name: 'New Phone Number' }).fill('415 555 0172');
-    await page.getByRole('textbox', { name: 'New Phone Number' }).press('Enter');
+    const newNumber = page.getByRole('form', { name: 'New phone number' });
+    await newNumber.getByRole('textbox', { name: 'New Phone Number' }).fill('415 555 0172');
+    await newNumber.getByLabel('Current Password').fill('a long enough password');
+    await newNumber.getByLabel('Current Password').press('Enter');
     const step = page.getByRole('form', { name: 'Code for the new phone number' });
     await waitVisible(step);
     const code = codeIn(await step.getByRole('note', { name: 'Simulated text' }).textContent());
@@ -61,6 +64,13 @@ describe('Profile: name, email, phone number and password', () => {
     await waitToast(page, 'Phone number updated successfully!');
     await waitVisible(page.getByText('+1 415 555 0172'));
     await dismissToasts(page);
+    // Moving the phone ended every other session (decision 0052): the second browser signs in
+    // again, and the password change below logs it out once more.
+    expect((await other.request.get(`${server.url}/api/user`)).status()).toBe(401);
+    const again = await other.request.post(`${server.url}/api/login`, {
+      data: { email: 'patricia@example.com', password: 'a long enough password' },
+    });
+    expect(again.status()).toBe(200);
 
     // The password, by keyboard: Tab from the current password to the new one, Enter sends.
     const password = page.getByRole('form', { name: 'Change password' });

@@ -203,8 +203,13 @@ const envSchema = z.object({
     .string()
     .default('')
     .transform((v, ctx) => parseCountries(v, ctx)),
-  /** Code texts (sign-up and password reset) all processes together may send in an hour (decision 0030). */
+  /**
+   * Code texts nobody typed in, in an hour, for the whole service, past which the proof-of-work
+   * hardens (decisions 0030 and 0051); a quarter of it per country abroad.
+   */
   CODE_TEXTS_PER_HOUR: positiveInt('CODE_TEXTS_PER_HOUR', 100),
+  /** Code texts nobody typed in, per number prefix (all but the last 4 digits) per hour (decision 0051). */
+  CODE_TEXTS_PER_PREFIX: positiveInt('CODE_TEXTS_PER_PREFIX', 10),
   /** A proof-of-work before a code is texted: `on` or `off`; unset, on except with NODE_ENV=test. */
   SIGNUP_PROOF_OF_WORK: optionalText.pipe(
     z

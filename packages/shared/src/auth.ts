@@ -189,6 +189,8 @@ export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
 /** POST /api/user/phone: the new number, which gets a code (decision 0044). */
 export const changePhoneSchema = z.object({
   phoneNumber: phoneNumberSchema,
+  /** The password in use: a session alone cannot move the account's phone (decision 0052). */
+  currentPassword: z.string({ error: 'Enter your current password' }).min(1, 'Enter your current password').max(LIMITS.passwordMax),
   altcha: proofOfWorkField,
 });
 export type ChangePhoneInput = z.input<typeof changePhoneSchema>;

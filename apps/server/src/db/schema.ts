@@ -9,6 +9,7 @@ import {
   jsonb,
   pgEnum,
   pgTable,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -324,6 +325,12 @@ export const messages = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     /** A queued text that fell in the recipient's quiet hours waits until then (decision 0037). */
     notBefore: timestamp('not_before', { withTimezone: true }),
+    /**
+     * 1: a person is waiting for it (a code, an answer to their text); 0: bulk (invitations,
+     * reminders, newsletters, group messages). Claims take the first before the second, with a
+     * share kept for bulk (decision 0051).
+     */
+    priority: smallint('priority').notNull().default(0),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -536,6 +543,33 @@ export const newsletters = pgTable(
 );
 
 export const phoneCodePurpose = pgEnum('phone_code_purpose', ['sign_up', 'reset_password', 'sign_in', 'change_phone']);
+
+/**
+ * Each code text Loop queued (decision 0051): where it went, coarsely (the number's prefix and
+ * country, never the number), and whether its code was typed in. Codes sent and never used are
+ * the signal of SMS pumping (Twilio Verify's Fraud Guard): counted per prefix and per country,
+ * and for the whole service. Rows older than a day are deleted by the scheduler.
+ */
+export const codeTexts = pgTable(
+  'code_texts',
+  {
+    id: id(),
+    /** The E.164 number without its last four digits, e.g. +1628200. */
+    prefix: text('prefix').notNull(),
+    /** ISO 3166 code of the number's country, '' when none. */
+    country: text('country').notNull(),
+    /** The code's keyed hash (phone_codes.code_hash), to mark it used. */
+    codeHash: text('code_hash').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('code_texts_prefix_sent_at_idx').on(t.prefix, t.sentAt),
+    index('code_texts_country_sent_at_idx').on(t.country, t.sentAt),
+    index('code_texts_sent_at_idx').on(t.sentAt),
+    index('code_texts_code_hash_idx').on(t.codeHash),
+  ],
+);
 
 /**
  * One-time codes texted to a phone (services/phone-codes). One live code per phone and purpose:

@@ -3,6 +3,7 @@ import { schedulerTicks } from '../metrics/process-metrics';
 import type { AppContext } from '../context';
 import { runSchedulerTick } from '../scheduling/run-scheduler-tick';
 import { deleteExpiredAttempts } from '../services/attempts/count-attempts';
+import { deleteOldCodeTexts } from '../services/phone-codes/code-text-budget';
 import { deleteExpiredPhoneCodes } from '../services/phone-codes/issue-phone-code';
 import { deleteExpiredSessions } from '../services/sessions/delete-session';
 import { deleteExpiredQuestions } from '../services/inbound/delete-expired-questions';
@@ -33,12 +34,13 @@ export async function startScheduler(ctx: AppContext, boss: PgBoss, log: Log): P
     const now = ctx.clock();
     const result = await runSchedulerTick(ctx, { now });
     if (result.reminderLoops || result.drafts || result.approvalReminders || result.newsletters) log.info(result, 'scheduler tick');
-    // Housekeeping: attempt counts whose window ended, expired codes, sessions past their absolute
+    // Housekeeping: attempt counts whose window ended, expired codes, code texts a day old, sessions past their absolute
     // expiry, "which Loop?" questions no longer open, data exports past their 24 hours (and any
     // export a process left unbuilt), DELETE-by-text requests no longer open, and the
     // number on the last text to someone who erased themselves by text.
     await deleteExpiredAttempts(ctx.db, now);
     await deleteExpiredPhoneCodes(ctx.db, now);
+    await deleteOldCodeTexts(ctx.db, now);
     await deleteExpiredSessions(ctx.db, now);
     await deleteExpiredQuestions(ctx.db, now);
     await deleteExpiredExports(ctx, now);

@@ -123,7 +123,7 @@ export async function claimOutbound(db: Db, input: ClaimInput): Promise<ClaimedT
       ),
     recipientTimeZone: recipientTimeZone(messages.userId, messages.loopId),
   });
-  return rows.sort((a, b) => a.id - b.id);
+  return startOrder(rows);
 }
 
 /**
@@ -131,41 +131,55 @@ export async function claimOutbound(db: Db, input: ClaimInput): Promise<ClaimedT
  * take the same row) and leases them until `leaseUntil`. A row whose process died is due again
  * when its lease runs out. Each claim counts as an attempt. Inbound texts are claimed by sender
  * instead (claimInbound).
+ *
+ * Awaited rows (`messages.priority` 1: codes, answers) are taken first, oldest first, then bulk
+ * ones in the room left, never fewer than BULK_SHARE of `limit` while any are due: a stream of
+ * awaited texts never starves invitations, reminders or newsletters (decision 0051). One
+ * statement, the same for every channel.
  */
 function claim(db: Db, direction: 'inbound' | 'outbound', input: ClaimInput, channels: 'texts' | 'email') {
   const [waiting, working] = direction === 'inbound' ? (['received', 'processing'] as const) : (['queued', 'sending'] as const);
-  const due = db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(
+  const due = and(
+    or(
       and(
-        or(
-          and(
-            eq(messages.status, waiting),
-            or(isNull(messages.nextAttemptAt), lte(messages.nextAttemptAt, input.now)),
-            // A text waiting out its recipient's quiet hours (decision 0037).
-            or(isNull(messages.notBefore), lte(messages.notBefore, input.now)),
-          ),
-          and(eq(messages.status, working), lte(messages.nextAttemptAt, input.now)),
-        ),
-        // E-mail rows are sent by mail/send-emails.ts at their own pace, texts by send-outbound.ts.
-        channels === 'email' ? eq(messages.channel, 'email') : ne(messages.channel, 'email'),
+        eq(messages.status, waiting),
+        or(isNull(messages.nextAttemptAt), lte(messages.nextAttemptAt, input.now)),
+        // A text waiting out its recipient's quiet hours (decision 0037).
+        or(isNull(messages.notBefore), lte(messages.notBefore, input.now)),
       ),
+      and(eq(messages.status, working), lte(messages.nextAttemptAt, input.now)),
+    ),
+    // E-mail rows are sent by mail/send-emails.ts at their own pace, texts by send-outbound.ts.
+    channels === 'email' ? eq(messages.channel, 'email') : ne(messages.channel, 'email'),
+  );
+  const share = Math.ceil(input.limit * BULK_SHARE);
+  const ids = sql`with awaited as (
+      select ${messages.id} from ${messages} where ${due} and ${messages.priority} > 0
+      order by ${messages.id} limit ${input.limit} for update skip locked
+    ),
+    bulk as (
+      select ${messages.id} from ${messages} where ${due} and ${messages.priority} = 0
+      order by ${messages.id} limit greatest(${input.limit} - (select count(*) from awaited), ${share}) for update skip locked
     )
-    .orderBy(asc(messages.id))
-    .limit(input.limit)
-    .for('update', { skipLocked: true });
+    select id from awaited union all select id from bulk`;
   // `= any(array(subquery))`: the subquery runs once. As `in (subquery)` PostgreSQL may run it
   // again during the update (a semi-join), and each run skips the rows this statement has already
   // updated, so a claim of 10 took 150 rows (seen with two processes on a fresh database).
   return db
     .update(messages)
     .set({ status: working, attempts: sql`${messages.attempts} + 1`, nextAttemptAt: input.leaseUntil, updatedAt: sql`now()` })
-    .where(and(sql`${messages.id} = any(array(${due}))`, eq(messages.direction, direction)));
+    .where(and(sql`${messages.id} = any(array(${ids}))`, eq(messages.direction, direction)));
+}
+
+/** Of each claim, at least this share (rounded up) is kept for bulk texts while any are due (decision 0051). */
+const BULK_SHARE = 0.1;
+
+/** Claimed rows in the order to start them: awaited first, then oldest first. */
+function startOrder<T extends { id: number; priority: number }>(rows: T[]): T[] {
+  return rows.sort((a, b) => b.priority - a.priority || a.id - b.id);
 }
 
 /** Claims due outbound e-mail rows (channel 'email') like claimOutbound: exactly once across processes. */
 export async function claimOutboundEmails(db: Db, input: ClaimInput): Promise<MessageRow[]> {
-  const rows = await claim(db, 'outbound', input, 'email').returning();
-  return rows.sort((a, b) => a.id - b.id);
+  return startOrder(await claim(db, 'outbound', input, 'email').returning());
 }

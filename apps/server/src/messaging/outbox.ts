@@ -18,7 +18,20 @@ export type TextKind =
   | 'sneak_peek'
   | 'group_message'
   | 'code'
-  | 'opt_out_notice';
+  | 'opt_out_notice'
+  /** To an account's old phone: its number changed (decision 0052). */
+  | 'account_notice';
+
+/**
+ * Texts a person is waiting for, right now: a code, an answer to their own text, the confirmation
+ * of their STOP, the welcome after their YES. They go before every bulk text (decision 0051).
+ */
+const AWAITED_KINDS: ReadonlySet<TextKind> = new Set(['code', 'reply', 'opt_out_notice', 'welcome', 'account_notice']);
+
+/** `messages.priority` of a text of this kind: 1 awaited, 0 bulk. */
+export function textPriority(kind: TextKind): number {
+  return AWAITED_KINDS.has(kind) ? 1 : 0;
+}
 
 export interface TextToQueue {
   kind: TextKind;
@@ -130,6 +143,7 @@ const OUTBOUND_COLUMNS = {
   newsletter_id: 'bigint',
   raw: 'jsonb',
   created_at: 'timestamptz',
+  priority: 'smallint',
 };
 
 /**
@@ -153,10 +167,11 @@ export async function insertOutboundRows(tx: DbOrTx, rows: readonly OutboundRow[
       newsletter_id: row.newsletterId ?? null,
       raw: row.raw ?? null,
       created_at: row.createdAt?.toISOString() ?? null,
+      priority: textPriority(row.kind),
     }));
     const inserted = await tx.execute(sql`
-      insert into ${messages} (direction, status, channel, kind, to_address, from_address, body, media_urls, idempotency_key, loop_id, user_id, newsletter_id, raw, created_at)
-      select 'outbound', 'queued', v.channel, v.kind, v.to_address, v.from_address, v.body, v.media_urls, v.idempotency_key, v.loop_id, v.user_id, v.newsletter_id, v.raw, coalesce(v.created_at, now())
+      insert into ${messages} (direction, status, channel, kind, to_address, from_address, body, media_urls, idempotency_key, loop_id, user_id, newsletter_id, raw, created_at, priority)
+      select 'outbound', 'queued', v.channel, v.kind, v.to_address, v.from_address, v.body, v.media_urls, v.idempotency_key, v.loop_id, v.user_id, v.newsletter_id, v.raw, coalesce(v.created_at, now()), v.priority
       from ${recordset('v', OUTBOUND_COLUMNS, values)}
       on conflict (idempotency_key) do nothing
       returning id`);
@@ -187,7 +202,7 @@ export interface OutboundRow {
 export async function insertOutbound(tx: DbOrTx, row: OutboundRow): Promise<number | null> {
   const [inserted] = await tx
     .insert(messages)
-    .values({ direction: 'outbound', status: 'queued', ...row, body: clip(row.body, TEXT_MAX_CHARS) })
+    .values({ direction: 'outbound', status: 'queued', ...row, body: clip(row.body, TEXT_MAX_CHARS), priority: textPriority(row.kind) })
     .onConflictDoNothing({ target: messages.idempotencyKey })
     .returning({ id: messages.id });
   if (inserted) wakeMessageWorker('outbound');

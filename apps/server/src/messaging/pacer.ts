@@ -13,9 +13,10 @@ export interface Pacer {
   /**
    * Resolves when `sender` may send its next text, or at once when `signal` aborts (stopping).
    * `segments` is what carriers count for the text (smsSegments; 1 by default): a 3-segment text
-   * takes 3 of the sender's slots, so the next text waits 3 intervals.
+   * takes 3 of the sender's slots, so the next text waits 3 intervals. `awaited`: someone waits
+   * for this text (a code, an answer): it gets the next slots before texts of bulk (decision 0051).
    */
-  wait(sender: string, signal?: AbortSignal, segments?: number): Promise<void>;
+  wait(sender: string, signal?: AbortSignal, segments?: number, awaited?: boolean): Promise<void>;
 }
 
 /**
@@ -42,7 +43,9 @@ export async function reserveSlots(db: Db, input: { sender: string; count: numbe
 }
 
 interface Waiter {
-  /** Its place in the order texts asked: slots go out in this order. */
+  /** Someone waits for its text: it goes before every bulk text waiting here. */
+  awaited: boolean;
+  /** Its place in the order texts asked: slots go out in this order, awaited texts first. */
   asked: number;
   /** How many consecutive slots it takes (its SMS segments). */
   weight: number;
@@ -51,6 +54,9 @@ interface Waiter {
   fail: (error: unknown) => void;
   settled: () => boolean;
 }
+
+/** Awaited texts first, then in the order they asked. */
+const slotOrder = (x: Waiter, y: Waiter) => Number(y.awaited) - Number(x.awaited) || x.asked - y.asked;
 
 interface SenderQueue {
   /** Waiters without a slot yet, in the order they asked. */
@@ -125,7 +131,7 @@ export function createPacer(db: Db, ratePerSecond: number, now: () => number = (
   };
 
   return {
-    wait(sender, signal, segments = 1) {
+    wait(sender, signal, segments = 1, awaited = false) {
       if (signal?.aborted) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         let settled = false;
@@ -152,6 +158,7 @@ export function createPacer(db: Db, ratePerSecond: number, now: () => number = (
         };
         signal?.addEventListener('abort', onAbort, { once: true });
         const waiter: Waiter = {
+          awaited,
           asked: ++asked,
           weight: Math.max(1, Math.ceil(segments)),
           at: (slot) => {
@@ -160,7 +167,7 @@ export function createPacer(db: Db, ratePerSecond: number, now: () => number = (
               () => {
                 if (now() - slot <= tooLateMs) return settle();
                 queue.waiting.push(waiter);
-                queue.waiting.sort((x, y) => x.asked - y.asked);
+                queue.waiting.sort(slotOrder);
                 pump(sender, queue);
               },
               Math.max(0, slot - now()),
@@ -170,6 +177,7 @@ export function createPacer(db: Db, ratePerSecond: number, now: () => number = (
           settled: () => settled,
         };
         queue.waiting.push(waiter);
+        if (awaited) queue.waiting.sort(slotOrder);
         // Texts that ask in this same turn join one reservation.
         if (!queue.busy && !queue.scheduled) {
           queue.scheduled = true;

@@ -76,6 +76,10 @@ export const replies = {
   /** DELETE from a phone Loop does not know. */
   erasureNothing: () => 'Loop has nothing from this number to delete.',
 
+  /** To an account's old phone once the account moved to another (decision 0052): names nobody, links nothing. */
+  phoneNumberChanged: (lastDigits: string) =>
+    `Loop: the phone number of your Loop account was just changed to a number ending in ${lastDigits}, so Loop no longer texts this phone for it. If you did not do this, use "Forgot password?" on the Loop website with your email now.`,
+
   optedIn: () => "You're back in! Loop texts will reach you again. Reply STOP anytime to stop them.",
 
   /** This server has no ffmpeg (decision 0023): said plainly, with what does get through. */

@@ -86,7 +86,10 @@ export async function sendDueTexts(
       } else {
         const fresh = [row];
         groupOf.set(row.toAddress, fresh);
-        queue.push(fresh);
+        // A text someone waits for goes before the bulk ones claimed earlier (decision 0051).
+        const before = row.priority > 0 ? queue.findIndex((g) => (g[0]?.priority ?? 0) === 0) : -1;
+        if (before >= 0) queue.splice(before, 0, fresh);
+        else queue.push(fresh);
       }
     }
     while (active < SEND_CONCURRENCY && queue.length > 0) {
@@ -234,7 +237,7 @@ async function deliver(
   let plan = await planDelivery(ctx, row, lastWhatsappInboundAt);
   const pace = (p: DeliveryPlan) => {
     const { sender, segments } = paceOf(ctx.config, p, row);
-    return pacer.wait(sender, signal, segments);
+    return pacer.wait(sender, signal, segments, row.priority > 0);
   };
   await pace(plan);
   if (signal?.aborted) return 'stopped';

@@ -26,9 +26,9 @@ export const schedulerTicks = new Counter({
   registers: [processRegistry],
 });
 
-/** Code texts refused because all processes together reached CODE_TEXTS_PER_HOUR (decision 0030). */
+/** Codes held back: their number's prefix or country had too many codes nobody typed in (decision 0051). */
 export const codeTextsRefused = new Counter({
   name: 'loop_code_texts_refused_total',
-  help: 'Requests for a sign-up or password code refused by the hourly cap on code texts (CODE_TEXTS_PER_HOUR)',
+  help: 'Codes not texted because the number prefix (CODE_TEXTS_PER_PREFIX) or country abroad had too many unused codes this hour',
   registers: [processRegistry],
 });

@@ -1,13 +1,12 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../errors';
-import { HOUR_MS } from '../lib/clock';
-import { hashToken } from '../lib/tokens';
+import type { ProofOfWorkChallenge } from '@loop/shared/auth';
+import { MINUTE_MS } from '../lib/clock';
 import { refuseUntextableNumber } from '../messaging/recipients';
 import { codeTextsRefused } from '../metrics/process-metrics';
-import { countAttempts } from '../services/attempts/count-attempts';
-import { waitText } from '../services/attempts/enforce-limits';
+import { codeTextLimits, CodesHeldError, codeTextsUnderAttack, type CodeTextLimits } from '../services/phone-codes/code-text-budget';
 import type { PhoneCodePurpose } from '../services/phone-codes/phone-code-policy';
+import { createProofOfWorkChallenge } from '../services/proof-of-work/create-proof-of-work-challenge';
 import { verifyProofOfWork } from '../services/proof-of-work/verify-proof-of-work';
 import { presentedCodeHolder, setCodeHolderCookie } from './session';
 
@@ -15,13 +14,16 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preValidation of the forms that text a code: the solved proof-of-work, when SIGNUP_PROOF_OF_WORK is on. */
     requireProofOfWork: (request: FastifyRequest) => Promise<void>;
-    /** Counts one code text against CODE_TEXTS_PER_HOUR, shared by every process; over it, a 429, a log line and a metric. */
-    reserveCodeText: (request: FastifyRequest) => Promise<void>;
+    /** The challenge GET /api/proof-of-work hands out: the harder one while codes nobody types in pile up (decision 0051). */
+    proofOfWorkChallenge: () => Promise<ProofOfWorkChallenge['challenge']>;
+    /** The caps on code texts nobody typed in, from the configuration (decision 0051). */
+    codeTextLimits: CodeTextLimits;
     /**
      * The one handler of a form that texts a code (sign-up, reset, a new phone number): the typed
-     * number is one Loop texts (messaging/recipients.ts) and the hour's code texts are not used up,
-     * then `issue` issues the code to this browser's holder secret (decision 0027), which goes back
-     * as its cookie; the answer is the same 202 whatever state the phone is in.
+     * number is one Loop texts (messaging/recipients.ts), then `issue` issues the code to this
+     * browser's holder secret (decision 0027), which goes back as its cookie; the answer is the
+     * same 202 whatever state the phone is in. A code held back for its prefix or country (decision
+     * 0051) is a 429 that says so, a log line and a metric.
      */
     textCode: (
       request: FastifyRequest,
@@ -34,36 +36,42 @@ declare module 'fastify' {
 }
 
 /**
- * What stands between a stranger and Loop's texting bill (decision 0030), beside the per-address
- * limits and the number rule (messaging/recipients.ts): a proof-of-work per form, and a cap on
- * code texts per hour for the whole service.
+ * What stands between a stranger and Loop's texting bill (decisions 0030 and 0051), beside the
+ * per-address limits and the number rule (messaging/recipients.ts): a proof-of-work per form,
+ * harder while codes nobody types in pile up, and caps per number prefix and country abroad on
+ * such codes (services/phone-codes/code-text-budget.ts). No cap refuses everyone.
  */
 export default fp(async (app) => {
   const { config, db, clock } = app.ctx;
-  const globalKey = hashToken('code-texts:global', config.SESSION_SECRET);
+  const limits = codeTextLimits(config);
+  let warnedAt = -Infinity;
+
+  /** Under attack: logged once a minute per process, while it lasts. */
+  const hardened = async (log: FastifyBaseLogger) => {
+    const now = clock();
+    const hard = await codeTextsUnderAttack(db, now, limits);
+    if (hard && now.getTime() - warnedAt > MINUTE_MS) {
+      warnedAt = now.getTime();
+      log.warn(
+        { cap: limits.perHour },
+        `code texts: CODE_TEXTS_PER_HOUR (${limits.perHour}) codes nobody typed in within the hour; forms that text a code ask for the harder proof-of-work`,
+      );
+    }
+    return hard;
+  };
+
+  app.decorate('codeTextLimits', limits);
+
+  app.decorate('proofOfWorkChallenge', async () => {
+    if (!config.proofOfWork) return null;
+    return createProofOfWorkChallenge(config.SESSION_SECRET, clock(), await hardened(app.log));
+  });
 
   app.decorate('requireProofOfWork', async (request: FastifyRequest) => {
     if (!config.proofOfWork) return;
     const payload = (request.body as Record<string, unknown> | undefined)?.altcha;
-    await verifyProofOfWork(db, { payload, secret: config.SESSION_SECRET, now: clock() });
-  });
-
-  // Every request that may text a code counts, whether or not a text goes out (a resend too soon,
-  // an unknown account), so the 429 tells nothing about a phone or an account.
-  app.decorate('reserveCodeText', async (request: FastifyRequest) => {
-    const now = clock();
-    const [count] = await countAttempts(db, [globalKey], now, HOUR_MS);
-    if (!count || count.count <= config.CODE_TEXTS_PER_HOUR) return;
-    codeTextsRefused.inc();
-    const wait = waitText(count.windowEndsAt.getTime() - now.getTime());
-    request.log.warn(
-      { cap: config.CODE_TEXTS_PER_HOUR, until: count.windowEndsAt.toISOString() },
-      `code texts: CODE_TEXTS_PER_HOUR (${config.CODE_TEXTS_PER_HOUR}) reached; sign-up and password codes refused until ${count.windowEndsAt.toISOString()}`,
-    );
-    throw new AppError(
-      'too_many_requests',
-      `Loop has sent as many sign-up and password codes as it may this hour. Please try again ${wait}.`,
-    );
+    const hard = await hardened(request.log);
+    await verifyProofOfWork(db, { payload, secret: config.SESSION_SECRET, now: clock(), hard });
   });
 
   app.decorate(
@@ -76,8 +84,13 @@ export default fp(async (app) => {
       issue: (holder: string | undefined) => Promise<{ holder: string; answer: unknown }>,
     ) => {
       if (phoneNumber) refuseUntextableNumber(config, phoneNumber);
-      await app.reserveCodeText(request);
-      const issued = await issue(presentedCodeHolder(request, purpose));
+      const issued = await issue(presentedCodeHolder(request, purpose)).catch((error: unknown) => {
+        if (error instanceof CodesHeldError) {
+          codeTextsRefused.inc();
+          request.log.warn({ scope: error.scope }, `code texts: a code held back, too many unused codes to its ${error.scope}`);
+        }
+        throw error;
+      });
       setCodeHolderCookie(reply, purpose, issued.holder);
       return reply.code(202).send(issued.answer);
     },

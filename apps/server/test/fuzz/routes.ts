@@ -104,7 +104,11 @@ export function authRoutes(world: World): RouteFuzz[] {
       // Every other session of the account ends; none starts.
       success: (delta) => (delta.sessions <= 0 ? rows({ sessions: delta.sessions })(delta) : `sessions grew by ${delta.sessions}`),
     },
-    { route: 'POST /api/user/phone', body: body({ phoneNumber: v.phone(world) }), success: rows({ messages: [0, 1] }) },
+    {
+      route: 'POST /api/user/phone',
+      body: body({ phoneNumber: v.phone(world), currentPassword: fc.oneof(fc.constant(PASSWORD), fc.string({ maxLength: 40 })) }),
+      success: rows({ messages: [0, 1] }),
+    },
     // Without this browser's code nothing checks out; with it the account's number changes, no row is added.
     { route: 'POST /api/user/phone/verify', body: body({ phoneNumber: v.phone(world), code: code() }), success: rows() },
     // Download my data and delete my account (decision 0045). The export's own table is not

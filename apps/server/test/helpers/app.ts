@@ -51,8 +51,9 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
     MEMBER_ADDS_PER_ACCOUNT_PER_HOUR: '100000',
     MEMBER_ADDS_PER_ACCOUNT_PER_DAY: '100000',
     INVITATIONS_PER_PHONE_PER_DAY: '100000',
-    // Tests text many codes in an hour; test/messaging/sms-pumping.test.ts sets it low.
+    // Tests text many codes in an hour; test/services/phone-codes/code-text-budget.test.ts sets them low.
     CODE_TEXTS_PER_HOUR: '100000',
+    CODE_TEXTS_PER_PREFIX: '100000',
     // Tests run at any hour against real clocks; test/messaging/quiet-hours*.test.ts turn quiet hours on.
     QUIET_HOURS: 'off',
     // Pacing off: at the default 1 text a second every text a test sends after the first waited a

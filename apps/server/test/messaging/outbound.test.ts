@@ -162,7 +162,8 @@ describe('WhatsApp', () => {
     await queue(person.id);
     await db().transaction((tx) => queueWelcomeText(tx, { userId: person.id, loopId: loop.id, loopName: 'Garden' }));
     await sweepUntilIdle(app.ctx);
-    const [reminder, welcome] = sentTo(person.phoneNumber);
+    // The welcome answers the person's YES, so it goes first (decision 0051).
+    const [welcome, reminder] = sentTo(person.phoneNumber);
     expect(reminder?.params).toMatchObject({
       To: `whatsapp:${person.phoneNumber}`,
       ContentSid: TEMPLATE,

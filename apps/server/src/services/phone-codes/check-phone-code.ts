@@ -2,6 +2,7 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { phoneCodes } from '../../db/schema';
 import { AppError } from '../../errors';
+import { markCodeTextUsed } from './code-text-budget';
 import { hashHolder, hashPhoneCode, PHONE_CODE, presentedHolder, sameHash, type PhoneCodePurpose } from './phone-code-policy';
 
 export type CodeProblem = 'wrong' | 'expired' | 'too_many';
@@ -46,10 +47,14 @@ export async function checkPhoneCode(
   return { id: row.id, payload: row.payload };
 }
 
-/** Uses a checked code up, in the caller's transaction; a code used meanwhile is refused. */
+/**
+ * Uses a checked code up, in the caller's transaction; a code used meanwhile is refused. Its text
+ * no longer counts among codes nobody typed in (decision 0051).
+ */
 export async function consumePhoneCode(tx: DbOrTx, id: number): Promise<void> {
-  const [row] = await tx.delete(phoneCodes).where(eq(phoneCodes.id, id)).returning({ id: phoneCodes.id });
+  const [row] = await tx.delete(phoneCodes).where(eq(phoneCodes.id, id)).returning({ codeHash: phoneCodes.codeHash });
   if (!row) throw new AppError('bad_request', 'This code was already used. Ask for a new code.');
+  await markCodeTextUsed(tx, row.codeHash);
 }
 
 /** No code of this browser waits: expired, used, or asked for in another browser (where it stays). */

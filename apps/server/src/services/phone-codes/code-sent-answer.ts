@@ -20,6 +20,7 @@ export function codeSentAnswer(phoneNumber: string, issued: IssueOutcome, simula
       `Too many codes were sent to this phone. Please try again ${waitText(issued.waitSeconds * 1000)}.`,
     );
   }
+  if (issued.status === 'held') throw issued.error;
   const text = issued.status === 'sent' ? issued.text : null;
   return {
     answer: {

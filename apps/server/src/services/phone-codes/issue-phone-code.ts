@@ -5,6 +5,7 @@ import { hashToken, newToken, randomToken } from '../../lib/tokens';
 import { isOptedOut } from '../../messaging/opt-outs';
 import { insertOutbound } from '../../messaging/outbox';
 import { countAttempts } from '../attempts/count-attempts';
+import { codeTextHold, recordCodeText, type CodeTextLimits, type CodesHeldError } from './code-text-budget';
 import {
   hashHolder,
   hashPhoneCode,
@@ -22,6 +23,8 @@ export type IssueOutcome = (
   | { status: 'too_soon'; waitSeconds: number }
   /** The phone had PHONE_CODE.perPhone codes in the hour, or perPhonePerDay in the day: nothing changed. */
   | { status: 'too_many'; waitSeconds: number }
+  /** The phone's prefix or country had too many codes nobody typed in this hour (decision 0051): nothing changed. */
+  | { status: 'held'; error: CodesHeldError }
   /**
    * Nothing changed: another browser's code is waiting for this phone and purpose, or (a resend)
    * none of this browser's is. The caller answers as if a code went out.
@@ -65,6 +68,11 @@ export async function issuePhoneCode(
     holder: string | undefined;
     /** Do all the work for a code that must not exist (the same time as a real one), keep nothing. */
     rehearse?: boolean;
+    /**
+     * Codes nobody typed in, per prefix and country (decision 0051). Absent for sign-in codes,
+     * which only the account's password triggers: a pumper next to the number cannot block them.
+     */
+    limits?: CodeTextLimits;
   },
 ): Promise<IssueOutcome> {
   const { purpose, now, secret } = input;
@@ -101,11 +109,13 @@ export async function issuePhoneCode(
     return tx
       .transaction(async (sp) => {
         const capWait = await phoneCapWait(sp, purpose, phoneNumber, now, secret);
+        const held = input.limits ? await codeTextHold(sp, phoneNumber, now, input.limits) : null;
         let refusal: IssueOutcome | null = null;
         if (!mine && (waiting || input.payload === 'keep')) refusal = { status: 'refused', holder: unchanged };
         else if (since < PHONE_CODE.resendAfterMs) {
           refusal = { status: 'too_soon', waitSeconds: Math.ceil((PHONE_CODE.resendAfterMs - since) / 1000), holder: unchanged };
         } else if (capWait > 0) refusal = { status: 'too_many', waitSeconds: capWait, holder: unchanged };
+        else if (held) refusal = { status: 'held', error: held, holder: unchanged };
         const code = newPhoneCode();
         const expiresAt = new Date(now.getTime() + PHONE_CODE.validMs);
         const values = {
@@ -137,6 +147,8 @@ export async function issuePhoneCode(
             loopId: null,
             mediaUrls: [],
           });
+          // Counted only if kept: a text actually queued (decision 0051).
+          await recordCodeText(sp, { phoneNumber, codeHash: values.codeHash, now });
         }
         if (refusal) throw new Discard(refusal);
         const sent: IssueOutcome = { status: 'sent', text, expiresAt, holder };
@@ -152,13 +164,12 @@ export async function issuePhoneCode(
 
 /**
  * Counts a code to this phone per hour and per day (both, always: the same statements whatever
- * the outcome); over either, the seconds until it may have one, else 0. Codes texted to one phone
- * are counted together, whoever asks; sign-in codes go out only after the account's right
- * password, so they have counts of their own that strangers asking for sign-up or reset codes
- * cannot use up (decision 0028).
+ * the outcome); over either, the seconds until it may have one, else 0. Each purpose has its own
+ * counts (decision 0052): a stranger asking for "Forgot password?" codes for someone uses up only
+ * that phone's reset codes, never its sign-up, phone change or sign-in codes (decision 0028).
  */
 async function phoneCapWait(tx: DbOrTx, purpose: PhoneCodePurpose, phoneNumber: string, now: Date, secret: string): Promise<number> {
-  const scope = purpose === 'sign_in' ? 'sign_in:' : '';
+  const scope = `${purpose}:`;
   const caps = [
     { key: `code:phone:${scope}${phoneNumber}`, max: PHONE_CODE.perPhone, windowMs: PHONE_CODE.windowMs },
     { key: `code:phone-day:${scope}${phoneNumber}`, max: PHONE_CODE.perPhonePerDay, windowMs: PHONE_CODE.dayMs },

@@ -15,7 +15,7 @@ export const PHONE_CODE = {
   maxTries: 5,
   /** The visible wait before "Resend code" works again. */
   resendAfterMs: 30_000,
-  /** Codes texted to one phone per window, whatever the purpose or the address asking. */
+  /** Codes texted to one phone per window and purpose, whatever the address asking (decision 0052). */
   perPhone: 5,
   windowMs: HOUR_MS,
   /** And per day (decision 0030): a phone can be made to get 10 code texts a day at most. */

@@ -10,18 +10,20 @@ import { PROOF_OF_WORK, proofOfWorkSecrets } from './proof-of-work-policy';
 const MISSING = 'The automatic check against spam is missing or did not finish. Reload the page and send the form again.';
 const EXPIRED = 'The automatic check against spam has expired. Send the form again.';
 const USED = 'This automatic check against spam was already used. Send the form again.';
+const HARDER = 'Loop asks for a stronger automatic check against spam for a while. Send the form again: it takes a few seconds.';
 
 /**
  * Checks the `altcha` field of a form: a solved, unexpired challenge this server signed, not used
- * before. Throws a 400 that says what to do otherwise.
+ * before, and of the harder kind when `hard` (decision 0051). Throws a 400 that says what to do otherwise.
  */
-export async function verifyProofOfWork(db: DbOrTx, input: { payload: unknown; secret: string; now: Date }): Promise<void> {
+export async function verifyProofOfWork(db: DbOrTx, input: { payload: unknown; secret: string; now: Date; hard: boolean }): Promise<void> {
   const proof = decode(input.payload);
   if (!proof) throw new AppError('bad_request', MISSING);
   const result = await verifySolution({ ...proof, deriveKey, ...proofOfWorkSecrets(input.secret) }).catch(() => undefined);
   if (!result?.verified) throw new AppError('bad_request', MISSING);
   const expires = proof.challenge.parameters.data?.expires;
   if (typeof expires !== 'number' || expires <= input.now.getTime()) throw new AppError('bad_request', EXPIRED);
+  if (input.hard && !(Number(proof.challenge.parameters.cost) >= PROOF_OF_WORK.hardCost)) throw new AppError('bad_request', HARDER);
   const key = hashToken(`proof-of-work:used:${proof.challenge.signature}`, input.secret);
   const [uses] = await countAttempts(db, [key], input.now, PROOF_OF_WORK.validMs);
   if (!uses || uses.count > 1) throw new AppError('bad_request', USED);

@@ -4,7 +4,11 @@ import { consentQuestions, messages, phoneCodes, users } from '../../db/schema';
 import { AppError, uniqueViolation } from '../../errors';
 import { LOOP_WIDE_KINDS } from '../../messaging/recipients';
 import { lookUpPhoneTimeZone } from '../../messaging/time-zones';
+import { isOptedOut } from '../../messaging/opt-outs';
+import { insertOutbound } from '../../messaging/outbox';
+import { replies } from '../../messaging/replies';
 import { checkPhoneCode, CODE_GONE, codeProblemError, consumePhoneCode } from '../phone-codes/check-phone-code';
+import { endOtherSessions } from './change-password';
 
 /** Said only to the proven holder of the number (they got the code), never which account or member has it. */
 export const NUMBER_TAKEN =
@@ -24,7 +28,7 @@ export async function completePhoneChange(
   db: Db,
   user: { id: number },
   input: { phoneNumber: string; code: string },
-  options: { now: Date; secret: string; staffPhones: readonly string[]; holder: string | undefined },
+  options: { now: Date; secret: string; staffPhones: readonly string[]; holder: string | undefined; sessionToken: string | null },
 ): Promise<typeof users.$inferSelect> {
   const { phoneNumber } = input;
   const { now } = options;
@@ -79,6 +83,22 @@ export async function completePhoneChange(
       // A question the old phone was asked, and codes sent to it for this account, answer nothing now.
       await tx.delete(consentQuestions).where(eq(consentQuestions.phoneNumber, old));
       await tx.delete(phoneCodes).where(and(eq(phoneCodes.phoneNumber, old), inArray(phoneCodes.purpose, ['sign_in', 'reset_password'])));
+      // A stolen session must not keep the account: the old phone is told, and every other
+      // session ends (decision 0052). A STOP on the old phone is respected as for every text.
+      if (!(await isOptedOut(tx, old))) {
+        await insertOutbound(tx, {
+          channel: 'sms',
+          toAddress: old,
+          fromAddress: '',
+          kind: 'account_notice',
+          body: replies.phoneNumberChanged(phoneNumber.slice(-4)),
+          idempotencyKey: `phone-changed:${user.id}:${now.getTime()}`,
+          userId: null,
+          loopId: null,
+          mediaUrls: [],
+        });
+      }
+      await endOtherSessions(tx, user.id, options.sessionToken, options.secret);
       return moved;
     });
   } catch (error) {

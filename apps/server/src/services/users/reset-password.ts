@@ -7,10 +7,17 @@ import { checkNewPassword, hashPassword } from '../../lib/passwords';
 import { checkPhoneCode, consumePhoneCode } from '../phone-codes/check-phone-code';
 import { issuePhoneCode } from '../phone-codes/issue-phone-code';
 import { PHONE_CODE } from '../phone-codes/phone-code-policy';
+import type { CodeTextLimits } from '../phone-codes/code-text-budget';
 
 export type LoginId = { email: string } | { phoneNumber: string };
 
-const STARTED = 'If an account has this phone number or email, we texted a code to its phone. It is valid for 10 minutes.';
+/**
+ * True whether or not a code went out, and the same for every account or none (decision 0052):
+ * when another browser's code still waits or the phone had its reset codes for the hour, nothing
+ * is sent, and the answer says so without saying which case this is.
+ */
+const STARTED =
+  'If an account has this phone number or email, we texted a code to its phone. It is valid for 10 minutes. No code is sent while one asked for in the last 10 minutes still waits, or after 5 in an hour: then try again later.';
 /** One answer for every code that does not check out: it must not tell whether an account exists. */
 const NOT_RIGHT =
   'That code is not right, has expired, was already used, or was asked for in another browser. Check the text, or ask for a new code here.';
@@ -36,7 +43,7 @@ async function findAccount(db: Db, login: LoginId) {
 export async function requestPasswordReset(
   db: Db,
   login: LoginId,
-  options: { now: Date; secret: string; simulator: boolean; holder: string | undefined },
+  options: { now: Date; secret: string; simulator: boolean; holder: string | undefined; limits: CodeTextLimits },
 ): Promise<{ answer: PasswordResetStarted; holder: string }> {
   const account = await findAccount(db, login);
   const issued = await issuePhoneCode(db, {
@@ -46,6 +53,7 @@ export async function requestPasswordReset(
     now: options.now,
     secret: options.secret,
     holder: options.holder,
+    limits: options.limits,
     rehearse: !account,
   });
   const text = account && issued.status === 'sent' ? issued.text : null;

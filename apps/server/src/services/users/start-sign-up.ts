@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { checkNewPassword, hashPassword } from '../../lib/passwords';
 import { codeSentAnswer } from '../phone-codes/code-sent-answer';
 import { issuePhoneCode } from '../phone-codes/issue-phone-code';
+import type { CodeTextLimits } from '../phone-codes/code-text-budget';
 
 /** The sign-up form kept with its code until the code checks out. */
 export interface SignUpPayload {
@@ -29,7 +30,7 @@ export interface SignUpStep {
 export async function startSignUp(
   db: Db,
   input: z.output<typeof registerSchema>,
-  options: { now: Date; secret: string; simulator: boolean; holder: string | undefined },
+  options: { now: Date; secret: string; simulator: boolean; holder: string | undefined; limits: CodeTextLimits },
 ): Promise<SignUpStep> {
   await checkNewPassword(input.password);
   const payload: SignUpPayload = {
@@ -46,6 +47,7 @@ export async function startSignUp(
     now: options.now,
     secret: options.secret,
     holder: options.holder,
+    limits: options.limits,
   });
   return codeSentAnswer(input.phoneNumber, issued, options.simulator);
 }
@@ -54,7 +56,7 @@ export async function startSignUp(
 export async function resendSignUpCode(
   db: Db,
   input: { phoneNumber: string },
-  options: { now: Date; secret: string; simulator: boolean; holder: string | undefined },
+  options: { now: Date; secret: string; simulator: boolean; holder: string | undefined; limits: CodeTextLimits },
 ): Promise<SignUpStep> {
   const issued = await issuePhoneCode(db, {
     phoneNumber: input.phoneNumber,
@@ -63,6 +65,7 @@ export async function resendSignUpCode(
     now: options.now,
     secret: options.secret,
     holder: options.holder,
+    limits: options.limits,
   });
   return codeSentAnswer(input.phoneNumber, issued, options.simulator);
 }

@@ -6,10 +6,11 @@ import { consentQuestions, members, messages, phoneOptOuts, updates, users } fro
 import { findRecipients } from '../../../src/messaging/recipients';
 import { insertOutbound } from '../../../src/messaging/outbox';
 import { optOutPhone } from '../../../src/messaging/opt-outs';
-import { NUMBER_TAKEN } from '../../../src/services/users/complete-phone-change';
 import { browser, createTestApp, lastCodeTo, sessionCookie, signUp, uniquePhone, type TestApp, type TestContext } from '../../helpers/app';
 import { addActiveMemberAs, createLoopAs } from '../../helpers/loops';
 
+/** The password every test account signs up with (helpers/app.ts newAccount). */
+const PASSWORD = 'correct horse battery';
 let t: TestContext;
 beforeAll(async () => {
   t = await createTestApp();
@@ -139,7 +140,7 @@ describe('POST /api/user/phone and /api/user/phone/verify', () => {
     await optOutPhone(t.app.ctx.db, old, 'STOP', new Date());
 
     const fresh = uniquePhone();
-    const started = await tab.post('/api/user/phone', { phoneNumber: fresh });
+    const started = await tab.post('/api/user/phone', { currentPassword: PASSWORD, phoneNumber: fresh });
     expect(started.statusCode).toBe(202);
     expect(started.json()).toMatchObject({ phoneNumber: fresh, expiresInSeconds: 600 });
     expect(started.cookies.find((c) => c.name === 'loop_phone_change')).toMatchObject({
@@ -193,30 +194,25 @@ describe('POST /api/user/phone and /api/user/phone/verify', () => {
     expect((await tab.post('/api/user/phone/verify', { phoneNumber: fresh, code })).statusCode).toBe(400);
   });
 
-  it("answers a number of another account as any other, and tells only the number's holder, after the code", async () => {
+  it('texts no code to a number of another account, and answers as for any other number', async () => {
     const other = await signUp(t.app);
     const { tab, user } = await signedInTab(t.app);
-    const theirs = await tab.post('/api/user/phone', { phoneNumber: other.user.phoneNumber });
+    const before = await t.app.ctx.db.select({ id: messages.id }).from(messages).where(eq(messages.toAddress, other.user.phoneNumber));
+    const theirs = await tab.post('/api/user/phone', { currentPassword: PASSWORD, phoneNumber: other.user.phoneNumber });
     const nobody = await browser(t.app, { headers: { cookie: (await signUp(t.app)).cookie } }).post('/api/user/phone', {
+      currentPassword: PASSWORD,
       phoneNumber: uniquePhone(),
     });
     expect(theirs.statusCode).toBe(202);
     expect(nobody.statusCode).toBe(202);
     expect(Object.keys(theirs.json()).sort()).toEqual(Object.keys(nobody.json()).sort());
-    // What the other account's holder reads: a code for "a Loop account", no name, nothing to act on.
-    const texts = await t.app.ctx.db
-      .select({ body: messages.body })
-      .from(messages)
-      .where(and(eq(messages.toAddress, other.user.phoneNumber), eq(messages.kind, 'code')));
-    expect(texts.at(-1)?.body).toMatch(
-      /is your code to use this phone with a Loop account\. .*If you did not ask for it, ignore this text\.$/,
-    );
-    expect(texts.at(-1)?.body).not.toContain('Ada');
-
-    const code = await lastCodeTo(t.app, other.user.phoneNumber);
-    const res = await tab.post('/api/user/phone/verify', { phoneNumber: other.user.phoneNumber, code });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(NUMBER_TAKEN);
+    expect(theirs.cookies.map((c) => c.name)).toEqual(nobody.cookies.map((c) => c.name));
+    // The other account's holder is not texted at all (decision 0052).
+    const after = await t.app.ctx.db.select({ id: messages.id }).from(messages).where(eq(messages.toAddress, other.user.phoneNumber));
+    expect(after).toEqual(before);
+    // No code waits, whatever is typed.
+    const res = await tab.post('/api/user/phone/verify', { phoneNumber: other.user.phoneNumber, code: '123456' });
+    expect(res.statusCode).toBe(400);
     expect((await tab.get('/api/user')).json().phoneNumber).toBe(user.phoneNumber);
     const [still] = await t.app.ctx.db.select({ id: users.id }).from(users).where(eq(users.phoneNumber, other.user.phoneNumber));
     expect(still?.id).toBe(other.user.id);
@@ -225,7 +221,7 @@ describe('POST /api/user/phone and /api/user/phone/verify', () => {
   it('takes the code only in the browser that asked, for the account that asked', async () => {
     const { cookie, tab } = await signedInTab(t.app);
     const fresh = uniquePhone();
-    await tab.post('/api/user/phone', { phoneNumber: fresh });
+    await tab.post('/api/user/phone', { currentPassword: PASSWORD, phoneNumber: fresh });
     const code = await lastCodeTo(t.app, fresh);
     // The same account signed in in another browser (no code-holder cookie) finds no code.
     const otherBrowser = browser(t.app, { headers: { cookie } });
@@ -248,7 +244,7 @@ describe('POST /api/user/phone and /api/user/phone/verify', () => {
   it('lets one of two verifies at once win', async () => {
     const { tab, user } = await signedInTab(t.app);
     const fresh = uniquePhone();
-    await tab.post('/api/user/phone', { phoneNumber: fresh });
+    await tab.post('/api/user/phone', { currentPassword: PASSWORD, phoneNumber: fresh });
     const code = await lastCodeTo(t.app, fresh);
     const answers = await Promise.all([1, 2, 3].map(() => tab.post('/api/user/phone/verify', { phoneNumber: fresh, code })));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400, 400]);
@@ -258,21 +254,31 @@ describe('POST /api/user/phone and /api/user/phone/verify', () => {
 
   it('keeps the number rules and caps: no premium numbers, its own number, a few codes per account, signed out 401', async () => {
     const { tab, user } = await signedInTab(t.app);
-    const premium = await tab.post('/api/user/phone', { phoneNumber: '+1 900 555 0100' });
+    const premium = await tab.post('/api/user/phone', { currentPassword: PASSWORD, phoneNumber: '+1 900 555 0100' });
     expect(premium.statusCode).toBe(400);
     expect(premium.json().message).toMatch(/^Loop can't text this kind of number/);
-    expect((await tab.post('/api/user/phone', { phoneNumber: user.phoneNumber })).json().message).toMatch(/already your phone number/);
+    expect((await tab.post('/api/user/phone', { currentPassword: PASSWORD, phoneNumber: user.phoneNumber })).json().message).toMatch(
+      /already your phone number/,
+    );
     const statuses = [];
-    for (let i = 0; i < 6; i++) statuses.push((await tab.post('/api/user/phone', { phoneNumber: uniquePhone() })).statusCode);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await tab.post('/api/user/phone', { currentPassword: PASSWORD, phoneNumber: uniquePhone() })).statusCode);
     expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
-    const out = await t.app.inject({ method: 'POST', url: '/api/user/phone', payload: { phoneNumber: uniquePhone() } });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/phone',
+      payload: { currentPassword: PASSWORD, phoneNumber: uniquePhone() },
+    });
     expect(out.statusCode).toBe(401);
   });
 
   it('asks for the proof-of-work when sign-up does', async () => {
     const guarded = await t.rebuild({ SIGNUP_PROOF_OF_WORK: 'on' });
     const signed = await signUpWithoutProof(guarded);
-    const res = await browser(guarded, { headers: { cookie: signed } }).post('/api/user/phone', { phoneNumber: uniquePhone() });
+    const res = await browser(guarded, { headers: { cookie: signed } }).post('/api/user/phone', {
+      currentPassword: PASSWORD,
+      phoneNumber: uniquePhone(),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/spam|proof|check/i);
   });

@@ -13,7 +13,6 @@ import { addressKey } from '../../../lib/address-key';
 import { tooManyAttempts } from '../../../plugins/security';
 import { clearSessionCookie, presentedCodeHolder, setCodeHolderCookie, setSessionCookie } from '../../../plugins/session';
 import { forgetSignInFailures, recordSignInFailure, signInKeys, signInStanding } from '../../../services/attempts/sign-in-failures';
-import { createProofOfWorkChallenge } from '../../../services/proof-of-work/create-proof-of-work-challenge';
 import { createSession } from '../../../services/sessions/create-session';
 import { deleteSession } from '../../../services/sessions/delete-session';
 import { authenticateUser } from '../../../services/users/authenticate-user';
@@ -54,18 +53,18 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const proofOfWorkSummary = 'A challenge to solve before a form texts a code (ALTCHA); null when the server asks for none';
   app.get('/proof-of-work', { schema: { summary: proofOfWorkSummary } }, async (): Promise<ProofOfWorkChallenge> => ({
-    challenge: config.proofOfWork ? await createProofOfWorkChallenge(secret, app.ctx.clock()) : null,
+    challenge: await app.proofOfWorkChallenge(),
   }));
 
   app.post('/register', { preValidation: textsCode, schema: { body: registerSchema } }, async (request, reply) =>
     app.textCode(request, reply, 'sign_up', request.body.phoneNumber, (holder) =>
-      startSignUp(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator, holder }),
+      startSignUp(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator, holder, limits: app.codeTextLimits }),
     ),
   );
 
   app.post('/register/resend', { preValidation: textsCode, schema: { body: resendSignUpCodeSchema } }, async (request, reply) =>
     app.textCode(request, reply, 'sign_up', request.body.phoneNumber, (holder) =>
-      resendSignUpCode(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator, holder }),
+      resendSignUpCode(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator, holder, limits: app.codeTextLimits }),
     ),
   );
 
@@ -84,7 +83,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/password-reset', { preValidation: textsCode, schema: { body: requestPasswordResetSchema } }, async (request, reply) => {
     const { login } = request.body;
     return app.textCode(request, reply, 'reset_password', 'phoneNumber' in login ? (login.phoneNumber ?? null) : null, (holder) =>
-      requestPasswordReset(app.ctx.db, login, { now: app.ctx.clock(), secret, simulator, holder }),
+      requestPasswordReset(app.ctx.db, login, { now: app.ctx.clock(), secret, simulator, holder, limits: app.codeTextLimits }),
     );
   });
 

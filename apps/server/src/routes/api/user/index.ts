@@ -14,9 +14,9 @@ const WINDOW_MS = 15 * 60_000;
 
 /**
  * GET and PUT /api/user: the signed-in person's own account; POST /api/user/password (the
- * current password, then the new one; other sessions end) and POST /api/user/phone then
- * /api/user/phone/verify (a new number, proven by its texted code in this browser; decision
- * 0044). Signed out is a 401 before the input is looked at. Every change is limited per address
+ * current password, then the new one; other sessions end) and POST /api/user/phone (the current
+ * password and a new number) then /api/user/phone/verify (its texted code in this browser; the
+ * old number is told, other sessions end; decisions 0044 and 0052). Signed out is a 401 before the input is looked at. Every change is limited per address
  * and per account; a wrong current password counts as a failed sign-in. DELETE /api/user and
  * /api/user/export*: delete my account, download my data (account-data.ts, decision 0045).
  */
@@ -56,24 +56,33 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/phone',
     {
       preValidation: [limitAttempts, app.requireProofOfWork],
-      schema: { summary: 'Text a code to a new phone number for this account', body: changePhoneSchema },
+      schema: { summary: 'The password, then a code texted to a new phone number for this account', body: changePhoneSchema },
     },
-    async (request, reply) =>
-      app.textCode(request, reply, 'change_phone', request.body.phoneNumber, (holder) =>
-        startPhoneChange(app.ctx.db, gatedUser(request), request.body.phoneNumber, {
+    async (request, reply) => {
+      const user = gatedUser(request);
+      // The same counts as the log-in form's for this account and address (decision 0013).
+      const keys = signInKeys(user.email ?? `user:${user.id}`, addressKey(request.ip), secret);
+      return app.textCode(request, reply, 'change_phone', request.body.phoneNumber, (holder) =>
+        startPhoneChange(app.ctx.db, user, request.body, {
           now: app.ctx.clock(),
           secret,
           simulator: config.messagingProvider === 'simulator',
           holder,
+          limits: app.codeTextLimits,
+          password: { keys, limits: signInLimits },
         }),
-      ),
+      );
+    },
   );
 
   app.post(
     '/phone/verify',
     {
       preValidation: limitAttempts,
-      schema: { summary: 'The code texted to the new number: the account takes the number', body: verifyPhoneChangeSchema },
+      schema: {
+        summary: 'The code texted to the new number: the account takes the number, the old one is told, other sessions end',
+        body: verifyPhoneChangeSchema,
+      },
     },
     async (request) => {
       const options = {
@@ -81,6 +90,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
         secret,
         staffPhones: config.staffPhones,
         holder: presentedCodeHolder(request, 'change_phone'),
+        sessionToken: request.sessionToken,
       };
       return toPublicUser(app.ctx.db, await completePhoneChange(app.ctx.db, gatedUser(request), request.body, options));
     },

@@ -4,9 +4,9 @@ import { api } from '@/lib/api-client';
 import { currentUserQueryKey } from '@/lib/current-user';
 import { takeProofOfWork } from '@/lib/proof-of-work';
 
-/** POST /api/user/phone: texts a code to the new number; it works only in this browser (its cookie). */
-export async function startPhoneChange(phoneNumber: string): Promise<PhoneChangeStarted> {
-  return api.post<PhoneChangeStarted>('/api/user/phone', { phoneNumber, altcha: await takeProofOfWork() });
+/** POST /api/user/phone: the current password, then a code texted to the new number; it works only in this browser (its cookie). */
+export async function startPhoneChange(phoneNumber: string, currentPassword: string): Promise<PhoneChangeStarted> {
+  return api.post<PhoneChangeStarted>('/api/user/phone', { phoneNumber, currentPassword, altcha: await takeProofOfWork() });
 }
 
 /** POST /api/user/phone/verify: the code moves the account to the new number. */

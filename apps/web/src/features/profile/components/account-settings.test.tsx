@@ -40,8 +40,17 @@ function profileServer() {
       return HttpResponse.json({ ok: true });
     }),
     http.post('*/api/user/phone', async ({ request }) => {
-      const body = (await request.json()) as { phoneNumber: string };
+      const body = (await request.json()) as { phoneNumber: string; currentPassword: string };
       bodies.phone.push(body);
+      if (body.currentPassword !== 'the right one') {
+        return HttpResponse.json(
+          {
+            message: 'Your current password is not right. Check it and try again, or log out and use "Forgot password?".',
+            errors: [{ path: 'currentPassword', message: 'This is not your current password' }],
+          },
+          { status: 400 },
+        );
+      }
       return HttpResponse.json(
         { phoneNumber: body.phoneNumber, expiresInSeconds: 600, resendAfterSeconds: 30, simulatedText: 'Loop: 123456 is your code' },
         { status: 202 },
@@ -117,7 +126,7 @@ describe('Profile: name, email, phone number and password', () => {
     expect(within(form).getByLabelText('Current Password')).toHaveProperty('value', '');
   });
 
-  it('changes the phone number with the code texted to the new one', async () => {
+  it('changes the phone number with the current password and the code texted to the new one', async () => {
     const user = userEvent.setup();
     renderRoute('/profile', { user: owner });
     const bodies = profileServer();
@@ -125,11 +134,19 @@ describe('Profile: name, email, phone number and password', () => {
     const form = screen.getByRole('form', { name: 'New phone number' });
     await user.click(within(form).getByRole('button', { name: 'Send code' }));
     expect(await within(form).findByText('Phone number is required')).toBeDefined();
+    expect(within(form).getByText('Enter your current password')).toBeDefined();
     await user.type(within(form).getByRole('textbox', { name: /New Phone Number/ }), '4155550199');
+    await user.click(within(form).getByRole('button', { name: 'Send code' }));
+    expect(bodies.phone).toEqual([]);
+    await user.type(within(form).getByLabelText(/Current Password/), 'a wrong one');
+    await user.click(within(form).getByRole('button', { name: 'Send code' }));
+    expect(await within(form).findByText(/^Your current password is not right/)).toBeDefined();
+    await user.clear(within(form).getByLabelText(/Current Password/));
+    await user.type(within(form).getByLabelText(/Current Password/), 'the right one');
     await user.click(within(form).getByRole('button', { name: 'Send code' }));
 
     const step = await screen.findByRole('form', { name: 'Code for the new phone number' });
-    expect(bodies.phone).toEqual([{ phoneNumber: '+14155550199' }]);
+    expect(bodies.phone.at(-1)).toEqual({ phoneNumber: '+14155550199', currentPassword: 'the right one' });
     expect(within(step).getByRole('note', { name: 'Simulated text' })).toBeDefined();
     await user.type(within(step).getByLabelText(/Code/), '000000');
     await user.click(within(step).getByRole('button', { name: 'Verify and Change Number' }));

@@ -18,6 +18,7 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { useDeleteAccount, useOwnedLoops } from '../api/delete-account';
+import { PasswordField } from './password-field';
 
 /** What the person typed to confirm. */
 const CONFIRM_WORD = 'DELETE';
@@ -119,17 +120,7 @@ function DeleteAccountForm() {
           ))}
         </fieldset>
       )}
-      <FormField id={`${id}-password`} label="Your password">
-        {(control) => (
-          <Input
-            {...control}
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        )}
-      </FormField>
+      <PasswordField id={`${id}-password`} label="Your password" value={password} onChange={setPassword} />
       <FormField id={`${id}-confirm`} label={`Type ${CONFIRM_WORD} to confirm`} error={error}>
         {(control) => (
           <Input {...control} autoComplete="off" autoCapitalize="characters" value={typed} onChange={(e) => setTyped(e.target.value)} />

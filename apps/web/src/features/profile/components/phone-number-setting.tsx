@@ -5,20 +5,24 @@ import { PhoneInput } from '@/components/phone-input';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { toast, toastError } from '@/components/ui/use-toast';
-import { errorText } from '@/lib/api-client';
+import { ApiError, errorText } from '@/lib/api-client';
 import { formatPhoneNumber } from '@/lib/phone-format';
 import { prepareProofOfWork } from '@/lib/proof-of-work';
 import { startPhoneChange, useVerifyPhoneChange } from '../api/change-phone';
+import { PasswordField } from './password-field';
 
-type Step = { at: 'view' } | { at: 'enter' } | { at: 'code'; started: PhoneChangeStarted; resendAt: number };
+/** `password`: the one typed with the number, kept for "Resend code" while the code step shows. */
+type Step = { at: 'view' } | { at: 'enter' } | { at: 'code'; started: PhoneChangeStarted; resendAt: number; password: string };
 
 /**
- * The phone number Loop texts, and "Change phone number": the new number gets a code, and only
- * that code, typed here, moves the account and its Loops to it (decision 0044).
+ * The phone number Loop texts, and "Change phone number": the current password and the new
+ * number, then a code texted to it; only that code, typed here, moves the account and its Loops
+ * to it (decisions 0044 and 0052).
  */
 export function PhoneNumberSetting({ user }: { user: User }) {
   const [step, setStep] = useState<Step>({ at: 'view' });
-  const begin = (started: PhoneChangeStarted) => setStep({ at: 'code', started, resendAt: resendTime(started.resendAfterSeconds) });
+  const begin = (started: PhoneChangeStarted, password: string) =>
+    setStep({ at: 'code', started, resendAt: resendTime(started.resendAfterSeconds), password });
 
   return (
     <div className="grid gap-4">
@@ -36,6 +40,7 @@ export function PhoneNumberSetting({ user }: { user: User }) {
         <PhoneCodeStep
           started={step.started}
           resendAt={step.resendAt}
+          password={step.password}
           onResent={begin}
           onChangeNumber={() => setStep({ at: 'enter' })}
           onDone={() => setStep({ at: 'view' })}
@@ -45,9 +50,17 @@ export function PhoneNumberSetting({ user }: { user: User }) {
   );
 }
 
-function NewNumberForm({ onStarted, onCancel }: { onStarted: (started: PhoneChangeStarted) => void; onCancel: () => void }) {
+function NewNumberForm({
+  onStarted,
+  onCancel,
+}: {
+  onStarted: (started: PhoneChangeStarted, password: string) => void;
+  onCancel: () => void;
+}) {
   const [phoneNumber, setPhoneNumber] = useState('');
+  const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
+  const [passwordError, setPasswordError] = useState<string>();
   const [sending, setSending] = useState(false);
   // The check against spam is solved while the person types (decision 0030).
   useEffect(prepareProofOfWork, []);
@@ -55,17 +68,24 @@ function NewNumberForm({ onStarted, onCancel }: { onStarted: (started: PhoneChan
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const parsed = phoneNumberSchema.safeParse(phoneNumber);
+    setPasswordError(password === '' ? 'Enter your current password' : undefined);
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message);
       document.getElementById('profile-new-phone')?.focus();
       return;
     }
+    if (password === '') {
+      document.getElementById('profile-phone-password')?.focus();
+      return;
+    }
     setError(undefined);
     setSending(true);
     try {
-      onStarted(await startPhoneChange(parsed.data));
+      onStarted(await startPhoneChange(parsed.data, password), password);
     } catch (failure) {
-      setError(errorText(failure));
+      // A wrong password is said under its own field; anything else under the number.
+      if (isPasswordError(failure)) setPasswordError(errorText(failure));
+      else setError(errorText(failure));
       toastError(errorText(failure), 'Failed to update phone number');
     } finally {
       setSending(false);
@@ -82,6 +102,14 @@ function NewNumberForm({ onStarted, onCancel }: { onStarted: (started: PhoneChan
       >
         {(control) => <PhoneInput {...control} name="phoneNumber" value={phoneNumber} onChange={setPhoneNumber} />}
       </FormField>
+      <PasswordField
+        id="profile-phone-password"
+        label="Current Password"
+        hint="Only you can move your account to a new number."
+        value={password}
+        onChange={setPassword}
+        error={passwordError}
+      />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" busy={sending}>
           Send code
@@ -97,13 +125,15 @@ function NewNumberForm({ onStarted, onCancel }: { onStarted: (started: PhoneChan
 function PhoneCodeStep({
   started,
   resendAt,
+  password,
   onResent,
   onChangeNumber,
   onDone,
 }: {
   started: PhoneChangeStarted;
   resendAt: number;
-  onResent: (started: PhoneChangeStarted) => void;
+  password: string;
+  onResent: (started: PhoneChangeStarted, password: string) => void;
   onChangeNumber: () => void;
   onDone: () => void;
 }) {
@@ -133,7 +163,7 @@ function PhoneCodeStep({
   const onResend = async () => {
     setResending(true);
     try {
-      onResent(await startPhoneChange(started.phoneNumber));
+      onResent(await startPhoneChange(started.phoneNumber, password), password);
       input.clear();
     } catch (error) {
       toastError(errorText(error), 'Failed to update phone number');
@@ -162,7 +192,15 @@ function PhoneCodeStep({
         Change number
       </Button>
       <p className="text-xs text-muted-foreground">{NO_TEXT_HINT}</p>
+      <p className="text-xs text-muted-foreground">
+        No code is sent to a number that already has a Loop account: if it is yours, log in with it instead.
+      </p>
       <p className="text-xs text-muted-foreground">{SAME_BROWSER_HINT}</p>
     </form>
   );
+}
+
+/** The server's answer to a wrong current password names the field (decision 0052). */
+function isPasswordError(failure: unknown): boolean {
+  return failure instanceof ApiError && failure.fields.some((field) => field.path === 'currentPassword');
 }
