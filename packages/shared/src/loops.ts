@@ -218,7 +218,9 @@ export interface LoopMember {
   user: {
     firstName: string;
     lastName: string;
-    phoneNumber: string;
+    /** Null to a plain member for anyone but themselves: members see names, the owner and staff contact details (decision 0054). */
+    phoneNumber: string | null;
+    /** Null as phoneNumber is, or when there is none. */
     email: string | null;
     messagingPreference: MessagingPreference;
     /** The newsletter by text, e-mail or both (decision 0047). */
@@ -307,7 +309,10 @@ export const loopDetailResponseSchema = z.object({
       user: z.object({
         firstName: z.string(),
         lastName: z.string(),
-        phoneNumber: z.string(),
+        phoneNumber: z
+          .string()
+          .nullable()
+          .describe("null to a plain member for anyone but themselves: only the owner and staff see others' contact details"),
         email: nullableText,
         messagingPreference: z.enum(MESSAGING_PREFERENCES),
         newsletterDelivery: z.enum(NEWSLETTER_DELIVERIES),
