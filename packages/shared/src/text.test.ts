@@ -38,6 +38,14 @@ describe('names that could phish', () => {
     'ВЕРНО.рф',
     'xn--80ak6aa92e.com',
     'mailto:x',
+    // Invisible characters between the letters and the dot (decision 0054).
+    'paypal\u200b.com/verify',
+    'paypal\u2060.com',
+    'paypal\u00ad.com',
+    'evil.\u200dco',
+    'bit\u200b.\u200bly',
+    'www\ufeff.example',
+    'paypal\u034f.com',
   ])('%j holds a link', (name) => {
     expect(hasLink(name)).toBe(true);
   });
@@ -48,6 +56,8 @@ describe('names that could phish', () => {
     '4155550101',
     '415.555.0101',
     '\uff14\uff11\uff15\uff15\uff15\uff15\uff10\uff11\uff10\uff11',
+    '415\u200b555\u200b0101',
+    '415\u00ad555\u2060 0101',
   ])('%j holds a phone number', (name) => {
     expect(hasPhoneNumber(name)).toBe(true);
   });
@@ -66,6 +76,8 @@ describe('names that could phish', () => {
     'Zoë & Chloé',
     '王小明',
     'Ünal. Çelik',
+    // A family emoji is joined by zero-width joiners: still a name.
+    'The Smiths \u{1F468}\u200d\u{1F469}\u200d\u{1F467}',
   ])('%j is an ordinary name', (name) => {
     expect(hasLink(name)).toBe(false);
     expect(hasPhoneNumber(name)).toBe(false);

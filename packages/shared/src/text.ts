@@ -56,15 +56,25 @@ const SHORTENER = /\b(?:bit\s*ly|tinyurl|tiny\s+cc|goo\s+gl|ow\s+ly|cutt\s+ly|re
 const DIGIT_RUN = /\+?\p{Nd}(?:[\s().\-/]*\p{Nd}){6,}/gu;
 const YEAR_RANGE = /^(?:19|20)\d\d(?:19|20)\d\d$/;
 
+// Characters that draw nothing: Unicode's format characters (category Cf: zero-width space U+200B,
+// word joiner U+2060, soft hyphen U+00AD, bidi marks...) and the other default-ignorables (U+034F,
+// Hangul fillers, variation selectors). "paypal\u200b.com" reads as paypal.com on a phone.
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+
+/** A name as the checks read it: NFKC (fullwidth dots and digits become plain ones) without invisible characters. */
+export function visibleText(value: string): string {
+  return value.normalize('NFKC').replace(INVISIBLE, '');
+}
+
 /** Whether a name holds a link, a web address or a link shortener (Loop quotes names in its texts). */
 export function hasLink(value: string): boolean {
-  const text = value.normalize('NFKC').toLowerCase();
+  const text = visibleText(value).toLowerCase();
   return SCHEME.test(text) || DOMAIN.test(text) || HIDDEN_DOT.test(text) || SHORTENER.test(text);
 }
 
 /** Whether a name holds a phone number: 7 or more digits in a row, separators allowed ("2019-2024" is not one). */
 export function hasPhoneNumber(value: string): boolean {
-  for (const [run] of value.normalize('NFKC').matchAll(DIGIT_RUN)) {
+  for (const [run] of visibleText(value).matchAll(DIGIT_RUN)) {
     const digits = run.replace(/\D/g, '');
     if (!YEAR_RANGE.test(digits)) return true;
   }

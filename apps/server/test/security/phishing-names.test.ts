@@ -28,6 +28,9 @@ const LURES = [
   ['a link', 'Prize https://win.example', /can't contain a link or web address/],
   ['a shortener', 'Claim at bit ly/abc', /can't contain a link or web address/],
   ['a phone number', 'Call 415-555-0101 now', /can't contain a phone number/],
+  // Invisible characters (format characters such as U+200B) are read past (decision 0054).
+  ['a web address with a zero-width space', 'paypal\u200b.com/verify', /can't contain a link or web address/],
+  ['a phone number with soft hyphens', 'Call 415\u00ad555\u00ad0101', /can't contain a phone number/],
 ] as const;
 
 const call = (method: 'POST' | 'PUT', url: string, payload: object, cookie?: string) =>
