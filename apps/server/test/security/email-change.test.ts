@@ -71,3 +71,28 @@ describe('story: Mallory types a text-only member’s address on her Profile to 
     expect(answers[0]?.status).toBe(200);
   });
 });
+
+describe('confirmation e-mails per account (decision 0054)', () => {
+  it('sends at most 5 an hour for one account, whatever the addresses, then says when to try again', async () => {
+    const sender = await signUp(t.app, { firstName: 'Sender' });
+    const change = (email: string) =>
+      t.app.inject({ method: 'PUT', url: '/api/user', headers: { cookie: sender.cookie }, payload: { email } });
+    for (let i = 1; i <= 5; i++) expect((await change(`stranger-${i}@example.com`)).statusCode).toBe(200);
+    const sixth = await change('stranger-6@example.com');
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json().message).toBe(
+      'Loop sent 5 confirmation emails for your account in the last hour. Follow the link in the last one, or try again in an hour.',
+    );
+    const mailed = await t.app.ctx.db.select({ to: messages.toAddress }).from(messages).where(eq(messages.userId, sender.user.id));
+    expect(mailed.map((m) => m.to)).not.toContain('stranger-6@example.com');
+    // A name change still works; an hour later, the next address gets its link.
+    expect(
+      (await t.app.inject({ method: 'PUT', url: '/api/user', headers: { cookie: sender.cookie }, payload: { lastName: 'S' } })).statusCode,
+    ).toBe(200);
+    await t.app.ctx.db
+      .update(messages)
+      .set({ createdAt: new Date(Date.now() - 3_700_000) })
+      .where(eq(messages.userId, sender.user.id));
+    expect((await change('stranger-6@example.com')).statusCode).toBe(200);
+  });
+});

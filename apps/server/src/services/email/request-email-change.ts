@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { emailTokens, users } from '../../db/schema';
 import { enqueueEmail } from '../../mail/outbox';
 import { insertConfirmLink } from './confirm-address';
+import { refuseTooManyConfirmations } from './confirmation-limit';
 
 /** How long a link to confirm a new address works. */
 const CHANGE_LINK_HOURS = 24;
@@ -25,6 +26,7 @@ export async function requestEmailChange(
   await tx.delete(emailTokens).where(and(eq(emailTokens.purpose, 'change'), eq(emailTokens.userId, input.userId)));
   const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, input.userId));
   if (user?.email?.toLowerCase() === address) return false;
+  await refuseTooManyConfirmations(tx, input.userId, input.now);
   const expiresAt = new Date(input.now.getTime() + CHANGE_LINK_HOURS * 3_600_000);
   const { url, tokenHash } = await insertConfirmLink(tx, config, { purpose: 'change', address, userId: input.userId, expiresAt });
   await enqueueEmail(tx, {
