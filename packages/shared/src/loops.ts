@@ -18,7 +18,16 @@ import {
   type NewsletterDelivery,
   type ReminderEntry,
 } from './constants';
-import { controlCharactersMessage, hasLink, hasNoControlCharacters, hasPhoneNumber, linkMessage, phoneNumberMessage } from './text';
+import {
+  authorityMessage,
+  claimsAuthority,
+  controlCharactersMessage,
+  hasLink,
+  hasNoControlCharacters,
+  hasPhoneNumber,
+  linkMessage,
+  phoneNumberMessage,
+} from './text';
 import { timeZoneSchema } from './time-zone';
 
 export const VIBE_REQUIRED_MESSAGE = 'Please select at least one newsletter vibe';
@@ -37,7 +46,8 @@ export const loopNameSchema = z
   .refine(hasNoControlCharacters, controlCharactersMessage('Loop name'))
   // Invitations and reminders quote it: a name must not be a lure (a link, a number to call).
   .refine((v) => !hasLink(v), linkMessage('Loop name'))
-  .refine((v) => !hasPhoneNumber(v), phoneNumberMessage('Loop name'));
+  .refine((v) => !hasPhoneNumber(v), phoneNumberMessage('Loop name'))
+  .refine((v) => !claimsAuthority(v), authorityMessage('Loop name'));
 
 const optionalText = (label: string, max: number) =>
   z

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { andList, hasLink, hasNoControlCharacters, hasNoNul, hasPhoneNumber, plural, toWellFormed } from './text';
+import { andList, claimsAuthority, hasLink, hasNoControlCharacters, hasNoNul, hasPhoneNumber, plural, toWellFormed } from './text';
 
 describe('text checks', () => {
   it('allows tab and line breaks, refuses NUL, other C0 controls and DEL', () => {
@@ -81,5 +81,43 @@ describe('names that could phish', () => {
   ])('%j is an ordinary name', (name) => {
     expect(hasLink(name)).toBe(false);
     expect(hasPhoneNumber(name)).toBe(false);
+  });
+});
+
+describe('names that claim to be a bank, a government body or a payment service (decision 0054)', () => {
+  it.each([
+    'Chase Bank Fraud Alert',
+    'IRS Final Notice',
+    'paypal dot com slash login',
+    'PayPal Support',
+    'Venmo',
+    'Wells Fargo Security',
+    'HMRC tax refund',
+    'Social Security Administration',
+    'Bank Account Verification',
+    'Your card is locked',
+    'Cash App',
+    'secure dot net',
+    'www dot example',
+    'I\u200bRS Notice',
+  ])('%j is refused', (name) => {
+    expect(claimsAuthority(name)).toBe(true);
+  });
+
+  it.each([
+    'Bank Street Book Club',
+    'The IRSay family',
+    'Chase Miller',
+    'Chase and Ava',
+    'West Bank cousins',
+    'Card game night',
+    'Fraud squad (a board game club)',
+    'Amexia Jones',
+    'Dot Cotton',
+    'Dot and Com',
+    'Visa Family',
+    'The Smiths',
+  ])('%j is a name', (name) => {
+    expect(claimsAuthority(name)).toBe(false);
   });
 });
