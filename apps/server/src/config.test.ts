@@ -55,6 +55,29 @@ describe('TRUST_PROXY (decision 0029: which hops of X-Forwarded-For to trust)', 
     );
   });
 
+  it.each([
+    ['0.0.0.0/1,128.0.0.0/1', 'IPv4'],
+    ['0.0.0.0/0', 'IPv4'],
+    ['10.0.0.0/8, 0.0.0.0/2, 64.0.0.0/2, 128.0.0.0/1', 'IPv4'],
+    ['::ffff:0:0/96', 'IPv4'],
+    ['::ffff:0.0.0.0/97,128.0.0.0/1', 'IPv4'],
+    ['::/0', 'IPv6'],
+    ['::/1, 8000::/1', 'IPv6'],
+    // ::/1 holds ::ffff:0:0/96, and proxy-addr matches IPv4 clients against it as IPv4-mapped.
+    ['::/1', 'IPv4'],
+  ])('refuses %j at start, which covers every %s address as true does', (value, family) => {
+    expect(() => loadConfig({ ...base, TRUST_PROXY: value })).toThrow(
+      new RegExp(`TRUST_PROXY=.* covers every ${family} address, which trusts every hop.*TRUST_PROXY=1 behind one load balancer`),
+    );
+  });
+
+  it.each(['0.0.0.0/1', '0.0.0.0/1,128.0.0.0/2,192.0.0.0/3,224.0.0.0/4', '8000::/1', '::ffff:0:0/97', '10.0.0.0/8,fd00::/8,loopback'])(
+    'takes %j, which leaves some addresses untrusted',
+    (value) => {
+      expect(loadConfig({ ...base, TRUST_PROXY: value }).TRUST_PROXY).toEqual(value.split(',').map((e) => e.trim()));
+    },
+  );
+
   it('reads a hop count, or addresses and CIDR ranges, as Fastify takes them; false by default', () => {
     expect(loadConfig(base).TRUST_PROXY).toBe(false);
     expect(loadConfig({ ...base, TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isIP } from 'node:net';
+import { isIP, isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { toE164 } from '@loop/shared/phone';
@@ -348,6 +348,14 @@ function parseTrustProxy(value: string, ctx: z.RefinementCtx): false | number | 
     if (!isProxyEntry(entry))
       ctx.addIssue({ code: 'custom', message: `"${entry}" is not a hop count, an address or a CIDR range: ${TRUST_PROXY_HELP}` });
   }
+  // A list that trusts every address is `true` written another way (decision 0054).
+  const covered = familyCoveredBy(entries.filter(isProxyEntry));
+  if (covered) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `TRUST_PROXY=${v} covers every ${covered} address, which trusts every hop of X-Forwarded-For as true would, so anyone can choose the address that rate limits count: ${TRUST_PROXY_HELP}`,
+    });
+  }
   return entries;
 }
 
@@ -358,6 +366,75 @@ function isProxyEntry(entry: string): boolean {
   if (family === 0 || rest.length > 0) return false;
   if (bits === undefined) return true;
   return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Whether a list of addresses and CIDR ranges (TRUST_PROXY's, decision 0029) covers every IPv4 or
+ * every IPv6 address, as `true` does: `0.0.0.0/1,128.0.0.0/1` or `::/0` trusts any hop a client
+ * writes. Ranges are read as proxy-addr matches them: an IPv4 range also matches IPv4-mapped IPv6
+ * addresses and an IPv6 range over ::ffff:0:0/96 matches IPv4 ones, so both live here in one
+ * 128-bit space with IPv4 at ::ffff:0:0/96. Names (loopback...) cover nothing here.
+ */
+function familyCoveredBy(entries: readonly string[]): 'IPv4' | 'IPv6' | null {
+  const ranges = entries.flatMap((entry) => rangeOf(entry) ?? []).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+  if (covers(ranges, 0n, (1n << 128n) - 1n)) return 'IPv6';
+  if (covers(ranges, MAPPED, MAPPED + (1n << 32n) - 1n)) return 'IPv4';
+  return null;
+}
+
+const MAPPED = 0xffffn << 32n;
+
+interface Range {
+  start: bigint;
+  end: bigint;
+}
+
+function rangeOf(entry: string): Range | null {
+  const [address = '', bits] = entry.split('/');
+  let base: bigint;
+  let hostBits: number;
+  if (isIPv4(address)) {
+    base = MAPPED + ipv4(address);
+    hostBits = 32 - Number(bits ?? 32);
+  } else if (isIPv6(address)) {
+    base = ipv6(address);
+    hostBits = 128 - Number(bits ?? 128);
+  } else return null;
+  if (!Number.isInteger(hostBits) || hostBits < 0) return null;
+  const size = 1n << BigInt(hostBits);
+  const start = (base / size) * size;
+  return { start, end: start + size - 1n };
+}
+
+function ipv4(address: string): bigint {
+  return address.split('.').reduce((n, part) => (n << 8n) + BigInt(Number(part)), 0n);
+}
+
+function ipv6(address: string): bigint {
+  let text = address.split('%')[0]!.toLowerCase();
+  // A dotted IPv4 tail (::ffff:1.2.3.4) is the last two groups.
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)?.[1];
+  if (dotted) {
+    const n = ipv4(dotted);
+    text = `${text.slice(0, -dotted.length)}${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return groups.reduce((n, group) => (n << 16n) + BigInt(parseInt(group, 16)), 0n);
+}
+
+/** Whether the ranges (sorted by start) leave no gap between start and end. */
+function covers(ranges: readonly Range[], start: bigint, end: bigint): boolean {
+  let next = start;
+  for (const range of ranges) {
+    if (range.end < next) continue;
+    if (range.start > next) return false;
+    next = range.end + 1n;
+    if (next > end) return true;
+  }
+  return next > end;
 }
 
 /** "US, ca" -> ["US", "CA"]; "all" -> "all"; "" -> undefined (the default). */

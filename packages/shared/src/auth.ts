@@ -2,7 +2,16 @@ import { z } from 'zod';
 import { LIMITS, MESSAGING_PREFERENCES, NEWSLETTER_DELIVERIES, type EmailStatus, type NewsletterDelivery } from './constants';
 import { toE164 } from './phone';
 import { timeZoneSchema } from './time-zone';
-import { controlCharactersMessage, hasLink, hasNoControlCharacters, hasPhoneNumber, linkMessage, phoneNumberMessage } from './text';
+import {
+  authorityMessage,
+  claimsAuthority,
+  controlCharactersMessage,
+  hasLink,
+  hasNoControlCharacters,
+  hasPhoneNumber,
+  linkMessage,
+  phoneNumberMessage,
+} from './text';
 
 export const emailSchema = z
   .string({ error: 'Email is required' })
@@ -26,7 +35,8 @@ export function personNameSchema(label: string) {
     .max(LIMITS.name, `${label} must be at most ${LIMITS.name} characters`)
     .refine(hasNoControlCharacters, controlCharactersMessage(label))
     .refine((v) => !hasLink(v), linkMessage(label))
-    .refine((v) => !hasPhoneNumber(v), phoneNumberMessage(label));
+    .refine((v) => !hasPhoneNumber(v), phoneNumberMessage(label))
+    .refine((v) => !claimsAuthority(v), authorityMessage(label));
 }
 
 /** A phone number in any common format, normalized to E.164. */

@@ -18,7 +18,16 @@ import {
   type NewsletterDelivery,
   type ReminderEntry,
 } from './constants';
-import { controlCharactersMessage, hasLink, hasNoControlCharacters, hasPhoneNumber, linkMessage, phoneNumberMessage } from './text';
+import {
+  authorityMessage,
+  claimsAuthority,
+  controlCharactersMessage,
+  hasLink,
+  hasNoControlCharacters,
+  hasPhoneNumber,
+  linkMessage,
+  phoneNumberMessage,
+} from './text';
 import { timeZoneSchema } from './time-zone';
 
 export const VIBE_REQUIRED_MESSAGE = 'Please select at least one newsletter vibe';
@@ -37,7 +46,8 @@ export const loopNameSchema = z
   .refine(hasNoControlCharacters, controlCharactersMessage('Loop name'))
   // Invitations and reminders quote it: a name must not be a lure (a link, a number to call).
   .refine((v) => !hasLink(v), linkMessage('Loop name'))
-  .refine((v) => !hasPhoneNumber(v), phoneNumberMessage('Loop name'));
+  .refine((v) => !hasPhoneNumber(v), phoneNumberMessage('Loop name'))
+  .refine((v) => !claimsAuthority(v), authorityMessage('Loop name'));
 
 const optionalText = (label: string, max: number) =>
   z
@@ -218,7 +228,9 @@ export interface LoopMember {
   user: {
     firstName: string;
     lastName: string;
-    phoneNumber: string;
+    /** Null to a plain member for anyone but themselves: members see names, the owner and staff contact details (decision 0054). */
+    phoneNumber: string | null;
+    /** Null as phoneNumber is, or when there is none. */
     email: string | null;
     messagingPreference: MessagingPreference;
     /** The newsletter by text, e-mail or both (decision 0047). */
@@ -307,7 +319,10 @@ export const loopDetailResponseSchema = z.object({
       user: z.object({
         firstName: z.string(),
         lastName: z.string(),
-        phoneNumber: z.string(),
+        phoneNumber: z
+          .string()
+          .nullable()
+          .describe("null to a plain member for anyone but themselves: only the owner and staff see others' contact details"),
         email: nullableText,
         messagingPreference: z.enum(MESSAGING_PREFERENCES),
         newsletterDelivery: z.enum(NEWSLETTER_DELIVERIES),

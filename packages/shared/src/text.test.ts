@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { andList, hasLink, hasNoControlCharacters, hasNoNul, hasPhoneNumber, plural, toWellFormed } from './text';
+import { andList, claimsAuthority, hasLink, hasNoControlCharacters, hasNoNul, hasPhoneNumber, plural, toWellFormed } from './text';
 
 describe('text checks', () => {
   it('allows tab and line breaks, refuses NUL, other C0 controls and DEL', () => {
@@ -38,6 +38,14 @@ describe('names that could phish', () => {
     'ВЕРНО.рф',
     'xn--80ak6aa92e.com',
     'mailto:x',
+    // Invisible characters between the letters and the dot (decision 0054).
+    'paypal\u200b.com/verify',
+    'paypal\u2060.com',
+    'paypal\u00ad.com',
+    'evil.\u200dco',
+    'bit\u200b.\u200bly',
+    'www\ufeff.example',
+    'paypal\u034f.com',
   ])('%j holds a link', (name) => {
     expect(hasLink(name)).toBe(true);
   });
@@ -48,6 +56,8 @@ describe('names that could phish', () => {
     '4155550101',
     '415.555.0101',
     '\uff14\uff11\uff15\uff15\uff15\uff15\uff10\uff11\uff10\uff11',
+    '415\u200b555\u200b0101',
+    '415\u00ad555\u2060 0101',
   ])('%j holds a phone number', (name) => {
     expect(hasPhoneNumber(name)).toBe(true);
   });
@@ -66,8 +76,48 @@ describe('names that could phish', () => {
     'Zoë & Chloé',
     '王小明',
     'Ünal. Çelik',
+    // A family emoji is joined by zero-width joiners: still a name.
+    'The Smiths \u{1F468}\u200d\u{1F469}\u200d\u{1F467}',
   ])('%j is an ordinary name', (name) => {
     expect(hasLink(name)).toBe(false);
     expect(hasPhoneNumber(name)).toBe(false);
+  });
+});
+
+describe('names that claim to be a bank, a government body or a payment service (decision 0054)', () => {
+  it.each([
+    'Chase Bank Fraud Alert',
+    'IRS Final Notice',
+    'paypal dot com slash login',
+    'PayPal Support',
+    'Venmo',
+    'Wells Fargo Security',
+    'HMRC tax refund',
+    'Social Security Administration',
+    'Bank Account Verification',
+    'Your card is locked',
+    'Cash App',
+    'secure dot net',
+    'www dot example',
+    'I\u200bRS Notice',
+  ])('%j is refused', (name) => {
+    expect(claimsAuthority(name)).toBe(true);
+  });
+
+  it.each([
+    'Bank Street Book Club',
+    'The IRSay family',
+    'Chase Miller',
+    'Chase and Ava',
+    'West Bank cousins',
+    'Card game night',
+    'Fraud squad (a board game club)',
+    'Amexia Jones',
+    'Dot Cotton',
+    'Dot and Com',
+    'Visa Family',
+    'The Smiths',
+  ])('%j is a name', (name) => {
+    expect(claimsAuthority(name)).toBe(false);
   });
 });

@@ -402,14 +402,15 @@ export const hashedEmailSuppressions = pgTable('hashed_email_suppressions', {
 
 /**
  * Links sent by e-mail that work without signing in (decision 0047): `confirm` (double opt-in for
- * one user's address) and `unsubscribe` (one per address, the same in every e-mail to it). Only a
+ * one user's address), `change` (an account's new address, theirs once confirmed: decision 0054)
+ * and `unsubscribe` (one per address, the same in every e-mail to it). Only a
  * keyed hash of the token is stored (lib/tokens.ts hashToken).
  */
 export const emailTokens = pgTable(
   'email_tokens',
   {
     tokenHash: text('token_hash').primaryKey(),
-    purpose: text('purpose').$type<'confirm' | 'unsubscribe'>().notNull(),
+    purpose: text('purpose').$type<'confirm' | 'change' | 'unsubscribe'>().notNull(),
     /** Lower-case. */
     address: text('address').notNull(),
     /** Confirm: whose address it confirms. */

@@ -35,8 +35,10 @@ export function renderNewsletterPage(input: NewsletterPageInput): string {
   const period = formatPeriod(newsletter.periodStart ?? newsletter.periodEnd, newsletter.periodEnd, loop.timeZone);
   const kicker = newsletter.kind === 'sneak_peek' ? 'Sneak peek' : 'Newsletter';
   const photos = findMediaUrls(newsletter.content).filter((url) => !url.startsWith('/media/') || input.photos.has(url));
-  const firstPhoto = photos[0];
-  const image = firstPhoto ? (firstPhoto.startsWith('/') ? `${input.publicUrl}${firstPhoto}` : firstPhoto) : null;
+  // The link preview's picture is Loop's own media only (decision 0054): an outside image in the
+  // owner's content would let its server see, and choose, what every preview of the Loop shows.
+  const firstPhoto = photos.find((url) => url.startsWith('/media/'));
+  const image = firstPhoto ? `${input.publicUrl}${firstPhoto}` : null;
   const title = newsletter.title || `${loop.name}: ${period}`;
   const draft = newsletter.status === 'draft';
   const description = describe(newsletter.content);

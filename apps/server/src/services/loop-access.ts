@@ -61,3 +61,11 @@ export function requireManage(access: LoopAccess): void {
 export function canDeleteUpdate(access: LoopAccess, authorId: number): boolean {
   return canManage(access.role) || access.user.id === authorId;
 }
+
+/**
+ * Whether a viewer sees a person's phone number and e-mail address in a Loop (decision 0054):
+ * the owner and staff see everyone's, a member only their own; other members are names.
+ */
+export function seesContactDetails(role: LoopRole, viewerId: number | undefined, personId: number): boolean {
+  return canManage(role) || viewerId === personId;
+}

@@ -45,7 +45,7 @@ export function isMailSimulated(config: Pick<Config, 'SMTP_URL'>): boolean {
 
 /**
  * SQL over `messages`: the e-mails a viewer may read in the Mail Simulator, undefined for staff
- * (all). The e-mails of the people whose phones they may play: their own (by account or address),
+ * (all). The e-mails of the people whose phones they may play: their own (sent for their account, or by address for nobody in particular),
  * and those of the text-only members of the Loops they own; never another account holder's.
  */
 export function emailsVisibleTo(db: Db, viewer: SimulatorViewer): SQL | undefined {
@@ -53,10 +53,13 @@ export function emailsVisibleTo(db: Db, viewer: SimulatorViewer): SQL | undefine
   // The person an e-mail is about: whom it went to, or who sent it in.
   const address = sql`case when ${messages.direction} = 'outbound' then ${messages.toAddress} else ${messages.fromAddress} end`;
   const isTheirs = or(eq(users.id, messages.userId), sql`lower(${users.email}) = lower(${address})`);
+  // Their own: sent for their account, or to or from their address for nobody in particular. Mail
+  // sent for someone else (a text-only member whose typed address the viewer now holds) stays
+  // theirs (decision 0054).
   const own = db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.id, viewer.id), isTheirs));
+    .where(and(eq(users.id, viewer.id), or(eq(users.id, messages.userId), and(isNull(messages.userId), isTheirs))));
   const played = db
     .select({ id: users.id })
     .from(members)

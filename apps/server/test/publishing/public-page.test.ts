@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { newsletters } from '../../src/db/schema';
 import { randomToken } from '../../src/lib/tokens';
 import { pageAssets } from '../../src/publishing/page-assets';
 import { createTestApp, signUp, type TestContext } from '../helpers/app';
@@ -67,6 +69,29 @@ describe('the public newsletter page', () => {
         .map((s) => s.attributes.find((a) => a.name === 'src')?.value),
     ).toEqual([pageAssets.js.path, pageAssets.print.path]);
     expect(html).not.toMatch(/assets\/index|type="module"/);
+  });
+
+  it("takes og:image only from Loop's own media, never an outside image in the owner's content (decision 0054)", async () => {
+    const photo = randomToken();
+    const sent = await sentNewsletter('Outside Images', [['At the lake', [photo]]]);
+    const [row] = await db().select({ content: newsletters.content }).from(newsletters).where(eq(newsletters.id, sent.id));
+    const outside = '![x](https://tracker.example/pixel.png)';
+    await db()
+      .update(newsletters)
+      .set({ content: `${outside}\n\n${row?.content ?? ''}` })
+      .where(eq(newsletters.id, sent.id));
+    const html = (await page(sent.urlId)).body;
+    expect(html).toContain(`<meta property="og:image" content="https://loop.example/media/${photo}">`);
+    expect(html).not.toMatch(/<meta[^>]+content="https:\/\/tracker\.example/);
+
+    const words = await sentNewsletter('Outside Only', [['Just words', []]]);
+    await db()
+      .update(newsletters)
+      .set({ content: `${outside}\n\nJust words` })
+      .where(eq(newsletters.id, words.id));
+    const only = (await page(words.urlId)).body;
+    expect(only).not.toContain('og:image');
+    expect(only).toContain('<meta name="twitter:card" content="summary">');
   });
 
   it("serves its scripts and stylesheet as cacheable files, and leaves the photo viewer's out when there are no photos", async () => {

@@ -18,8 +18,12 @@ export const ACTORS: Actor[] = ['signedOut', 'stranger', 'staff', 'ownerA', 'mem
 export type Person = 'owner' | 'member' | 'extra';
 type Role = 'owner' | 'member' | 'staff';
 
-/** Who may see a secret of a Loop: anyone in it, its owner (and staff), or staff only. */
+/**
+ * Who may see a secret of a Loop: anyone in it, its owner (and staff), or staff only; `self` sees
+ * their own phone number and address, which other members of the Loop may not (decision 0054).
+ */
 type Audience = 'loop' | 'manage' | 'staff';
+type Secret = { value: string; audience: Audience; self?: Actor };
 
 export interface BuiltLoop {
   id: number;
@@ -30,7 +34,7 @@ export interface BuiltLoop {
   draftId: number;
   draftUrlId: string;
   sentId: number;
-  secrets: { value: string; audience: Audience }[];
+  secrets: Secret[];
 }
 
 export const NOW = new Date('2026-03-01T12:00:00Z');
@@ -44,6 +48,8 @@ interface Account {
   cookie: string;
   phone: string;
   secrets: string[];
+  /** The phone number and e-mail address: the owner's and staff's to see, and the person's own. */
+  contact: string[];
 }
 
 export async function createWorld(t: TestContext) {
@@ -53,7 +59,13 @@ export async function createWorld(t: TestContext) {
     const firstName = tag(name);
     const signed = await signUp(t.app, { firstName, lastName: tag('Surname'), ...overrides });
     const { account: a } = signed;
-    return { id: signed.user.id, cookie: signed.cookie, phone: a.phoneNumber, secrets: [firstName, a.lastName, a.phoneNumber, a.email] };
+    return {
+      id: signed.user.id,
+      cookie: signed.cookie,
+      phone: a.phoneNumber,
+      secrets: [firstName, a.lastName],
+      contact: [a.phoneNumber, a.email],
+    };
   };
   const accounts = {
     stranger: await account('Stranger'),
@@ -122,7 +134,6 @@ export async function createWorld(t: TestContext) {
       loop.context ?? '',
       extra.firstName,
       extra.lastName,
-      extra.phoneNumber,
       ...owner.secrets,
       ...member.secrets,
       ...Object.values(contents),
@@ -143,6 +154,9 @@ export async function createWorld(t: TestContext) {
       sentId: sent.id,
       secrets: [
         ...inLoop.map((value) => ({ value, audience: 'loop' as const })),
+        { value: extra.phoneNumber, audience: 'manage' },
+        ...owner.contact.map((value) => ({ value, audience: 'manage' as const, self: `owner${key}` as const })),
+        ...member.contact.map((value) => ({ value, audience: 'manage' as const, self: `member${key}` as const })),
         { value: invite.code, audience: 'manage' },
         // A draft is the owner's and staff's to read before it goes (decision 0040).
         { value: draft.urlId, audience: 'manage' },
@@ -189,7 +203,7 @@ export function hiddenFrom(world: World, actor: Actor): string[] {
     for (const secret of world.loops[key].secrets) {
       const visible =
         secret.audience === 'loop' ? role !== null : secret.audience === 'manage' ? role === 'owner' || role === 'staff' : role === 'staff';
-      if (!visible) hidden.push(secret.value);
+      if (!visible && secret.self !== actor) hidden.push(secret.value);
     }
   }
   return hidden;

@@ -28,6 +28,17 @@ const LURES = [
   ['a link', 'Prize https://win.example', /can't contain a link or web address/],
   ['a shortener', 'Claim at bit ly/abc', /can't contain a link or web address/],
   ['a phone number', 'Call 415-555-0101 now', /can't contain a phone number/],
+  // Invisible characters (format characters such as U+200B) are read past (decision 0054).
+  ['a web address with a zero-width space', 'paypal\u200b.com/verify', /can't contain a link or web address/],
+  ['a phone number with soft hyphens', 'Call 415\u00ad555\u00ad0101', /can't contain a phone number/],
+  // Names that claim to be a bank, a government body or a payment service (decision 0054).
+  ['a bank', 'Chase Bank Fraud Alert', /can't name a bank, a government body or a payment service/],
+  ['a government body', 'IRS Final Notice', /can't name a bank, a government body or a payment service/],
+  [
+    'a web address in words',
+    'paypal dot com slash login',
+    /can't name a bank, a government body or a payment service, or spell out a web address/,
+  ],
 ] as const;
 
 const call = (method: 'POST' | 'PUT', url: string, payload: object, cookie?: string) =>
@@ -86,7 +97,14 @@ describe.each(LURES)('a name with %s', (_what, lure, message) => {
 
 describe('ordinary names', () => {
   it('still work: dots with a space, initials, years, numbers', async () => {
-    for (const name of ['St. John family', 'J.R.R. Tolkien fans', 'Class of 2019-2024', 'Team 42']) {
+    for (const name of [
+      'St. John family',
+      'J.R.R. Tolkien fans',
+      'Class of 2019-2024',
+      'Team 42',
+      'Bank Street Book Club',
+      'The IRSay family',
+    ]) {
       const res = await call('POST', '/api/loops', { name, vibe: ['family'] }, owner.cookie);
       expect(res.statusCode, name).toBe(201);
     }

@@ -21,6 +21,11 @@ const NOT_VALID = renderEmailLinkPage({
   paragraphs: ['The link may be incomplete, mistyped or expired. Open it again from the email it came in.'],
 });
 
+const TAKEN = renderEmailLinkPage({
+  title: 'This address already has a Loop account',
+  paragraphs: ['Log in with it, or keep the address you had. Nothing was changed.'],
+});
+
 /**
  * The pages of e-mail links, without signing in (decision 0047): GET shows a page with a button,
  * POST does it, so a mail scanner that opens links changes nothing.
@@ -50,7 +55,10 @@ const emailLinkRoutes: FastifyPluginAsync = async (app) => {
 
   app.post<Params>('/email/confirm/:token', { preHandler: limit }, async (request, reply) => {
     const { token } = request.params;
-    if (!TOKEN.test(token) || !(await confirmEmailAddress(db, secret, token, clock()))) return sendHtml(reply.code(404), NOT_VALID);
+    const confirmed = TOKEN.test(token) ? await confirmEmailAddress(db, secret, token, clock()) : false;
+    if (!confirmed) return sendHtml(reply.code(404), NOT_VALID);
+    // Only the mailbox's holder reads this page: they may learn their address has an account.
+    if (confirmed === 'taken') return sendHtml(reply.code(409), TAKEN);
     return sendHtml(
       reply,
       renderEmailLinkPage({

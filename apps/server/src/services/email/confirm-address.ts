@@ -1,14 +1,27 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
-import type { DbOrTx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { emailSuppressions, emailTokens, hashedEmailSuppressions, users } from '../../db/schema';
 import { hashToken, randomToken } from '../../lib/tokens';
 import { enqueueEmail, suppressionHashSql } from '../../mail/outbox';
+import { freeEmail } from '../users/free-email';
 
 /** How long a confirmation link works. */
 const CONFIRM_LINK_DAYS = 30;
 
 type LinkConfig = Pick<Config, 'PUBLIC_URL' | 'SESSION_SECRET'>;
+
+/** A new link to /email/confirm (its token's hash stored, never the token). */
+export async function insertConfirmLink(
+  tx: DbOrTx,
+  config: LinkConfig,
+  link: { purpose: 'confirm' | 'change'; address: string; userId: number; expiresAt: Date },
+): Promise<{ url: string; tokenHash: string }> {
+  const token = randomToken();
+  const tokenHash = hashToken(token, config.SESSION_SECRET);
+  await tx.insert(emailTokens).values({ tokenHash, ...link });
+  return { url: `${config.PUBLIC_URL}/email/confirm/${token}`, tokenHash };
+}
 
 /**
  * Sends one confirmation link to a person's address (double opt-in, decision 0047), unless it is
@@ -28,16 +41,8 @@ export async function requestEmailConfirmation(
     .where(eq(users.id, input.userId));
   const address = user?.email?.toLowerCase();
   if (!address || user?.confirmed === address) return false;
-  const token = randomToken();
-  const tokenHash = hashToken(token, config.SESSION_SECRET);
-  await tx.insert(emailTokens).values({
-    tokenHash,
-    purpose: 'confirm',
-    address,
-    userId: input.userId,
-    expiresAt: new Date(input.now.getTime() + CONFIRM_LINK_DAYS * 86_400_000),
-  });
-  const url = `${config.PUBLIC_URL}/email/confirm/${token}`;
+  const expiresAt = new Date(input.now.getTime() + CONFIRM_LINK_DAYS * 86_400_000);
+  const { url, tokenHash } = await insertConfirmLink(tx, config, { purpose: 'confirm', address, userId: input.userId, expiresAt });
   const subject = input.addedBy
     ? `${input.addedBy.name} added you to ${input.addedBy.loopName}'s newsletter: confirm`
     : 'Confirm your email address for Loop';
@@ -69,13 +74,25 @@ export async function requestEmailConfirmation(
   return true;
 }
 
-/** The valid confirmation link's token row, or undefined (unknown, expired, or the account's address changed since). */
+/**
+ * The valid confirmation link's token row, or undefined (unknown, expired, or the account's address
+ * changed since). A `change` link (requestEmailChange) names the address the account asked for.
+ */
 async function confirmToken(db: DbOrTx, secret: string, token: string, now: Date) {
   const [row] = await db
-    .select({ tokenHash: emailTokens.tokenHash, address: emailTokens.address, userId: emailTokens.userId })
+    .select({ tokenHash: emailTokens.tokenHash, address: emailTokens.address, userId: emailTokens.userId, purpose: emailTokens.purpose })
     .from(emailTokens)
-    .innerJoin(users, and(eq(users.id, emailTokens.userId), sql`lower(${users.email}) = ${emailTokens.address}`))
-    .where(and(eq(emailTokens.tokenHash, hashToken(token, secret)), eq(emailTokens.purpose, 'confirm'), gt(emailTokens.expiresAt, now)));
+    .innerJoin(
+      users,
+      and(eq(users.id, emailTokens.userId), or(eq(emailTokens.purpose, 'change'), sql`lower(${users.email}) = ${emailTokens.address}`)),
+    )
+    .where(
+      and(
+        eq(emailTokens.tokenHash, hashToken(token, secret)),
+        inArray(emailTokens.purpose, ['confirm', 'change']),
+        gt(emailTokens.expiresAt, now),
+      ),
+    );
   return row;
 }
 
@@ -85,22 +102,36 @@ export async function confirmLinkIsValid(db: DbOrTx, secret: string, token: stri
 
 /**
  * Follows a confirmation link (the page's button): the account's address is confirmed, and an
- * earlier unsubscribe of it is lifted (this is a new yes); a bounce stays. False: not a valid link.
+ * earlier unsubscribe of it is lifted (this is a new yes); a bounce stays. A `change` link makes
+ * the address the account's first (decision 0054): an address an owner typed for a text-only
+ * member gives way, another account's does not (`taken`). False: not a valid link.
  */
-export async function confirmEmailAddress(db: DbOrTx, secret: string, token: string, now: Date): Promise<boolean> {
-  const row = await confirmToken(db, secret, token, now);
-  if (!row?.userId) return false;
-  await db.update(users).set({ emailConfirmedAddress: row.address, emailConfirmedAt: now }).where(eq(users.id, row.userId));
-  await db.delete(emailSuppressions).where(and(eq(emailSuppressions.address, row.address), eq(emailSuppressions.reason, 'unsubscribed')));
-  // A deleted account's unsubscribe, kept hashed, is lifted by this new yes too (decision 0050).
-  await db
-    .delete(hashedEmailSuppressions)
-    .where(
-      and(
-        eq(hashedEmailSuppressions.addressHash, suppressionHashSql(sql`${row.address}::text`)),
-        eq(hashedEmailSuppressions.reason, 'unsubscribed'),
-      ),
-    );
-  await db.delete(emailTokens).where(and(eq(emailTokens.purpose, 'confirm'), eq(emailTokens.address, row.address)));
-  return true;
+export async function confirmEmailAddress(db: Db, secret: string, token: string, now: Date): Promise<boolean | 'taken'> {
+  return db.transaction(async (tx) => {
+    const row = await confirmToken(tx, secret, token, now);
+    if (!row?.userId) return false;
+    if (row.purpose === 'change') {
+      const [holder] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(sql`lower(${users.email}) = ${row.address}`, ne(users.id, row.userId), isNotNull(users.passwordHash)));
+      if (holder) return 'taken';
+      await freeEmail(tx, row.address, row.userId, 'taken');
+      await tx.update(users).set({ email: row.address }).where(eq(users.id, row.userId));
+      await tx.delete(emailTokens).where(and(eq(emailTokens.purpose, 'change'), eq(emailTokens.userId, row.userId)));
+    }
+    await tx.update(users).set({ emailConfirmedAddress: row.address, emailConfirmedAt: now }).where(eq(users.id, row.userId));
+    await tx.delete(emailSuppressions).where(and(eq(emailSuppressions.address, row.address), eq(emailSuppressions.reason, 'unsubscribed')));
+    // A deleted account's unsubscribe, kept hashed, is lifted by this new yes too (decision 0050).
+    await tx
+      .delete(hashedEmailSuppressions)
+      .where(
+        and(
+          eq(hashedEmailSuppressions.addressHash, suppressionHashSql(sql`${row.address}::text`)),
+          eq(hashedEmailSuppressions.reason, 'unsubscribed'),
+        ),
+      );
+    await tx.delete(emailTokens).where(and(eq(emailTokens.purpose, 'confirm'), eq(emailTokens.address, row.address)));
+    return true;
+  });
 }

@@ -4,12 +4,13 @@ import type { LoopDetail, LoopMember, LoopRole, LoopUpdate } from '@loop/shared/
 import type { Db } from '../../db/client';
 import { loops, media, members, messages, phoneOptOuts, undeliverablePhones, updates, users, type MediaVariant } from '../../db/schema';
 import { AppError } from '../../errors';
+import { seesContactDetails } from '../loop-access';
 import { isClipRow } from '../../media/clip';
 import { clipOf } from '../../media/find-media';
 import { mediaUrl } from '../../storage/media-storage';
 import { emailStatusSql } from '../email/email-status';
 import { memberZone, scheduledForSql } from '../members/member-zone';
-import { authorName, showsOwnDetails, toLoopMember } from '../members/to-loop-member';
+import { authorName, namesOnly, showsOwnDetails, toLoopMember } from '../members/to-loop-member';
 import { memberState } from '../members/member-state';
 import { loopNewslettersJson, toLoopNewsletterRow, type LoopNewsletterRow } from './loop-newsletters';
 import { summaryFields, toLoopSummary } from './loop-summary';
@@ -74,7 +75,7 @@ export async function getLoopDetail(
   db: Db,
   loopId: number,
   role: LoopRole,
-  options: { memberLimit?: number; now?: Date } = {},
+  options: { memberLimit?: number; now?: Date; viewerId?: number } = {},
 ): Promise<LoopDetail> {
   return (await getLoopDetailAndNewsletters(db, loopId, role, options)).detail;
 }
@@ -87,7 +88,7 @@ export async function getLoopDetailAndNewsletters(
   db: Db,
   loopId: number,
   role: LoopRole,
-  options: { memberLimit?: number; now?: Date; newsletters?: { countedAfter: Date }; staffView?: boolean } = {},
+  options: { memberLimit?: number; now?: Date; newsletters?: { countedAfter: Date }; staffView?: boolean; viewerId?: number } = {},
 ): Promise<{ detail: LoopDetail; newsletters: LoopNewsletterRow[] }> {
   const limit = options.memberLimit === undefined ? sql`` : sql`limit ${options.memberLimit}`;
   const [row] = await db
@@ -157,8 +158,12 @@ export async function getLoopDetailAndNewsletters(
   if (!row) throw new AppError('not_found', 'Loop not found.');
 
   const summary = toLoopSummary(row);
+  // A plain member sees the others' names, not how to reach them (decision 0054).
+  const contactOf = (personId: number) => seesContactDetails(role, options.viewerId, personId);
+  if (!contactOf(summary.creatorId)) summary.creator = { ...summary.creator, email: null };
+  const memberRows = parseJson(row.members);
   const now = options.now ?? new Date();
-  const memberList: LoopMember[] = parseJson(row.members).map((m) => ({
+  const memberList: LoopMember[] = memberRows.map((m) => ({
     ...memberState(
       {
         status: m.status,
@@ -211,6 +216,7 @@ export async function getLoopDetailAndNewsletters(
       scheduledFor: m.scheduled_for,
     }),
   }));
+  const shownMembers = memberList.map((member, i) => (contactOf(Number(memberRows[i]?.user_id)) ? member : namesOnly(member)));
   const updateList: LoopUpdate[] = parseJson(row.updates).map((u) => ({
     id: Number(u.id),
     userId: Number(u.user_id),
@@ -236,7 +242,7 @@ export async function getLoopDetailAndNewsletters(
     ),
   }));
   return {
-    detail: { ...summary, role, members: memberList, updates: updateList },
+    detail: { ...summary, role, members: shownMembers, updates: updateList },
     newsletters: row.newsletters === null ? [] : parseJson(row.newsletters).map(toLoopNewsletterRow),
   };
 }

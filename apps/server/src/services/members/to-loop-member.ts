@@ -120,3 +120,16 @@ export function memberWithPerson(member: typeof members.$inferSelect, user: type
     typed: member,
   };
 }
+
+/**
+ * A member as another plain member of the Loop sees them (decision 0054): their name, context,
+ * state and zone, but no phone number, e-mail address or anything of how texts to the phone fare.
+ */
+export function namesOnly(member: LoopMember): LoopMember {
+  return {
+    ...member,
+    user: { ...member.user, phoneNumber: null, email: null, emailStatus: 'none' },
+    lastError: null,
+    deliveryNote: null,
+  };
+}

@@ -1,4 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import { enforceLimits, type Limit } from '../attempts/enforce-limits';
 import type { DbOrTx } from '../../db/client';
 import { loops, newsletters } from '../../db/schema';
 import type { MailLinks } from '../../mail/links';
@@ -20,7 +21,15 @@ export interface SentNewsletter {
  */
 export async function sendNewsletter(
   db: DbOrTx,
-  input: { loopId: number; newsletterId: number; now: Date; publicUrl: string; mail?: MailLinks | undefined },
+  input: {
+    loopId: number;
+    newsletterId: number;
+    now: Date;
+    publicUrl: string;
+    mail?: MailLinks | undefined;
+    /** An owner's send counts among the Loop's texts to all its members today (decision 0054). */
+    limits?: { secret: string; limits: Limit[] } | undefined;
+  },
 ): Promise<SentNewsletter> {
   return db.transaction(async (tx) => {
     const [sent] = await tx
@@ -37,6 +46,7 @@ export async function sendNewsletter(
       )
       .returning();
     if (!sent) throw alreadySent(await getLoopNewsletter(tx, input.loopId, input.newsletterId));
+    if (input.limits) await enforceLimits(tx, input.limits.secret, input.now, input.limits.limits);
     const [loop] = await tx.select({ name: loops.name }).from(loops).where(eq(loops.id, input.loopId));
     const text = newsletterTexts.newsletter(loop?.name ?? 'Loop', newsletterUrl(input.publicUrl, sent.urlId));
     return { newsletter: sent, textsQueued: await queueNewsletterTexts(tx, sent, text, input.mail) };

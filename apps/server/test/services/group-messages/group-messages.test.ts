@@ -1,11 +1,11 @@
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupMessageSummary, SentGroupMessageAnswer, TextCost } from '@loop/shared/group-messages';
-import { groupMessages, messages, phoneOptOuts } from '../../../src/db/schema';
+import { groupMessages, loops, messages, phoneOptOuts } from '../../../src/db/schema';
 import { smsSegments } from '../../../src/messaging/segments';
 import { runSchedulerTick } from '../../../src/scheduling/run-scheduler-tick';
 import { createTestApp, signUp, uniquePhone, type TestContext } from '../../helpers/app';
-import { addActiveMemberAs, addMemberAs, createLoopAs } from '../../helpers/loops';
+import { addActiveMemberAs, addMemberAs, createLoopAs, insertUpdate } from '../../helpers/loops';
 
 /**
  * Owners' group messages (decision 0042): what they cost before they go, whom they reach
@@ -122,6 +122,41 @@ describe('the attack: an owner texts only consenting members of their own Loop',
     expect(later.statusCode).toBe(429);
     for (let i = 0; i < 4; i++)
       expect((await post(`/api/loops/${loop.id}/group-messages`, { message: `Staff ${i}` }, staff)).statusCode).toBe(201);
+  });
+});
+
+describe('newsletters sent now count as texts to the whole Loop (decision 0054)', () => {
+  /** A Loop with an update and a newsletter draft of it, after `groupMessages` group messages today. */
+  async function draftAfter(groupMessages: number) {
+    const { loop } = await loopWithMembers();
+    // The newsletter's period starts at the Loop's creation: before the test clock's now.
+    await db()
+      .update(loops)
+      .set({ createdAt: new Date(now.getTime() - 7_200_000) })
+      .where(eq(loops.id, loop.id));
+    await insertUpdate(db(), loop.id, owner.user.id, 'We planted the tomatoes', [], new Date(now.getTime() - 3_600_000));
+    for (let i = 0; i < groupMessages; i++)
+      expect((await post(`/api/loops/${loop.id}/group-messages`, { message: `Note ${i}` })).statusCode).toBe(201);
+    const generated = await post(`/api/loops/${loop.id}/newsletters/generate`, {});
+    expect(generated.statusCode, generated.body).toBe(201);
+    const { newsletter } = generated.json<{ newsletter: { id: number } }>();
+    return { loop, send: (cookie = owner.cookie) => post(`/api/loops/${loop.id}/newsletters/${newsletter.id}/send`, {}, cookie) };
+  }
+
+  it('refuses an owner’s newsletter sent by hand after the day’s 3 group messages; staff may', async () => {
+    const { send } = await draftAfter(3);
+    const refused = await send();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json<{ message: string }>().message).toMatch(
+      /^This Loop has had 3 texts to all its members today \(group messages and newsletters sent now\).*You can send this newsletter in \d+ hours\.$/,
+    );
+    expect((await send(staff)).statusCode).toBe(200);
+  });
+
+  it('counts a newsletter sent by hand toward the group messages of the day', async () => {
+    const { loop, send } = await draftAfter(2);
+    expect((await send()).statusCode).toBe(200);
+    expect((await post(`/api/loops/${loop.id}/group-messages`, { message: 'One more' })).statusCode).toBe(429);
   });
 });
 

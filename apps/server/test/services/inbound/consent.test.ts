@@ -227,8 +227,8 @@ describe("story: texts to anyone, with anyone's words", () => {
       method: 'POST',
       url: '/api/loops',
       headers: { cookie: spammer.cookie },
-      // A phone number or a link in the name is refused outright (test/security/phishing-names.test.ts).
-      payload: { name: 'URGENT Your bank account is locked call the number on your card now', vibe: ['fun'] },
+      // A phone number, a link or a bank's name is refused outright (test/security/phishing-names.test.ts).
+      payload: { name: 'URGENT Your parcel is waiting call the number on the slip right now', vibe: ['fun'] },
     });
     const loop = res.json<{ id: number }>();
     const phones = Array.from({ length: 4 }, () => uniquePhone());
@@ -250,8 +250,8 @@ describe("story: texts to anyone, with anyone's words", () => {
     expect(await db().select().from(members).where(eq(members.loopId, loop.id))).toHaveLength(4);
 
     const [invitation] = await textsTo(db(), phones[0] ?? '');
-    expect(invitation?.body).toMatch(/^Loop: "New Account" invited you to "URGENT Your bank account is locked ca\.\.\." \(/);
-    expect(invitation?.body).not.toContain('on your card');
+    expect(invitation?.body).toMatch(/^Loop: "New Account" invited you to "URGENT Your parcel is waiting call th\.\.\." \(/);
+    expect(invitation?.body).not.toContain('on the slip');
   });
 
   it('one invitation per phone per Loop per day, and a cap per phone across Loops', async () => {

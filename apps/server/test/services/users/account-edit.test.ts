@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkMessage } from '@loop/shared/text';
 import { sweepUntilIdle } from '../../../src/jobs/message-worker';
@@ -24,17 +24,37 @@ async function signedInTab(app: TestApp, overrides: Record<string, unknown> = {}
   return { ...signed, tab };
 }
 
+/** The path of the newest link e-mailed to an address to confirm it as an account's new one. */
+async function changeLink(address: string): Promise<string> {
+  const [mail] = await t.app.ctx.db
+    .select({ body: messages.body })
+    .from(messages)
+    .where(and(eq(messages.toAddress, address), eq(messages.kind, 'confirm_address')))
+    .orderBy(desc(messages.id))
+    .limit(1);
+  const path = /\/email\/confirm\/[A-Za-z0-9_-]{43}/.exec(mail?.body ?? '')?.[0];
+  if (!path) throw new Error(`no link to ${address}`);
+  return path;
+}
+
 async function logIn(app: TestApp, email: string, password: string, remoteAddress = '127.0.0.1') {
   return app.inject({ method: 'POST', url: '/api/login', remoteAddress, payload: { email, password } });
 }
 
 describe('PUT /api/user: name and email', () => {
-  it('changes the first and last name and the email, checked as sign-up checks them', async () => {
-    const { tab } = await signedInTab(t.app);
+  it('changes the first and last name, and the email once its link is followed, checked as sign-up checks them', async () => {
+    const { tab, account } = await signedInTab(t.app);
     const res = await tab.put('/api/user', { firstName: ' Grace ', lastName: 'Hopper', email: 'Grace.Hopper@Example.org' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', email: 'grace.hopper@example.org' });
-    expect((await tab.get('/api/user')).json()).toMatchObject({ firstName: 'Grace', email: 'grace.hopper@example.org' });
+    // The address is the account's only once confirmed (decision 0054).
+    expect(res.json()).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', email: account.email });
+    const confirmed = await t.app.inject({ method: 'POST', url: await changeLink('grace.hopper@example.org') });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await tab.get('/api/user')).json()).toMatchObject({
+      firstName: 'Grace',
+      email: 'grace.hopper@example.org',
+      emailStatus: 'confirmed',
+    });
 
     const phishing = await tab.put('/api/user', { firstName: 'Claim your prize at evil.co' });
     expect(phishing.statusCode).toBe(400);
@@ -48,22 +68,34 @@ describe('PUT /api/user: name and email', () => {
     expect((await tab.get('/api/user')).json()).toMatchObject({ firstName: 'Grace', lastName: 'Hopper' });
   });
 
-  it("refuses another account's email with a 409 the person acts on, and takes one an owner typed for a text-only member", async () => {
+  it("answers the same for another account's email; following its link changes nothing, while one an owner typed for a text-only member gives way", async () => {
     const other = await signUp(t.app);
-    const { tab, user } = await signedInTab(t.app);
+    const { tab, user, account } = await signedInTab(t.app);
     const taken = await tab.put('/api/user', { email: other.account.email.toUpperCase() });
-    expect(taken.statusCode).toBe(409);
-    expect(taken.json().message).toBe('This email is already used by another account. Use another email, or keep your current one.');
+    const fresh = await tab.put('/api/user', { email: `fresh-${user.id}@example.com` });
+    expect(taken.statusCode).toBe(200);
+    expect(taken.json()).toEqual(fresh.json());
+    // A request replaces the one before: the first link no longer works.
+    const stale = await t.app.inject({ method: 'POST', url: await changeLink(other.account.email.toLowerCase()) });
+    expect(stale.statusCode).toBe(404);
+    await tab.put('/api/user', { email: other.account.email });
+    const refused = await t.app.inject({ method: 'POST', url: await changeLink(other.account.email.toLowerCase()) });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.body).toContain('This address already has a Loop account');
+    expect((await tab.get('/api/user')).json()).toMatchObject({ email: account.email });
 
     const [textOnly] = await t.app.ctx.db
       .insert(users)
       .values({ email: 'typed-by-owner@example.com', firstName: 'Text', lastName: 'Only', phoneNumber: uniquePhone() })
       .returning();
     const res = await tab.put('/api/user', { email: 'typed-by-owner@example.com' });
-    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(fresh.json());
+    const before = await t.app.ctx.db.select({ email: users.email }).from(users).where(eq(users.id, textOnly!.id));
+    expect(before[0]?.email).toBe('typed-by-owner@example.com');
+    expect((await t.app.inject({ method: 'POST', url: await changeLink('typed-by-owner@example.com') })).statusCode).toBe(200);
     const [after] = await t.app.ctx.db.select({ email: users.email }).from(users).where(eq(users.id, textOnly!.id));
     expect(after?.email).toBeNull();
-    expect(res.json()).toMatchObject({ id: user.id, email: 'typed-by-owner@example.com' });
+    expect((await tab.get('/api/user')).json()).toMatchObject({ id: user.id, email: 'typed-by-owner@example.com' });
   });
 
   it('is for the signed-in only', async () => {

@@ -107,6 +107,15 @@ describe('/loops/{id} Members tab: editing a member', () => {
     expect(screen.queryByRole('button', { name: /^Remove/ })).toBeNull();
   });
 
+  it('shows a member the others’ names only, as the server sends them (decision 0054)', async () => {
+    const namesOnly = member(2, { user: { ...member(2).user, phoneNumber: null, email: null, emailStatus: 'none' } });
+    serveLoop(loopDetail({ role: 'member', members: [namesOnly] }));
+    const { container } = renderRoute('/loops/7', { user: owner });
+    expect(await screen.findByText('Margaret Walker-Fitzgerald')).toBeDefined();
+    expect(container.querySelector('a[href^="tel:"], a[href^="mailto:"]')).toBeNull();
+    expect(container.textContent).not.toContain('null');
+  });
+
   it('shows the server’s reason when an edit is refused', async () => {
     const user = userEvent.setup();
     serveLoop(loopDetail());

@@ -47,7 +47,7 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // /api/loops only, not /api/loops/ too: Fastify would register both from one route object, which
   // the API description then lists twice under the second path.
-  app.get('/', { prefixTrailingSlash: 'no-slash' }, async (request) => listLoops(db, gatedUser(request).id));
+  app.get('/', { prefixTrailingSlash: 'no-slash' }, async (request) => listLoops(db, gatedUser(request)));
 
   app.post('/', { prefixTrailingSlash: 'no-slash', schema: { body: createLoopSchema } }, async (request, reply) => {
     const user = gatedUser(request);
@@ -60,7 +60,7 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/:id', { schema: { params: loopParams, response: { 200: loopDetailResponseSchema } } }, async (request) => {
     const { id } = request.params;
     const access = await getLoopAccess(db, gatedUser(request), id);
-    return getLoopDetail(db, id, access.role, { now: clock() });
+    return getLoopDetail(db, id, access.role, { now: clock(), viewerId: access.user.id });
   });
 
   app.get('/:id/newsletters', { schema: { params: loopParams } }, async (request) => {
@@ -119,7 +119,7 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
     const access = await getLoopAccess(db, gatedUser(request), id);
     requireManage(access);
     await db.transaction((tx) => resendInvitation(tx, { loop: access.loop, memberId, adder: access.user, config, now: clock() }));
-    return getLoopDetail(db, id, access.role, { now: clock() });
+    return getLoopDetail(db, id, access.role, { now: clock(), viewerId: access.user.id });
   });
 
   app.delete('/:id/members/:memberId', { schema: { params: memberParams } }, async (request) => {

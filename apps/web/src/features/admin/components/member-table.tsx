@@ -94,6 +94,8 @@ function MemberName({ member }: { member: LoopMember }) {
 }
 
 function MemberPhone({ member }: { member: LoopMember }) {
+  // Staff always get the number; null is only ever a plain member's view of someone else.
+  if (member.user.phoneNumber === null) return '-';
   return (
     <a href={`tel:${member.user.phoneNumber}`} className="tabular-nums hover:underline">
       {formatPhoneNumber(member.user.phoneNumber)}

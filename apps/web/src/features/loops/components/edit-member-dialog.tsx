@@ -60,7 +60,7 @@ function EditMemberForm({ loopId, member, onSaved }: { loopId: number; member: L
       firstName: member.user.firstName,
       lastName: member.user.lastName,
       messagingPreference: member.user.messagingPreference,
-      phoneNumber: member.user.phoneNumber,
+      phoneNumber: member.user.phoneNumber ?? '',
       context: member.context ?? '',
       timeZone: member.ownerTimeZone,
     },

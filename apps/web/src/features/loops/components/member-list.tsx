@@ -91,10 +91,16 @@ function MemberRow({ loopId, member, canManage }: { loopId: number; member: Loop
           )}
           {canManage && member.resendAt && <ResendInvitation loopId={loopId} member={member} />}
           <div className="flex min-w-0 flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
-            <a href={`tel:${member.user.phoneNumber}`} className="inline-flex items-center gap-1.5 whitespace-nowrap hover:text-foreground">
-              <Phone aria-hidden="true" className="size-3.5" />
-              {formatPhoneNumber(member.user.phoneNumber)}
-            </a>
+            {/* Only the owner, staff and the member themselves get a phone and e-mail: others see names (decision 0054). */}
+            {member.user.phoneNumber && (
+              <a
+                href={`tel:${member.user.phoneNumber}`}
+                className="inline-flex items-center gap-1.5 whitespace-nowrap hover:text-foreground"
+              >
+                <Phone aria-hidden="true" className="size-3.5" />
+                {formatPhoneNumber(member.user.phoneNumber)}
+              </a>
+            )}
             {member.user.email && (
               <a href={`mailto:${member.user.email}`} className="inline-flex max-w-full min-w-0 items-center gap-1.5 hover:text-foreground">
                 <Mail aria-hidden="true" className="size-3.5 shrink-0" />

@@ -19,13 +19,12 @@ function profileServer() {
       const body = (await request.json()) as Partial<User>;
       bodies.put.push(body);
       await delay(20);
-      if (body.email === 'taken@example.com') {
-        return HttpResponse.json(
-          { message: 'This email is already used by another account. Use another email, or keep your current one.' },
-          { status: 409 },
-        );
+      if (body.firstName === 'Limited') {
+        return HttpResponse.json({ message: 'Too many changes from this account. Try again in 15 minutes.' }, { status: 429 });
       }
-      me = { ...me, ...body };
+      // As the server does: a new address is the account's only once its link is followed (decision 0054).
+      const { email: _asked, ...rest } = body;
+      me = { ...me, ...rest };
       return HttpResponse.json(me);
     }),
     http.post('*/api/user/password', async ({ request }) => {
@@ -85,23 +84,28 @@ describe('Profile: name, email, phone number and password', () => {
     expect(bodies.put).toEqual([]);
 
     await user.clear(first);
-    await user.type(first, 'Anna');
-    const email = within(details).getByLabelText('Email');
-    await user.clear(email);
-    await user.type(email, 'taken@example.com');
+    await user.type(first, 'Limited');
     await user.click(save);
     expect(await within(details).findByRole('alert')).toHaveProperty(
       'textContent',
-      'This email is already used by another account. Use another email, or keep your current one.',
+      'Too many changes from this account. Try again in 15 minutes.',
     );
 
+    await user.clear(first);
+    await user.type(first, 'Anna');
+    await user.click(save);
+    expect(await screen.findByText('Profile updated successfully!')).toBeDefined();
+    expect(within(details).queryByRole('alert')).toBeNull();
+
+    const email = within(details).getByLabelText('Email');
     await user.clear(email);
     await user.type(email, 'Anna.New@Example.com');
     await user.keyboard('{Enter}');
-    expect(await screen.findByText('Profile updated successfully!')).toBeDefined();
+    expect(
+      await screen.findByText('We sent a link to anna.new@example.com. Your email changes to it once you follow the link.'),
+    ).toBeDefined();
     expect(bodies.put.at(-1)).toEqual({ firstName: 'Anna', lastName: 'Owner', email: 'anna.new@example.com' });
-    await waitFor(() => expect(within(details).getByLabelText('Email')).toHaveProperty('value', 'anna.new@example.com'));
-    expect(within(details).queryByRole('alert')).toBeNull();
+    await waitFor(() => expect(within(details).getByLabelText('Email')).toHaveProperty('value', owner.email));
   });
 
   it('changes the password with the current one, and shows a wrong one under the form', async () => {

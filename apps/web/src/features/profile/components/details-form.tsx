@@ -31,7 +31,17 @@ export function DetailsForm({ user }: { user: User }) {
   const onSubmit = form.handleSubmit((values) => {
     setFailure(undefined);
     update.mutate(values, {
-      onSuccess: () => toast({ title: 'Profile updated successfully!' }),
+      onSuccess: (saved) => {
+        // A new address is the account's once its link is followed (decision 0054): until then the
+        // answer keeps the old one.
+        if (values.email.toLowerCase() !== (saved.email ?? '').toLowerCase()) {
+          form.reset({ ...values, email: saved.email ?? '' });
+          toast({
+            title: 'Check your inbox',
+            description: `We sent a link to ${values.email}. Your email changes to it once you follow the link.`,
+          });
+        } else toast({ title: 'Profile updated successfully!' });
+      },
       onError: (error) => {
         setFailure(errorText(error));
         toastError(errorText(error), 'Failed to update profile');

@@ -21,6 +21,7 @@ import { moveNewsletter } from '../../../../services/newsletters/move-newsletter
 import { renderNewsletterDraft } from '../../../../services/newsletters/render-draft';
 import { saveNewsletterDraft } from '../../../../services/newsletters/save-newsletter-draft';
 import { sendNewsletter } from '../../../../services/newsletters/send-newsletter';
+import { newsletterSendLimits } from '../../../../services/group-messages/group-message-limits';
 import { skipNewsletter } from '../../../../services/newsletters/skip-newsletter';
 import { toNewsletter } from '../../../../services/newsletters/to-newsletter';
 import type { FastifyRequest } from 'fastify';
@@ -96,8 +97,13 @@ const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/:id/newsletters/:newsletterId/send', { schema: { params: newsletterParamsSchema } }, async (request) => {
     const { params } = request;
-    await managed(request, params.id);
-    const sent = await sendNewsletter(db, { loopId: params.id, newsletterId: params.newsletterId, ...sending() });
+    const access = await managed(request, params.id);
+    const sent = await sendNewsletter(db, {
+      loopId: params.id,
+      newsletterId: params.newsletterId,
+      ...sending(),
+      limits: access.role === 'staff' ? undefined : { secret: config.SESSION_SECRET, limits: newsletterSendLimits(config, params.id) },
+    });
     return { newsletter: toNewsletter(sent.newsletter), textsQueued: sent.textsQueued } satisfies SendNewsletterAnswer;
   });
 
