@@ -105,6 +105,12 @@ export const replies = {
   twilioOptedIn: () =>
     'You have successfully been re-subscribed to messages from this number. Reply HELP for help. Reply STOP to unsubscribe. Msg&Data Rates May Apply.',
 
+  /**
+   * A text that might ask to stop but might be news (decision 0055): it was not shared, and this
+   * says both ways out. At most once a day to a phone.
+   */
+  mightStop: () => "Loop didn't share that text. Reply STOP to stop all texts from Loop, or send your news again.",
+
   /** At most once a day, to a phone that opted out and texts anyway: nothing was shared. */
   rejoinHint: () => "You've stopped Loop texts, so this wasn't shared with anyone. Reply START to rejoin and share again.",
 

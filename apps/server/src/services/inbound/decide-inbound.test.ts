@@ -88,7 +88,7 @@ describe('decideInbound (pure)', () => {
     fc.assert(
       fc.property(
         facts,
-        fc.constantFrom(...OPT_OUT_PHRASES, 'Stop.', 'S T O P', 'opt-out'),
+        fc.constantFrom(...OPT_OUT_PHRASES, 'Stop.', 'S T O P', 'opt-out', 'PARAR', 'Arrêt', '🛑', 'stop it', 'Take me out of this group'),
         fc.constantFrom('sms' as const, 'whatsapp' as const),
         (f, body, channel) => {
           expect(decideInbound(text(body, { channel }), sender(f)).kind).toBe('opt_out');

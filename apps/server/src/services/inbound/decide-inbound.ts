@@ -1,12 +1,12 @@
 import type { Config } from '../../config';
 import { textChannel, type MessageRow } from '../../messaging/context';
-import { isTwilioOptOutWord } from '../../messaging/opt-out-words';
+import { isTwilioHelpWord, isTwilioOptOutWord, readRequest } from '../../messaging/opt-out-words';
 import { replies } from '../../messaging/replies';
 import { isSimulatorAddress } from '../../messaging/simulator';
 import { parseConsent } from './consent';
 import { answerToQuestion, decideConsent, type ConsentOutcome } from './decide-consent';
 import { erasureCodeHash } from './erasure-code';
-import { erasureCodeIn, parseKeyword, type Keyword } from './keywords';
+import { erasureCodeIn, parseKeyword, twilioAnsweredKeyword, type Keyword } from './keywords';
 import { routeText, type LoopRef } from './route-text';
 import type { SenderFacts } from './sender-facts';
 
@@ -41,6 +41,9 @@ export interface Reply {
   kind: 'reply' | 'opt_out_notice';
 }
 
+/** Why a text that might ask to stop was kept unshared, for staff (decision 0055). */
+export const UNCLEAR_HELD = 'Not shared: it might ask to stop texts; the sender was asked to reply STOP or send it again.';
+
 /** What a text comes to. Only `share` stores anything in a Loop. */
 export type Outcome =
   /** Stop texting this phone; the confirmation unless someone answered already. */
@@ -48,6 +51,8 @@ export type Outcome =
   | { kind: 'opt_in'; reply: Reply | undefined }
   /** HELP, LOOPS: an answer, nothing changes. */
   | { kind: 'answer'; reply: Reply | undefined }
+  /** Might ask to stop (decision 0055): held, never shared, answered with how to stop (once a day). */
+  | { kind: 'unclear'; reply: Reply }
   | ConsentOutcome
   /** From a phone that opted out: kept, shared with no one (decision 0014). */
   | { kind: 'opted_out' }
@@ -87,8 +92,9 @@ export function inboundText(row: MessageRow, settings: InboundSettings): Inbound
  * What a member's text does, decided from the text and its sender's facts alone, with no reads
  * or writes: the one decision that both the batch of fast texts (planFastText) and the text at
  * a time (handleInbound) apply, so they agree by construction. In order: a YES (decision 0033),
- * a keyword (an opt-out in any reasonable words, decision 0034), a number answering an open
- * "which Loop?" question, a phone that opted out, a button tap, then routing to the sender's Loops.
+ * a keyword (an opt-out or HELP in any reasonable words and languages, decisions 0034 and 0055),
+ * a number answering an open "which Loop?" question, a phone that opted out, a button tap, a text
+ * that might ask to stop (held, decision 0055), then routing to the sender's Loops.
  */
 export function decideInbound(text: InboundText, facts: SenderFacts): Outcome {
   const { params } = text;
@@ -103,6 +109,7 @@ export function decideInbound(text: InboundText, facts: SenderFacts): Outcome {
   if (params.MessageType === 'button') return { kind: 'button' };
   const routing = routeForSender(text.body, facts.user, facts.loops);
   if (routing.kind === 'nowhere') return routing;
+  if (readRequest(text.body) === 'unclear') return { kind: 'unclear', reply: { body: replies.mightStop(), kind: 'reply' } };
   const attachments = Number.parseInt(params.NumMedia ?? '0', 10) || 0;
   const location = params.MessageType === 'location' || (params.Latitude !== undefined && params.Longitude !== undefined);
   return {
@@ -131,16 +138,17 @@ export function changesFacts(outcome: Outcome): boolean {
  * STOP / START / HELP / LOOPS, answered so that a person gets one answer, never two
  * (https://help.twilio.com/articles/223134027):
  *
- * - Advanced Opt-Out sent `OptOutType`: Twilio answered, on SMS and on WhatsApp alike.
+ * - STOP tagged by Advanced Opt-Out (`OptOutType`): Twilio answered, on SMS and WhatsApp alike.
  * - SMS: Twilio answers its own opt-out words always, START and HELP unless
- *   TWILIO_KEYWORD_REPLIES=loop. The Phone Simulator sends Twilio's answers in its place.
- * - An opt-out in other words ("Stop.", "Please stop texting me") and every keyword on WhatsApp:
- *   nobody else answers, so Loop confirms, once (not when the phone had opted out already).
+ *   TWILIO_KEYWORD_REPLIES=loop (twilioAnsweredKeyword). The Phone Simulator sends Twilio's answers
+ *   in its place.
+ * - An opt-out in other words ("Stop.", "Please stop texting me", "PARAR") and every keyword on
+ *   WhatsApp: nobody else answers, so Loop confirms, once (not when the phone had opted out already).
  */
 function decideKeyword(keyword: Keyword, text: InboundText, facts: SenderFacts): Outcome {
   const sms = text.channel === 'sms';
   const optOutType = text.params.OptOutType?.trim() ?? '';
-  const twilioAnswers = optOutType !== '' || (sms && text.keywordReplies === 'twilio');
+  const twilioAnswers = twilioAnsweredKeyword(text);
   const asTwilio = (body: string): Reply | undefined => (text.simulated ? { body, kind: 'opt_out_notice' } : undefined);
   switch (keyword) {
     case 'opt_out': {
@@ -169,7 +177,9 @@ function decideKeyword(keyword: Keyword, text: InboundText, facts: SenderFacts):
     case 'help': {
       // Twilio's answer is the operator's: README's Twilio section has them set it to this same
       // text (its default names no brand and no contact, which CTIA 5.1.3 asks of HELP).
-      if (sms && twilioAnswers) return { kind: 'answer', reply: asTwilio(replies.help(text.supportContact)) };
+      // Twilio takes HELP and INFO alone; "help me please" or "AYUDA" is Loop's to answer.
+      const twilioHelp = optOutType !== '' || isTwilioHelpWord(text.body);
+      if (sms && twilioAnswers && twilioHelp) return { kind: 'answer', reply: asTwilio(replies.help(text.supportContact)) };
       return { kind: 'answer', reply: { body: replies.help(text.supportContact), kind: 'reply' } };
     }
     case 'erase':

@@ -13,7 +13,7 @@ import { simulatorScope } from '../../messaging/simulator';
 import { storeUpdates } from '../updates/store-updates';
 import { openWhatsappWindow } from '../../messaging/template-follow-ups';
 import { confirmMembership } from '../members/confirm-membership';
-import { changesFacts, decideInbound, inboundSettings, inboundText, type Reply } from './decide-inbound';
+import { changesFacts, decideInbound, inboundSettings, inboundText, UNCLEAR_HELD, type Reply } from './decide-inbound';
 import { QUESTION_LIFETIME_MS, type ConsentOutcome } from './decide-consent';
 import { settleShare } from './settle-share';
 import { deleteAccount } from '../users/delete-account';
@@ -93,6 +93,12 @@ export async function handleInbound(
       });
     case 'answer':
       return db.transaction((tx) => finish(tx, 'processed', outcome.reply));
+    case 'unclear':
+      // Held, never shared (decision 0055); asked once a day, so a run of them is one question.
+      return db.transaction(async (tx) => {
+        const asked = await toldRecently(tx, phone, row.createdAt, outcome.reply);
+        await finish(tx, 'ignored', asked ? undefined : outcome.reply, { error: UNCLEAR_HELD });
+      });
     case 'consent':
       return db.transaction(async (tx) => {
         const { reply, loopId } = await storeConsent(tx, phone, outcome, now);
@@ -212,14 +218,16 @@ async function storeConsent(
     : { reply: { body: replies.nothingToJoin(), kind: 'reply' }, loopId: null };
 }
 
-/** Whether this phone was told it opted out (the confirmation or the rejoin hint) in the last day. */
-async function toldRecently(tx: DbOrTx, phone: string, now: Date): Promise<boolean> {
+/**
+ * Whether this phone was told it opted out (the confirmation or the rejoin hint) in the last day,
+ * or, given `reply`, was sent that same reply.
+ */
+async function toldRecently(tx: DbOrTx, phone: string, now: Date, reply?: Reply): Promise<boolean> {
+  const what = reply ? and(eq(messages.kind, reply.kind), eq(messages.body, reply.body)) : eq(messages.kind, 'opt_out_notice');
   const [told] = await tx
     .select({ id: messages.id })
     .from(messages)
-    .where(
-      and(eq(messages.toAddress, phone), eq(messages.kind, 'opt_out_notice'), gt(messages.createdAt, new Date(now.getTime() - DAY_MS))),
-    )
+    .where(and(eq(messages.toAddress, phone), what, gt(messages.createdAt, new Date(now.getTime() - DAY_MS))))
     .limit(1);
   return told !== undefined;
 }
