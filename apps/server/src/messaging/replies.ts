@@ -33,6 +33,10 @@ export const replies = {
     return `Thanks ${firstNameOf(firstName)}! Your ${what} went to ${listNames(loopNames)}.`;
   },
 
+  /** A reaction kept under the newsletter it answers (decision 0056), not an update. */
+  reacted: (firstName: string, loopNames: string[]) =>
+    `Thanks ${firstNameOf(firstName)}! Your reaction is under the latest newsletter of ${listNames(loopNames)}. Text news anytime for the next one.`,
+
   unknownLoop: (name: string, loopNames: string[]) =>
     `You're not in a Loop called ${quoted(name, QUOTE_LIMITS.typed)}, so nothing was shared. Your Loops: ${listNames(loopNames)}. ` +
     'Start your text with a Loop\'s name and a colon (like "' +

@@ -12,7 +12,9 @@ import { replies } from '../../messaging/replies';
 import { suppressAddress } from '../email/unsubscribe';
 import { routeForSender, UNCLEAR_HELD } from '../inbound/decide-inbound';
 import { activeLoopsOf } from '../inbound/sender-facts';
+import { reactedIssues } from '../inbound/reaction-words';
 import { settleShare } from '../inbound/settle-share';
+import { storeReactions } from '../newsletters/reactions';
 import { storeUpdates } from '../updates/store-updates';
 import type { ReplyMember } from './find-reply-member';
 import { queueReplyAck } from './queue-reply-ack';
@@ -77,6 +79,18 @@ export async function receiveReply(
   if (request === 'unclear') {
     await ctx.db.transaction((tx) => finish(tx, { status: 'ignored', error: UNCLEAR_HELD, ack: replies.mightStop() }));
     return { kind: 'accepted', status: 'ignored' };
+  }
+  // A reply of praise or emoji to a recent newsletter is a reaction to it (decision 0056).
+  const now = ctx.clock();
+  const reacted = reply.attachments.length === 0 ? reactedIssues(routing.loops, routing.content, now) : [];
+  if (reacted.length > 0) {
+    await ctx.db.transaction(async (tx) => {
+      const newsletterIds = reacted.flatMap((l) => (l.lastIssue ? [l.lastIssue.id] : []));
+      await storeReactions(tx, { newsletterIds, userId: user.id, body: routing.content, messageId: row.id, at: now });
+      const names = reacted.map((l) => l.name);
+      await finish(tx, { status: 'processed', ack: replies.reacted(user.firstName, names) });
+    });
+    return { kind: 'accepted', status: 'processed' };
   }
   const media = await convertAttachments(reply.attachments, { config: ctx.config, transcriber: ctx.transcriber });
   const share = {

@@ -7,6 +7,7 @@ import { parseConsent } from './consent';
 import { answerToQuestion, decideConsent, type ConsentOutcome } from './decide-consent';
 import { erasureCodeHash } from './erasure-code';
 import { erasureCodeIn, parseKeyword, twilioAnsweredKeyword, type Keyword } from './keywords';
+import { reactedIssues } from './reaction-words';
 import { routeText, type LoopRef } from './route-text';
 import type { SenderFacts } from './sender-facts';
 
@@ -51,6 +52,8 @@ export type Outcome =
   | { kind: 'opt_in'; reply: Reply | undefined }
   /** HELP, LOOPS: an answer, nothing changes. */
   | { kind: 'answer'; reply: Reply | undefined }
+  /** Only praise or emoji, within two days of a newsletter: kept as a reaction to it (decision 0056). */
+  | { kind: 'reaction'; userId: number; firstName: string; loops: LoopRef[]; body: string }
   /** Might ask to stop (decision 0055): held, never shared, answered with how to stop (once a day). */
   | { kind: 'unclear'; reply: Reply }
   | ConsentOutcome
@@ -94,7 +97,8 @@ export function inboundText(row: MessageRow, settings: InboundSettings): Inbound
  * a time (handleInbound) apply, so they agree by construction. In order: a YES (decision 0033),
  * a keyword (an opt-out or HELP in any reasonable words and languages, decisions 0034 and 0055),
  * a number answering an open "which Loop?" question, a phone that opted out, a button tap, a text
- * that might ask to stop (held, decision 0055), then routing to the sender's Loops.
+ * that might ask to stop (held, decision 0055), then routing to the sender's Loops: a reaction to
+ * a recent newsletter (decision 0056) or an update.
  */
 export function decideInbound(text: InboundText, facts: SenderFacts): Outcome {
   const { params } = text;
@@ -112,6 +116,10 @@ export function decideInbound(text: InboundText, facts: SenderFacts): Outcome {
   if (readRequest(text.body) === 'unclear') return { kind: 'unclear', reply: { body: replies.mightStop(), kind: 'reply' } };
   const attachments = Number.parseInt(params.NumMedia ?? '0', 10) || 0;
   const location = params.MessageType === 'location' || (params.Latitude !== undefined && params.Longitude !== undefined);
+  const reacted = attachments === 0 && !location ? reactedIssues(routing.loops, routing.content, text.at) : [];
+  if (reacted.length > 0) {
+    return { kind: 'reaction', userId: routing.user.id, firstName: routing.user.firstName, loops: reacted, body: routing.content };
+  }
   return {
     kind: 'share',
     userId: routing.user.id,

@@ -10,6 +10,7 @@ import { isOptedOut, optInPhone, optOutPhone } from '../../messaging/opt-outs';
 import { insertOutbound, type TextKind } from '../../messaging/outbox';
 import { replies } from '../../messaging/replies';
 import { simulatorScope } from '../../messaging/simulator';
+import { storeReactions } from '../newsletters/reactions';
 import { storeUpdates } from '../updates/store-updates';
 import { openWhatsappWindow } from '../../messaging/template-follow-ups';
 import { confirmMembership } from '../members/confirm-membership';
@@ -93,6 +94,17 @@ export async function handleInbound(
       });
     case 'answer':
       return db.transaction((tx) => finish(tx, 'processed', outcome.reply));
+    case 'reaction':
+      // Under the newsletter it answers, never an update (decision 0056).
+      return db.transaction(async (tx) => {
+        const newsletterIds = outcome.loops.flatMap((l) => (l.lastIssue ? [l.lastIssue.id] : []));
+        await storeReactions(tx, { newsletterIds, userId: outcome.userId, body: outcome.body, messageId: row.id, at: row.createdAt });
+        const reply = replies.reacted(
+          outcome.firstName,
+          outcome.loops.map((l) => l.name),
+        );
+        await finish(tx, 'processed', reply, { loopId: outcome.loops.length === 1 ? (outcome.loops[0]?.id ?? null) : null });
+      });
     case 'unclear':
       // Held, never shared (decision 0055); asked once a day, so a run of them is one question.
       return db.transaction(async (tx) => {
