@@ -185,6 +185,19 @@ export const replies = {
     templateVariables: { '1': templateVariable(name), '2': templateVariable(`${senderFirstName}: ${message}`) },
   }),
 
+  /**
+   * A text from someone invited and not yet in: what they were invited to, by whom, and that their
+   * text waits for their YES (it then goes to the Loop they join).
+   */
+  heldForYes: (invitations: readonly { name: string; inviterName: string }[]) => {
+    const [only] = invitations;
+    const what =
+      invitations.length === 1 && only
+        ? `${quotedPerson(only.inviterName)} invited you to ${loopName(only.name)}`
+        : `you're invited to ${andList(invitations.slice(0, WHICH_LOOP_CHOICES).map((i) => `${loopName(i.name)} (from ${quotedPerson(i.inviterName)})`))}`;
+    return `Loop: ${what}. Reply YES to join, and your text will go to the Loop you join. STOP to opt out.`;
+  },
+
   /** START while invitations wait for a YES. */
   invitationsWaiting: (names: string[]) => `You have an open invitation to ${listNames(names)}: reply YES to join.`,
 };

@@ -127,8 +127,9 @@ describe('decideInbound (pure)', () => {
       erasure: null,
     };
     expect(decideInbound(text('2'), sender(open))).toMatchObject({ kind: 'consent', confirm: 8 });
-    expect(decideInbound(text('2', { at: new Date(AT.getTime() + 1000) }), sender(open)).kind).toBe('nowhere');
-    expect(decideInbound(text('2'), sender({ ...open, question: null })).kind).toBe('nowhere');
+    // Otherwise a number is an ordinary text, which from someone only invited waits for their YES.
+    expect(decideInbound(text('2', { at: new Date(AT.getTime() + 1000) }), sender(open)).kind).toBe('held_for_yes');
+    expect(decideInbound(text('2'), sender({ ...open, question: null })).kind).toBe('held_for_yes');
     expect(decideInbound(text('3'), sender(open))).toMatchObject({ kind: 'consent', confirm: null, ask: [7, 8] });
   });
 

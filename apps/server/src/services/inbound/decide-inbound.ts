@@ -54,6 +54,8 @@ export type Outcome =
   | { kind: 'answer'; reply: Reply | undefined }
   /** Only praise or emoji, within two days of a newsletter: kept as a reaction to it (decision 0056). */
   | { kind: 'reaction'; userId: number; firstName: string; loops: LoopRef[]; body: string }
+  /** From a person invited but in no Loop yet: kept until they answer YES, then it goes to that Loop. */
+  | { kind: 'held_for_yes'; reply: Reply }
   /** Might ask to stop (decision 0055): held, never shared, answered with how to stop (once a day). */
   | { kind: 'unclear'; reply: Reply }
   | ConsentOutcome
@@ -112,6 +114,10 @@ export function decideInbound(text: InboundText, facts: SenderFacts): Outcome {
   if (facts.optedOut) return { kind: 'opted_out' };
   if (params.MessageType === 'button') return { kind: 'button' };
   const routing = routeForSender(text.body, facts.user, facts.loops);
+  // Invited, not yet in: the text waits for their YES, and they are told what they were invited to.
+  if (routing.kind === 'nowhere' && facts.loops.length === 0 && facts.invitations.length > 0) {
+    return { kind: 'held_for_yes', reply: { body: replies.heldForYes(facts.invitations), kind: 'reply' } };
+  }
   if (routing.kind === 'nowhere') return routing;
   if (readRequest(text.body) === 'unclear') return { kind: 'unclear', reply: { body: replies.mightStop(), kind: 'reply' } };
   const attachments = Number.parseInt(params.NumMedia ?? '0', 10) || 0;

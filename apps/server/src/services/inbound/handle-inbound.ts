@@ -15,6 +15,7 @@ import { storeUpdates } from '../updates/store-updates';
 import { openWhatsappWindow } from '../../messaging/template-follow-ups';
 import { confirmMembership } from '../members/confirm-membership';
 import { changesFacts, decideInbound, inboundSettings, inboundText, UNCLEAR_HELD, type Reply } from './decide-inbound';
+import { HELD_FOR_YES } from './held-texts';
 import { QUESTION_LIFETIME_MS, type ConsentOutcome } from './decide-consent';
 import { settleShare } from './settle-share';
 import { deleteAccount } from '../users/delete-account';
@@ -104,6 +105,12 @@ export async function handleInbound(
           outcome.loops.map((l) => l.name),
         );
         await finish(tx, 'processed', reply, { loopId: outcome.loops.length === 1 ? (outcome.loops[0]?.id ?? null) : null });
+      });
+    case 'held_for_yes':
+      // Kept, unshared, until YES (confirmMembership releases it to the Loop they join); told once a day.
+      return db.transaction(async (tx) => {
+        const told = await toldRecently(tx, phone, row.createdAt, outcome.reply);
+        await finish(tx, 'ignored', told ? undefined : outcome.reply, { error: HELD_FOR_YES });
       });
     case 'unclear':
       // Held, never shared (decision 0055); asked once a day, so a run of them is one question.
