@@ -141,7 +141,8 @@ export interface SimulatorPhone {
   phoneNumber: string;
   messagingPreference: (typeof MESSAGING_PREFERENCES)[number];
   optedOut: boolean;
-  loops: { id: number; name: string }[];
+  /** `pending`: invited to it and not yet said YES (the simulator then offers YES). */
+  loops: { id: number; name: string; pending?: boolean }[];
 }
 
 export interface SimulatorMessage {

@@ -543,6 +543,30 @@ export const newsletters = pgTable(
   ],
 );
 
+/**
+ * A member's reaction to a sent newsletter (decision 0056): a short reply of praise or emoji by
+ * text or e-mail within two days of it, or a tap on its page. Shown under the issue, never an update.
+ */
+export const reactions = pgTable(
+  'reactions',
+  {
+    id: id(),
+    newsletterId: ref('newsletter_id')
+      .notNull()
+      .references(() => newsletters.id, { onDelete: 'cascade' }),
+    userId: userRef(),
+    /** The reaction as sent ("Love it!!", "❤️"), at most 160 characters. */
+    body: text('body').notNull(),
+    /** The text or e-mail it came as; null for a tap on the page. */
+    messageId: ref('message_id').references(() => messages.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('reactions_newsletter_id_user_id_body_key').on(t.newsletterId, t.userId, t.body),
+    index('reactions_user_id_idx').on(t.userId),
+  ],
+);
+
 export const phoneCodePurpose = pgEnum('phone_code_purpose', ['sign_up', 'reset_password', 'sign_in', 'change_phone']);
 
 /**

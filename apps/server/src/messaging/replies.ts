@@ -33,6 +33,10 @@ export const replies = {
     return `Thanks ${firstNameOf(firstName)}! Your ${what} went to ${listNames(loopNames)}.`;
   },
 
+  /** A reaction kept under the newsletter it answers (decision 0056), not an update. */
+  reacted: (firstName: string, loopNames: string[]) =>
+    `Thanks ${firstNameOf(firstName)}! Your reaction is under the latest newsletter of ${listNames(loopNames)}. Text news anytime for the next one.`,
+
   unknownLoop: (name: string, loopNames: string[]) =>
     `You're not in a Loop called ${quoted(name, QUOTE_LIMITS.typed)}, so nothing was shared. Your Loops: ${listNames(loopNames)}. ` +
     'Start your text with a Loop\'s name and a colon (like "' +
@@ -109,6 +113,12 @@ export const replies = {
   twilioOptedIn: () =>
     'You have successfully been re-subscribed to messages from this number. Reply HELP for help. Reply STOP to unsubscribe. Msg&Data Rates May Apply.',
 
+  /**
+   * A text that might ask to stop but might be news (decision 0055): it was not shared, and this
+   * says both ways out. At most once a day to a phone.
+   */
+  mightStop: () => "Loop didn't share that text. Reply STOP to stop all texts from Loop, or send your news again.",
+
   /** At most once a day, to a phone that opted out and texts anyway: nothing was shared. */
   rejoinHint: () => "You've stopped Loop texts, so this wasn't shared with anyone. Reply START to rejoin and share again.",
 
@@ -178,6 +188,19 @@ export const replies = {
     body: `${loopName(name)} from ${firstNameOf(senderFirstName)}: ${message}`,
     templateVariables: { '1': templateVariable(name), '2': templateVariable(`${senderFirstName}: ${message}`) },
   }),
+
+  /**
+   * A text from someone invited and not yet in: what they were invited to, by whom, and that their
+   * text waits for their YES (it then goes to the Loop they join).
+   */
+  heldForYes: (invitations: readonly { name: string; inviterName: string }[]) => {
+    const [only] = invitations;
+    const what =
+      invitations.length === 1 && only
+        ? `${quotedPerson(only.inviterName)} invited you to ${loopName(only.name)}`
+        : `you're invited to ${andList(invitations.slice(0, WHICH_LOOP_CHOICES).map((i) => `${loopName(i.name)} (from ${quotedPerson(i.inviterName)})`))}`;
+    return `Loop: ${what}. Reply YES to join, and your text will go to the Loop you join. STOP to opt out.`;
+  },
 
   /** START while invitations wait for a YES. */
   invitationsWaiting: (names: string[]) => `You have an open invitation to ${listNames(names)}: reply YES to join.`,

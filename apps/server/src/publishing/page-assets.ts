@@ -20,10 +20,11 @@ function load(file: string, type: string): PageAsset {
   return { path: `${ASSET_PREFIX}${name}-${hash}${ext}`, type, body };
 }
 
-/** The page's own stylesheet, its two small scripts (photo viewer, print button) and its icon, read once at start. */
+/** The page's own stylesheet, its small scripts (photo viewer, print button, reactions) and its icon, read once at start. */
 export const pageAssets = {
   css: load('newsletter.css', 'text/css; charset=utf-8'),
   js: load('lightbox.js', 'text/javascript; charset=utf-8'),
   print: load('print.js', 'text/javascript; charset=utf-8'),
+  react: load('react.js', 'text/javascript; charset=utf-8'),
   icon: load('icon.svg', 'image/svg+xml'),
 };

@@ -25,6 +25,10 @@ export interface NewsletterPageInput {
   archivePath?: string;
   /** False for the editor's live preview, a frame that runs no script: the page without its lightbox. */
   script?: boolean;
+  /** Members' reactions to a sent issue (decision 0056): first names and what they sent. */
+  reactions?: readonly { firstName: string; body: string }[];
+  /** For a signed-in member: where a tap goes, the emoji to offer and the ones they chose. */
+  react?: { path: string; emoji: readonly string[]; mine: readonly string[] };
 }
 
 const DESCRIPTION_LENGTH = 200;
@@ -69,14 +73,41 @@ ${draft ? '<p class="draft-banner" role="status"><strong>Draft preview.</strong>
   <main class="content">
 ${renderMarkdown(newsletter.content, input.photos, input.clips, input.pageUrl)}
   </main>
+${renderReactions(input)}
   <footer class="page-footer">
     <p>${newsletter.sentAt ? `Sent ${escapeHtml(formatDate(newsletter.sentAt, loop.timeZone))} with Loop.` : 'Written with Loop.'} Loop turns a group's text messages into newsletters.</p>
   </footer>
 </div>
 ${photos.length ? LIGHTBOX : ''}`;
   // The editor's live preview (script: false) runs no script: no lightbox, no print button.
-  const scripts = input.script === false ? [] : photos.length > 0 ? [pageAssets.js.path, pageAssets.print.path] : [pageAssets.print.path];
+  const scripts =
+    input.script === false
+      ? []
+      : [...(photos.length > 0 ? [pageAssets.js.path] : []), pageAssets.print.path, ...(input.react ? [pageAssets.react.path] : [])];
   return page({ title, meta, body, scripts });
+}
+
+/** The reactions under a sent issue, and for a member the emoji to tap (shown by react.js). */
+function renderReactions(input: NewsletterPageInput): string {
+  const shown = input.reactions ?? [];
+  if (shown.length === 0 && !input.react) return '';
+  const items = shown
+    .map(
+      (r) =>
+        `<li><span class="reaction-body">${escapeHtml(r.body)}</span> <span class="reaction-name">${escapeHtml(r.firstName)}</span></li>`,
+    )
+    .join('');
+  const list = shown.length > 0 ? `<ul class="reaction-list">${items}</ul>` : '<p class="reaction-empty">No reactions yet.</p>';
+  const react = input.react;
+  const buttons = react
+    ? `<form class="react" data-path="${escapeHtml(react.path)}" hidden>${react.emoji
+        .map(
+          (e) =>
+            `<button type="button" data-emoji="${escapeHtml(e)}" aria-pressed="${react.mine.includes(e)}" aria-label="React ${escapeHtml(e)}">${escapeHtml(e)}</button>`,
+        )
+        .join('')}<p class="react-status" role="status"></p></form>`
+    : '';
+  return `  <section class="reactions" aria-label="Reactions"><h2>Reactions</h2>${list}${buttons}</section>`;
 }
 
 export interface ArchivePageInput {

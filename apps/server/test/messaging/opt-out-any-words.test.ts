@@ -9,9 +9,15 @@
  *   single-word messages will trigger the block"; Twilio then answers itself)
  * - [aoo] https://www.twilio.com/docs/messaging/tutorials/advanced-opt-out and the inbound
  *   webhook's OptOutType parameter (https://www.twilio.com/docs/messaging/guides/webhook-request):
- *   set when Advanced Opt-Out handled the word and sent its own confirmation, WhatsApp included.
+ *   set when Advanced Opt-Out handled the word and sent its own confirmation, WhatsApp included,
+ *   and even when its reply for that type was cleared (README: the operator then sets
+ *   TWILIO_KEYWORD_REPLIES=loop).
+ *
+ * Other languages, short requests, unclear texts and HELP in any words: decision 0055.
  */
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { messages } from '../../src/db/schema';
 import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { isOptedOut } from '../../src/messaging/opt-outs';
 import { createLoop, createPerson, testClock, updatesOf, useFakeTwilioApp } from '../helpers/messaging';
@@ -92,5 +98,106 @@ describe('one confirmation at most: none where Twilio answered', () => {
     await text(person.phoneNumber, 'arrêt', 'sms', { OptOutType: 'STOP' });
     expect(await isOptedOut(env.db(), person.phoneNumber)).toBe(true);
     expect(sentTo(person.phoneNumber)).toEqual([]);
+  });
+});
+
+const ASKED = "Loop didn't share that text. Reply STOP to stop all texts from Loop, or send your news again.";
+
+describe('an opt-out in another language or in a short request [fcc]', () => {
+  it.each([
+    'PARAR',
+    'ALTO',
+    'BAJA',
+    'ARRET',
+    'Arrêt.',
+    'STOPP',
+    'Basta!',
+    'stop it',
+    'Stop texting me about this loop',
+    'Take me out of this group',
+    'Sácame de este grupo',
+    '🛑',
+  ])('SMS %j: opted out, never an update, one confirmation from Loop (Twilio took no word of its own) [stop]', async (body) => {
+    const { person, loop } = await member();
+    await text(person.phoneNumber, body);
+    expect(await isOptedOut(env.db(), person.phoneNumber)).toBe(true);
+    expect(await updatesOf(env.db(), loop.id)).toEqual([]);
+    expect(sentTo(person.phoneNumber)).toEqual([expect.stringMatching(CONFIRMATION)]);
+  });
+
+  it('WhatsApp "Desabonner": opted out, one confirmation, no update', async () => {
+    const { person, loop } = await member('whatsapp');
+    await text(person.phoneNumber, 'Désabonner', 'whatsapp');
+    expect(await isOptedOut(env.db(), person.phoneNumber)).toBe(true);
+    expect(await updatesOf(env.db(), loop.id)).toEqual([]);
+    expect(sentTo(person.phoneNumber)).toEqual([expect.stringMatching(CONFIRMATION)]);
+  });
+
+  it('"we can\'t stop laughing" and "don\'t stop" stay news', async () => {
+    const { person, loop } = await member();
+    await text(person.phoneNumber, "we can't stop laughing");
+    await text(person.phoneNumber, "don't stop");
+    expect(await isOptedOut(env.db(), person.phoneNumber)).toBe(false);
+    expect((await updatesOf(env.db(), loop.id)).map((u) => u.content)).toEqual(["we can't stop laughing", "don't stop"]);
+  });
+});
+
+describe('a text whose meaning is unclear is held, never published, and asked about once', () => {
+  it('"Stop texting me about Smith Family", then "✋": kept unshared, one question, STOP afterwards works', async () => {
+    const { person, loop } = await member();
+    await text(person.phoneNumber, 'Stop texting me about Smith Family');
+    await text(person.phoneNumber, '✋');
+    expect(await updatesOf(env.db(), loop.id)).toEqual([]);
+    expect(await isOptedOut(env.db(), person.phoneNumber)).toBe(false);
+    expect(sentTo(person.phoneNumber)).toEqual([ASKED]);
+    const held = await env.db().select().from(messages).where(eq(messages.fromAddress, person.phoneNumber));
+    expect(held.map((m) => [m.status, m.error])).toEqual([
+      ['ignored', expect.stringMatching(/^Not shared: it might ask to stop/)],
+      ['ignored', expect.stringMatching(/^Not shared: it might ask to stop/)],
+    ]);
+
+    await text(person.phoneNumber, 'STOP');
+    expect(await isOptedOut(env.db(), person.phoneNumber)).toBe(true);
+  });
+
+  it('news sent again after the question is shared', async () => {
+    const { person, loop } = await member();
+    await text(person.phoneNumber, 'Stop the texts about the party');
+    await text(person.phoneNumber, 'The party is on Saturday at 6');
+    expect((await updatesOf(env.db(), loop.id)).map((u) => u.content)).toEqual(['The party is on Saturday at 6']);
+  });
+});
+
+describe('HELP in any words and languages is answered, never published', () => {
+  it.each(['help me please', 'AYUDA', 'Aidez-moi', 'Hilfe'])(
+    'SMS %j: Loop answers HELP (Twilio takes HELP and INFO alone) [stop]',
+    async (body) => {
+      const { person, loop } = await member();
+      await text(person.phoneNumber, body);
+      expect(sentTo(person.phoneNumber)).toEqual([expect.stringMatching(/^Loop: group news by text\./)]);
+      expect(await updatesOf(env.db(), loop.id)).toEqual([]);
+    },
+  );
+});
+
+describe('with TWILIO_KEYWORD_REPLIES=loop', () => {
+  const loopEnv = useFakeTwilioApp({ clock, env: { TWILIO_KEYWORD_REPLIES: 'loop' } });
+
+  it("HELP tagged OptOutType=HELP is answered by Loop: the operator cleared Twilio's HELP reply [aoo]", async () => {
+    const person = await createPerson(loopEnv.db());
+    await createLoop(loopEnv.db(), { name: 'Smith Family', memberIds: [person.id] });
+    const base = { accountSid: loopEnv.fake.accountSid, from: person.phoneNumber, body: 'HELP' };
+    const res = await postWebhook(
+      loopEnv.t.app,
+      '/api/webhooks/twilio/messages',
+      { ...smsParams(base), OptOutType: 'HELP' },
+      {
+        authToken: loopEnv.fake.authToken,
+      },
+    );
+    expect(res.statusCode).toBe(200);
+    await sweepUntilIdle(loopEnv.t.app.ctx);
+    const sent = loopEnv.fake.sent.filter((s) => s.params.To === person.phoneNumber).map((s) => s.params.Body);
+    expect(sent).toEqual([expect.stringMatching(/^Loop: group news by text\./)]);
   });
 });

@@ -204,6 +204,18 @@ export const ROUTES: RouteCase[] = [
     changes: path,
   },
   {
+    // A reaction on a sent issue's page (decision 0056): its members and owner; staff are not in it.
+    name: 'POST reaction to a newsletter',
+    method: 'POST',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/${w.loops[c.object].sentId}/reactions`,
+    payload: () => ({ emoji: '❤️' }),
+    expected: (c) => {
+      if (c.actor === 'staff') return 403;
+      return loopRule(c, { manage: false, usesObject: true, success: 200 });
+    },
+    changes: path,
+  },
+  {
     name: 'POST sneak peek',
     method: 'POST',
     url: (w, c) => `/api/loops/${id(w, c.path)}/sneak-peek`,

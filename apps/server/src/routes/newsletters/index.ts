@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { findClips, findPhotos } from '../../media/find-media';
 import { newsletterUrl } from '../../publishing/newsletter-texts';
 import { ASSET_PREFIX, pageAssets } from '../../publishing/page-assets';
@@ -7,6 +7,8 @@ import { renderArchivePage, renderNewsletterPage, renderNotFoundPage } from '../
 import { findMediaUrls } from '../../publishing/render-markdown';
 import { findPublicNewsletter } from '../../services/newsletters/find-public-newsletter';
 import { listArchive } from '../../services/newsletters/list-archive';
+import { listReactions, PAGE_REACTIONS } from '../../services/newsletters/reactions';
+import { getLoopAccess } from '../../services/loop-access';
 
 /** A urlId is randomToken(): base64url. Anything else is unknown without asking the database. */
 const URL_ID = /^[A-Za-z0-9_-]{20,100}$/;
@@ -26,6 +28,8 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
     const visible =
       found && (found.newsletter.status === 'sent' || request.user?.isStaff === true || request.user?.id === found.loop.creatorId);
     if (!found || !visible) return sendHtml(reply.code(404), renderNotFoundPage(), 'no-store');
+    const sent = found.newsletter.status === 'sent';
+    const react = sent ? await reactFor(request, found.newsletter.loopId, found.newsletter.id) : undefined;
     const html = renderNewsletterPage({
       newsletter: found.newsletter,
       loop: found.loop,
@@ -33,10 +37,12 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
       publicUrl: config.PUBLIC_URL,
       photos: await findPhotos(db, findMediaUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
       clips: await findClips(db, findMediaUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
-      ...(found.newsletter.status === 'sent' ? { archivePath: newsletterArchivePath(urlId) } : {}),
+      ...(sent ? { archivePath: newsletterArchivePath(urlId), reactions: await listReactions(db, found.newsletter.id) } : {}),
+      ...(react ? { react } : {}),
     });
-    // A draft changes with every save and is for staff and its owner only: never kept by a browser or a proxy.
-    return sendHtml(reply, html, found.newsletter.status === 'draft' ? 'no-store' : 'no-cache');
+    // A draft changes with every save and is for staff and its owner only: never kept by a browser or a
+    // proxy; a member's page (their own reactions marked) is theirs alone.
+    return sendHtml(reply, html, !sent ? 'no-store' : react ? 'private, no-cache' : 'no-cache');
   });
 
   // The Loop's past issues, behind the link of one of its sent newsletters (decision 0042): the
@@ -56,6 +62,18 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
   }
   app.get(`${ASSET_PREFIX}*`, async (_request, reply) => reply.code(404).type('text/plain').send('Not found'));
 };
+
+/**
+ * For a signed-in member or the owner of the issue's Loop (loop-access), what the page offers them
+ * to tap and which they chose; undefined for anyone else, staff included (decision 0056).
+ */
+async function reactFor(request: FastifyRequest, loopId: number, newsletterId: number) {
+  const { db } = request.server.ctx;
+  const access = request.user ? await getLoopAccess(db, request.user, loopId).catch(() => null) : null;
+  if (!access || access.role === 'staff') return undefined;
+  const mine = (await listReactions(db, newsletterId)).filter((r) => r.userId === access.user.id).map((r) => r.body);
+  return { path: `/api/loops/${loopId}/newsletters/${newsletterId}/reactions`, emoji: PAGE_REACTIONS, mine };
+}
 
 function sendHtml(reply: FastifyReply, html: string, cache: string) {
   return reply.type('text/html; charset=utf-8').header('cache-control', cache).send(html);

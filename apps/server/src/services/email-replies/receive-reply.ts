@@ -6,10 +6,15 @@ import type { SenderCheck } from '../../mail/authenticate-sender';
 import type { ParsedReply } from '../../mail/read-reply';
 import type { MessageRow, MessagingContext } from '../../messaging/context';
 import { convertAttachments } from '../../messaging/inbound-media';
-import { isOptedOut } from '../../messaging/opt-outs';
-import { routeForSender } from '../inbound/decide-inbound';
+import { readRequest } from '../../messaging/opt-out-words';
+import { isOptedOut, optOutPhone } from '../../messaging/opt-outs';
+import { replies } from '../../messaging/replies';
+import { suppressAddress } from '../email/unsubscribe';
+import { routeForSender, UNCLEAR_HELD } from '../inbound/decide-inbound';
 import { activeLoopsOf } from '../inbound/sender-facts';
+import { reactedIssues } from '../inbound/reaction-words';
 import { settleShare } from '../inbound/settle-share';
+import { storeReactions } from '../newsletters/reactions';
 import { storeUpdates } from '../updates/store-updates';
 import type { ReplyMember } from './find-reply-member';
 import { queueReplyAck } from './queue-reply-ack';
@@ -46,16 +51,47 @@ export async function receiveReply(
   const finish = (tx: DbOrTx, outcome: Omit<ReplyRecord, 'row' | 'reply' | 'member'>) =>
     recordReply(tx, { row, reply, member, ...outcome });
 
+  // The words a text is read by (decision 0055): a reply that asks to stop stops e-mails and
+  // texts alike and is never shared; HELP is answered; one that might ask to stop is held and asked.
+  const request = readRequest(reply.text);
+  if (request === 'opt_out') {
+    await ctx.db.transaction(async (tx) => {
+      await suppressAddress(tx, row.fromAddress, 'replied asking to stop');
+      await optOutPhone(tx, user.phoneNumber, `e-mail: ${reply.text.trim().toUpperCase().slice(0, 52)}`, ctx.clock());
+      await finish(tx, { status: 'processed', error: 'Not shared: it asks to stop (e-mails and texts stopped).' });
+    });
+    return { kind: 'accepted', status: 'processed' };
+  }
   // STOP is absolute (decision 0014): kept, shared with no one, and no answer.
   if (await isOptedOut(ctx.db, user.phoneNumber)) {
     await finish(ctx.db, { status: 'ignored', error: 'Not shared: this phone opted out (STOP).' });
     return { kind: 'accepted', status: 'ignored' };
+  }
+  if (request === 'help') {
+    await ctx.db.transaction((tx) => finish(tx, { status: 'processed', ack: replies.help(ctx.config.supportContact) }));
+    return { kind: 'accepted', status: 'processed' };
   }
   const loops = ((await activeLoopsOf(ctx.db, [user.id])).get(user.id) ?? []).filter((l) => l.id === member.loopId);
   const routing = routeForSender(reply.text, user, loops);
   if (routing.kind === 'nowhere') {
     await finish(ctx.db, { status: 'ignored', error: 'Not shared: this membership is not active.' });
     return { kind: 'accepted', status: 'ignored' };
+  }
+  if (request === 'unclear') {
+    await ctx.db.transaction((tx) => finish(tx, { status: 'ignored', error: UNCLEAR_HELD, ack: replies.mightStop() }));
+    return { kind: 'accepted', status: 'ignored' };
+  }
+  // A reply of praise or emoji to a recent newsletter is a reaction to it (decision 0056).
+  const now = ctx.clock();
+  const reacted = reply.attachments.length === 0 ? reactedIssues(routing.loops, routing.content, now) : [];
+  if (reacted.length > 0) {
+    await ctx.db.transaction(async (tx) => {
+      const newsletterIds = reacted.flatMap((l) => (l.lastIssue ? [l.lastIssue.id] : []));
+      await storeReactions(tx, { newsletterIds, userId: user.id, body: routing.content, messageId: row.id, at: now });
+      const names = reacted.map((l) => l.name);
+      await finish(tx, { status: 'processed', ack: replies.reacted(user.firstName, names) });
+    });
+    return { kind: 'accepted', status: 'processed' };
   }
   const media = await convertAttachments(reply.attachments, { config: ctx.config, transcriber: ctx.transcriber });
   const share = {

@@ -35,6 +35,14 @@ export async function unsubscribeLinkIsValid(db: DbOrTx, secret: string, token: 
 export async function unsubscribeByLink(db: DbOrTx, secret: string, token: string): Promise<boolean> {
   const address = await unsubscribeAddress(db, secret, token);
   if (address === undefined) return false;
-  await db.insert(emailSuppressions).values({ address, reason: 'unsubscribed' }).onConflictDoNothing({ target: emailSuppressions.address });
+  await suppressAddress(db, address);
   return true;
+}
+
+/** Puts an address on the suppression list as unsubscribed (a link, or a reply that asked to stop). */
+export async function suppressAddress(db: DbOrTx, address: string, detail?: string): Promise<void> {
+  await db
+    .insert(emailSuppressions)
+    .values({ address: address.toLowerCase(), reason: 'unsubscribed', detail: detail ?? null })
+    .onConflictDoNothing({ target: emailSuppressions.address });
 }

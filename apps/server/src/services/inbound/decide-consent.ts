@@ -2,6 +2,7 @@ import { HOUR_MS } from '../../lib/clock';
 import { replies, WHICH_LOOP_CHOICES } from '../../messaging/replies';
 import type { ConsentText } from './consent';
 import type { InboundText, Reply } from './decide-inbound';
+import { twilioAnsweredKeyword } from './keywords';
 import { nameKey } from './route-text';
 import { textFrequency } from '../../messaging/text-frequency';
 import type { OpenInvitation, SenderFacts } from './sender-facts';
@@ -49,7 +50,7 @@ export function decideConsent(consent: ConsentText, input: InboundText, facts: S
   const optIn = consent.word === 'YES' && facts.optedOut;
   const base = { ...NOTHING, optIn };
   if (open.length === 0) {
-    const twilioAnswersOptIn = (input.params.OptOutType ?? '') !== '' || (input.channel === 'sms' && input.keywordReplies === 'twilio');
+    const twilioAnswersOptIn = twilioAnsweredKeyword(input);
     // One answer, never two: Twilio's (https://help.twilio.com/articles/223134027).
     if (optIn && twilioAnswersOptIn) {
       return { ...base, reply: input.simulated ? { body: replies.twilioOptedIn(), kind: 'opt_out_notice' } : undefined };

@@ -88,7 +88,7 @@ describe('decideInbound (pure)', () => {
     fc.assert(
       fc.property(
         facts,
-        fc.constantFrom(...OPT_OUT_PHRASES, 'Stop.', 'S T O P', 'opt-out'),
+        fc.constantFrom(...OPT_OUT_PHRASES, 'Stop.', 'S T O P', 'opt-out', 'PARAR', 'Arrêt', '🛑', 'stop it', 'Take me out of this group'),
         fc.constantFrom('sms' as const, 'whatsapp' as const),
         (f, body, channel) => {
           expect(decideInbound(text(body, { channel }), sender(f)).kind).toBe('opt_out');
@@ -127,8 +127,9 @@ describe('decideInbound (pure)', () => {
       erasure: null,
     };
     expect(decideInbound(text('2'), sender(open))).toMatchObject({ kind: 'consent', confirm: 8 });
-    expect(decideInbound(text('2', { at: new Date(AT.getTime() + 1000) }), sender(open)).kind).toBe('nowhere');
-    expect(decideInbound(text('2'), sender({ ...open, question: null })).kind).toBe('nowhere');
+    // Otherwise a number is an ordinary text, which from someone only invited waits for their YES.
+    expect(decideInbound(text('2', { at: new Date(AT.getTime() + 1000) }), sender(open)).kind).toBe('held_for_yes');
+    expect(decideInbound(text('2'), sender({ ...open, question: null })).kind).toBe('held_for_yes');
     expect(decideInbound(text('3'), sender(open))).toMatchObject({ kind: 'consent', confirm: null, ask: [7, 8] });
   });
 

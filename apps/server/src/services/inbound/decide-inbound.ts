@@ -1,12 +1,13 @@
 import type { Config } from '../../config';
 import { textChannel, type MessageRow } from '../../messaging/context';
-import { isTwilioOptOutWord } from '../../messaging/opt-out-words';
+import { isTwilioHelpWord, isTwilioOptOutWord, readRequest } from '../../messaging/opt-out-words';
 import { replies } from '../../messaging/replies';
 import { isSimulatorAddress } from '../../messaging/simulator';
 import { parseConsent } from './consent';
 import { answerToQuestion, decideConsent, type ConsentOutcome } from './decide-consent';
 import { erasureCodeHash } from './erasure-code';
-import { erasureCodeIn, parseKeyword, type Keyword } from './keywords';
+import { erasureCodeIn, parseKeyword, twilioAnsweredKeyword, type Keyword } from './keywords';
+import { reactedIssues } from './reaction-words';
 import { routeText, type LoopRef } from './route-text';
 import type { SenderFacts } from './sender-facts';
 
@@ -41,6 +42,9 @@ export interface Reply {
   kind: 'reply' | 'opt_out_notice';
 }
 
+/** Why a text that might ask to stop was kept unshared, for staff (decision 0055). */
+export const UNCLEAR_HELD = 'Not shared: it might ask to stop texts; the sender was asked to reply STOP or send it again.';
+
 /** What a text comes to. Only `share` stores anything in a Loop. */
 export type Outcome =
   /** Stop texting this phone; the confirmation unless someone answered already. */
@@ -48,6 +52,12 @@ export type Outcome =
   | { kind: 'opt_in'; reply: Reply | undefined }
   /** HELP, LOOPS: an answer, nothing changes. */
   | { kind: 'answer'; reply: Reply | undefined }
+  /** Only praise or emoji, within two days of a newsletter: kept as a reaction to it (decision 0056). */
+  | { kind: 'reaction'; userId: number; firstName: string; loops: LoopRef[]; body: string }
+  /** From a person invited but in no Loop yet: kept until they answer YES, then it goes to that Loop. */
+  | { kind: 'held_for_yes'; reply: Reply }
+  /** Might ask to stop (decision 0055): held, never shared, answered with how to stop (once a day). */
+  | { kind: 'unclear'; reply: Reply }
   | ConsentOutcome
   /** From a phone that opted out: kept, shared with no one (decision 0014). */
   | { kind: 'opted_out' }
@@ -87,8 +97,10 @@ export function inboundText(row: MessageRow, settings: InboundSettings): Inbound
  * What a member's text does, decided from the text and its sender's facts alone, with no reads
  * or writes: the one decision that both the batch of fast texts (planFastText) and the text at
  * a time (handleInbound) apply, so they agree by construction. In order: a YES (decision 0033),
- * a keyword (an opt-out in any reasonable words, decision 0034), a number answering an open
- * "which Loop?" question, a phone that opted out, a button tap, then routing to the sender's Loops.
+ * a keyword (an opt-out or HELP in any reasonable words and languages, decisions 0034 and 0055),
+ * a number answering an open "which Loop?" question, a phone that opted out, a button tap, a text
+ * that might ask to stop (held, decision 0055), then routing to the sender's Loops: a reaction to
+ * a recent newsletter (decision 0056) or an update.
  */
 export function decideInbound(text: InboundText, facts: SenderFacts): Outcome {
   const { params } = text;
@@ -102,9 +114,18 @@ export function decideInbound(text: InboundText, facts: SenderFacts): Outcome {
   if (facts.optedOut) return { kind: 'opted_out' };
   if (params.MessageType === 'button') return { kind: 'button' };
   const routing = routeForSender(text.body, facts.user, facts.loops);
+  // Invited, not yet in: the text waits for their YES, and they are told what they were invited to.
+  if (routing.kind === 'nowhere' && facts.loops.length === 0 && facts.invitations.length > 0) {
+    return { kind: 'held_for_yes', reply: { body: replies.heldForYes(facts.invitations), kind: 'reply' } };
+  }
   if (routing.kind === 'nowhere') return routing;
+  if (readRequest(text.body) === 'unclear') return { kind: 'unclear', reply: { body: replies.mightStop(), kind: 'reply' } };
   const attachments = Number.parseInt(params.NumMedia ?? '0', 10) || 0;
   const location = params.MessageType === 'location' || (params.Latitude !== undefined && params.Longitude !== undefined);
+  const reacted = attachments === 0 && !location ? reactedIssues(routing.loops, routing.content, text.at) : [];
+  if (reacted.length > 0) {
+    return { kind: 'reaction', userId: routing.user.id, firstName: routing.user.firstName, loops: reacted, body: routing.content };
+  }
   return {
     kind: 'share',
     userId: routing.user.id,
@@ -131,16 +152,17 @@ export function changesFacts(outcome: Outcome): boolean {
  * STOP / START / HELP / LOOPS, answered so that a person gets one answer, never two
  * (https://help.twilio.com/articles/223134027):
  *
- * - Advanced Opt-Out sent `OptOutType`: Twilio answered, on SMS and on WhatsApp alike.
+ * - STOP tagged by Advanced Opt-Out (`OptOutType`): Twilio answered, on SMS and WhatsApp alike.
  * - SMS: Twilio answers its own opt-out words always, START and HELP unless
- *   TWILIO_KEYWORD_REPLIES=loop. The Phone Simulator sends Twilio's answers in its place.
- * - An opt-out in other words ("Stop.", "Please stop texting me") and every keyword on WhatsApp:
- *   nobody else answers, so Loop confirms, once (not when the phone had opted out already).
+ *   TWILIO_KEYWORD_REPLIES=loop (twilioAnsweredKeyword). The Phone Simulator sends Twilio's answers
+ *   in its place.
+ * - An opt-out in other words ("Stop.", "Please stop texting me", "PARAR") and every keyword on
+ *   WhatsApp: nobody else answers, so Loop confirms, once (not when the phone had opted out already).
  */
 function decideKeyword(keyword: Keyword, text: InboundText, facts: SenderFacts): Outcome {
   const sms = text.channel === 'sms';
   const optOutType = text.params.OptOutType?.trim() ?? '';
-  const twilioAnswers = optOutType !== '' || (sms && text.keywordReplies === 'twilio');
+  const twilioAnswers = twilioAnsweredKeyword(text);
   const asTwilio = (body: string): Reply | undefined => (text.simulated ? { body, kind: 'opt_out_notice' } : undefined);
   switch (keyword) {
     case 'opt_out': {
@@ -169,7 +191,9 @@ function decideKeyword(keyword: Keyword, text: InboundText, facts: SenderFacts):
     case 'help': {
       // Twilio's answer is the operator's: README's Twilio section has them set it to this same
       // text (its default names no brand and no contact, which CTIA 5.1.3 asks of HELP).
-      if (sms && twilioAnswers) return { kind: 'answer', reply: asTwilio(replies.help(text.supportContact)) };
+      // Twilio takes HELP and INFO alone; "help me please" or "AYUDA" is Loop's to answer.
+      const twilioHelp = optOutType !== '' || isTwilioHelpWord(text.body);
+      if (sms && twilioAnswers && twilioHelp) return { kind: 'answer', reply: asTwilio(replies.help(text.supportContact)) };
       return { kind: 'answer', reply: { body: replies.help(text.supportContact), kind: 'reply' } };
     }
     case 'erase':

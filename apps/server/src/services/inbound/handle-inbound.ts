@@ -10,10 +10,12 @@ import { isOptedOut, optInPhone, optOutPhone } from '../../messaging/opt-outs';
 import { insertOutbound, type TextKind } from '../../messaging/outbox';
 import { replies } from '../../messaging/replies';
 import { simulatorScope } from '../../messaging/simulator';
+import { storeReactions } from '../newsletters/reactions';
 import { storeUpdates } from '../updates/store-updates';
 import { openWhatsappWindow } from '../../messaging/template-follow-ups';
 import { confirmMembership } from '../members/confirm-membership';
-import { changesFacts, decideInbound, inboundSettings, inboundText, type Reply } from './decide-inbound';
+import { changesFacts, decideInbound, inboundSettings, inboundText, UNCLEAR_HELD, type Reply } from './decide-inbound';
+import { HELD_FOR_YES } from './held-texts';
 import { QUESTION_LIFETIME_MS, type ConsentOutcome } from './decide-consent';
 import { settleShare } from './settle-share';
 import { deleteAccount } from '../users/delete-account';
@@ -93,6 +95,29 @@ export async function handleInbound(
       });
     case 'answer':
       return db.transaction((tx) => finish(tx, 'processed', outcome.reply));
+    case 'reaction':
+      // Under the newsletter it answers, never an update (decision 0056).
+      return db.transaction(async (tx) => {
+        const newsletterIds = outcome.loops.flatMap((l) => (l.lastIssue ? [l.lastIssue.id] : []));
+        await storeReactions(tx, { newsletterIds, userId: outcome.userId, body: outcome.body, messageId: row.id, at: row.createdAt });
+        const reply = replies.reacted(
+          outcome.firstName,
+          outcome.loops.map((l) => l.name),
+        );
+        await finish(tx, 'processed', reply, { loopId: outcome.loops.length === 1 ? (outcome.loops[0]?.id ?? null) : null });
+      });
+    case 'held_for_yes':
+      // Kept, unshared, until YES (confirmMembership releases it to the Loop they join); told once a day.
+      return db.transaction(async (tx) => {
+        const told = await toldRecently(tx, phone, row.createdAt, outcome.reply);
+        await finish(tx, 'ignored', told ? undefined : outcome.reply, { error: HELD_FOR_YES });
+      });
+    case 'unclear':
+      // Held, never shared (decision 0055); asked once a day, so a run of them is one question.
+      return db.transaction(async (tx) => {
+        const asked = await toldRecently(tx, phone, row.createdAt, outcome.reply);
+        await finish(tx, 'ignored', asked ? undefined : outcome.reply, { error: UNCLEAR_HELD });
+      });
     case 'consent':
       return db.transaction(async (tx) => {
         const { reply, loopId } = await storeConsent(tx, phone, outcome, now);
@@ -212,14 +237,16 @@ async function storeConsent(
     : { reply: { body: replies.nothingToJoin(), kind: 'reply' }, loopId: null };
 }
 
-/** Whether this phone was told it opted out (the confirmation or the rejoin hint) in the last day. */
-async function toldRecently(tx: DbOrTx, phone: string, now: Date): Promise<boolean> {
+/**
+ * Whether this phone was told it opted out (the confirmation or the rejoin hint) in the last day,
+ * or, given `reply`, was sent that same reply.
+ */
+async function toldRecently(tx: DbOrTx, phone: string, now: Date, reply?: Reply): Promise<boolean> {
+  const what = reply ? and(eq(messages.kind, reply.kind), eq(messages.body, reply.body)) : eq(messages.kind, 'opt_out_notice');
   const [told] = await tx
     .select({ id: messages.id })
     .from(messages)
-    .where(
-      and(eq(messages.toAddress, phone), eq(messages.kind, 'opt_out_notice'), gt(messages.createdAt, new Date(now.getTime() - DAY_MS))),
-    )
+    .where(and(eq(messages.toAddress, phone), what, gt(messages.createdAt, new Date(now.getTime() - DAY_MS))))
     .limit(1);
   return told !== undefined;
 }

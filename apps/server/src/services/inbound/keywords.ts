@@ -1,9 +1,9 @@
-import { isOptOutRequest } from '../../messaging/opt-out-words';
+import { readRequest } from '../../messaging/opt-out-words';
 
 export type Keyword = 'opt_out' | 'opt_in' | 'help' | 'loops' | 'erase';
 
-// Twilio's opt-in and help words (https://help.twilio.com/articles/223134027); opt-out words and
-// phrases are messaging/opt-out-words.ts (decision 0034).
+// Twilio's opt-in and help words (https://help.twilio.com/articles/223134027); opt-out and help
+// words and phrases in every language Loop reads are messaging/opt-out-words.ts (decision 0055).
 const WORDS: Record<string, Keyword> = {
   START: 'opt_in',
   UNSTOP: 'opt_in',
@@ -26,15 +26,31 @@ export function erasureCodeIn(body: string): string | null {
 
 /**
  * The keyword a text is, if the whole text is one (any case, surrounding spaces ignored; an
- * opt-out in any of the words isOptOutRequest knows), or what Twilio's Advanced Opt-Out already
- * decided (`OptOutType`). A keyword never becomes an update.
+ * opt-out or a call for help in any of the words readRequest knows), or what Twilio's Advanced
+ * Opt-Out already decided (`OptOutType`). A keyword never becomes an update.
  */
 export function parseKeyword(body: string, optOutType?: string): Keyword | null {
   const type = optOutType?.trim().toUpperCase();
   if (type === 'STOP') return 'opt_out';
   if (type === 'START') return 'opt_in';
   if (type === 'HELP') return 'help';
-  if (isOptOutRequest(body)) return 'opt_out';
+  const request = readRequest(body);
+  if (request === 'opt_out') return 'opt_out';
   if (ERASE.test(body)) return 'erase';
+  if (request === 'help') return 'help';
   return WORDS[body.trim().toUpperCase()] ?? null;
+}
+
+/**
+ * Whether Twilio answered a START or HELP itself: on SMS unless TWILIO_KEYWORD_REPLIES=loop, and
+ * where Advanced Opt-Out tagged it (`OptOutType`), likewise. With `loop` the operator cleared
+ * those replies in Advanced Opt-Out (README), which still tags the words: Loop answers.
+ */
+export function twilioAnsweredKeyword(text: {
+  channel: 'sms' | 'whatsapp';
+  params: Record<string, string>;
+  keywordReplies: 'twilio' | 'loop';
+}): boolean {
+  const tagged = (text.params.OptOutType?.trim() ?? '') !== '';
+  return text.keywordReplies === 'twilio' && (text.channel === 'sms' || tagged);
 }

@@ -3,6 +3,8 @@ export interface LoopRef {
   name: string;
   /** Whose Loop it is, to tell two Loops of one name apart in a reply. */
   ownerName?: string;
+  /** Its last sent newsletter, which a reaction answers (decision 0056). */
+  lastIssue?: { id: number; sentAt: Date } | null;
 }
 
 export type Routing =

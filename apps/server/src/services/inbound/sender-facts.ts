@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { consentQuestions, erasureRequests, loops, members, users } from '../../db/schema';
+import { consentQuestions, erasureRequests, loops, members, newsletters, users } from '../../db/schema';
 import { optedOutAmong } from '../../messaging/opt-outs';
 import { membershipIsActive, membershipIsConfirmable } from '../members/membership-is-active';
 import type { LoopCadence } from '../../messaging/text-frequency';
@@ -65,13 +65,22 @@ export async function activeLoopsOf(db: DbOrTx, userIds: number[], scope: number
       id: loops.id,
       name: loops.name,
       ownerName: sql<string>`${owner.firstName} || ' ' || ${owner.lastName}`,
+      // The Loop's last sent newsletter, which a reaction answers (decision 0056).
+      lastIssue: sql<{
+        id: number;
+        sentAt: string;
+      } | null>`(select json_build_object('id', ${newsletters.id}, 'sentAt', ${newsletters.sentAt})
+        from ${newsletters} where ${newsletters.loopId} = ${loops.id} and ${newsletters.status} = 'sent' and ${newsletters.kind} = 'newsletter'
+        order by ${newsletters.sentAt} desc limit 1)`,
     })
     .from(members)
     .innerJoin(loops, eq(loops.id, members.loopId))
     .innerJoin(owner, eq(owner.id, loops.creatorId))
     .where(and(inArray(members.userId, userIds), membershipIsActive, inScope(scope)))
     .orderBy(asc(loops.name), asc(loops.id));
-  for (const { userId, ...loop } of rows) byUser.get(userId)?.push(loop);
+  for (const { userId, lastIssue, ...loop } of rows) {
+    byUser.get(userId)?.push({ ...loop, lastIssue: lastIssue ? { id: Number(lastIssue.id), sentAt: new Date(lastIssue.sentAt) } : null });
+  }
   return byUser;
 }
 

@@ -32,6 +32,7 @@ export async function listSimulatorPhones(
       optedOut: sql<boolean>`exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = ${users.phoneNumber})`,
       loopId: loops.id,
       loopName: loops.name,
+      pending: sql<boolean>`${members.status} = 'pending'`,
     })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
@@ -44,11 +45,11 @@ export async function listSimulatorPhones(
   for (const row of rows) {
     let phone = phones.get(row.userId);
     if (!phone) {
-      const { loopId: _id, loopName: _name, ...person } = row;
+      const { loopId: _id, loopName: _name, pending: _pending, ...person } = row;
       phone = { ...person, loops: [] };
       phones.set(row.userId, phone);
     }
-    phone.loops.push({ id: row.loopId, name: row.loopName });
+    phone.loops.push({ id: row.loopId, name: row.loopName, ...(row.pending ? { pending: true } : {}) });
   }
   return [...phones.values()];
 }

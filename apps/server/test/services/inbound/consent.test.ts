@@ -60,14 +60,17 @@ describe('a membership is pending until its phone says YES', () => {
       'Loop: "Alice Smith" invited you to "Smith Family" (group news, about 3 msgs/wk). Msg & data rates may apply. Reply YES to join, HELP for help, STOP to opt out.',
     );
 
-    // Pending: a text from Carol reaches no Loop, and a group message skips her.
-    expect(await text(carol, 'Hello?')).toEqual([expect.stringContaining("This number isn't in a Loop yet")]);
+    // Pending: a text from Carol reaches no Loop yet (it waits for her YES), and a group message skips her.
+    expect(await text(carol, 'Hello?')).toEqual([
+      expect.stringMatching(/^Loop: "Alice Smith" invited you to "Smith Family"\. Reply YES to join/),
+    ]);
     expect(await updatesOf(db(), loop.id)).toEqual([]);
 
     expect(await text(carol, 'yes')).toEqual([expect.stringMatching(/^Loop: you're in "Smith Family" \(about 3 msgs\/wk\)/)]);
     expect(await membership(loop.id, carol)).toMatchObject({ state: 'active', invitedAt: null, resendAt: null });
     await text(carol, 'Grandma is home');
-    expect((await updatesOf(db(), loop.id)).map((u) => u.content)).toEqual(['Grandma is home']);
+    // What she texted while invited went to the Loop she said yes to.
+    expect((await updatesOf(db(), loop.id)).map((u) => u.content)).toEqual(['Hello?', 'Grandma is home']);
 
     // A second YES changes nothing and says so.
     expect(await text(carol, 'YES')).toEqual([expect.stringContaining("There's no open Loop invitation")]);

@@ -6,6 +6,9 @@ import { sweepUntilIdle } from '../../../src/jobs/message-worker';
 import { ingestInbound } from '../../../src/messaging/ingest-inbound';
 import { isOptedOut, optOutPhone } from '../../../src/messaging/opt-outs';
 import { handleInbound } from '../../../src/services/inbound/handle-inbound';
+import { findReplyMember } from '../../../src/services/email-replies/find-reply-member';
+import { receiveReply } from '../../../src/services/email-replies/receive-reply';
+import { replyAddressFor } from '../../../src/services/email-replies/reply-address-for';
 import { createLoop, createPerson, testClock, useFakeTwilioApp } from '../../helpers/messaging';
 import { smsParams, whatsappParams } from '../../helpers/twilio-fixtures';
 
@@ -19,8 +22,28 @@ const clock = testClock();
 const env = useFakeTwilioApp({ clock });
 
 const NAMES = ['Alpha', 'alpha', 'Beta Team', 'Gamma'];
+/**
+ * Words every path reads alike (decision 0055), the e-mail reply too: opt-outs in other languages
+ * and wordings, HELP, texts held as unclear, and news that only contains a word.
+ */
+const WORDS_EVERY_PATH = [
+  'PARAR',
+  'ARRÊT',
+  '🛑',
+  'stop it',
+  'Take me out of this group',
+  'Stop texting me about Alpha',
+  '✋',
+  "we can't stop laughing",
+  "don't stop",
+  'help me please',
+  'AYUDA',
+  'We went to the lake',
+  'Stop.',
+];
 const TEXTS = [
   'We went to the lake',
+  'Hello!',
   'Alpha: picnic on Sunday',
   'news #beta-team',
   'Delta: hello',
@@ -40,6 +63,7 @@ const TEXTS = [
   'HELP',
   'LOOPS',
   '',
+  ...WORDS_EVERY_PATH,
 ];
 const world = fc.record({
   loops: fc.array(fc.record({ name: fc.constantFrom(...NAMES), membership: fc.constantFrom('active', 'pending', 'withheld', 'removed') }), {
@@ -129,10 +153,53 @@ describe('one inbound decision (property)', () => {
         const bIds = await ingest(w, b.phone);
         const rows = await env.db().select().from(messages).where(inArray(messages.id, bIds)).orderBy(asc(messages.id));
         for (const row of rows) await handleInbound(env.t.app.ctx, row);
+        // Texts held for a YES that came are handed back to the worker (releaseHeldTexts), on both sides.
+        await sweepUntilIdle(env.t.app.ctx);
 
         expect(await outcome(a, aIds)).toEqual(await outcome(b, bIds));
       }),
       { numRuns: 30 },
+    );
+  });
+
+  it('an e-mail reply shares, stops or holds the same words as a text (decision 0055)', async () => {
+    const owner = await createPerson(env.db(), { firstName: 'Owner' });
+    const domain = 'replies.example.com';
+    let sent = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...WORDS_EVERY_PATH), { minLength: 1, maxLength: 4 }), async (bodies) => {
+        const db = env.db();
+        const w: World = { loops: [{ name: 'Alpha', membership: 'active' }], optedOut: false, channel: 'sms', texts: bodies };
+        const byText = await build(w, owner.id);
+        const byMail = await build(w, owner.id);
+        const email = `mail${byMail.userId}@example.com`;
+        await db.update(users).set({ email }).where(eq(users.id, byMail.userId));
+        const [membership] = await db.select().from(members).where(eq(members.userId, byMail.userId));
+        const address = await replyAddressFor(db, membership?.id ?? 0, domain);
+        const member = await findReplyMember(db, address, domain);
+        if (!member) throw new Error('no reply member');
+
+        await ingest(w, byText.phone);
+        await sweepUntilIdle(env.t.app.ctx);
+        for (const text of bodies) {
+          sent += 1;
+          const reply = { from: email, subject: 'Re: news', messageId: `<${sent}@example.com>`, text, attachments: [] };
+          const check = { verdict: 'pass' as const, reason: '', summary: '' };
+          await receiveReply(env.t.app.ctx, { member, toAddress: address, reply, check, raw: Buffer.from(`${sent}`) });
+        }
+
+        const shared = async (loopId: number | undefined) =>
+          (
+            await db
+              .select()
+              .from(updates)
+              .where(eq(updates.loopId, loopId ?? 0))
+              .orderBy(asc(updates.id))
+          ).map((u) => u.content);
+        expect(await shared(byMail.loopIds[0])).toEqual(await shared(byText.loopIds[0]));
+        expect(await isOptedOut(db, byMail.phone)).toBe(await isOptedOut(db, byText.phone));
+      }),
+      { numRuns: 15 },
     );
   });
 });

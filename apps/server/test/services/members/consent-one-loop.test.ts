@@ -91,11 +91,14 @@ describe('story: one YES, two invitations', () => {
 
   it('a number is a choice only while the question is open: before it, and a day after it, "1" is an ordinary text', async () => {
     const { alices, mallorys, carol } = await twoSmithFamilies();
-    // No question asked: "1" joins nothing.
-    expect(await text(carol, '1')).toEqual([expect.stringContaining("This number isn't in a Loop yet")]);
+    // No question asked: "1" joins nothing (it waits for a YES, as any text from someone invited).
+    const invited = expect.stringMatching(
+      /^Loop: you're invited to "Smith Family" \(from "[^"]+"\) and "Smith Family" \(from "[^"]+"\)\. Reply YES/,
+    );
+    expect(await text(carol, '1')).toEqual([invited]);
     await text(carol, 'YES');
     clock.advance(24 * HOUR_MS + 1000);
-    expect(await text(carol, '1')).toEqual([expect.stringContaining("This number isn't in a Loop yet")]);
+    expect(await text(carol, '1')).toEqual([invited]);
     expect(await statusIn(alices.id, carol)).toBe('pending');
     expect(await statusIn(mallorys.id, carol)).toBe('pending');
     // The minute tick's housekeeping forgets it.

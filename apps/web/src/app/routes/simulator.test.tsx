@@ -17,6 +17,23 @@ const margaret: SimulatorPhone = {
   loops: [{ id: 7, name: 'The Walker Family' }],
 };
 
+/** The phone's first text, "Hello!", as the thread lists it. */
+function helloText(status: string) {
+  return {
+    id: 1,
+    direction: 'inbound',
+    channel: 'sms',
+    kind: 'inbound',
+    body: 'Hello!',
+    mediaUrls: [],
+    photos: [],
+    attachments: [],
+    status,
+    error: null,
+    createdAt: '2026-05-04T10:00:00Z',
+  };
+}
+
 function servePhones(answer: HttpResponseResolver) {
   server.use(http.get('*/api/simulator/phones', answer));
 }
@@ -77,5 +94,27 @@ describe('/simulator', () => {
     renderRoute('/simulator', { user: staff, config: { ...simulatorConfig, messagingProvider: 'twilio' } });
     expect(await screen.findByRole('link', { name: /Margaret Walker-Fitzgerald/ })).toBeDefined();
     expect(screen.queryByRole('heading', { name: 'The Phone Simulator is off' })).toBeNull();
+  });
+
+  it('offers YES to a phone invited to a Loop and not yet in, also after it texted; a tap puts YES in the text box', async () => {
+    const user = userEvent.setup();
+    const pending: SimulatorPhone = { ...margaret, loops: [{ id: 7, name: 'The Walker Family', pending: true }] };
+    servePhones(() => HttpResponse.json({ phones: [pending] }));
+    const hello = helloText('ignored');
+    server.use(http.get('*/api/simulator/phones/:phone/messages', () => HttpResponse.json({ phone: pending, messages: [hello] })));
+    renderRoute(`/simulator?phone=${encodeURIComponent(pending.phoneNumber)}`, { user: owner });
+    const yes = await screen.findByRole('button', { name: 'YES' });
+    expect(screen.getByText('Invited, not in yet. Try')).toBeDefined();
+    await user.click(yes);
+    expect((screen.getByRole('textbox') as HTMLTextAreaElement).value).toBe('YES');
+  });
+
+  it('offers no YES to a phone already in its Loop once it has texted', async () => {
+    servePhones(() => HttpResponse.json({ phones: [margaret] }));
+    const hello = helloText('processed');
+    server.use(http.get('*/api/simulator/phones/:phone/messages', () => HttpResponse.json({ phone: margaret, messages: [hello] })));
+    renderRoute(`/simulator?phone=${encodeURIComponent(margaret.phoneNumber)}`, { user: owner });
+    expect(await screen.findByText('Hello!')).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'YES' })).toBeNull();
   });
 });

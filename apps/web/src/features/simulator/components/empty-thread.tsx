@@ -4,6 +4,13 @@ import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 
 const SUGGESTIONS = ['Hello!', 'HELP', 'LOOPS'];
+/** A phone invited to a Loop and not yet in: YES first, as its invitation asks. */
+const PENDING_SUGGESTIONS = ['YES', 'Hello!', 'HELP'];
+
+/** Whether the phone is invited to a Loop it has not said YES to. */
+export function isPending(phone: SimulatorPhone): boolean {
+  return phone.loops.some((loop) => loop.pending === true);
+}
 
 /** A phone that has not texted yet: what to try, and how a text finds its Loop. */
 export function EmptyThread({ phone, onSuggest }: { phone: SimulatorPhone; onSuggest: (text: string) => void }) {
@@ -15,7 +22,7 @@ export function EmptyThread({ phone, onSuggest }: { phone: SimulatorPhone; onSug
       </div>
       <h3 className="font-semibold">No texts yet</h3>
       <p className="text-sm text-muted-foreground">Text Loop as {phone.firstName} would. Try one of these:</p>
-      <SuggestionButtons onSuggest={onSuggest} className="justify-center" />
+      <SuggestionButtons onSuggest={onSuggest} pending={isPending(phone)} className="justify-center" />
       <p className="text-sm text-muted-foreground">
         {first && second ? (
           <>
@@ -35,10 +42,18 @@ export function EmptyThread({ phone, onSuggest }: { phone: SimulatorPhone; onSug
 }
 
 /** Texts worth trying first; a press puts one in the compose box. */
-export function SuggestionButtons({ onSuggest, className }: { onSuggest: (text: string) => void; className?: string }) {
+export function SuggestionButtons({
+  onSuggest,
+  pending = false,
+  className,
+}: {
+  onSuggest: (text: string) => void;
+  pending?: boolean;
+  className?: string;
+}) {
   return (
     <div className={cn('flex flex-wrap gap-2', className)}>
-      {SUGGESTIONS.map((text) => (
+      {(pending ? PENDING_SUGGESTIONS : SUGGESTIONS).map((text) => (
         <Button key={text} variant="outline" size="sm" className="h-8 rounded-full" onClick={() => onSuggest(text)}>
           {text}
         </Button>

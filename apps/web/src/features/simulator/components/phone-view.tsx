@@ -6,7 +6,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { errorText } from '@/lib/api-client';
 import { isThreadBusy, usePhoneThread } from '../api/get-phone-thread';
 import { ComposeBox } from './compose-box';
-import { EmptyThread, SuggestionButtons } from './empty-thread';
+import { EmptyThread, isPending, SuggestionButtons } from './empty-thread';
 import { MessageThread } from './message-thread';
 import { PhoneHeader } from './phone-header';
 
@@ -18,6 +18,8 @@ export function PhoneView({ phone: listed }: { phone: SimulatorPhone }) {
   const phone = thread.data?.phone ?? listed;
   // Loop's welcome text usually comes first: until the member has texted, offer what to try.
   const neverTexted = thread.data !== undefined && !thread.data.messages.some((message) => message.direction === 'inbound');
+  // Invited and not yet in: YES is on offer until they answer (what they text meanwhile waits for it).
+  const pending = isPending(phone);
 
   function suggest(text: string) {
     setDraft(text);
@@ -56,10 +58,10 @@ export function PhoneView({ phone: listed }: { phone: SimulatorPhone }) {
           <MessageThread messages={thread.data.messages} firstName={phone.firstName} replying={isThreadBusy(thread.data)} />
         )}
       </div>
-      {neverTexted && thread.data.messages.length > 0 && (
+      {(neverTexted || pending) && thread.data !== undefined && thread.data.messages.length > 0 && (
         <div className="flex items-center gap-2 overflow-x-auto bg-muted/50 px-3 pt-1 pb-2.5 text-xs text-muted-foreground">
-          <span className="shrink-0">Try texting</span>
-          <SuggestionButtons onSuggest={suggest} className="flex-nowrap" />
+          <span className="shrink-0">{pending ? 'Invited, not in yet. Try' : 'Try texting'}</span>
+          <SuggestionButtons onSuggest={suggest} pending={pending} className="flex-nowrap" />
         </div>
       )}
       <ComposeBox

@@ -26,8 +26,11 @@ import { skipNewsletter } from '../../../../services/newsletters/skip-newsletter
 import { toNewsletter } from '../../../../services/newsletters/to-newsletter';
 import type { FastifyRequest } from 'fastify';
 import { mailLinksOf } from '../../../../mail/links';
+import { AppError } from '../../../../errors';
+import { listReactions, PAGE_REACTIONS, toggleReaction } from '../../../../services/newsletters/reactions';
 
 const loopParams = z.object({ id: idParamSchema });
+const reactionSchema = z.object({ emoji: z.enum(PAGE_REACTIONS, { error: `emoji must be one of ${PAGE_REACTIONS.join(' ')}` }) });
 
 /** Drafts written per person an hour (a model call each), and per address. */
 const GENERATE_PER_HOUR = { perAccount: 30, perIp: 120 };
@@ -136,6 +139,27 @@ const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
     const skipped = await skipNewsletter(db, { loopId: params.id, newsletterId: params.newsletterId, now: clock() });
     return { newsletter: toNewsletter(skipped) } satisfies ScheduledNewsletterAnswer;
   });
+
+  // A member's tap on an emoji under a sent issue, on its page (decision 0056): on, or off again.
+  // Any active member and the owner; staff, who are not in the Loop, react to nothing.
+  app.post(
+    '/:id/newsletters/:newsletterId/reactions',
+    { schema: { params: newsletterParamsSchema, body: reactionSchema } },
+    async (request) => {
+      const { params } = request;
+      const access = await getLoopAccess(db, gatedUser(request), params.id);
+      if (access.role === 'staff') throw new AppError('forbidden', "Only the Loop's members can react to its newsletters.");
+      const found = await toggleReaction(db, {
+        newsletterId: params.newsletterId,
+        loopId: params.id,
+        userId: access.user.id,
+        emoji: request.body.emoji,
+      });
+      if (!found) throw new AppError('not_found', 'Newsletter not found. Only a sent newsletter takes reactions.');
+      const shown = await listReactions(db, params.newsletterId);
+      return { reactions: shown.map((r) => ({ firstName: r.firstName, body: r.body, mine: r.userId === access.user.id })) };
+    },
+  );
 };
 
 export default newsletterRoutes;
