@@ -218,7 +218,8 @@ describe('time zones', () => {
     };
     expect(await zoneOf()).toEqual(['America/Los_Angeles', 'phone']);
     await db().update(users).set({ phoneTimeZone: '' }).where(eq(users.phoneNumber, memberPhone));
-    expect(await zoneOf()).toEqual(['Europe/Paris', 'loop']);
+    // A US number that names no zone: the Loop's, with quiet hours in all US zones (decision 0057).
+    expect(await zoneOf()).toEqual(['Europe/Paris', 'country']);
     const put = (payload: Record<string, unknown>) =>
       t.app.inject({ method: 'PUT', url: `/api/loops/${loop.id}/members/${member.id}`, headers: { cookie: owner.cookie }, payload });
     expect((await put({ timeZone: 'America/Chicago' })).statusCode).toBe(200);
