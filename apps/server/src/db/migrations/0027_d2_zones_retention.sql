@@ -1,3 +1,4 @@
+CREATE INDEX "messages_created_at_idx" ON "messages" USING btree ("created_at");--> statement-breakpoint
 -- Hand-written (decision 0057): a mobile number in a country with several time zones no longer
 -- counts as being in its capital's zone. Forget the phone zone looked up for numbers of those
 -- countries (calling codes below; +1 keeps its area codes), so the scheduler's minute tick looks
