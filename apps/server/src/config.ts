@@ -118,6 +118,8 @@ const envSchema = z.object({
     })
     .optional(),
   SEND_MAX_ATTEMPTS: positiveInt('SEND_MAX_ATTEMPTS', 5),
+  // Days a text's or e-mail's row (its words, raw parameters, addresses, status) is kept (decision 0058).
+  MESSAGE_RETENTION_DAYS: positiveInt('MESSAGE_RETENTION_DAYS', 180),
   SEND_RETRY_BASE_SECONDS: z.coerce
     .number({ error: 'SEND_RETRY_BASE_SECONDS must be a number' })
     .min(0, 'SEND_RETRY_BASE_SECONDS must be 0 or more')

@@ -247,8 +247,13 @@ export interface LoopMember {
   lastError: string | null;
   /** The IANA zone their texts follow (reminders at the schedule's time there; quiet hours). */
   timeZone: string;
-  /** Where `timeZone` comes from: the member's own choice, the owner's, their phone number's, or the Loop's. */
+  /**
+   * Where `timeZone` comes from: the member's own choice, the owner's, their phone number's, or the
+   * Loop's; 'country': the Loop's, and texts go only while it is daytime in every zone of the phone's country.
+   */
   timeZoneSource: TimeZoneSource;
+  /** With 'country': the phone's country (ISO 3166 code, "AU"), else null. */
+  timeZoneCountry: string | null;
   /** The zone the Loop's owner chose for them (member edit), else null. */
   ownerTimeZone: string | null;
   /** When their texts waiting out quiet hours go (their 08:00), else null. */
@@ -257,7 +262,7 @@ export interface LoopMember {
   deliveryNote: string | null;
 }
 
-export const TIME_ZONE_SOURCES = ['member', 'owner', 'phone', 'loop'] as const;
+export const TIME_ZONE_SOURCES = ['member', 'owner', 'phone', 'loop', 'country'] as const;
 export type TimeZoneSource = (typeof TIME_ZONE_SOURCES)[number];
 
 /** POST /api/loops/{id}/members: the new member, and what the adder should know (an opted-out phone). */
@@ -334,6 +339,7 @@ export const loopDetailResponseSchema = z.object({
       lastError: nullableText,
       timeZone: z.string(),
       timeZoneSource: z.enum(TIME_ZONE_SOURCES),
+      timeZoneCountry: nullableText,
       ownerTimeZone: nullableText,
       scheduledFor: nullableText,
       deliveryNote: nullableText,

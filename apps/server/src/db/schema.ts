@@ -346,6 +346,8 @@ export const messages = pgTable(
     index('messages_to_address_created_at_idx').on(t.toAddress, t.createdAt),
     // A phone's thread (simulator, staff) reads its inbound texts by sender.
     index('messages_from_address_created_at_idx').on(t.fromAddress, t.createdAt),
+    // The retention sweep finds rows past MESSAGE_RETENTION_DAYS (decision 0058).
+    index('messages_created_at_idx').on(t.createdAt),
   ],
 );
 

@@ -2,7 +2,7 @@ import { and, asc, eq, getTableColumns, getTableName, inArray, isNull, lte, ne, 
 import type { Db, DbOrTx } from '../db/client';
 import { messages, users } from '../db/schema';
 import type { MessageRow } from './context';
-import { recipientTimeZone } from './time-zones';
+import { personZoneKnown, phoneCountryZones, recipientTimeZone } from './time-zones';
 
 interface ClaimInput {
   now: Date;
@@ -107,6 +107,8 @@ export type ClaimedText = MessageRow & {
   lastWhatsappInboundAt: Date | null;
   /** The recipient's time zone (decision 0036), for quiet hours; null when nothing is known. */
   recipientTimeZone: string | null;
+  /** Every zone of the recipient's phone's country when nothing else places them (decision 0057), else null. */
+  recipientCountryZones: readonly string[] | null;
 };
 
 /**
@@ -122,8 +124,16 @@ export async function claimOutbound(db: Db, input: ClaimInput): Promise<ClaimedT
         users.lastWhatsappInboundAt,
       ),
     recipientTimeZone: recipientTimeZone(messages.userId, messages.loopId),
+    // Qualified by hand: in this statement's RETURNING drizzle writes bare column names, and
+    // `loop_id` inside the subquery would be the membership's.
+    recipientZoneKnown: personZoneKnown(sql`${messages}.user_id`, sql`${messages}.loop_id`),
   });
-  return startOrder(rows);
+  return startOrder(
+    rows.map(({ recipientZoneKnown, ...row }) => ({
+      ...row,
+      recipientCountryZones: recipientZoneKnown ? null : (phoneCountryZones(row.toAddress)?.zones ?? null),
+    })),
+  );
 }
 
 /**

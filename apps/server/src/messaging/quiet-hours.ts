@@ -25,6 +25,25 @@ export function quietUntil(now: Date, timeZone: string, quiet: QuietHours | null
   return fromLocal({ year: date.year, month: date.month, day: date.day, hour: Math.floor(end / 60), minute: end % 60 }, timeZone);
 }
 
+/**
+ * When a text may go to someone who could be in any of `zones` (their phone's country, decision
+ * 0057): null if it is daytime in all of them now, else the first minute it is. Each pass moves
+ * to the end of the quiet spell of every zone still in one; a country whose zones share a
+ * daytime settles within two passes. Without a shared daytime, the first zone's end counts.
+ */
+export function quietUntilEverywhere(now: Date, zones: readonly string[], quiet: QuietHours | null): Date | null {
+  let at = now;
+  for (let pass = 0; pass < 4; pass += 1) {
+    let moved = false;
+    for (const zone of zones) {
+      const until = quietUntil(at, zone, quiet);
+      if (until) [at, moved] = [until, true];
+    }
+    if (!moved) return at === now ? null : at;
+  }
+  return quietUntil(now, zones[0] ?? 'UTC', quiet);
+}
+
 /** A claimed text and where its recipient is. */
 export interface PlacedText {
   id: number;
@@ -32,6 +51,8 @@ export interface PlacedText {
   attempts: number;
   /** The recipient's zone (recipientTimeZone); null when nothing is known. */
   recipientTimeZone: string | null;
+  /** All zones of the recipient's phone's country when nothing else tells where they are (decision 0057), else null. */
+  recipientCountryZones?: readonly string[] | null;
 }
 
 /**
@@ -46,7 +67,8 @@ export async function deferQuietTexts<T extends PlacedText>(db: Db, rows: T[], n
   const go: T[] = [];
   const later: { id: number; attempts: number; at: Date }[] = [];
   for (const row of rows) {
-    const at = ANSWER_KINDS.includes(row.kind as TextKind) || !row.recipientTimeZone ? null : quietUntil(now, row.recipientTimeZone, quiet);
+    const zones = row.recipientCountryZones ?? (row.recipientTimeZone ? [row.recipientTimeZone] : []);
+    const at = ANSWER_KINDS.includes(row.kind as TextKind) ? null : quietUntilEverywhere(now, zones, quiet);
     if (at) later.push({ id: row.id, attempts: row.attempts, at });
     else go.push(row);
   }

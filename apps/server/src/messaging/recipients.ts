@@ -113,6 +113,16 @@ export function memberMayBeTexted(userId: SQLWrapper, loopId: SQLWrapper): SQL {
     where rm.loop_id = ${loopId} and rm.user_id = ${userId} and rm.status = 'active' and not rl.paused)`;
 }
 
+/**
+ * SQL over a `messages` row: unless it is an invitation, or its membership is still pending, it
+ * may go. An invitation held through quiet hours is not sent to someone who joined (or declined,
+ * or was removed) meanwhile by another path: the website, an invite link, a YES.
+ */
+export function invitationStillOpen(): SQL {
+  return sql`(${messages.kind} <> 'invitation' or ${messages.loopId} is null
+    or exists (select 1 from ${members} im where im.loop_id = ${messages.loopId} and im.user_id = ${messages.userId} and im.status = 'pending'))`;
+}
+
 /** SQL: the whole rule for a member of a Loop. */
 export function mayBeTexted(input: { phone: SQLWrapper; userId: SQLWrapper; loopId: SQLWrapper }): SQL {
   return sql`(${phoneMayBeTexted(input.phone)} and ${memberMayBeTexted(input.userId, input.loopId)})`;
@@ -133,6 +143,7 @@ export function messageMayBeSent(): SQL {
     (${messages.kind} in (${quoted(OPTED_OUT_KINDS)}) or ${phoneNotOptedOut(messages.toAddress)})
     and (${messages.kind} in (${quoted(ASKED_FOR_KINDS)}) or ${phoneCanReceive(messages.toAddress)})
     and ${strangerReplyAllowed()}
+    and ${invitationStillOpen()}
     and (${messages.kind} not in (${quoted(LOOP_WIDE_KINDS)}) or ${messages.loopId} is null
          or ${memberMayBeTexted(messages.userId, messages.loopId)})
   )`;
@@ -188,6 +199,8 @@ export interface Sendable {
   undeliverable: number | null;
   /** Of those: a reply to a number in no Loop that had one less than a day before. */
   strangerRepliedToday: boolean;
+  /** Of those: an invitation whose membership is no longer pending (they joined, declined or were removed). */
+  invitationAnswered: boolean;
   /** The member's last WhatsApp text, read now (a 63016 may have closed the window meanwhile). */
   lastWhatsappInboundAt: Date | null;
 }
@@ -206,6 +219,7 @@ export function sendableTextsQuery(db: Db, countries: Config['smsCountries']): (
       allowed: sql<boolean>`${messageMayBeSent()}`.mapWith(isTrue),
       optedOut: sql<boolean>`not ${phoneNotOptedOut(messages.toAddress)}`.mapWith(isTrue),
       strangerRepliedToday: sql<boolean>`not ${strangerReplyAllowed()}`.mapWith(isTrue),
+      invitationAnswered: sql<boolean>`not ${invitationStillOpen()}`.mapWith(isTrue),
       undeliverable: sql<
         number | null
       >`(select ${undeliverablePhones.errorCode} from ${undeliverablePhones} where ${undeliverablePhones.phoneNumber} = ${messages.toAddress})`.mapWith(
@@ -229,6 +243,7 @@ export function sendableTextsQuery(db: Db, countries: Config['smsCountries']): (
         optedOut: row.optedOut,
         undeliverable: row.undeliverable,
         strangerRepliedToday: row.strangerRepliedToday,
+        invitationAnswered: row.invitationAnswered,
         lastWhatsappInboundAt: row.lastWhatsappInboundAt,
       });
     }

@@ -84,7 +84,11 @@ export const replies = {
   phoneNumberChanged: (lastDigits: string) =>
     `Loop: the phone number of your Loop account was just changed to a number ending in ${lastDigits}, so Loop no longer texts this phone for it. If you did not do this, use "Forgot password?" on the Loop website with your email now.`,
 
-  optedIn: () => "You're back in! Loop texts will reach you again. Reply STOP anytime to stop them.",
+  /**
+   * START's confirmation, Loop's own (WhatsApp; SMS when Loop answers START): CTIA 5.1.2.1 asks an
+   * opt-in confirmation for the brand, the frequency, "Msg & data rates may apply", HELP and STOP.
+   */
+  optedIn: () => "Loop: you're back in. Msg frequency varies. Msg & data rates may apply. Reply HELP for help, STOP to opt out.",
 
   /** This server has no ffmpeg (decision 0023): said plainly, with what does get through. */
   clipsUnavailable: () => "This Loop can't take videos or voice memos yet, so only your text and photos were shared.",
@@ -102,8 +106,13 @@ export const replies = {
   location: () => 'Loop can\'t share a location pin. Text where you are in words instead (like "At the lake!") and it goes to your Loop.',
 
   /**
-   * The STOP confirmation where Twilio sends none (WhatsApp, and the Phone Simulator playing
-   * Twilio on SMS): Twilio's own default wording.
+   * Loop's own STOP confirmation where Twilio sends none (WhatsApp, and opt-outs in words Twilio
+   * does not take): it names Loop, since nothing else on WhatsApp says who stopped (CTIA 5.1.3).
+   */
+  loopOptedOut: () => "Loop: you're unsubscribed and will get no more Loop messages. Reply START to rejoin.",
+
+  /**
+   * Twilio's default STOP confirmation, played by the Phone Simulator on SMS.
    * https://help.twilio.com/articles/223134027
    */
   optedOut: () =>

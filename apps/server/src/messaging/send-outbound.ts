@@ -22,6 +22,7 @@ const LEASE_MARGIN_MS = 5_000;
 const SENT_PER_UPDATE = 500;
 const OPTED_OUT_ERROR = 'Not sent: this phone opted out of texts (STOP).';
 const NOT_ALLOWED_ERROR = 'Not sent: the member left the Loop, or the Loop was paused, after the text was queued.';
+const ANSWERED_ERROR = 'Not sent: the invitation was answered (they joined or declined) or withdrawn after it was queued.';
 const undeliverableError = (code: number) => `Not sent: Twilio error ${code} said this phone cannot receive texts.`;
 const STRANGER_ERROR =
   'Not sent: this number is in no Loop and had an answer less than a day ago (one a day, so two automated senders never answer each other).';
@@ -204,6 +205,7 @@ class SendCheck {
                 optedOut: false,
                 undeliverable: null,
                 strangerRepliedToday: false,
+                invitationAnswered: false,
                 lastWhatsappInboundAt: null,
               },
             );
@@ -252,7 +254,9 @@ async function deliver(
           ? undeliverableError(now.undeliverable)
           : now.strangerRepliedToday
             ? STRANGER_ERROR
-            : NOT_ALLOWED_ERROR;
+            : now.invitationAnswered
+              ? ANSWERED_ERROR
+              : NOT_ALLOWED_ERROR;
     await finishAttempt(ctx.db, row, { status: 'failed', error });
     return 'failed';
   }

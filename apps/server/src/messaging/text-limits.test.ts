@@ -31,6 +31,7 @@ describe('every text Loop writes fits in 1,600 characters (Twilio 21617), at its
     'reply: your Loops': replies.yourLoops(manyLoops),
     'reply: help': replies.help('x'.repeat(100)),
     'reply: opted out': replies.optedOut(),
+    'reply: opted out by Loop': replies.loopOptedOut(),
     'reply: rejoin hint': replies.rejoinHint(),
   };
   it.each(Object.entries(longest))('%s', (_kind, text) => {

@@ -1,9 +1,10 @@
 import { and, asc, eq, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { timezones } from 'libphonenumber-geo-carrier';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { DbOrTx } from '../db/client';
 import { loops, members, users } from '../db/schema';
+import { COUNTRY_ZONES } from './country-zones';
 
 /**
  * Each member's time zone (decision 0036), first that is set:
@@ -11,13 +12,30 @@ import { loops, members, users } from '../db/schema';
  * 2. the one the Loop's owner chose for them (member edit: `members.time_zone`, that Loop only);
  * 3. their phone number's, when its country or area code has exactly one zone (libphonenumber's
  *    time-zone map, looked up once per person into `users.phone_time_zone`);
- * 4. the Loop's.
+ * 4. the Loop's; and when the phone's country has several zones, quiet hours hold in all of
+ *    them (decision 0057).
  */
 
-/** The phone number's zone when the map gives it exactly one; '' when several or none. */
+/** Number types whose digits name a place: a landline's area code, or a North American number's. */
+const PLACED_TYPES = new Set(['FIXED_LINE', 'FIXED_LINE_OR_MOBILE']);
+
+/**
+ * The phone number's zone when the map gives it exactly one; '' when several or none. In a
+ * country with several zones only a number tied to a place counts: the map files a mobile
+ * number (+61 4, +7 9, +62 8) under the country's capital, wherever its holder is (decision 0057).
+ */
 export async function lookUpPhoneTimeZone(e164: string): Promise<string> {
-  const zones = await timezones(parsePhoneNumberFromString(e164));
+  const parsed = parsePhoneNumberFromString(e164);
+  if (parsed?.country && COUNTRY_ZONES[parsed.country] && !PLACED_TYPES.has(parsed.getType() ?? '')) return '';
+  const zones = await timezones(parsed);
   return zones?.length === 1 ? (zones[0] ?? '') : '';
+}
+
+/** The phone's country and all its zones, when it has several (zone.tab); else null. */
+export function phoneCountryZones(phone: string): { country: string; zones: readonly string[] } | null {
+  const country = parsePhoneNumberFromString(phone.replace(/^whatsapp:/, ''))?.country;
+  const zones = country ? COUNTRY_ZONES[country] : undefined;
+  return country && zones ? { country, zones } : null;
 }
 
 /** SQL over a query that reads the person, the membership and the Loop: the zone (rules 1 to 4). */
@@ -39,6 +57,17 @@ export function memberTimeZone(userId: SQLWrapper, loopId: SQLWrapper): SQL<stri
     from ${users} ${person} left join ${members} ${membership} on ${membership.userId} = ${person.id} and ${membership.loopId} = ${loopId}
     left join ${loops} ${itsLoop} on ${itsLoop.id} = ${loopId}
     where ${person.id} = ${userId})`;
+}
+
+/**
+ * SQL: whether anything tells where user `userId` is, as a member of Loop `loopId`: their own
+ * zone, the owner's for them, or their phone's (rules 1 to 3). When nothing does, quiet hours
+ * hold in every zone of their phone's country (decision 0057).
+ */
+export function personZoneKnown(userId: SQLWrapper, loopId: SQLWrapper): SQL<boolean> {
+  return sql<boolean>`coalesce((select coalesce(ku.time_zone, nullif(ku.phone_time_zone, ''),
+      (select km.time_zone from ${members} km where km.user_id = ku.id and km.loop_id = ${loopId})) is not null
+    from ${users} ku where ku.id = ${userId}), false)`;
 }
 
 /**

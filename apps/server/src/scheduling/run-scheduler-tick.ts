@@ -10,6 +10,7 @@ import {
 import { sweepLastCalls } from './sweep-last-calls';
 import { sweepReminders, type SweepHooks } from './sweep-reminders';
 import { fillPhoneTimeZones } from '../messaging/time-zones';
+import { deleteOldMessages } from '../messaging/delete-old-messages';
 import { sendDueGroupMessages } from '../services/group-messages/send-due-group-messages';
 
 export const REMINDER_BATCH = 500;
@@ -28,6 +29,8 @@ export interface TickResult {
   approvalReminders: number;
   newsletters: number;
   groupMessages: number;
+  /** Texts and e-mails deleted as older than MESSAGE_RETENTION_DAYS (decision 0058). */
+  deletedMessages: number;
 }
 
 /**
@@ -46,10 +49,13 @@ export async function runSchedulerTick(
     approvalReminders: 0,
     newsletters: 0,
     groupMessages: 0,
+    deletedMessages: 0,
   };
   // Phone zones not looked up yet (people added before there were any, or by a script), before
   // reminders are due in them.
   await fillPhoneTimeZones(ctx.db, PHONE_ZONES_PER_TICK);
+  // Texts and e-mails past their retention (decision 0058).
+  result.deletedMessages = await deleteOldMessages(ctx.db, options.now, ctx.config.MESSAGE_RETENTION_DAYS);
   for (;;) {
     const swept = await sweepReminders(ctx.db, options.now, REMINDER_BATCH, options.hooks);
     result.reminderLoops += swept.loops;

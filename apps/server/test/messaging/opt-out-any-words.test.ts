@@ -42,7 +42,7 @@ async function text(phone: string, body: string, channel: 'sms' | 'whatsapp' = '
 
 const sentTo = (phone: string) =>
   env.fake.sent.filter((s) => s.params.To === phone || s.params.To === `whatsapp:${phone}`).map((s) => s.params.Body);
-const CONFIRMATION = /^You have successfully been unsubscribed/;
+const CONFIRMATION = /^Loop: you're unsubscribed/;
 
 describe('an opt-out in other words than Twilio takes [fcc]', () => {
   it.each(['Stop.', 'Opt out', 'Please stop texting me', 'unsubscribe me', 'Remove me', 'leave me alone', "Don't text me anymore"])(

@@ -132,6 +132,34 @@ describe('texts Loop starts wait for 08:00 in the recipient’s zone (47 CFR 64.
   });
 });
 
+describe('a held invitation is checked again when it is sent (GDPR Art. 5(1)(c); decision 0015)', () => {
+  it('queued at 23:00, accepted on the website at 07:00: nothing is sent at 08:00', async () => {
+    clock.set(new Date('2026-11-20T04:00:00Z')); // Thursday 23:00 EST
+    const owner = await signUp(t.app, { phoneNumber: phone('ny') });
+    const loop = await createLoopAs(t.app, owner.cookie, { name: 'Early Birds', timeZone: 'America/New_York' });
+    const guest = phone('ny');
+    const member = await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: guest, firstName: 'Gwen' });
+    await sweepUntilIdle(t.app.ctx);
+    expect((await textsTo(db(), guest))[0]).toMatchObject({ kind: 'invitation', status: 'queued' });
+
+    // 07:00: Gwen signs up with that phone (its code goes at once) and accepts on My Loops.
+    clock.set(new Date('2026-11-20T12:00:00Z'));
+    const gwen = await signUp(t.app, { phoneNumber: guest, firstName: 'Gwen' });
+    const accepted = await t.app.inject({ method: 'POST', url: `/api/invitations/${member.id}/accept`, headers: { cookie: gwen.cookie } });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+
+    clock.set(new Date('2026-11-20T13:00:00Z')); // 08:00 EST
+    await sweepUntilIdle(t.app.ctx);
+    await sweepUntilIdle(t.app.ctx);
+    expect(sentTo(guest).filter((s) => String(s.params.Body).includes('Reply YES to join'))).toHaveLength(0);
+    const [invitation] = (await textsTo(db(), guest)).filter((m) => m.kind === 'invitation');
+    expect(invitation).toMatchObject({
+      status: 'failed',
+      error: 'Not sent: the invitation was answered (they joined or declined) or withdrawn after it was queued.',
+    });
+  });
+});
+
 describe('exempt: answers to a person who just texted, and codes they asked for', () => {
   it('at 03:00 a reply to LOOPS and a sign-up code go at once', async () => {
     clock.set(new Date('2026-11-13T08:00:00Z')); // 03:00 EST
@@ -218,7 +246,8 @@ describe('time zones', () => {
     };
     expect(await zoneOf()).toEqual(['America/Los_Angeles', 'phone']);
     await db().update(users).set({ phoneTimeZone: '' }).where(eq(users.phoneNumber, memberPhone));
-    expect(await zoneOf()).toEqual(['Europe/Paris', 'loop']);
+    // A US number that names no zone: the Loop's, with quiet hours in all US zones (decision 0057).
+    expect(await zoneOf()).toEqual(['Europe/Paris', 'country']);
     const put = (payload: Record<string, unknown>) =>
       t.app.inject({ method: 'PUT', url: `/api/loops/${loop.id}/members/${member.id}`, headers: { cookie: owner.cookie }, payload });
     expect((await put({ timeZone: 'America/Chicago' })).statusCode).toBe(200);

@@ -566,15 +566,32 @@ describe('8 and 9. keywords are answered once, as Twilio does', () => {
     expect(sentTo(person.phoneNumber).map((s) => s.params.Body)).toEqual([expect.stringContaining('Reply LOOPS to list your Loops')]);
   });
 
-  // [aoo] Twilio does not process keywords on WhatsApp: Loop confirms STOP there itself.
-  it('WhatsApp STOP: Loop confirms it, and the confirmation reaches the opted-out phone', async () => {
+  // [aoo] Twilio does not process keywords on WhatsApp: Loop confirms STOP there itself, naming
+  // Loop (CTIA Messaging Principles 5.1.3: an opt-out confirmation says who it is from).
+  it('WhatsApp STOP: Loop confirms it, naming Loop, and the confirmation reaches the opted-out phone', async () => {
     const { person } = await member('whatsapp');
     await post(whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'STOP' }));
     await run();
     expect(await isOptedOut(person.phoneNumber)).toBe(true);
     expect(sentTo(person.phoneNumber).map((s) => s.params.Body)).toEqual([
-      expect.stringMatching(/^You have successfully been unsubscribed/),
+      "Loop: you're unsubscribed and will get no more Loop messages. Reply START to rejoin.",
     ]);
+  });
+
+  // CTIA Messaging Principles and Best Practices 5.1.2.1: an opt-in confirmation carries the
+  // program (brand), the message frequency, "Msg & data rates may apply", HELP and opt-out words.
+  it('WhatsApp START: Loop confirms it with brand, frequency, rates, HELP and STOP', async () => {
+    const { person } = await member('whatsapp');
+    await post(whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'STOP' }));
+    await run();
+    await post(whatsappParams({ accountSid: fake.accountSid, from: person.phoneNumber, body: 'START' }));
+    await run();
+    expect(await isOptedOut(person.phoneNumber)).toBe(false);
+    const answer = String(sentTo(person.phoneNumber).at(-1)?.params.Body);
+    expect(answer).toMatch(/^Loop: /);
+    expect(answer).toMatch(/Msg frequency varies/);
+    expect(answer).toMatch(/Msg & data rates may apply/);
+    expect(answer).toMatch(/Reply HELP for help, STOP to opt out/);
   });
 
   it('WhatsApp text while opted out: not shared, one "reply START" hint a day at most', async () => {

@@ -31,6 +31,7 @@ export function member(id: number, overrides: Partial<LoopMember> = {}): LoopMem
     lastError: null,
     timeZone: 'Europe/London',
     timeZoneSource: 'phone',
+    timeZoneCountry: null,
     ownerTimeZone: null,
     scheduledFor: null,
     deliveryNote: null,

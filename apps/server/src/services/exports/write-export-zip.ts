@@ -2,11 +2,15 @@ import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { and, asc, eq, gt, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { ZipFile } from 'yazl';
 import type { DbOrTx } from '../../db/client';
 import { loops, media, members, messages, updates, users, type MediaVariant } from '../../db/schema';
 import type { MediaStorage } from '../../storage/media-storage';
+import { readOptOuts } from './read-opt-outs';
+
+const adder = alias(users, 'adder');
 
 /** Updates read from the database at a time: the zip's memory stays flat whatever their number. */
 const PAGE = 200;
@@ -29,8 +33,10 @@ function servedKey(row: { storageKey: string; variants: MediaVariant[] }): strin
 /**
  * Writes a person's data (GDPR Article 15 and 20) to `file` as a zip, streamed: `account.json`,
  * `memberships.json`, `updates.json` (each update with its media's file names), `texts.json`
- * (the texts Loop sent them and the ones they sent), and `media/` with every photo, voice memo
- * and video as Loop serves it. Media are read from storage one at a time, when the zip reaches
+ * (the texts Loop sent them and the ones they sent), `opt-outs.json` (STOP, unsubscribe, bounce
+ * marks), and `media/` with every photo, voice memo and video as Loop serves it. Memberships carry
+ * what others wrote about them: the owner's note, the name, e-mail and preference typed when they
+ * were added, who added them, and the zone the owner chose. Media are read from storage one at a time, when the zip reaches
  * them, and JSON is written a page at a time. Returns the zip's size in bytes.
  */
 export async function writeExportZip(db: DbOrTx, storage: MediaStorage, userId: number, file: string, now: Date): Promise<number> {
@@ -49,7 +55,10 @@ export async function writeExportZip(db: DbOrTx, storage: MediaStorage, userId: 
       email: user.email,
       phoneNumber: user.phoneNumber,
       messagingPreference: user.messagingPreference,
+      newsletterDelivery: user.newsletterDelivery,
+      emailConfirmedAt: user.emailConfirmedAt?.toISOString() ?? null,
       timeZone: user.timeZone,
+      phoneTimeZone: user.phoneTimeZone || null,
       isStaff: user.isStaff,
       hasPassword: user.passwordHash !== null,
       createdAt: user.createdAt.toISOString(),
@@ -65,9 +74,21 @@ export async function writeExportZip(db: DbOrTx, storage: MediaStorage, userId: 
       status: members.status,
       joinedAt: members.confirmedAt,
       addedAt: members.createdAt,
+      invitedAt: members.invitedAt,
+      invitationWithheld: members.invitationWithheld,
+      addedBy: sql<string | null>`nullif(trim(${adder.firstName} || ' ' || ${adder.lastName}), '')`,
+      ownerNote: members.context,
+      typedWhenAdded: {
+        firstName: members.firstName,
+        lastName: members.lastName,
+        email: members.email,
+        messagingPreference: members.messagingPreference,
+      },
+      timeZoneChosenByOwner: members.timeZone,
     })
     .from(members)
     .innerJoin(loops, eq(loops.id, members.loopId))
+    .leftJoin(adder, eq(adder.id, members.invitedById))
     .where(eq(members.userId, userId))
     .orderBy(asc(members.id));
   zip.addBuffer(json(memberships), 'memberships.json');
@@ -130,6 +151,7 @@ export async function writeExportZip(db: DbOrTx, storage: MediaStorage, userId: 
     .where(or(eq(messages.userId, userId), inArray(messages.toAddress, addresses), inArray(messages.fromAddress, addresses)))
     .orderBy(asc(messages.createdAt), asc(messages.id));
   zip.addBuffer(json(texts), 'texts.json');
+  zip.addBuffer(json(await readOptOuts(db, user)), 'opt-outs.json');
   zip.end();
   await written;
   return (await stat(file)).size;

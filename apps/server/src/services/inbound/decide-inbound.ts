@@ -174,7 +174,7 @@ function decideKeyword(keyword: Keyword, text: InboundText, facts: SenderFacts):
             ? asTwilio(replies.optedOut())
             : facts.optedOut
               ? undefined
-              : { body: replies.optedOut(), kind: 'opt_out_notice' };
+              : { body: replies.loopOptedOut(), kind: 'opt_out_notice' };
       return { kind: 'opt_out', reason, reply };
     }
     case 'opt_in': {

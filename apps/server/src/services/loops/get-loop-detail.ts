@@ -213,6 +213,7 @@ export async function getLoopDetailAndNewsletters(
       ownerTimeZone: m.owner_time_zone,
       phoneTimeZone: m.phone_time_zone,
       loopTimeZone: summary.timeZone,
+      phoneNumber: m.phone_number,
       scheduledFor: m.scheduled_for,
     }),
   }));

@@ -33,7 +33,16 @@ export interface MemberWithPerson {
 /** The member's state (pending, active...) comes from memberState, and their zone from memberZone, beside this. */
 export type LoopMemberPerson = Omit<
   LoopMember,
-  'state' | 'invitedAt' | 'resendAt' | 'lastError' | 'deliveryNote' | 'timeZone' | 'timeZoneSource' | 'ownerTimeZone' | 'scheduledFor'
+  | 'state'
+  | 'invitedAt'
+  | 'resendAt'
+  | 'lastError'
+  | 'deliveryNote'
+  | 'timeZone'
+  | 'timeZoneSource'
+  | 'timeZoneCountry'
+  | 'ownerTimeZone'
+  | 'scheduledFor'
 >;
 
 /**

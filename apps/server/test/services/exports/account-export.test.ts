@@ -8,10 +8,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBuffer, type Entry, type ZipFile } from 'yauzl';
-import { dataExports, media, messages } from '../../../src/db/schema';
+import { dataExports, emailSuppressions, media, messages, users } from '../../../src/db/schema';
+import { optOutPhone } from '../../../src/messaging/opt-outs';
 import { buildDataExports } from '../../../src/services/exports/build-data-exports';
 import { deleteExpiredExports } from '../../../src/services/exports/delete-expired-exports';
-import { createTestApp, signUp, type TestContext } from '../../helpers/app';
+import { createTestApp, signUp, uniquePhone, type TestContext } from '../../helpers/app';
 import { createLoopAs, insertUpdate } from '../../helpers/loops';
 import { startTestS3, type TestS3 } from '../../helpers/s3-server';
 
@@ -139,6 +140,56 @@ describe.each(['local disk', 'S3'] as const)('data export, media on %s', (where)
     // The zip's own storage key is not a media address.
     const [row] = await db().select().from(dataExports).where(eq(dataExports.userId, ann.user.id));
     expect((await t.app.inject({ url: `/media/${row!.storageKey}` })).statusCode).toBe(404);
+  });
+
+  it('holds everything Loop keeps about them: what others typed, the delivery choice, opt-outs (GDPR Art. 15)', async () => {
+    const alice = await signUp(t.app, { firstName: 'Alice', lastName: 'Abbot' });
+    const loop = await createLoopAs(t.app, alice.cookie, { name: 'Family' });
+    const phone = uniquePhone();
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `/api/loops/${loop.id}/members`,
+      headers: { cookie: alice.cookie },
+      payload: {
+        firstName: 'Grandma',
+        lastName: 'Carol',
+        email: 'grandma.carol@example.com',
+        phoneNumber: phone,
+        messagingPreference: 'sms',
+        context: 'Alice’s mother, lives in Lisbon',
+      },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/loops/${loop.id}/members/${added.json<{ id: number }>().id}`,
+      headers: { cookie: alice.cookie },
+      payload: { timeZone: 'Europe/Lisbon' },
+    });
+    const carol = await signUp(t.app, { phoneNumber: phone, firstName: 'Carol', lastName: 'Jones' });
+    await db().update(users).set({ newsletterDelivery: 'both' }).where(eq(users.id, carol.user.id));
+    await optOutPhone(db(), phone, 'STOP', new Date('2026-11-20T10:00:00Z'));
+    await db().insert(emailSuppressions).values({ address: carol.account.email.toLowerCase(), reason: 'unsubscribed' });
+
+    expect((await call(carol.cookie, 'POST', '/api/user/export')).statusCode).toBe(202);
+    const state = await ready(carol.cookie);
+    const files = await unzip((await call(carol.cookie, 'GET', state.downloadUrl)).rawPayload);
+    const read = (name: string) => JSON.parse(files.get(name)!.toString());
+    expect(read('account.json')).toMatchObject({ newsletterDelivery: 'both', messagingPreference: 'sms' });
+    expect(read('memberships.json')).toEqual([
+      expect.objectContaining({
+        loop: 'Family',
+        status: 'pending',
+        addedBy: 'Alice Abbot',
+        ownerNote: 'Alice’s mother, lives in Lisbon',
+        typedWhenAdded: { firstName: 'Grandma', lastName: 'Carol', email: 'grandma.carol@example.com', messagingPreference: 'sms' },
+        timeZoneChosenByOwner: 'Europe/Lisbon',
+      }),
+    ]);
+    expect(read('opt-outs.json')).toMatchObject({
+      phone: { optedOut: { reason: 'STOP', at: '2026-11-20T10:00:00.000Z' }, cannotReceiveTexts: null },
+      email: { suppressed: { reason: 'unsubscribed' } },
+    });
   });
 
   it('one export builds at a time per person (429); after 24 hours it is gone, file and all', async () => {

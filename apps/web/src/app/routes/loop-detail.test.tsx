@@ -303,6 +303,29 @@ describe('/loops/{id} members: time zone and texts waiting out quiet hours', () 
     expect(await screen.findByText(/Texts scheduled for 8:00\sAM their time/)).toBeDefined();
     expect(screen.getByText('America / New York')).toBeDefined();
   });
+
+  it("tells the owner a member's texts wait for daytime in all of their country's zones, and lets them set one (decision 0057)", async () => {
+    const user = userEvent.setup();
+    serveLoop(
+      loopDetail({
+        members: [
+          member(2, {
+            timeZone: 'Australia/Sydney',
+            timeZoneSource: 'country',
+            timeZoneCountry: 'AU',
+            user: { ...member(2).user, phoneNumber: '+61412300056' },
+          }),
+        ],
+      }),
+    );
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('tab', { name: /Members/ }));
+    expect(await screen.findByText(/Texts go between 8:00 and 21:00 in all of Australia's time zones/)).toBeDefined();
+    await user.click(screen.getByRole('button', { name: /Edit/ }));
+    const zone = await screen.findByRole('combobox', { name: 'Time Zone' });
+    expect(zone.getAttribute('aria-describedby')).toBeTruthy();
+    expect(await screen.findByText(/several time zones, so texts wait for daytime in all of them/)).toBeDefined();
+  });
 });
 
 describe('/loops/{id} reminders (decision 0043)', () => {

@@ -128,8 +128,11 @@ function EditMemberForm({ loopId, member, onSaved }: { loopId: number; member: L
 function timeZoneHint(member: LoopMember): string {
   const zone = timeZoneLabel(member.timeZone);
   if (member.timeZoneSource === 'member') return `${member.user.firstName} chose ${zone} themselves, and that applies.`;
-  const why = { owner: 'as chosen here', phone: 'from their phone number', loop: "the loop's: their phone number doesn't tell" }[
-    member.timeZoneSource
-  ];
+  const why = {
+    owner: 'as chosen here',
+    phone: 'from their phone number',
+    loop: "the loop's: their phone number doesn't tell",
+    country: "the loop's: their phone number names a country with several time zones, so texts wait for daytime in all of them",
+  }[member.timeZoneSource];
   return `Reminders reach them at the loop's times in their own zone: now ${zone} (${why}).`;
 }

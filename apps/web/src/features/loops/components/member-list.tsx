@@ -1,6 +1,7 @@
 import { Clock, Globe, Mail, Phone, Send, Trash2, UsersRound } from 'lucide-react';
 import { useState } from 'react';
 import type { LoopDetail, LoopMember } from '@loop/shared/loops';
+import { DEFAULT_QUIET_HOURS, parseQuietHours } from '@loop/shared/quiet-hours';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { EmailStatusNote } from '@/components/email-status';
 import { MemberStateBadge, memberStateDetail } from '@/components/member-state';
@@ -11,7 +12,8 @@ import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { formatClockInZone, formatDateTime } from '@/lib/format-date';
 import { formatPhoneNumber } from '@/lib/phone-format';
-import { timeZoneLabel } from '@/lib/time-zone';
+import { useAppConfig } from '@/lib/app-config';
+import { countryTextHours, timeZoneLabel } from '@/lib/time-zone';
 import { useRemoveMember } from '../api/remove-member';
 import { useResendInvitation } from '../api/resend-invitation';
 import { AddMemberDialog } from './add-member-dialog';
@@ -113,6 +115,7 @@ function MemberRow({ loopId, member, canManage }: { loopId: number; member: Loop
               <span className="min-w-0 truncate">{timeZoneLabel(member.timeZone)}</span>
             </span>
           </div>
+          {member.timeZoneCountry && <CountryTextHours country={member.timeZoneCountry} canManage={canManage} />}
         </div>
       </div>
       {canManage && (
@@ -179,5 +182,24 @@ function ResendInvitation({ loopId, member }: { loopId: number; member: LoopMemb
       </Button>
       {waiting && nextAt && <span className="text-xs text-muted-foreground">You can resend after {formatDateTime(nextAt)}</span>}
     </div>
+  );
+}
+
+/**
+ * A member whose phone's country has several zones and nobody chose theirs: texts wait for
+ * daytime in all of them (decision 0057). The owner sets the member's zone with Edit.
+ */
+function CountryTextHours({ country, canManage }: { country: string; canManage: boolean }) {
+  const { data: config } = useAppConfig();
+  const quiet = config ? config.quietHours : (parseQuietHours(DEFAULT_QUIET_HOURS) ?? null);
+  if (!quiet) return null;
+  return (
+    <p className="flex items-start gap-1.5 text-sm text-muted-foreground">
+      <Clock aria-hidden="true" className="mt-0.5 size-3.5 shrink-0" />
+      <span>
+        {countryTextHours(country, { from: quiet.end, to: quiet.start })}
+        {canManage && '. Edit to set their time zone.'}
+      </span>
+    </p>
   );
 }
