@@ -184,7 +184,7 @@ describe('one inbound decision (property)', () => {
         for (const text of bodies) {
           sent += 1;
           const reply = { from: email, subject: 'Re: news', messageId: `<${sent}@example.com>`, text, attachments: [] };
-          const check = { verdict: 'pass' as const, reason: '', summary: '' };
+          const check = { verdict: 'pass' as const, reason: '', summary: '', fromDomain: email.split('@')[1] ?? '' };
           await receiveReply(env.t.app.ctx, { member, toAddress: address, reply, check, raw: Buffer.from(`${sent}`) });
         }
 

@@ -94,7 +94,7 @@ describe('a reply that is only a reaction, within two days of a newsletter', () 
       text: 'Beautiful! 😍',
       attachments: [],
     };
-    const check = { verdict: 'pass' as const, reason: '', summary: '' };
+    const check = { verdict: 'pass' as const, reason: '', summary: '', fromDomain: 'example.com' };
     const outcome = await receiveReply(env.t.app.ctx, { member, toAddress: address, reply, check, raw: Buffer.from('x') });
     expect(outcome).toEqual({ kind: 'accepted', status: 'processed' });
     expect(await reactionsTo(issue.id)).toEqual(['Beautiful! 😍']);
