@@ -412,6 +412,13 @@ export function publicRoutes(world: World): RouteFuzz[] {
       htmlErrors: true,
       success: rows(),
     },
+    // A member's own link to the past issues (decision 0053): made-up and broken keys are the 404 page.
+    {
+      route: 'GET /newsletters/past/:key',
+      params: { key: tokenSegment('sentUrlId', 'mediaKey') },
+      htmlErrors: true,
+      success: rows(),
+    },
     { route: 'GET /api/config', query: query(), success: rows() },
     { route: 'GET /api/health', query: query(), success: rows() },
     { route: 'GET /api/openapi.json', query: query(), success: rows() },
