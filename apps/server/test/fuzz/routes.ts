@@ -165,6 +165,7 @@ export function loopRoutes(world: World): RouteFuzz[] {
     },
     { route: 'GET /api/loops/:id/coming-issue', params: { id: loopId }, query: query(), success: rows() },
     { route: 'DELETE /api/loops/:id', params: { id: loopId }, body: body(), destructive: true, success: loopDeleted },
+    { route: 'GET /api/loops/:id/invite', params: { id: loopId }, query: query(), success: rows() },
     { route: 'POST /api/loops/:id/invite', params: { id: loopId }, body: body(), success: rows({ invites: 1 }) },
     {
       route: 'POST /api/loops/:id/members',
