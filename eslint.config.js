@@ -33,7 +33,7 @@ const below = {
   media: ['storage', 'db', ...base],
   messaging: ['media', 'storage', 'metrics', 'db', ...base],
   mail: ['messaging', 'media', 'storage', 'metrics', 'db', ...base],
-  publishing: ['messaging', 'media', 'storage', 'db', ...base],
+  publishing: ['messaging', 'media', 'storage', 'metrics', 'db', ...base],
   services: ['publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],
   plugins: ['services', 'publishing', 'mail', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
   routes: ['plugins', 'services', 'publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],

@@ -182,7 +182,7 @@ describe('signing up proves the phone, not consent (decision 0035)', () => {
     await waitVisible(declineMallory);
     await waitVisible(page.getByText('Create Your First Loop'));
     const fits = async () => {
-      for (const locator of [acceptAlice, declineMallory, invitations.getByText(/^Mallory M invited you/)]) {
+      for (const locator of [acceptAlice, declineMallory, invitations.getByText(/^Mallory M (\(phone ending \d{4}\) )?invited you/)]) {
         const box = await locator.boundingBox();
         expect(box && box.x >= 0 && box.x + box.width <= (page.viewportSize()?.width ?? 0) + 1).toBe(true);
       }

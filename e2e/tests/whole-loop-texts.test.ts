@@ -126,14 +126,24 @@ describe.each([
     expect(await page.evaluate(() => document.documentElement.dataset.printed)).toBe('yes');
     await fitsWidth(page, viewport.width);
     await screenshot(page, `newsletter-tools-${size}`);
+    // Someone holding only the link reads this issue; the list of past issues is the members' (decision 0053).
     await page.getByRole('link', { name: 'All past issues' }).click();
-    await waitVisible(page.getByRole('heading', { name: 'The Parkers', level: 1 }));
-    await waitVisible(page.getByText('1 issue, newest first'));
+    await waitVisible(page.getByRole('heading', { name: "Past issues are for the Loop's members", level: 1 }));
     await fitsWidth(page, viewport.width);
-    await screenshot(page, `archive-${size}`);
+    await screenshot(page, `archive-members-only-${size}`);
     // Without a newsletter's link: nothing.
     const stranger = await page.goto(`${server.url}/newsletters/${'A'.repeat(43)}/archive`);
     expect(stranger?.status()).toBe(404);
     await context.close();
+    // The owner, signed in, follows the same link to the list.
+    const ownerPage = await owner.newPage();
+    await ownerPage.setViewportSize(viewport);
+    await ownerPage.goto(`${server.url}/newsletters/${urlId}`);
+    await ownerPage.getByRole('link', { name: 'All past issues' }).click();
+    await waitVisible(ownerPage.getByRole('heading', { name: 'The Parkers', level: 1 }));
+    await waitVisible(ownerPage.getByText('1 issue, newest first'));
+    await fitsWidth(ownerPage, viewport.width);
+    await screenshot(ownerPage, `archive-${size}`);
+    await ownerPage.close();
   });
 });

@@ -186,6 +186,9 @@ const envSchema = z.object({
   MEMBER_ADDS_PER_ACCOUNT_PER_HOUR: positiveInt('MEMBER_ADDS_PER_ACCOUNT_PER_HOUR', 50),
   MEMBER_ADDS_PER_ACCOUNT_PER_DAY: positiveInt('MEMBER_ADDS_PER_ACCOUNT_PER_DAY', 200),
   INVITATIONS_PER_PHONE_PER_DAY: positiveInt('INVITATIONS_PER_PHONE_PER_DAY', 3),
+  /** Joins through one invite link per hour and per day (decision 0053); they never count against the owner's adds. */
+  JOINS_PER_INVITE_LINK_PER_HOUR: positiveInt('JOINS_PER_INVITE_LINK_PER_HOUR', 10),
+  JOINS_PER_INVITE_LINK_PER_DAY: positiveInt('JOINS_PER_INVITE_LINK_PER_DAY', 30),
   /** Group messages a Loop's owner may send (or schedule) to it per day (decision 0042); staff are not limited. */
   GROUP_MESSAGES_PER_LOOP_PER_DAY: positiveInt('GROUP_MESSAGES_PER_LOOP_PER_DAY', 3),
   /**

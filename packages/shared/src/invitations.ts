@@ -8,8 +8,12 @@ import { idParamSchema } from './loops';
 export const invitationSchema = z.object({
   id: z.number().int(),
   loop: z.object({ id: z.number().int(), name: z.string() }),
-  /** Who added them (the owner, staff, or the invite link's creator); null when that account is gone. */
-  invitedBy: z.object({ firstName: z.string(), lastName: z.string() }).nullable(),
+  /**
+   * Who added them (the owner, staff, or the invite link's creator); null when that account is gone.
+   * `phoneEnd`: the last four digits of their phone when a texted code proved it, what tells two
+   * lookalike invitations apart (decision 0053); null when not proven.
+   */
+  invitedBy: z.object({ firstName: z.string(), lastName: z.string(), phoneEnd: z.string().nullable() }).nullable(),
   invitedAt: z.string(),
   /** After this, the invitation can no longer be accepted (the owner may send it again). */
   expiresAt: z.string(),

@@ -366,6 +366,17 @@ export interface InviteAnswer {
   expiresAt: string;
 }
 
+/**
+ * GET /api/loops/{id}/invite (owner and staff): the Loop's live invite link, who joined through
+ * its links lately, and the links' limits (decision 0053). A new link stops the old one.
+ */
+export interface InviteLinkStatus {
+  link: InviteAnswer | null;
+  /** Joins through the Loop's links in the last 7 days, newest first (at most 50): the names they typed. */
+  recentJoins: { memberId: number; firstName: string; lastName: string; joinedAt: string; status: string }[];
+  limits: { perHour: number; perDay: number };
+}
+
 export interface InvitePreview {
   loopName: string;
   expiresAt: string;

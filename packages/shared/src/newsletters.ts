@@ -111,9 +111,17 @@ export function newsletterPath(urlId: string): string {
   return `/newsletters/${urlId}`;
 }
 
-/** The Loop's past issues, reached through one of its sent newsletters' links (decision 0042). */
+/**
+ * The Loop's past issues, reached through one of its sent newsletters' links (decision 0042), by
+ * its current members signed in (decision 0053).
+ */
 export function newsletterArchivePath(urlId: string): string {
   return `/newsletters/${urlId}/archive`;
+}
+
+/** A member's own link to their Loop's past issues, good while they are a member (decision 0053). */
+export function personalArchivePath(key: string): string {
+  return `/newsletters/past/${key}`;
 }
 
 /** The only URLs a newsletter may point at: the web, and our own photos (the server's page and the admin preview). */

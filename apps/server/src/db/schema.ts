@@ -229,10 +229,13 @@ export const members = pgTable(
      * 128 random bits in hex, made the first time an e-mail needs it; null until then.
      */
     replyToken: text('reply_token'),
+    /** The invite link this person joined through (decision 0053): the owner sees recent joins by link. */
+    inviteId: ref('invite_id').references(() => invites.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('members_loop_id_user_id_key').on(t.loopId, t.userId),
+    index('members_invite_id_idx').on(t.inviteId),
     uniqueIndex('members_reply_token_key').on(t.replyToken),
     index('members_user_id_idx').on(t.userId),
     // A Loop's members oldest first: the admin detail reads the first page of a large Loop.

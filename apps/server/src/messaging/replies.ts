@@ -177,11 +177,10 @@ export const replies = {
    * invitation never went) Loop asks, naming who invited them to each (decision 0033). At most
    * WHICH_LOOP_CHOICES are offered; `again` when a reply matched none of them.
    */
-  whichLoop: (choices: readonly { name: string; inviterName: string }[], again = false) =>
+  whichLoop: (choices: readonly Choice[], again = false) =>
     `${again ? "That isn't one of the choices, so nothing changed. " : ''}Which Loop do you want to join? ` +
-    `Reply ${choices
-      .slice(0, WHICH_LOOP_CHOICES)
-      .map((c, i) => `${i + 1} for ${loopName(c.name)} (from ${quotedPerson(c.inviterName)})`)
+    `Reply ${describeChoices(choices.slice(0, WHICH_LOOP_CHOICES))
+      .map((c, i) => `${i + 1} for ${c}`)
       .join(', ')}.`,
 
   /**
@@ -214,3 +213,27 @@ export const replies = {
   /** START while invitations wait for a YES. */
   invitationsWaiting: (names: string[]) => `You have an open invitation to ${listNames(names)}: reply YES to join.`,
 };
+
+/** One invitation in the "which Loop?" question. */
+interface Choice {
+  loopId: number;
+  name: string;
+  inviterName: string;
+  /** The last digits of the inviter's proven phone; null when not proven. */
+  inviterPhoneEnd: string | null;
+}
+
+/**
+ * Each choice as the question names it, never two alike (decision 0053): the Loop and who invited
+ * them, with the last digits of the inviter's proven phone, which an impostor who copied the names
+ * cannot copy; should two still read the same (an unproven phone, or digits that match), each of
+ * those also names its Loop's number.
+ */
+function describeChoices(choices: readonly Choice[]): string[] {
+  const base = choices.map(
+    (c) => `${loopName(c.name)} (from ${quotedPerson(c.inviterName)}${c.inviterPhoneEnd ? `, phone ending ${c.inviterPhoneEnd}` : ''}`,
+  );
+  return base.map((text, i) =>
+    base.indexOf(text) !== base.lastIndexOf(text) ? `${text}, Loop #${choices[i]?.loopId ?? ''})` : `${text})`,
+  );
+}

@@ -32,3 +32,16 @@ export const codeTextsRefused = new Counter({
   help: 'Codes not texted because the number prefix (CODE_TEXTS_PER_PREFIX) or country abroad had too many unused codes this hour',
   registers: [processRegistry],
 });
+
+/**
+ * Newsletters the model wrote that the template writer replaced (decision 0021), by why: `no_answer`
+ * (an error or no answer in time), `malformed` (not the JSON asked for, or cut off), `unknown_media`
+ * (a photo it was not given) and `foreign_address` (a link, phone number or e-mail address no member
+ * wrote: a prompt injection followed, decision 0053).
+ */
+export const newsletterModelFallbacks = new Counter({
+  name: 'loop_newsletter_model_fallbacks_total',
+  help: 'Newsletters the model wrote that the template writer replaced, by reason (no_answer, malformed, unknown_media, foreign_address)',
+  labelNames: ['reason'] as const,
+  registers: [processRegistry],
+});

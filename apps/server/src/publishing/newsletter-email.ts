@@ -13,6 +13,8 @@ export interface NewsletterEmailInput extends Omit<NewsletterPageInput, 'archive
   unsubscribeUrl: string;
   /** The member's own reply address ("Reply to this e-mail with your news"); null: no reply line. */
   replyAddress: string | null;
+  /** The member's own link to the Loop's past issues (decision 0053); none: no link. */
+  archiveUrl?: string;
 }
 export interface RenderedEmail {
   subject: string;
@@ -250,6 +252,7 @@ function imgForMail(
 const MARK = randomBytes(12).toString('hex');
 const UNSUBSCRIBE_MARK = `https://unsubscribe.${MARK}.invalid/`;
 const REPLY_MARK = `reply-${MARK}@reply.invalid`;
+const ARCHIVE_MARK = `https://archive.${MARK}.invalid/`;
 // Outlook for Windows (Word) ignores max-width: a fixed 600 px table there only, in its conditional comments.
 // https://www.caniemail.com/features/css-max-width/
 const MSO_OPEN = `mso-open-${MARK}`;
@@ -270,17 +273,26 @@ export async function renderNewsletterEmail(input: NewsletterEmailInput): Promis
     [...input.photos],
     [...(input.clips ?? [])],
     input.replyAddress !== null,
+    input.archiveUrl !== undefined,
   ]);
   let shell = shells.get(key);
   if (!shell) {
-    shell = renderShell({ ...input, unsubscribeUrl: UNSUBSCRIBE_MARK, replyAddress: input.replyAddress === null ? null : REPLY_MARK });
+    shell = renderShell({
+      ...input,
+      unsubscribeUrl: UNSUBSCRIBE_MARK,
+      replyAddress: input.replyAddress === null ? null : REPLY_MARK,
+      ...(input.archiveUrl === undefined ? {} : { archiveUrl: ARCHIVE_MARK }),
+    });
     shells.set(key, shell);
     if (shells.size > SHELLS_KEPT) shells.delete(shells.keys().next().value!);
     shell.catch(() => shells.delete(key));
   }
   const { subject, html, text } = await shell;
   const fill = (s: string, escape: (v: string) => string) =>
-    s.replaceAll(UNSUBSCRIBE_MARK, escape(input.unsubscribeUrl)).replaceAll(REPLY_MARK, escape(input.replyAddress ?? ''));
+    s
+      .replaceAll(UNSUBSCRIBE_MARK, escape(input.unsubscribeUrl))
+      .replaceAll(REPLY_MARK, escape(input.replyAddress ?? ''))
+      .replaceAll(ARCHIVE_MARK, escape(input.archiveUrl ?? ''));
   return { subject, html: fill(html, escapeHtml), text: fill(text, (v) => v) };
 }
 
@@ -400,6 +412,9 @@ function EmailDocument({ input, kicker, period, subject, content, preview }: Doc
               { style: footerText },
               h(Link, { href: input.pageUrl, className: 'l-link', style: footerLink }, 'Read it on the web'),
               ' · ',
+              ...(input.archiveUrl === undefined
+                ? []
+                : [h(Link, { href: input.archiveUrl, className: 'l-link', style: footerLink }, 'All past issues'), ' · ']),
               h(Link, { href: input.unsubscribeUrl, className: 'l-link', style: footerLink }, 'Unsubscribe'),
             ),
             h(

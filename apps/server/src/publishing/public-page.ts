@@ -143,6 +143,20 @@ ${items}
   return page({ title: `${loop.name}: past issues · Loop`, meta: [], body, scripts: [] });
 }
 
+/**
+ * The archive asked for by someone who is not (or no longer) one of the Loop's members, with only
+ * a newsletter's link (decision 0053): what to do, and nothing about the Loop.
+ */
+export function renderMembersOnlyPage(issuePath: string): string {
+  const body = `
+<main class="not-found">
+  <h1>Past issues are for the Loop's members</h1>
+  <p>A newsletter's link opens that newsletter. To see every past issue, sign in to Loop as a member of this Loop, or open your own link to past issues from your newsletter e-mail.</p>
+  <p><a href="/auth">Sign in</a> · <a href="${escapeHtml(issuePath)}">Back to this newsletter</a></p>
+</main>`;
+  return page({ title: 'Past issues are for members · Loop', meta: [], body, scripts: [] });
+}
+
 /** The friendly page for an unknown (or not yet public) newsletter. */
 export function renderNotFoundPage(): string {
   const body = `

@@ -220,3 +220,38 @@ export function markdownToPlainText(markdown: string): string {
   }
   return words.join(' ').replace(/\s+/g, ' ').trim();
 }
+
+/** What a reader sees of one block of a newsletter: its words, and the links it makes (with their words). */
+export interface MarkdownBlock {
+  text: string;
+  links: { href: string; label: string }[];
+}
+
+/**
+ * The newsletter as a reader sees it, block by block (paragraphs, headings, list items, table
+ * cells, code; an image's alt text and caption are blocks of their own), parsed exactly as the
+ * page renders it: entities decoded, escapes gone, line breaks kept. The model writer's answer is
+ * checked on this, not on its source (publishing/member-addresses.ts).
+ */
+export function readBlocks(markdown: string): MarkdownBlock[] {
+  const blocks: MarkdownBlock[] = [];
+  for (const token of md.parse(markdown, {})) {
+    if (token.type === 'fence' || token.type === 'code_block') blocks.push({ text: token.content, links: [] });
+    if (token.type !== 'inline') continue;
+    const block: MarkdownBlock = { text: '', links: [] };
+    const open: { href: string; start: number }[] = [];
+    for (const child of token.children ?? []) {
+      if (child.type === 'text' || child.type === 'code_inline') block.text += child.content;
+      else if (child.type === 'softbreak' || child.type === 'hardbreak') block.text += '\n';
+      else if (child.type === 'link_open') open.push({ href: String(child.attrGet('href') ?? ''), start: block.text.length });
+      else if (child.type === 'link_close') {
+        const link = open.pop();
+        if (link) block.links.push({ href: link.href, label: block.text.slice(link.start) });
+      } else if (child.type === 'image') {
+        blocks.push({ text: [child.content, String(child.attrGet('title') ?? '')].join('\n'), links: [] });
+      }
+    }
+    blocks.push(block);
+  }
+  return blocks;
+}

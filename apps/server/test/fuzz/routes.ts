@@ -169,6 +169,7 @@ export function loopRoutes(world: World): RouteFuzz[] {
     },
     { route: 'GET /api/loops/:id/coming-issue', params: { id: loopId }, query: query(), success: rows() },
     { route: 'DELETE /api/loops/:id', params: { id: loopId }, body: body(), destructive: true, success: loopDeleted },
+    { route: 'GET /api/loops/:id/invite', params: { id: loopId }, query: query(), success: rows() },
     { route: 'POST /api/loops/:id/invite', params: { id: loopId }, body: body(), success: rows({ invites: 1 }) },
     {
       route: 'POST /api/loops/:id/members',
@@ -413,6 +414,13 @@ export function publicRoutes(world: World): RouteFuzz[] {
     {
       route: 'GET /newsletters/:urlId/archive',
       params: { urlId: tokenSegment('sentUrlId', 'draftUrlId') },
+      htmlErrors: true,
+      success: rows(),
+    },
+    // A member's own link to the past issues (decision 0053): made-up and broken keys are the 404 page.
+    {
+      route: 'GET /newsletters/past/:key',
+      params: { key: tokenSegment('sentUrlId', 'mediaKey') },
       htmlErrors: true,
       success: rows(),
     },

@@ -51,6 +51,9 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
     MEMBER_ADDS_PER_ACCOUNT_PER_HOUR: '100000',
     MEMBER_ADDS_PER_ACCOUNT_PER_DAY: '100000',
     INVITATIONS_PER_PHONE_PER_DAY: '100000',
+    // test/services/invites/leaked-link.test.ts sets these low.
+    JOINS_PER_INVITE_LINK_PER_HOUR: '100000',
+    JOINS_PER_INVITE_LINK_PER_DAY: '100000',
     // Tests text many codes in an hour; test/services/phone-codes/code-text-budget.test.ts sets them low.
     CODE_TEXTS_PER_HOUR: '100000',
     CODE_TEXTS_PER_PREFIX: '100000',

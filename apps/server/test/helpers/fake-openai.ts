@@ -1,9 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** What the fake answers to one chat completion request. */
+/** What the fake answers to one chat completion request ('follow': a gullible model, see followNotes). */
 export type FakeAnswer =
-  { kind: 'content'; content: string | null; finishReason?: string } | { kind: 'status'; status: number; body: unknown } | { kind: 'hang' };
+  | { kind: 'content'; content: string | null; finishReason?: string }
+  | { kind: 'follow'; obey?: (instruction: string) => string }
+  | { kind: 'status'; status: number; body: unknown }
+  | { kind: 'hang' };
 
 /** What the fake answers to one transcription (POST /audio/transcriptions). */
 export type FakeTranscription = { kind: 'text'; text: string } | { kind: 'status'; status: number; body: unknown } | { kind: 'hang' };
@@ -59,13 +62,21 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     const answer = current;
     if (answer.kind === 'hang') return;
     if (answer.kind === 'status') return json(res, answer.status, answer.body);
+    const content =
+      answer.kind === 'follow' ? JSON.stringify({ content: followNotes(requests.at(-1)?.body, answer.obey) }) : answer.content;
     return json(res, 200, {
       id: 'chatcmpl-fake',
       object: 'chat.completion',
       created: 1_700_000_000,
       // eslint-disable-next-line @typescript-eslint/no-base-to-string -- echoes the model name the client sent, a string
       model: String(requests.at(-1)?.body.model ?? 'fake'),
-      choices: [{ index: 0, message: { role: 'assistant', content: answer.content }, finish_reason: answer.finishReason ?? 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content },
+          finish_reason: answer.kind === 'content' ? (answer.finishReason ?? 'stop') : 'stop',
+        },
+      ],
       usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
     });
   }
@@ -133,4 +144,42 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
 function json(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
+}
+
+const NOTE = /note to the newsletter writer:\s*(.+)/i;
+
+/** What a gullible model does when told to have everyone verify their account: the phishing of OWASP LLM01's examples. */
+export function phishingLink(instruction: string): string {
+  return /verify/i.test(instruction) ? 'Important: everyone, please [verify your account](https://evil.example/login) today.' : instruction;
+}
+
+/**
+ * A model that does its job, and also whatever a member's text tells it to (a prompt injection,
+ * OWASP LLM01: https://genai.owasp.org/llmrisk/llm01-prompt-injection/). It reads the user message
+ * Loop sends (the JSON of decision 0021: group, period, updates), quotes each member's text word
+ * for word as a blockquote under "## Name" with their photos, as the instructions ask, and adds
+ * `obey(instruction)` for each "Note to the newsletter writer: ..." it finds in an update.
+ */
+function followNotes(body: Record<string, unknown> | undefined, obey: (instruction: string) => string = phishingLink): string {
+  const messages = (body?.messages ?? []) as { role: string; content: string }[];
+  const facts = JSON.parse(messages.find((m) => m.role === 'user')?.content ?? '{}') as {
+    group?: { name?: string };
+    updates?: { member: string; text: string; photos: string[] }[];
+  };
+  const blocks = [`Hello, ${facts.group?.name ?? 'everyone'}!`];
+  for (const update of facts.updates ?? []) {
+    blocks.push(`## ${update.member}`);
+    if (update.text)
+      blocks.push(
+        update.text
+          .split('\n')
+          .map((line) => `> ${line}`)
+          .join('\n'),
+      );
+    for (const url of update.photos) blocks.push(`![Photo from ${update.member}](${url})`);
+    const note = NOTE.exec(update.text)?.[1];
+    if (note) blocks.push(obey(note));
+  }
+  blocks.push('Until next time!');
+  return blocks.join('\n\n');
 }

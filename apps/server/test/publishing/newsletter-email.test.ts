@@ -175,6 +175,19 @@ describe('renderNewsletterEmail', () => {
     expect(noReply.text).not.toContain('Reply to this e-mail');
   });
 
+  it('gives each member their own link to the past issues (decision 0053), and none when there is none', async () => {
+    const input = twentyPhotoNewsletter();
+    const [a, b] = await Promise.all([
+      renderNewsletterEmail({ ...input, archiveUrl: 'https://loop.example/newsletters/past/1-aaa' }),
+      renderNewsletterEmail({ ...input, archiveUrl: 'https://loop.example/newsletters/past/2-bbb' }),
+    ]);
+    expect(a.html).toContain('href="https://loop.example/newsletters/past/1-aaa"');
+    expect(a.text).toContain('All past issues https://loop.example/newsletters/past/1-aaa');
+    expect(b.html).toContain('href="https://loop.example/newsletters/past/2-bbb"');
+    expect(b.html).not.toContain('1-aaa');
+    expect((await renderNewsletterEmail(input)).html).not.toContain('All past issues');
+  });
+
   it('gives each member their own unsubscribe link from the one rendering', async () => {
     const input = twentyPhotoNewsletter();
     const [a, b] = await Promise.all([

@@ -184,7 +184,8 @@ describe('past issues and paper (decision 0042)', () => {
     expect(html).toContain(`<a href="/newsletters/${first.urlId}/archive">All past issues</a>`);
     expect(html).toContain('<button type="button" class="print-button" hidden>Print / Save as PDF</button>');
 
-    const res = await archive(first.urlId);
+    // Its owner, signed in: the archive is for the Loop's current members (decision 0053).
+    const res = await archive(first.urlId, owner.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.body).toContain('<h1>Archive Family</h1>');
@@ -193,7 +194,7 @@ describe('past issues and paper (decision 0042)', () => {
     expect(links).toEqual([second.urlId, first.urlId]);
     expect(res.body).not.toContain(other.urlId);
     // The second issue's link opens the same archive.
-    expect((await archive(second.urlId)).body).toContain(`href="/newsletters/${first.urlId}"`);
+    expect((await archive(second.urlId, owner.cookie)).body).toContain(`href="/newsletters/${first.urlId}"`);
   });
 
   it("a stranger without a sent newsletter's link gets the 404 page and cannot list anything", async () => {

@@ -92,6 +92,7 @@ const ROUTES: RouteCase[] = [
     expected: MANAGE,
   },
   { name: 'DELETE loop', method: 'DELETE', url: (f) => `/api/loops/${f.loop.id}`, expected: MANAGE },
+  { name: 'GET invite', method: 'GET', url: (f) => `/api/loops/${f.loop.id}/invite`, expected: MANAGE },
   { name: 'POST invite', method: 'POST', url: (f) => `/api/loops/${f.loop.id}/invite`, expected: CREATE },
   {
     name: 'POST member',

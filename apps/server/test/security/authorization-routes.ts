@@ -103,6 +103,13 @@ export const ROUTES: RouteCase[] = [
     changes: path,
   },
   {
+    name: 'GET invite',
+    method: 'GET',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/invite`,
+    expected: (c) => loopRule(c, { manage: true, usesObject: false, success: 200 }),
+    changes: path,
+  },
+  {
     name: 'POST invite',
     method: 'POST',
     url: (w, c) => `/api/loops/${id(w, c.path)}/invite`,

@@ -2,11 +2,11 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { findClips, findPhotos } from '../../media/find-media';
 import { newsletterUrl } from '../../publishing/newsletter-texts';
 import { ASSET_PREFIX, pageAssets } from '../../publishing/page-assets';
-import { newsletterArchivePath, newsletterPath } from '@loop/shared/newsletters';
-import { renderArchivePage, renderNewsletterPage, renderNotFoundPage } from '../../publishing/public-page';
+import { newsletterArchivePath, newsletterPath, personalArchivePath } from '@loop/shared/newsletters';
+import { renderArchivePage, renderMembersOnlyPage, renderNewsletterPage, renderNotFoundPage } from '../../publishing/public-page';
 import { findMediaUrls } from '../../publishing/render-markdown';
 import { findPublicNewsletter } from '../../services/newsletters/find-public-newsletter';
-import { listArchive } from '../../services/newsletters/list-archive';
+import { listArchive, listPersonalArchive, type Archive } from '../../services/newsletters/list-archive';
 import { listReactions, PAGE_REACTIONS } from '../../services/newsletters/reactions';
 import { getLoopAccess } from '../../services/loop-access';
 
@@ -15,7 +15,8 @@ const URL_ID = /^[A-Za-z0-9_-]{20,100}$/;
 
 /**
  * The public newsletter page, GET /newsletters/{urlId}, its Loop's past issues at
- * /newsletters/{urlId}/archive, and its files. Sent newsletters are
+ * /newsletters/{urlId}/archive (its current members, signed in) and /newsletters/past/{key} (a
+ * member's own link), and its files. Sent newsletters are
  * public to anyone with the link; a draft is shown only to staff and to its Loop's owner (marked
  * as a draft; decision 0040), and is a 404 for everyone else, as is an unknown link.
  */
@@ -45,15 +46,19 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
     return sendHtml(reply, html, !sent ? 'no-store' : react ? 'private, no-cache' : 'no-cache');
   });
 
-  // The Loop's past issues, behind the link of one of its sent newsletters (decision 0042): the
-  // link members were texted is the key, as for the page; anything else is the same 404.
+  // The Loop's past issues, behind the link of one of its sent newsletters (decision 0042), for
+  // its current members signed in (decision 0053): an old link alone opens only its own issue.
   app.get<{ Params: { urlId: string } }>('/newsletters/:urlId/archive', async (request, reply) => {
     const { urlId } = request.params;
-    const archive = URL_ID.test(urlId) ? await listArchive(db, urlId) : null;
-    if (!archive) return sendHtml(reply.code(404), renderNotFoundPage(), 'no-store');
-    const entries = archive.entries.map((entry) => ({ ...entry, path: newsletterPath(entry.urlId) }));
-    return sendHtml(reply, renderArchivePage({ loop: archive.loop, entries }), 'no-cache');
+    const archive = URL_ID.test(urlId) ? await listArchive(db, urlId, request.user) : null;
+    if (archive === 'members_only') return sendHtml(reply.code(403), renderMembersOnlyPage(newsletterPath(urlId)), 'no-store');
+    return sendArchive(reply, archive);
   });
+
+  // A member's own link to the past issues, good while they are a member (decision 0053).
+  app.get<{ Params: { key: string } }>(personalArchivePath(':key'), async (request, reply) =>
+    sendArchive(reply, await listPersonalArchive(db, config.SESSION_SECRET, request.params.key)),
+  );
 
   for (const asset of Object.values(pageAssets)) {
     app.get(asset.path, async (_request, reply) =>
@@ -73,6 +78,13 @@ async function reactFor(request: FastifyRequest, loopId: number, newsletterId: n
   if (!access || access.role === 'staff') return undefined;
   const mine = (await listReactions(db, newsletterId)).filter((r) => r.userId === access.user.id).map((r) => r.body);
   return { path: `/api/loops/${loopId}/newsletters/${newsletterId}/reactions`, emoji: PAGE_REACTIONS, mine };
+}
+
+/** Who sees the list sees it fresh each time: it changes with every issue and every member who leaves. */
+function sendArchive(reply: FastifyReply, archive: Archive | null) {
+  if (!archive) return sendHtml(reply.code(404), renderNotFoundPage(), 'no-store');
+  const entries = archive.entries.map((entry) => ({ ...entry, path: newsletterPath(entry.urlId) }));
+  return sendHtml(reply, renderArchivePage({ loop: archive.loop, entries }), 'private, no-store');
 }
 
 function sendHtml(reply: FastifyReply, html: string, cache: string) {

@@ -14,6 +14,11 @@ export interface OpenInvitation {
   name: string;
   /** Who invited them (the account that added them or whose link was used), else the Loop's owner. */
   inviterName: string;
+  /**
+   * The last four digits of that inviter's phone, when a texted code proved it (decision 0053):
+   * what tells two lookalike invitations apart, since an impostor can copy a name but not a phone.
+   */
+  inviterPhoneEnd: string | null;
   /** Who runs the Loop. */
   ownerName: string;
   /** No invitation text went out (the phone had opted out): only a YES to this Loop confirms it. */
@@ -97,6 +102,9 @@ async function invitationsOf(db: DbOrTx, userIds: number[], now: Date, scope: nu
       loopId: loops.id,
       name: loops.name,
       inviterName: sql<string>`coalesce(${inviter.firstName} || ' ' || ${inviter.lastName}, ${owner.firstName} || ' ' || ${owner.lastName})`,
+      inviterPhoneEnd: sql<string | null>`right(case when ${inviter.id} is not null
+        then (case when ${inviter.phoneProvenAt} is not null then ${inviter.phoneNumber} end)
+        else (case when ${owner.phoneProvenAt} is not null then ${owner.phoneNumber} end) end, 4)`,
       ownerName: sql<string>`${owner.firstName} || ' ' || ${owner.lastName}`,
       withheld: members.invitationWithheld,
       reminderSchedule: loops.reminderSchedule,

@@ -10,8 +10,8 @@ import { findInvite } from './find-invite';
 
 /**
  * Joins a Loop through an invite link. Anyone holding the link can type any number, so this is a
- * pending membership and an invitation text to that phone, counted against the link's creator like
- * their own adds. Joining twice is still a success, with one membership, and answers the same.
+ * pending membership and an invitation text to that phone, counted against the link's own limits
+ * (decision 0053), never the creator's own adds. Joining twice is still a success, with one membership, and answers the same.
  */
 export async function joinLoop(
   db: Db,
@@ -32,6 +32,7 @@ export async function joinLoop(
       context: null,
       adder,
       viaLink: true,
+      inviteId: invite.id,
       config: options.config,
       now: options.now,
     });

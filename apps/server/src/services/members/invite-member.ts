@@ -10,7 +10,7 @@ import { replies } from '../../messaging/replies';
 import { textFrequency } from '../../messaging/text-frequency';
 import { enforceLimits, waitText } from '../attempts/enforce-limits';
 import { findOrCreateMemberUser, type PersonInput } from './find-or-create-member-user';
-import { invitationLimits, memberAddLimits } from './invitation-limits';
+import { invitationLimits, inviteLinkLimits, memberAddLimits } from './invitation-limits';
 
 /** Whoever adds a member: the signed-in owner or staff, or the account whose invite link was used. */
 export interface Adder {
@@ -29,6 +29,8 @@ export interface InviteOptions {
   adder: Adder;
   /** Added through an invite link (the page anyone holding it can fill in), not by the adder themself. */
   viaLink: boolean;
+  /** That link's id: the join counts against the link's own limits, not the adder's (decision 0053). */
+  inviteId?: number;
   config: Config;
   now: Date;
 }
@@ -61,13 +63,16 @@ export async function invitePendingMember(
       invitedAt: options.now,
       // No text goes to a phone that opted out: only a YES naming this Loop confirms it (decision 0033).
       invitationWithheld: optedOut,
+      inviteId: options.inviteId ?? null,
       createdAt: options.now,
     })
     .onConflictDoNothing({ target: [members.loopId, members.userId] })
     .returning();
   if (!member) return null;
   await enforceLimits(tx, options.config.SESSION_SECRET, options.now, [
-    ...memberAddLimits(options.config, options.adder.id, options.viaLink),
+    ...(options.inviteId === undefined
+      ? memberAddLimits(options.config, options.adder.id)
+      : inviteLinkLimits(options.config, options.inviteId)),
     ...(optedOut ? [] : invitationLimits(options.config, user.phoneNumber, options.loop.id)),
   ]);
   if (!optedOut) await queueInvitation(tx, { ...options, userId: user.id });
@@ -104,7 +109,7 @@ export async function resendInvitation(
     );
   }
   await enforceLimits(tx, options.config.SESSION_SECRET, options.now, [
-    ...memberAddLimits(options.config, options.adder.id, false),
+    ...memberAddLimits(options.config, options.adder.id),
     ...invitationLimits(options.config, row.phoneNumber, options.loop.id),
   ]);
   const [updated] = await tx

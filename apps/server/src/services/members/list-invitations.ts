@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Invitation } from '@loop/shared/invitations';
 import type { DbOrTx } from '../../db/client';
@@ -19,6 +19,7 @@ export async function listInvitations(db: DbOrTx, userId: number, now: Date): Pr
       loop: { id: loops.id, name: loops.name },
       inviterFirstName: inviter.firstName,
       inviterLastName: inviter.lastName,
+      inviterPhoneEnd: sql<string | null>`case when ${inviter.phoneProvenAt} is not null then right(${inviter.phoneNumber}, 4) end`,
       invitedAt: members.invitedAt,
     })
     .from(members)
@@ -34,7 +35,10 @@ export async function listInvitations(db: DbOrTx, userId: number, now: Date): Pr
     return {
       id: row.id,
       loop: row.loop,
-      invitedBy: row.inviterFirstName === null ? null : { firstName: row.inviterFirstName, lastName: row.inviterLastName ?? '' },
+      invitedBy:
+        row.inviterFirstName === null
+          ? null
+          : { firstName: row.inviterFirstName, lastName: row.inviterLastName ?? '', phoneEnd: row.inviterPhoneEnd },
       invitedAt: invitedAt.toISOString(),
       expiresAt: new Date(invitedAt.getTime() + INVITATION_LIFETIME_MS).toISOString(),
     };

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { personalArchivePath } from '@loop/shared/newsletters';
 import type { DbOrTx } from '../../db/client';
 import { loops, members, users } from '../../db/schema';
 import { keepUnsubscribeTokens, unsubscribeUrl, type MailLinks } from '../../mail/links';
@@ -10,6 +11,7 @@ import { newsletterUrl } from '../../publishing/newsletter-texts';
 import { findMediaUrls } from '../../publishing/render-markdown';
 import { replyAddressFor } from '../email-replies/reply-address-for';
 import type { NewsletterRow } from './insert-newsletter';
+import { personalArchiveKey } from './list-archive';
 
 /**
  * Queues the newsletter by e-mail (decision 0047), in the caller's transaction, to each member
@@ -62,7 +64,9 @@ export async function queueNewsletterEmails(
   let queued = 0;
   for (const r of recipients) {
     const replyAddress = mail.replyDomain ? await replyAddressFor(tx, r.memberId, mail.replyDomain) : null;
-    const email = await renderNewsletterEmail({ ...page, unsubscribeUrl: unsubscribeUrl(links, r.address), replyAddress });
+    // Each member's own link to the past issues: an e-mail forwarded on opens them only while they are a member.
+    const archiveUrl = `${mail.publicUrl}${personalArchivePath(personalArchiveKey(mail.secret, r.memberId))}`;
+    const email = await renderNewsletterEmail({ ...page, unsubscribeUrl: unsubscribeUrl(links, r.address), replyAddress, archiveUrl });
     const id = await enqueueEmail(tx, {
       kind: 'newsletter',
       toAddress: r.address,

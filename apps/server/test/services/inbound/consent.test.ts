@@ -177,7 +177,9 @@ describe('story: diverted texts', () => {
     // On SMS Twilio answers START itself (TWILIO_KEYWORD_REPLIES=twilio): Loop adds only the invitation.
     expect(await text(carol, 'START')).toEqual([expect.stringMatching(/You have an open invitation to "Quiet Loop": reply YES to join\./)]);
     // Its invitation never went: a bare YES asks, naming who invited her; her choice joins (decision 0033).
-    expect(await text(carol, 'YES')).toEqual(['Which Loop do you want to join? Reply 1 for "Quiet Loop" (from "Bob Lovelace").']);
+    expect(await text(carol, 'YES')).toEqual([
+      `Which Loop do you want to join? Reply 1 for "Quiet Loop" (from "Bob Lovelace", phone ending ${bob.user.phoneNumber.slice(-4)}).`,
+    ]);
     expect(
       (
         await db()

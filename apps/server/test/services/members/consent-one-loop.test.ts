@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import type { Invitation } from '@loop/shared/invitations';
 import { consentQuestions, members, users } from '../../../src/db/schema';
 import { sweepUntilIdle } from '../../../src/jobs/message-worker';
 import { DAY_MS, HOUR_MS } from '../../../src/lib/clock';
@@ -45,15 +46,17 @@ async function twoSmithFamilies() {
   const carol = uniquePhone();
   await addMemberAs(env.t.app, alice.cookie, alices.id, { phoneNumber: carol });
   await addMemberAs(env.t.app, mallory.cookie, mallorys.id, { phoneNumber: carol });
-  return { alices, mallorys, carol, mallory };
+  return { alices, mallorys, carol, mallory, alice };
 }
 
 describe('story: one YES, two invitations', () => {
   it('a bare YES joins nothing and asks which, naming the inviters; "1" joins Alice\'s only, and the next text goes there', async () => {
-    const { alices, mallorys, carol } = await twoSmithFamilies();
+    const { alices, mallorys, carol, alice, mallory } = await twoSmithFamilies();
 
+    // Each inviter's proven phone's last digits tell the two apart (decision 0053).
+    const [a, m] = [alice.user.phoneNumber.slice(-4), mallory.user.phoneNumber.slice(-4)];
     expect(await text(carol, 'YES')).toEqual([
-      'Which Loop do you want to join? Reply 1 for "Smith Family" (from "Alice Abbot"), 2 for "Smith Family" (from "Mallory M").',
+      `Which Loop do you want to join? Reply 1 for "Smith Family" (from "Alice Abbot", phone ending ${a}), 2 for "Smith Family" (from "Mallory M", phone ending ${m}).`,
     ]);
     expect(await statusIn(alices.id, carol)).toBe('pending');
     expect(await statusIn(mallorys.id, carol)).toBe('pending');
@@ -128,11 +131,13 @@ describe('story: an invitation that was never sent', () => {
   }
 
   it('START joins nothing, and a bare YES after it asks instead of joining; only the choice joins', async () => {
-    const { loop, carol } = await withheld();
+    const { loop, carol, mallory } = await withheld();
     await text(carol, 'START');
     expect(await isOptedOut(db(), carol)).toBe(false);
     expect(await statusIn(loop.id, carol)).toBe('pending');
-    expect(await text(carol, 'YES')).toEqual(['Which Loop do you want to join? Reply 1 for "Smith Family" (from "Mallory M").']);
+    expect(await text(carol, 'YES')).toEqual([
+      `Which Loop do you want to join? Reply 1 for "Smith Family" (from "Mallory M", phone ending ${mallory.user.phoneNumber.slice(-4)}).`,
+    ]);
     expect(await statusIn(loop.id, carol)).toBe('pending');
     expect(await text(carol, '1')).toEqual([expect.stringMatching(/^Loop: you're in "Smith Family"/)]);
     expect(await statusIn(loop.id, carol)).toBe('active');
@@ -178,5 +183,65 @@ describe('story: an invitation that was never sent', () => {
     expect(resend.statusCode).toBe(200);
     expect((await textsTo(db(), carol)).filter((m) => m.kind === 'invitation')).toHaveLength(1);
     expect(await text(carol, 'YES')).toEqual([expect.stringMatching(/^Loop: you're in "Smith Family"/)]);
+  });
+});
+
+// Two accounts named "Alicia Abbott" each create "Abbott Family" and add Bob (decision 0053): the
+// question and My Loops tell the two invitations apart by what the impostor cannot copy, the last
+// digits of each inviter's proven phone, and by the Loop's number should those match too.
+async function abbottFamily(phoneNumber: string, bob: string) {
+  const alicia = await signUp(env.t.app, { firstName: 'Alicia', lastName: 'Abbott', phoneNumber });
+  const loop = await createLoopAs(env.t.app, alicia.cookie, { name: 'Abbott Family' });
+  await addMemberAs(env.t.app, alicia.cookie, loop.id, { phoneNumber: bob });
+  return loop;
+}
+
+describe('lookalike invitations', () => {
+  it("the question names each inviter's phone ending; Bob picks the real Alicia's and is in hers only", async () => {
+    const bob = '+14155557701';
+    const real = await abbottFamily('+14155550101', bob);
+    const impostor = await abbottFamily('+14155550199', bob);
+    expect(await text(bob, 'YES')).toEqual([
+      'Which Loop do you want to join? Reply 1 for "Abbott Family" (from "Alicia Abbott", phone ending 0101), ' +
+        '2 for "Abbott Family" (from "Alicia Abbott", phone ending 0199).',
+    ]);
+    expect(await text(bob, '1')).toEqual([expect.stringMatching(/^Loop: you're in "Abbott Family"/)]);
+    const bobs = await db()
+      .select({ loopId: members.loopId, status: members.status })
+      .from(members)
+      .innerJoin(users, eq(users.id, members.userId))
+      .where(eq(users.phoneNumber, bob));
+    expect(bobs).toEqual(
+      expect.arrayContaining([
+        { loopId: real.id, status: 'active' },
+        { loopId: impostor.id, status: 'pending' },
+      ]),
+    );
+  });
+
+  it('when the impostor found a phone with the same last digits, each choice also names its Loop', async () => {
+    const bob = '+14155557702';
+    const real = await abbottFamily('+14155550102', bob);
+    const impostor = await abbottFamily('+14155560102', bob);
+    expect(await text(bob, 'YES')).toEqual([
+      `Which Loop do you want to join? Reply 1 for "Abbott Family" (from "Alicia Abbott", phone ending 0102, Loop #${real.id}), ` +
+        `2 for "Abbott Family" (from "Alicia Abbott", phone ending 0102, Loop #${impostor.id}).`,
+    ]);
+  });
+
+  it('My Loops gives each invitation its inviter’s phone ending', async () => {
+    const bob = '+14155557703';
+    await abbottFamily('+14155550103', bob);
+    await abbottFamily('+14155550193', bob);
+    // Bob signs up with the phone both added: proving it by code shows him his invitations.
+    const bobAccount = await signUp(env.t.app, { firstName: 'Bob', phoneNumber: bob });
+    const res = await env.t.app.inject({ url: '/api/invitations', headers: { cookie: bobAccount.cookie } });
+    const list = res.json<Invitation[]>();
+    expect(list.map((i) => i.invitedBy)).toEqual(
+      expect.arrayContaining([
+        { firstName: 'Alicia', lastName: 'Abbott', phoneEnd: '0103' },
+        { firstName: 'Alicia', lastName: 'Abbott', phoneEnd: '0193' },
+      ]),
+    );
   });
 });

@@ -60,8 +60,17 @@ describe('story: signing up proves the phone, not consent', () => {
     const waiting = await invitationsOf(carol.cookie);
     expect(waiting.map((i) => [i.id, i.loop, i.invitedBy])).toEqual(
       expect.arrayContaining([
-        [fromAlice.id, { id: real.id, name: 'Smith Family' }, { firstName: 'Alice', lastName: 'Abbot' }],
-        [fromMallory.id, { id: fake.id, name: 'Smith Family' }, { firstName: 'Mallory', lastName: 'M' }],
+        // With each inviter's proven phone's last digits (decision 0053).
+        [
+          fromAlice.id,
+          { id: real.id, name: 'Smith Family' },
+          { firstName: 'Alice', lastName: 'Abbot', phoneEnd: expect.stringMatching(/^\d{4}$/) },
+        ],
+        [
+          fromMallory.id,
+          { id: fake.id, name: 'Smith Family' },
+          { firstName: 'Mallory', lastName: 'M', phoneEnd: expect.stringMatching(/^\d{4}$/) },
+        ],
       ]),
     );
     expect(waiting).toHaveLength(2);

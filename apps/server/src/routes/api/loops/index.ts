@@ -11,6 +11,7 @@ import {
 import { refuseUntextableNumber } from '../../../messaging/recipients';
 import { gate, gatedUser, signedIn } from '../../../plugins/session';
 import { createInvite } from '../../../services/invites/create-invite';
+import { readInviteStatus } from '../../../services/invites/read-invite-status';
 import { getLoopAccess, requireManage } from '../../../services/loop-access';
 import { createLoop } from '../../../services/loops/create-loop';
 import { deleteLoop } from '../../../services/loops/delete-loop';
@@ -81,6 +82,12 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
     requireManage(access);
     await removeMediaFiles(await deleteLoop(db, id));
     return { ok: true };
+  });
+
+  app.get('/:id/invite', { schema: { params: loopParams } }, async (request) => {
+    const { id } = request.params;
+    requireManage(await getLoopAccess(db, gatedUser(request), id));
+    return readInviteStatus(db, { loopId: id, config, now: clock() });
   });
 
   app.post('/:id/invite', { schema: { params: loopParams } }, async (request, reply) => {

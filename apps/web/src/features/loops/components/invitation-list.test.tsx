@@ -10,12 +10,12 @@ import { server } from '@/test/server';
 
 const { members: _members, updates: _updates, role: _role, ...smiths } = loopDetail({ id: 7, name: 'Smith Family' });
 
-function invitation(id: number, loopId: number, inviter: string): Invitation {
+function invitation(id: number, loopId: number, inviter: string, phoneEnd: string | null = null): Invitation {
   const [firstName = '', lastName = ''] = inviter.split(' ');
   return {
     id,
     loop: { id: loopId, name: 'Smith Family' },
-    invitedBy: { firstName, lastName },
+    invitedBy: { firstName, lastName, phoneEnd },
     invitedAt: '2026-07-06T15:00:00.000Z',
     expiresAt: '2026-07-13T15:00:00.000Z',
   };
@@ -45,6 +45,28 @@ function twoInvitations() {
 }
 
 const region = () => screen.findByRole('region', { name: 'Invitations' });
+
+describe('My Loops: lookalike invitations (decision 0053)', () => {
+  it("tells two of one name from one name apart by the inviter's phone, and by the Loop's number when those match too", async () => {
+    server.use(
+      http.get('*/api/loops', () => HttpResponse.json([])),
+      http.get('*/api/invitations', () =>
+        HttpResponse.json([
+          invitation(11, 7, 'Alicia Abbott', '0101'),
+          invitation(12, 8, 'Alicia Abbott', '0199'),
+          invitation(13, 9, 'Alicia Abbott', '0199'),
+        ]),
+      ),
+    );
+    renderRoute('/', { user: owner });
+    const list = await region();
+    expect(within(list).getByText(/^Alicia Abbott \(phone ending 0101\) invited you on /)).toBeDefined();
+    expect(within(list).getAllByText(/^Alicia Abbott \(phone ending 0199\) invited you on /)).toHaveLength(2);
+    expect(within(list).getByText('Smith Family')).toBeDefined();
+    expect(within(list).getByText('Smith Family (Loop #8)')).toBeDefined();
+    expect(within(list).getByText('Smith Family (Loop #9)')).toBeDefined();
+  });
+});
 
 describe('My Loops: invitations (decision 0035)', () => {
   it('says it is loading, then lists each invitation with who sent it', async () => {

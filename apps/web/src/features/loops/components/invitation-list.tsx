@@ -53,7 +53,7 @@ export function InvitationList() {
       <CardContent>
         <ul className="divide-y rounded-xl border">
           {invitations.data.map((invitation) => (
-            <InvitationRow key={invitation.id} invitation={invitation} />
+            <InvitationRow key={invitation.id} invitation={invitation} numbered={lookalikes(invitations.data).has(invitation.id)} />
           ))}
         </ul>
       </CardContent>
@@ -61,11 +61,29 @@ export function InvitationList() {
   );
 }
 
-function InvitationRow({ invitation }: { invitation: Invitation }) {
+/** How an invitation's card names who sent it: their name and, when proven, their phone's last digits (decision 0053). */
+function inviterOf(invitation: Invitation): string | null {
+  const by = invitation.invitedBy;
+  if (!by) return null;
+  const name = `${by.firstName} ${by.lastName}`.trim();
+  return by.phoneEnd ? `${name} (phone ending ${by.phoneEnd})` : name;
+}
+
+/** Invitations whose cards would read alike: each of those also shows its Loop's number. */
+function lookalikes(invitations: readonly Invitation[]): Set<number> {
+  const seen = new Map<string, number[]>();
+  for (const i of invitations) {
+    const key = `${i.loop.name}\n${inviterOf(i) ?? ''}`;
+    seen.set(key, [...(seen.get(key) ?? []), i.id]);
+  }
+  return new Set([...seen.values()].filter((ids) => ids.length > 1).flat());
+}
+
+function InvitationRow({ invitation, numbered }: { invitation: Invitation; numbered: boolean }) {
   const accept = useAnswerInvitation('accept');
   const decline = useAnswerInvitation('decline');
-  const inviter = invitation.invitedBy ? `${invitation.invitedBy.firstName} ${invitation.invitedBy.lastName}`.trim() : null;
-  const name = invitation.loop.name;
+  const inviter = inviterOf(invitation);
+  const name = numbered ? `${invitation.loop.name} (Loop #${invitation.loop.id})` : invitation.loop.name;
   const which = `${name}${inviter ? ` from ${inviter}` : ''}`;
   return (
     <li className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between">

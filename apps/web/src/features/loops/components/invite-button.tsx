@@ -8,6 +8,7 @@ import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format-date';
 import { useCreateInvite } from '../api/create-invite';
+import { InviteJoins } from './invite-joins';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -60,14 +61,34 @@ export function InviteButton({ loopId, loopName }: { loopId: number; loopName: s
             }
           }}
         >
-          {invite && <InviteDetails invite={invite} loopName={loopName} />}
+          {invite && (
+            <InviteDetails
+              invite={invite}
+              loopId={loopId}
+              loopName={loopName}
+              renewing={createInvite.isPending}
+              onRenew={() => void generate()}
+            />
+          )}
         </DialogContent>
       </Dialog>
     </>
   );
 }
 
-function InviteDetails({ invite, loopName }: { invite: Invite; loopName: string }) {
+function InviteDetails({
+  invite,
+  loopId,
+  loopName,
+  renewing,
+  onRenew,
+}: {
+  invite: Invite;
+  loopId: number;
+  loopName: string;
+  renewing: boolean;
+  onRenew: () => void;
+}) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [copyState, setCopyState] = useState<'idle' | 'copied' | 'selected'>('idle');
 
@@ -86,7 +107,10 @@ function InviteDetails({ invite, loopName }: { invite: Invite; loopName: string 
     <>
       <DialogHeader>
         <DialogTitle>Invite people to {loopName}</DialogTitle>
-        <DialogDescription>Anyone with this link can join the loop. Share it with the people you want in.</DialogDescription>
+        <DialogDescription>
+          Anyone with this link can join the loop. Share it with the people you want in. A new link replaces the old one, which stops
+          working.
+        </DialogDescription>
       </DialogHeader>
       <div className="grid gap-2">
         <label htmlFor="invite-link" className="text-sm font-medium">
@@ -111,7 +135,11 @@ function InviteDetails({ invite, loopName }: { invite: Invite; loopName: string 
         </p>
         <p className="text-sm text-muted-foreground">This link expires on {formatDateTime(invite.expiresAt)}.</p>
       </div>
+      <InviteJoins loopId={loopId} />
       <DialogFooter>
+        <Button variant="outline" busy={renewing} onClick={onRenew}>
+          Make a new link
+        </Button>
         <DialogClose asChild>
           <Button variant="outline">Done</Button>
         </DialogClose>

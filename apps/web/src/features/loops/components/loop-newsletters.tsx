@@ -14,7 +14,7 @@ export function LoopNewsletters({ loopId }: { loopId: number }) {
       <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-3">
         <CardTitle>Newsletters</CardTitle>
         {query.data?.newsletters[0] && (
-          // The past-issues page a member without an account reaches from any newsletter's link (decision 0042).
+          // The past-issues page, behind any newsletter's link, for the Loop's current members signed in (decisions 0042, 0053).
           <a
             href={newsletterArchivePath(query.data.newsletters[0].urlId)}
             target="_blank"
