@@ -17,6 +17,7 @@ import {
   type MessagingPreference,
   type NewsletterDelivery,
   type ReminderEntry,
+  type Weekday,
 } from './constants';
 import { controlCharactersMessage, hasLink, hasNoControlCharacters, hasPhoneNumber, linkMessage, phoneNumberMessage } from './text';
 import { timeZoneSchema } from './time-zone';
@@ -55,6 +56,11 @@ export const reminderTimeSchema = z
   .string({ error: 'Reminder time must be text' })
   .regex(/^([01]\d|2[0-3]):[0-5][05]$/, 'Reminder time must be HH:MM on a 5-minute step, from 00:00 to 23:55');
 
+/** The newsletter's time of day, as a reminder's: "HH:MM" on a 5-minute step. */
+export const newsletterTimeSchema = z
+  .string({ error: 'Newsletter time must be text' })
+  .regex(/^([01]\d|2[0-3]):[0-5][05]$/, 'Newsletter time must be HH:MM on a 5-minute step, from 00:00 to 23:55');
+
 export const reminderScheduleSchema = z
   .array(
     z.object({
@@ -90,6 +96,12 @@ export const updateLoopSchema = z.object({
   vibe: vibeSchema.optional(),
   reminderSchedule: reminderScheduleSchema.optional(),
   timeZone: timeZoneSchema.optional(),
+  /** true: no reminders or newsletters go out until it is false again (the owner's or staff's Settings). */
+  paused: z.boolean({ error: 'paused must be true (pause the Loop) or false (resume it)' }).optional(),
+  frequency: frequencySchema.optional(),
+  /** The weekday a weekly or biweekly newsletter goes out, in the Loop's zone (a monthly one: the month's last day). */
+  newsletterDay: z.enum(WEEKDAYS, { error: 'Newsletter day must be a weekday name such as "sunday"' }).optional(),
+  newsletterTime: newsletterTimeSchema.optional(),
   /** false: each newsletter goes out at its time after the owner's preview text; true: only once the owner approves it (decision 0040). */
   newsletterReview: z
     .boolean({ error: 'newsletterReview must be true (let me approve it first) or false (send automatically)' })
@@ -184,6 +196,10 @@ export interface LoopSummary {
   creatorId: number;
   createdAt: string;
   paused: boolean;
+  /** The weekday a weekly or biweekly newsletter goes out (a monthly one: the month's last day), in the Loop's zone. */
+  newsletterDay: Weekday;
+  /** The time ("HH:MM") it goes out, in the Loop's zone. */
+  newsletterTime: string;
   /** Newsletter: false sends automatically (after the owner's preview text), true waits for the owner's approval. */
   newsletterReview: boolean;
   creator: { firstName: string; lastName: string; email: string | null };
@@ -289,6 +305,8 @@ export const loopDetailResponseSchema = z.object({
   creatorId: z.number().int(),
   createdAt: z.string(),
   paused: z.boolean(),
+  newsletterDay: z.enum(WEEKDAYS),
+  newsletterTime: z.string(),
   newsletterReview: z
     .boolean()
     .describe('false: the newsletter sends automatically at its time; true: it waits for the owner to approve it'),

@@ -13,7 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { ReminderEntry } from '@loop/shared/constants';
+import type { ReminderEntry, Weekday } from '@loop/shared/constants';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const id = () => bigserial('id', { mode: 'number' }).primaryKey();
@@ -138,6 +138,10 @@ export const loops = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
     paused: boolean('paused').notNull().default(false),
+    /** The weekday a weekly or biweekly newsletter goes out (a monthly one: the month's last day), in the Loop's zone. */
+    newsletterDay: text('newsletter_day').$type<Weekday>().notNull().default('sunday'),
+    /** The time ("HH:MM") it goes out that day, in the Loop's zone. */
+    newsletterTime: text('newsletter_time').notNull().default('18:00'),
     /** Owner's newsletter review (decision 0040): false sends each draft at its time, true waits for the owner's approval. */
     newsletterReview: boolean('newsletter_review').notNull().default(false),
     /** Kept by triggers on members and updates (migration 0002): lists and sorts read them, never count. */

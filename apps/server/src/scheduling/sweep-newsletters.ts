@@ -47,6 +47,8 @@ export async function draftNextScheduledNewsletter(
         paused: loops.paused,
         frequency: loops.frequency,
         timeZone: loops.timeZone,
+        newsletterDay: loops.newsletterDay,
+        newsletterTime: loops.newsletterTime,
         review: loops.newsletterReview,
         sendAt: loops.nextNewsletterAt,
       })
@@ -73,7 +75,7 @@ export async function draftNextScheduledNewsletter(
     const after = new Date(Math.max(loop.sendAt.getTime(), now.getTime()));
     await tx
       .update(loops)
-      .set({ nextNewsletterAt: nextNewsletterSlot(loop.frequency, loop.timeZone, after).at })
+      .set({ nextNewsletterAt: nextNewsletterSlot(loop.frequency, loop.timeZone, after, loop).at })
       .where(eq(loops.id, loop.id));
     return { claimed: true, drafted };
   });

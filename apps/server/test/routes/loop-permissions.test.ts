@@ -91,6 +91,15 @@ const ROUTES: RouteCase[] = [
     payload: { reminderSchedule: [] },
     expected: MANAGE,
   },
+  // The owner pauses, resumes and schedules their own Loop as staff do (Settings).
+  { name: 'PUT loop paused', method: 'PUT', url: (f) => `/api/loops/${f.loop.id}`, payload: { paused: true }, expected: MANAGE },
+  {
+    name: 'PUT loop frequency, day and time',
+    method: 'PUT',
+    url: (f) => `/api/loops/${f.loop.id}`,
+    payload: { frequency: 'weekly', newsletterDay: 'friday', newsletterTime: '17:30' },
+    expected: MANAGE,
+  },
   { name: 'DELETE loop', method: 'DELETE', url: (f) => `/api/loops/${f.loop.id}`, expected: MANAGE },
   { name: 'POST invite', method: 'POST', url: (f) => `/api/loops/${f.loop.id}/invite`, expected: CREATE },
   {

@@ -62,6 +62,8 @@ export function loopDetail(overrides: Partial<LoopDetail> = {}): LoopDetail {
     creatorId: owner.id,
     createdAt: '2026-03-01T10:00:00.000Z',
     paused: false,
+    newsletterDay: 'sunday',
+    newsletterTime: '18:00',
     newsletterReview: false,
     creator: { firstName: owner.firstName, lastName: owner.lastName, email: owner.email },
     memberCount: 2,

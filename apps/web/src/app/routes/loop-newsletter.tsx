@@ -9,6 +9,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { useNewsletterPreview } from '@/features/admin/api/get-newsletter-preview';
 import { NewsletterEditor } from '@/features/admin/components/newsletter-editor';
 import { useLoopNewsletters } from '@/features/loops/api/get-loop-newsletters';
+import { PausedNotice } from '@/features/loops/components/loop-newsletters';
 import { draftState, ReviewActions } from '@/features/loops/components/newsletter-review';
 import { NotFoundRoute } from './not-found';
 
@@ -49,6 +50,7 @@ function LoopNewsletterPage({ loopId, newsletterId }: { loopId: number; newslett
         <LoadErrorCard title="Failed to load the loop" error={info.error} onRetry={() => void info.refetch()} />
       ) : (
         <>
+          {info.data.paused && <PausedNotice canResume />}
           {newsletter.data.status === 'draft' && (
             <Card>
               <CardContent className="grid gap-4 pt-5 sm:pt-6">
