@@ -157,10 +157,17 @@ export const updateMemberSchema = z
     context: memberContextSchema.optional(),
     /** The member's time zone as the owner sets it; null goes back to their phone's or the Loop's. */
     timeZone: timeZoneSchema.nullable().optional(),
+    /** The owner (or staff) makes a member who said yes and has an account a co-organizer, or not (decision 0059). */
+    organizer: z.boolean({ error: 'organizer must be true (make them an organizer) or false' }).optional(),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
-    message: 'Send at least one of firstName, lastName, messagingPreference, phoneNumber, context or timeZone',
+    message: 'Send at least one of firstName, lastName, messagingPreference, phoneNumber, context, timeZone or organizer',
   });
+
+/** PUT /api/loops/{id}/owner: hands the Loop over to one of its organizers (decision 0059). */
+export const transferLoopSchema = z.object({
+  memberId: z.number({ error: 'memberId must be the id of the member who takes the Loop over' }).int().positive(),
+});
 export type UpdateMemberInput = z.input<typeof updateMemberSchema>;
 
 export const joinLoopSchema = z
@@ -183,7 +190,9 @@ export const idParamSchema = z.coerce
   .positive('The id must be a positive number')
   .max(Number.MAX_SAFE_INTEGER, 'The id is too large');
 
-export type LoopRole = 'owner' | 'staff' | 'member';
+/** The viewer's role on a Loop; `organizer` is a co-organizer (decision 0059): the owner's rights but deleting the Loop and handing it over. */
+export type LoopRole = 'owner' | 'organizer' | 'staff' | 'member';
+export const LOOP_ROLES = ['owner', 'organizer', 'staff', 'member'] as const;
 
 export interface LoopSummary {
   id: number;
@@ -225,6 +234,8 @@ export interface LoopMember {
   userId: number | null;
   context: string | null;
   isCreator: boolean;
+  /** A co-organizer (decision 0059), made so by the owner. */
+  organizer: boolean;
   /**
    * Whether the Loop's owner may change the member's name and messaging preference as this Loop
    * shows them: while the invitation is pending (what the owner typed), and for a member without
@@ -314,13 +325,14 @@ export const loopDetailResponseSchema = z.object({
   memberCount: z.number().int(),
   updateCount: z.number().int(),
   lastNewsletter: nullableText,
-  role: z.enum(['owner', 'staff', 'member']),
+  role: z.enum(LOOP_ROLES),
   members: z.array(
     z.object({
       id: z.number().int(),
       userId: z.number().int().nullable(),
       context: nullableText,
       isCreator: z.boolean(),
+      organizer: z.boolean(),
       detailsEditable: z.boolean(),
       user: z.object({
         firstName: z.string(),

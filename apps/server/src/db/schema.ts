@@ -226,6 +226,8 @@ export const members = pgTable(
     invitationWithheld: boolean('invitation_withheld').notNull().default(false),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     /** The IANA zone the Loop's owner chose for this member; the member's own choice wins (decision 0036). */
+    /** A co-organizer (decision 0059): the owner's rights on this Loop but deleting it and handing it over. */
+    organizer: boolean('organizer').notNull().default(false),
     timeZone: text('time_zone'),
     /**
      * The token of this member's reply address, reply+{token}@MAIL_REPLY_DOMAIN (decision 0049):

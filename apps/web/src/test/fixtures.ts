@@ -24,6 +24,7 @@ export function member(id: number, overrides: Partial<LoopMember> = {}): LoopMem
     userId: 100 + id,
     context: 'Grandmother, loves the garden and long stories about the old days',
     isCreator: false,
+    organizer: false,
     detailsEditable: true,
     state: 'active',
     invitedAt: null,

@@ -127,6 +127,50 @@ describe('/loops/{id} Members tab: editing a member', () => {
   });
 });
 
+describe('/loops/{id} co-organizers (decision 0059)', () => {
+  const withAccountHolder = () => {
+    const loop = loopDetail();
+    return loopDetail({ members: [loop.members[0]!, member(2, { detailsEditable: false })] });
+  };
+
+  it('the owner makes a member who has an account an organizer, and hands the loop over after asking', async () => {
+    const user = userEvent.setup();
+    const puts = serveLoop(withAccountHolder());
+    const owners: unknown[] = [];
+    server.use(
+      http.put('*/api/loops/7/owner', async ({ request }) => {
+        owners.push(await request.json());
+        return HttpResponse.json(loopDetail());
+      }),
+    );
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('button', { name: /^Make organizer\s*Margaret/ }));
+    await waitFor(() => expect(puts).toContainEqual({ organizer: true }));
+    await user.click(screen.getByRole('button', { name: /^Make owner\s*Margaret/ }));
+    const dialog = await screen.findByRole('alertdialog', { name: /^Hand the loop to Margaret/ });
+    expect(within(dialog).getByText(/You stay in it as an organizer/)).toBeDefined();
+    await user.click(within(dialog).getByRole('button', { name: 'Hand it over' }));
+    await waitFor(() => expect(owners).toEqual([{ memberId: 2 }]));
+  });
+
+  it('offers neither for a member without an account, and an organizer sees the badge but no Delete Loop', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail());
+    const { unmount } = renderRoute('/loops/7', { user: owner });
+    await screen.findByText('gran.walker@example.com');
+    expect(screen.queryByRole('button', { name: /^Make organizer/ })).toBeNull();
+    unmount();
+    const loop = withAccountHolder();
+    serveLoop({ ...loop, role: 'organizer', members: [loop.members[0]!, { ...loop.members[1]!, organizer: true }] });
+    renderRoute('/loops/7', { user: owner });
+    expect(await screen.findByText('Organizer')).toBeDefined();
+    expect(screen.queryByRole('button', { name: /^Make owner/ })).toBeNull();
+    await user.click(screen.getByRole('tab', { name: /Settings/ }));
+    expect(await screen.findByRole('button', { name: 'Pause Loop' })).toBeDefined();
+    expect(screen.queryByRole('button', { name: /Delete Loop/ })).toBeNull();
+  });
+});
+
 describe('/loops/{id} group messages (decision 0042)', () => {
   it("shows the owner's group messages with their delivery, and cancels a scheduled one", async () => {
     const user = userEvent.setup();

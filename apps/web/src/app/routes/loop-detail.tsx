@@ -85,7 +85,7 @@ function LoopDetailPage({ id }: { id: number }) {
               <NewsletterReviewSetting loop={loop.data} />
               <ReminderSchedule loop={loop.data} />
               <LoopReminders loop={loop.data} />
-              {loop.data.role !== 'member' && <DeleteLoopCard loop={loop.data} />}
+              {(loop.data.role === 'owner' || loop.data.role === 'staff') && <DeleteLoopCard loop={loop.data} />}
             </TabsContent>
           </Tabs>
         </>

@@ -1,2 +1,0 @@
-ALTER TABLE "loops" ADD COLUMN "newsletter_day" text DEFAULT 'sunday' NOT NULL;--> statement-breakpoint
-ALTER TABLE "loops" ADD COLUMN "newsletter_time" text DEFAULT '18:00' NOT NULL;
