@@ -509,6 +509,8 @@ export const newsletters = pgTable(
     skippedAt: timestamp('skipped_at', { withTimezone: true }),
     /** The send time whose "2 hours left" text the owner got, so it goes once per send time. */
     approvalReminderFor: timestamp('approval_reminder_for', { withTimezone: true }),
+    /** The `send_at` whose 24-hour preview text went to the owner and organizers: any draft with a send time gets one per time. */
+    previewTextFor: timestamp('preview_text_for', { withTimezone: true }),
     /** When a person last saved the draft's text; null while it is as the writer wrote it (an unedited
      * draft of an automatic Loop is written again at its time, with the updates that came since). */
     editedAt: timestamp('edited_at', { withTimezone: true }),
