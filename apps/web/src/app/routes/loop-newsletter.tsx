@@ -10,6 +10,7 @@ import { useNewsletterPreview } from '@/features/admin/api/get-newsletter-previe
 import { NewsletterEditor } from '@/features/admin/components/newsletter-editor';
 import { useLoopNewsletters } from '@/features/loops/api/get-loop-newsletters';
 import { PausedNotice } from '@/features/loops/components/loop-newsletters';
+import { NewUpdatesNotice } from '@/features/loops/components/new-updates-notice';
 import { draftState, ReviewActions } from '@/features/loops/components/newsletter-review';
 import { NotFoundRoute } from './not-found';
 
@@ -57,6 +58,7 @@ function LoopNewsletterPage({ loopId, newsletterId }: { loopId: number; newslett
                 <p className="text-sm font-medium" aria-live="polite">
                   {newsletter.data.skippedAt ? 'This issue was skipped: nobody gets it.' : draftState(newsletter.data, info.data)}
                 </p>
+                <NewUpdatesNotice loopId={loopId} info={info.data} draft={newsletter.data} />
                 <ReviewActions info={info.data} draft={newsletter.data} />
               </CardContent>
             </Card>
