@@ -35,6 +35,9 @@ export const DEFAULT_REMINDER_SCHEDULE: readonly ReminderEntry[] = [
   { day: 'sunday', time: '17:00' },
 ];
 export const NEW_REMINDER_TIME = '09:00';
+/** When a newsletter goes out, in the Loop's zone: the weekday (weekly, biweekly; a monthly one goes the month's last day) and time. */
+export const DEFAULT_NEWSLETTER_DAY: Weekday = 'sunday';
+export const DEFAULT_NEWSLETTER_TIME = '18:00';
 export const REMINDER_STEP_MINUTES = 5;
 
 export const ADMIN_SORTS = ['recent', 'name', 'members'] as const;

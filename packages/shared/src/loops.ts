@@ -17,6 +17,7 @@ import {
   type MessagingPreference,
   type NewsletterDelivery,
   type ReminderEntry,
+  type Weekday,
 } from './constants';
 import {
   authorityMessage,
@@ -65,6 +66,11 @@ export const reminderTimeSchema = z
   .string({ error: 'Reminder time must be text' })
   .regex(/^([01]\d|2[0-3]):[0-5][05]$/, 'Reminder time must be HH:MM on a 5-minute step, from 00:00 to 23:55');
 
+/** The newsletter's time of day, as a reminder's: "HH:MM" on a 5-minute step. */
+export const newsletterTimeSchema = z
+  .string({ error: 'Newsletter time must be text' })
+  .regex(/^([01]\d|2[0-3]):[0-5][05]$/, 'Newsletter time must be HH:MM on a 5-minute step, from 00:00 to 23:55');
+
 export const reminderScheduleSchema = z
   .array(
     z.object({
@@ -100,6 +106,12 @@ export const updateLoopSchema = z.object({
   vibe: vibeSchema.optional(),
   reminderSchedule: reminderScheduleSchema.optional(),
   timeZone: timeZoneSchema.optional(),
+  /** true: no reminders or newsletters go out until it is false again (the owner's or staff's Settings). */
+  paused: z.boolean({ error: 'paused must be true (pause the Loop) or false (resume it)' }).optional(),
+  frequency: frequencySchema.optional(),
+  /** The weekday a weekly or biweekly newsletter goes out, in the Loop's zone (a monthly one: the month's last day). */
+  newsletterDay: z.enum(WEEKDAYS, { error: 'Newsletter day must be a weekday name such as "sunday"' }).optional(),
+  newsletterTime: newsletterTimeSchema.optional(),
   /** false: each newsletter goes out at its time after the owner's preview text; true: only once the owner approves it (decision 0040). */
   newsletterReview: z
     .boolean({ error: 'newsletterReview must be true (let me approve it first) or false (send automatically)' })
@@ -155,10 +167,17 @@ export const updateMemberSchema = z
     context: memberContextSchema.optional(),
     /** The member's time zone as the owner sets it; null goes back to their phone's or the Loop's. */
     timeZone: timeZoneSchema.nullable().optional(),
+    /** The owner (or staff) makes a member who said yes and has an account a co-organizer, or not (decision 0059). */
+    organizer: z.boolean({ error: 'organizer must be true (make them an organizer) or false' }).optional(),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
-    message: 'Send at least one of firstName, lastName, messagingPreference, phoneNumber, context or timeZone',
+    message: 'Send at least one of firstName, lastName, messagingPreference, phoneNumber, context, timeZone or organizer',
   });
+
+/** PUT /api/loops/{id}/owner: hands the Loop over to one of its organizers (decision 0059). */
+export const transferLoopSchema = z.object({
+  memberId: z.number({ error: 'memberId must be the id of the member who takes the Loop over' }).int().positive(),
+});
 export type UpdateMemberInput = z.input<typeof updateMemberSchema>;
 
 export const joinLoopSchema = z
@@ -181,7 +200,9 @@ export const idParamSchema = z.coerce
   .positive('The id must be a positive number')
   .max(Number.MAX_SAFE_INTEGER, 'The id is too large');
 
-export type LoopRole = 'owner' | 'staff' | 'member';
+/** The viewer's role on a Loop; `organizer` is a co-organizer (decision 0059): the owner's rights but deleting the Loop and handing it over. */
+export type LoopRole = 'owner' | 'organizer' | 'staff' | 'member';
+export const LOOP_ROLES = ['owner', 'organizer', 'staff', 'member'] as const;
 
 export interface LoopSummary {
   id: number;
@@ -194,6 +215,10 @@ export interface LoopSummary {
   creatorId: number;
   createdAt: string;
   paused: boolean;
+  /** The weekday a weekly or biweekly newsletter goes out (a monthly one: the month's last day), in the Loop's zone. */
+  newsletterDay: Weekday;
+  /** The time ("HH:MM") it goes out, in the Loop's zone. */
+  newsletterTime: string;
   /** Newsletter: false sends automatically (after the owner's preview text), true waits for the owner's approval. */
   newsletterReview: boolean;
   creator: { firstName: string; lastName: string; email: string | null };
@@ -219,6 +244,8 @@ export interface LoopMember {
   userId: number | null;
   context: string | null;
   isCreator: boolean;
+  /** A co-organizer (decision 0059), made so by the owner. */
+  organizer: boolean;
   /**
    * Whether the Loop's owner may change the member's name and messaging preference as this Loop
    * shows them: while the invitation is pending (what the owner typed), and for a member without
@@ -306,6 +333,8 @@ export const loopDetailResponseSchema = z.object({
   creatorId: z.number().int(),
   createdAt: z.string(),
   paused: z.boolean(),
+  newsletterDay: z.enum(WEEKDAYS),
+  newsletterTime: z.string(),
   newsletterReview: z
     .boolean()
     .describe('false: the newsletter sends automatically at its time; true: it waits for the owner to approve it'),
@@ -313,13 +342,14 @@ export const loopDetailResponseSchema = z.object({
   memberCount: z.number().int(),
   updateCount: z.number().int(),
   lastNewsletter: nullableText,
-  role: z.enum(['owner', 'staff', 'member']),
+  role: z.enum(LOOP_ROLES),
   members: z.array(
     z.object({
       id: z.number().int(),
       userId: z.number().int().nullable(),
       context: nullableText,
       isCreator: z.boolean(),
+      organizer: z.boolean(),
       detailsEditable: z.boolean(),
       user: z.object({
         firstName: z.string(),

@@ -149,4 +149,6 @@ export interface LoopNewsletters {
    * (its sendAt), else the newest draft made by hand; null when there is none.
    */
   upcoming: Newsletter | null;
+  /** Updates that came in after `upcoming` was written (owner and staff; else 0): the review page offers to add them. */
+  updatesSinceDraft: number;
 }

@@ -14,7 +14,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { ReminderEntry } from '@loop/shared/constants';
+import type { ReminderEntry, Weekday } from '@loop/shared/constants';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const id = () => bigserial('id', { mode: 'number' }).primaryKey();
@@ -139,6 +139,10 @@ export const loops = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
     paused: boolean('paused').notNull().default(false),
+    /** The weekday a weekly or biweekly newsletter goes out (a monthly one: the month's last day), in the Loop's zone. */
+    newsletterDay: text('newsletter_day').$type<Weekday>().notNull().default('sunday'),
+    /** The time ("HH:MM") it goes out that day, in the Loop's zone. */
+    newsletterTime: text('newsletter_time').notNull().default('18:00'),
     /** Owner's newsletter review (decision 0040): false sends each draft at its time, true waits for the owner's approval. */
     newsletterReview: boolean('newsletter_review').notNull().default(false),
     /** Kept by triggers on members and updates (migration 0002): lists and sorts read them, never count. */
@@ -223,6 +227,8 @@ export const members = pgTable(
     invitationWithheld: boolean('invitation_withheld').notNull().default(false),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     /** The IANA zone the Loop's owner chose for this member; the member's own choice wins (decision 0036). */
+    /** A co-organizer (decision 0059): the owner's rights on this Loop but deleting it and handing it over. */
+    organizer: boolean('organizer').notNull().default(false),
     timeZone: text('time_zone'),
     /**
      * The token of this member's reply address, reply+{token}@MAIL_REPLY_DOMAIN (decision 0049):
@@ -527,6 +533,8 @@ export const newsletters = pgTable(
     skippedAt: timestamp('skipped_at', { withTimezone: true }),
     /** The send time whose "2 hours left" text the owner got, so it goes once per send time. */
     approvalReminderFor: timestamp('approval_reminder_for', { withTimezone: true }),
+    /** The `send_at` whose 24-hour preview text went to the owner and organizers: any draft with a send time gets one per time. */
+    previewTextFor: timestamp('preview_text_for', { withTimezone: true }),
     /** When a person last saved the draft's text; null while it is as the writer wrote it (an unedited
      * draft of an automatic Loop is written again at its time, with the updates that came since). */
     editedAt: timestamp('edited_at', { withTimezone: true }),

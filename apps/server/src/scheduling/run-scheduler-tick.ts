@@ -8,6 +8,7 @@ import {
   type AutoNewsletters,
 } from './sweep-newsletters';
 import { sweepLastCalls } from './sweep-last-calls';
+import { sweepPreviewTexts } from './sweep-preview-texts';
 import { sweepReminders, type SweepHooks } from './sweep-reminders';
 import { fillPhoneTimeZones } from '../messaging/time-zones';
 import { deleteOldMessages } from '../messaging/delete-old-messages';
@@ -26,6 +27,8 @@ export interface TickResult {
   lastCallTexts: number;
   /** Scheduled drafts written (each texts its owner), and the owners' texts 2 hours before an unapproved one (decision 0040). */
   drafts: number;
+  /** Drafts given a send time by hand (or moved) whose 24-hour preview text went this tick. */
+  previewTexts: number;
   approvalReminders: number;
   newsletters: number;
   groupMessages: number;
@@ -46,6 +49,7 @@ export async function runSchedulerTick(
     reminderTexts: 0,
     lastCallTexts: 0,
     drafts: 0,
+    previewTexts: 0,
     approvalReminders: 0,
     newsletters: 0,
     groupMessages: 0,
@@ -86,6 +90,7 @@ export async function runSchedulerTick(
     if (!swept.claimed) break;
     if (swept.drafted) result.drafts += 1;
   }
+  result.previewTexts = await sweepPreviewTexts(ctx.db, options.now, sweep, NEWSLETTERS_PER_TICK);
   result.approvalReminders = await sweepApprovalReminders(ctx.db, options.now, sweep, NEWSLETTERS_PER_TICK);
   for (let i = 0; i < NEWSLETTERS_PER_TICK; i++) {
     const swept = await sendNextScheduledNewsletter(ctx.db, options.now, sweep);

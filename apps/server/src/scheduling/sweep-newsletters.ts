@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client';
 import { loops, newsletters, updates } from '../db/schema';
 import { HOUR_MS } from '../lib/clock';
@@ -47,6 +47,8 @@ export async function draftNextScheduledNewsletter(
         paused: loops.paused,
         frequency: loops.frequency,
         timeZone: loops.timeZone,
+        newsletterDay: loops.newsletterDay,
+        newsletterTime: loops.newsletterTime,
         review: loops.newsletterReview,
         sendAt: loops.nextNewsletterAt,
       })
@@ -73,7 +75,7 @@ export async function draftNextScheduledNewsletter(
     const after = new Date(Math.max(loop.sendAt.getTime(), now.getTime()));
     await tx
       .update(loops)
-      .set({ nextNewsletterAt: nextNewsletterSlot(loop.frequency, loop.timeZone, after).at })
+      .set({ nextNewsletterAt: nextNewsletterSlot(loop.frequency, loop.timeZone, after, loop).at })
       .where(eq(loops.id, loop.id));
     return { claimed: true, drafted };
   });
@@ -92,21 +94,16 @@ export async function sweepApprovalReminders(
 ) {
   if (options.mode === 'off') return 0;
   return db.transaction(async (tx) => {
-    const due = await tx
-      .select({ newsletter: newsletters })
-      .from(newsletters)
-      .innerJoin(loops, eq(loops.id, newsletters.loopId))
-      .where(
-        and(
-          scheduledDraftDueBy(new Date(now.getTime() + APPROVAL_REMINDER_AHEAD_MS)),
-          isNull(newsletters.approvedAt),
-          sql`${newsletters.approvalReminderFor} is distinct from ${newsletters.sendAt}`,
-          eq(loops.newsletterReview, true),
-        ),
-      )
-      .orderBy(asc(newsletters.sendAt))
-      .limit(limit)
-      .for('update', { of: newsletters, skipLocked: true });
+    const due = await claimScheduledDrafts(
+      tx,
+      and(
+        scheduledDraftDueBy(new Date(now.getTime() + APPROVAL_REMINDER_AHEAD_MS)),
+        isNull(newsletters.approvedAt),
+        sql`${newsletters.approvalReminderFor} is distinct from ${newsletters.sendAt}`,
+        eq(loops.newsletterReview, true),
+      ),
+      limit,
+    );
     for (const { newsletter } of due) {
       await textOwnerAboutDraft(tx, { newsletter, step: 'last_call', now, publicUrl: options.publicUrl });
       await tx.update(newsletters).set({ approvalReminderFor: newsletter.sendAt }).where(eq(newsletters.id, newsletter.id));
@@ -115,8 +112,20 @@ export async function sweepApprovalReminders(
   });
 }
 
+/** Scheduled drafts (joined to their Loops) matching `where`, soonest first, claimed with SKIP LOCKED. */
+export function claimScheduledDrafts(tx: DbOrTx, where: SQL | undefined, limit: number) {
+  return tx
+    .select({ newsletter: newsletters })
+    .from(newsletters)
+    .innerJoin(loops, eq(loops.id, newsletters.loopId))
+    .where(where)
+    .orderBy(asc(newsletters.sendAt))
+    .limit(limit)
+    .for('update', { of: newsletters, skipLocked: true });
+}
+
 /** A scheduled draft, not skipped, that goes by `at`, of a Loop that is not paused (newsletters joined to loops). */
-function scheduledDraftDueBy(at: Date) {
+export function scheduledDraftDueBy(at: Date) {
   return and(
     eq(newsletters.status, 'draft'),
     isNull(newsletters.skippedAt),

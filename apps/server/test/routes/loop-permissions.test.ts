@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupMessages } from '../../src/db/schema';
+import { and, eq } from 'drizzle-orm';
+import { groupMessages, members } from '../../src/db/schema';
 import { createTestApp, signUp, type TestContext } from '../helpers/app';
 import { newsletters } from '../../src/db/schema';
 import { addActiveMemberAs, addMemberAs, createLoopAs, insertUpdate } from '../helpers/loops';
@@ -8,12 +9,12 @@ import { addActiveMemberAs, addMemberAs, createLoopAs, insertUpdate } from '../h
  * The permission matrix of decision 0003: for every Loop route, what the owner, a member, a stranger,
  * staff and a signed-out visitor get. Each case runs on its own fresh Loop.
  */
-type Role = 'owner' | 'member' | 'stranger' | 'staff' | 'signedOut';
-const ROLES: Role[] = ['owner', 'member', 'stranger', 'staff', 'signedOut'];
+type Role = 'owner' | 'organizer' | 'member' | 'stranger' | 'staff' | 'signedOut';
+const ROLES: Role[] = ['owner', 'organizer', 'member', 'stranger', 'staff', 'signedOut'];
 
 let t: TestContext;
 let cookies: Record<Exclude<Role, 'signedOut'>, string>;
-let people: Record<'owner' | 'member' | 'stranger', { id: number; phone: string }>;
+let people: Record<'owner' | 'organizer' | 'member' | 'stranger', { id: number; phone: string }>;
 let phoneSeq = 0;
 
 beforeAll(async () => {
@@ -21,14 +22,16 @@ beforeAll(async () => {
   const owner = await signUp(t.app);
   const member = await signUp(t.app);
   const stranger = await signUp(t.app);
+  const organizer = await signUp(t.app);
   const staff = await signUp(t.app, { email: 'staff@example.com' });
   // The stranger runs a Loop of their own: another Loop's owner is a stranger to this one.
   await createLoopAs(t.app, stranger.cookie, { name: "Stranger's Loop" });
-  cookies = { owner: owner.cookie, member: member.cookie, stranger: stranger.cookie, staff: staff.cookie };
+  cookies = { owner: owner.cookie, organizer: organizer.cookie, member: member.cookie, stranger: stranger.cookie, staff: staff.cookie };
   people = {
     owner: { id: owner.user.id, phone: owner.account.phoneNumber },
     member: { id: member.user.id, phone: member.account.phoneNumber },
     stranger: { id: stranger.user.id, phone: stranger.account.phoneNumber },
+    organizer: { id: organizer.user.id, phone: organizer.account.phoneNumber },
   };
 });
 afterAll(() => t.close());
@@ -36,6 +39,15 @@ afterAll(() => t.close());
 async function freshLoop() {
   const loop = await createLoopAs(t.app, cookies.owner);
   const member = await addActiveMemberAs(t.app, cookies.owner, loop.id, { phoneNumber: people.member.phone });
+  // A co-organizer (decision 0059): a member who said yes, made an organizer by the owner.
+  const organizer = await addActiveMemberAs(t.app, cookies.owner, loop.id, { phoneNumber: people.organizer.phone });
+  const made = await t.app.inject({
+    method: 'PUT',
+    url: `/api/loops/${loop.id}/members/${organizer.id}`,
+    headers: { cookie: cookies.owner },
+    payload: { organizer: true },
+  });
+  if (made.statusCode !== 200) throw new Error(`organizer: ${made.statusCode} ${made.body}`);
   phoneSeq += 1;
   const extra = await addActiveMemberAs(t.app, cookies.owner, loop.id, { phoneNumber: `+1415555${String(3000 + phoneSeq)}` });
   const db = t.testDb.database.db;
@@ -61,7 +73,12 @@ async function freshLoop() {
     })
     .returning();
   if (!draft) throw new Error('no draft');
-  return { loop, member, extra, ownersUpdate, membersUpdate, invitation, scheduled, draft };
+  const [owner] = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.loopId, loop.id), eq(members.userId, people.owner.id)));
+  if (!owner) throw new Error('no owner membership');
+  return { loop, owner, member, organizer, extra, ownersUpdate, membersUpdate, invitation, scheduled, draft };
 }
 type Fixture = Awaited<ReturnType<typeof freshLoop>>;
 
@@ -69,17 +86,20 @@ interface RouteCase {
   name: string;
   method: 'GET' | 'PUT' | 'POST' | 'DELETE';
   url: (f: Fixture) => string;
-  payload?: Record<string, unknown>;
+  payload?: Record<string, unknown> | ((f: Fixture) => Record<string, unknown>);
   expected: Record<Role, number>;
 }
 
-const VIEW = { owner: 200, member: 200, stranger: 404, staff: 200, signedOut: 401 };
-const MANAGE = { owner: 200, member: 403, stranger: 404, staff: 200, signedOut: 401 };
-const CREATE = { owner: 201, member: 403, stranger: 404, staff: 201, signedOut: 401 };
+const VIEW = { owner: 200, organizer: 200, member: 200, stranger: 404, staff: 200, signedOut: 401 };
+/** The owner's rights, which a co-organizer shares (decision 0059). */
+const MANAGE = { owner: 200, organizer: 200, member: 403, stranger: 404, staff: 200, signedOut: 401 };
+const CREATE = { owner: 201, organizer: 201, member: 403, stranger: 404, staff: 201, signedOut: 401 };
+/** The owner's alone: deleting the Loop, appointing organizers, handing the Loop over (decision 0059). */
+const OWNER = { ...MANAGE, organizer: 403 };
 /** Staff's sneak peek routes: staff only, before the Loop is looked at (decision 0018). */
-const STAFF = { owner: 403, member: 403, stranger: 403, staff: 201, signedOut: 401 };
+const STAFF = { owner: 403, organizer: 403, member: 403, stranger: 403, staff: 201, signedOut: 401 };
 const STAFF_READ = { ...STAFF, staff: 200 };
-const ANSWER = { owner: 404, member: 404, stranger: 200, staff: 404, signedOut: 401 };
+const ANSWER = { owner: 404, organizer: 404, member: 404, stranger: 200, staff: 404, signedOut: 401 };
 
 const ROUTES: RouteCase[] = [
   { name: 'GET loop', method: 'GET', url: (f) => `/api/loops/${f.loop.id}`, expected: VIEW },
@@ -91,7 +111,43 @@ const ROUTES: RouteCase[] = [
     payload: { reminderSchedule: [] },
     expected: MANAGE,
   },
-  { name: 'DELETE loop', method: 'DELETE', url: (f) => `/api/loops/${f.loop.id}`, expected: MANAGE },
+  // The owner pauses, resumes and schedules their own Loop as staff do (Settings).
+  { name: 'PUT loop paused', method: 'PUT', url: (f) => `/api/loops/${f.loop.id}`, payload: { paused: true }, expected: MANAGE },
+  {
+    name: 'PUT loop frequency, day and time',
+    method: 'PUT',
+    url: (f) => `/api/loops/${f.loop.id}`,
+    payload: { frequency: 'weekly', newsletterDay: 'friday', newsletterTime: '17:30' },
+    expected: MANAGE,
+  },
+  { name: 'DELETE loop', method: 'DELETE', url: (f) => `/api/loops/${f.loop.id}`, expected: OWNER },
+  {
+    name: 'PUT member organizer',
+    method: 'PUT',
+    url: (f) => `/api/loops/${f.loop.id}/members/${f.member.id}`,
+    payload: { organizer: true },
+    expected: OWNER,
+  },
+  {
+    name: 'PUT member context (an organizer edits members)',
+    method: 'PUT',
+    url: (f) => `/api/loops/${f.loop.id}/members/${f.member.id}`,
+    payload: { context: 'Grandma' },
+    expected: MANAGE,
+  },
+  {
+    name: 'PUT owner (hand the Loop over)',
+    method: 'PUT',
+    url: (f) => `/api/loops/${f.loop.id}/owner`,
+    payload: (f) => ({ memberId: f.member.id }),
+    expected: OWNER,
+  },
+  {
+    name: 'DELETE the owner as a member',
+    method: 'DELETE',
+    url: (f) => `/api/loops/${f.loop.id}/members/${f.owner.id}`,
+    expected: { owner: 400, organizer: 400, member: 403, stranger: 404, staff: 400, signedOut: 401 },
+  },
   { name: 'GET invite', method: 'GET', url: (f) => `/api/loops/${f.loop.id}/invite`, expected: MANAGE },
   { name: 'POST invite', method: 'POST', url: (f) => `/api/loops/${f.loop.id}/invite`, expected: CREATE },
   {
@@ -107,7 +163,7 @@ const ROUTES: RouteCase[] = [
     name: "DELETE member's update",
     method: 'DELETE',
     url: (f) => `/api/loops/${f.loop.id}/updates/${f.membersUpdate.id}`,
-    expected: { owner: 200, member: 200, stranger: 404, staff: 200, signedOut: 401 },
+    expected: { owner: 200, organizer: 200, member: 200, stranger: 404, staff: 200, signedOut: 401 },
   },
   // The owner's own reminder questions and who has sent for the coming issue: owner and staff (decision 0043).
   { name: 'GET reminder questions', method: 'GET', url: (f) => `/api/loops/${f.loop.id}/reminder-questions`, expected: MANAGE },
@@ -200,7 +256,7 @@ describe.each(ROUTES)('$name', (route) => {
       method: route.method,
       url: route.url(fixture),
       headers: role === 'signedOut' ? {} : { cookie: cookies[role] },
-      ...(route.payload ? { payload: route.payload } : {}),
+      ...(route.payload ? { payload: typeof route.payload === 'function' ? route.payload(fixture) : route.payload } : {}),
     });
     expect(res.statusCode, res.body).toBe(route.expected[role]);
     if (res.statusCode >= 400) expect(typeof res.json().message).toBe('string');

@@ -1,7 +1,7 @@
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWN_QUESTION_LIMITS, vibeQuestions, type ComingIssueAnswer, type ReminderQuestionsAnswer } from '@loop/shared/reminder-questions';
-import { loops, messages, users } from '../../src/db/schema';
+import { loops, messages, newsletters, users } from '../../src/db/schema';
 import { HOUR_MS } from '../../src/lib/clock';
 import { smsSegments } from '../../src/messaging/segments';
 import { reminderText } from '../../src/scheduling/reminder-text';
@@ -10,6 +10,7 @@ import { pickQuestion } from '../../src/services/reminders/pick-question';
 import { createTestApp, signUp, type TestContext } from '../helpers/app';
 import { addActiveMemberAs, createLoopAs, insertUpdate } from '../helpers/loops';
 import { testClock } from '../helpers/messaging';
+import { callAs, generateAs } from '../helpers/newsletters';
 
 /**
  * Decision 0043: reminders ask a question for the Loop's vibe (or the owner's own), never the same
@@ -200,5 +201,22 @@ describe('the coming issue', () => {
     const answer = res.json<ComingIssueAnswer>();
     expect(answer.sent.map((m) => [m.firstName, m.updates])).toEqual([['Dee', 2]]);
     expect(answer.silent.map((m) => m.firstName)).toEqual(['Cy']);
+  });
+
+  it('starts again after the Loop sends a newsletter: what was sent before it no longer counts', async () => {
+    const owner = await signUp(t.app, { firstName: 'Eve' });
+    const loop = await createLoopAs(t.app, owner.cookie, { name: 'After one issue' });
+    const fay = await addActiveMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: '+14155550412', firstName: 'Fay' });
+    await insertUpdate(db(), loop.id, fay.userId, 'Before the issue', [], clock());
+    clock.advance(60_000);
+    const draft = await generateAs(t.app, owner.cookie, loop.id);
+    const sent = await callAs(t.app, owner.cookie, 'POST', `/api/loops/${loop.id}/newsletters/${draft.id}/send`);
+    expect(sent.statusCode).toBe(200);
+    const res = await t.app.inject({ url: `/api/loops/${loop.id}/coming-issue`, headers: { cookie: owner.cookie } });
+    const answer = res.json<ComingIssueAnswer>();
+    expect(answer.sent).toEqual([]);
+    expect(answer.silent.map((m) => m.firstName)).toEqual(['Eve', 'Fay']);
+    const [issue] = await db().select({ periodEnd: newsletters.periodEnd }).from(newsletters).where(eq(newsletters.id, draft.id));
+    expect(answer.since).toBe(issue?.periodEnd.toISOString());
   });
 });

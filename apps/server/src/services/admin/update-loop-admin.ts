@@ -4,8 +4,8 @@ import type { LoopSummary } from '@loop/shared/loops';
 import type { Db } from '../../db/client';
 import { loops } from '../../db/schema';
 import { AppError } from '../../errors';
-import { nextNewsletterAt } from '../schedules/schedule-columns';
 import { getLoopSummary } from '../loops/get-loop-summary';
+import { updateLoop } from '../loops/update-loop';
 
 /** Pauses an active Loop or resumes a paused one (staff only): paused Loops get no reminders or newsletters. */
 export async function toggleLoopPause(db: Db, loopId: number): Promise<LoopSummary> {
@@ -18,15 +18,12 @@ export async function toggleLoopPause(db: Db, loopId: number): Promise<LoopSumma
   return getLoopSummary(db, loopId);
 }
 
-/** Sets how often a Loop's newsletter goes out (staff only); the next one is at the end of the new period. */
+/**
+ * Sets how often a Loop's newsletter goes out (staff's selector): the owner's Settings change, one
+ * way (updateLoop); the next one is at the end of the new period.
+ */
 export async function setLoopFrequency(db: Db, loopId: number, frequency: Frequency, now: Date): Promise<LoopSummary> {
-  await db.transaction(async (tx) => {
-    const [loop] = await tx.select({ timeZone: loops.timeZone }).from(loops).where(eq(loops.id, loopId)).for('update');
-    if (!loop) throw new AppError('not_found', 'Loop not found.');
-    await tx
-      .update(loops)
-      .set({ frequency, nextNewsletterAt: nextNewsletterAt({ frequency, timeZone: loop.timeZone }, now) })
-      .where(eq(loops.id, loopId));
-  });
-  return getLoopSummary(db, loopId);
+  const [loop] = await db.select().from(loops).where(eq(loops.id, loopId));
+  if (!loop) throw new AppError('not_found', 'Loop not found.');
+  return updateLoop(db, loop, { frequency }, now, null);
 }

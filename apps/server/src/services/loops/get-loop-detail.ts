@@ -26,6 +26,7 @@ interface MemberJson {
   email: string | null;
   messaging_preference: LoopMember['user']['messagingPreference'];
   has_account: boolean;
+  organizer?: boolean;
   newsletter_delivery: NewsletterDelivery;
   email_status: EmailStatus;
   typed_first_name: string | null;
@@ -104,7 +105,7 @@ export async function getLoopDetailAndNewsletters(
             p.newsletter_delivery, ${emailStatusSql(sql`p.email`, sql`p.email_confirmed_address`)} as email_status,
             ${members.firstName} as typed_first_name, ${members.lastName} as typed_last_name, ${members.email} as typed_email,
             ${members.messagingPreference} as typed_messaging_preference,
-            ${members.status} as status, ${members.invitedAt} as invited_at, ${members.invitationWithheld} as invitation_withheld,
+            ${members.status} as status, ${members.organizer} as organizer, ${members.invitedAt} as invited_at, ${members.invitationWithheld} as invitation_withheld,
             exists (select 1 from ${phoneOptOuts} where ${phoneOptOuts.phoneNumber} = p.phone_number) as opted_out,
             (select ${undeliverablePhones.errorCode} from ${undeliverablePhones} where ${undeliverablePhones.phoneNumber} = p.phone_number) as undeliverable_code,
             (p.whatsapp_refused_at is not null and p.messaging_preference = 'sms') as whatsapp_refused,
@@ -184,6 +185,7 @@ export async function getLoopDetailAndNewsletters(
         phoneNumber: m.phone_number,
         status: m.status,
         hasAccount: Boolean(m.has_account),
+        organizer: Boolean(m.organizer),
         own: {
           firstName: m.first_name,
           lastName: m.last_name,

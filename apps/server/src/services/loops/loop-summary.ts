@@ -26,6 +26,8 @@ export const summaryFields = {
     creatorId: loops.creatorId,
     createdAt: loops.createdAt,
     paused: loops.paused,
+    newsletterDay: loops.newsletterDay,
+    newsletterTime: loops.newsletterTime,
     newsletterReview: loops.newsletterReview,
   },
   creator: { firstName: users.firstName, lastName: users.lastName, email: users.email },
@@ -51,6 +53,8 @@ type SummaryRow = {
     | 'creatorId'
     | 'createdAt'
     | 'paused'
+    | 'newsletterDay'
+    | 'newsletterTime'
     | 'newsletterReview'
   >;
   creator: LoopSummary['creator'];
@@ -83,6 +87,8 @@ export function toLoopSummary(row: SummaryRow): LoopSummary {
     creatorId: loop.creatorId,
     createdAt: loop.createdAt.toISOString(),
     paused: loop.paused,
+    newsletterDay: loop.newsletterDay,
+    newsletterTime: loop.newsletterTime,
     newsletterReview: loop.newsletterReview,
     creator: row.creator,
     memberCount: row.memberCount,

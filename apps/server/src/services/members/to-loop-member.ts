@@ -19,6 +19,8 @@ export interface MemberWithPerson {
   status: 'pending' | 'active' | 'declined';
   /** The person has an account of their own (a password): their name and email are theirs to share. */
   hasAccount: boolean;
+  /** A co-organizer (decision 0059). */
+  organizer: boolean;
   /** The person's own details (the users row), and their e-mail standing (decision 0047) where known. */
   own: PersonDetails & { newsletterDelivery?: NewsletterDelivery; emailStatus?: EmailStatus };
   /** What whoever added them typed (members' columns); null on rows made before they were kept. */
@@ -108,6 +110,7 @@ export function toLoopMember(member: MemberWithPerson, creatorId: number, staffV
     userId: staffView || member.status === 'active' ? member.userId : null,
     context: member.context,
     isCreator,
+    organizer: member.organizer && member.status === 'active',
     detailsEditable: !isCreator && (member.status !== 'active' || !member.hasAccount),
     user: { ...shown, phoneNumber: member.phoneNumber, ...email },
   };
@@ -122,6 +125,7 @@ export function memberWithPerson(member: typeof members.$inferSelect, user: type
     phoneNumber: user.phoneNumber,
     status: member.status,
     hasAccount: user.passwordHash !== null,
+    organizer: member.organizer,
     own: {
       ...user,
       emailStatus: !user.email ? 'none' : user.emailConfirmedAddress === user.email.toLowerCase() ? 'confirmed' : 'unconfirmed',

@@ -59,6 +59,7 @@ export async function updateMember(
     const { member, user } = row;
     const current = memberWithPerson(member, user);
     const shown = shownDetails(current);
+    checkOrganizer(input.organizer, { member, user, creatorId: options.creatorId, firstName: shown.firstName });
     const changes: Partial<Pick<PersonDetails, 'firstName' | 'lastName' | 'messagingPreference'>> = {};
     if (input.firstName !== undefined && input.firstName !== shown.firstName) changes.firstName = input.firstName;
     if (input.lastName !== undefined && input.lastName !== shown.lastName) changes.lastName = input.lastName;
@@ -105,6 +106,7 @@ export async function updateMember(
     const memberChanges = {
       ...(input.context !== undefined ? { context: input.context } : {}),
       ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
+      ...(input.organizer !== undefined ? { organizer: input.organizer } : {}),
       ...(changed ? { ...shown, ...changes } : {}),
     };
     let [updatedMember] =
@@ -142,4 +144,22 @@ export async function updateMember(
       ...(await readMemberZone(tx, updatedMember.id, options.now, showsOwnDetails(memberWithPerson(updatedMember, updatedUser)))),
     };
   });
+}
+
+/**
+ * A co-organizer (decision 0059) is someone who said yes to this Loop and has an account to sign
+ * in with: the rights are used on the website. The owner is the Loop's organizer already.
+ */
+function checkOrganizer(
+  organizer: boolean | undefined,
+  who: { member: typeof members.$inferSelect; user: typeof users.$inferSelect; creatorId: number; firstName: string },
+): void {
+  if (organizer === undefined) return;
+  if (who.user.id === who.creatorId) throw new AppError('bad_request', "The Loop's owner runs it already: they are not made an organizer.");
+  if (organizer && (who.member.status !== 'active' || who.user.passwordHash === null)) {
+    throw new AppError(
+      'conflict',
+      `${who.firstName} can be made an organizer once they have said yes to this Loop and have an account to sign in with.`,
+    );
+  }
 }

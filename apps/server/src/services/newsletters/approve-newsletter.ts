@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { loops } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { MailLinks } from '../../mail/links';
 import { changeOpenDraft } from './change-scheduled-draft';
@@ -20,6 +22,14 @@ export async function approveNewsletter(
     throw new AppError('conflict', 'This draft has no send time yet. Use "Send now", or "Move" to give it a time, then approve it.');
   }
   const approved = await changeOpenDraft(db, { ...input, values: { approvedAt: input.now } });
-  if (approved.sendAt && approved.sendAt.getTime() <= input.now.getTime()) return sendNewsletter(db, input);
+  // A paused Loop's approved draft waits: the scheduler sends it once the Loop is resumed.
+  if (approved.sendAt && approved.sendAt.getTime() <= input.now.getTime() && !(await isPaused(db, input.loopId))) {
+    return sendNewsletter(db, input);
+  }
   return { newsletter: approved, textsQueued: 0 };
+}
+
+async function isPaused(db: Db, loopId: number): Promise<boolean> {
+  const [loop] = await db.select({ paused: loops.paused }).from(loops).where(eq(loops.id, loopId));
+  return loop?.paused ?? false;
 }

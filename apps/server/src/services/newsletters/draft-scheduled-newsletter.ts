@@ -1,4 +1,4 @@
-import { and, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { newsletters } from '../../db/schema';
 import type { NewsletterWriter } from '../../publishing/writer';
@@ -32,5 +32,11 @@ export async function draftScheduledNewsletter(
   if (input.review || input.sendAt.getTime() > input.now.getTime()) {
     await textOwnerAboutDraft(tx, { newsletter, step: 'preview', now: input.now, publicUrl: input.publicUrl });
   }
-  return { status: 'drafted', newsletter };
+  // Its preview is this one (or none, past its time): the preview sweep leaves it be until it is moved.
+  const [marked] = await tx
+    .update(newsletters)
+    .set({ previewTextFor: input.sendAt })
+    .where(eq(newsletters.id, newsletter.id))
+    .returning();
+  return { status: 'drafted', newsletter: marked ?? newsletter };
 }

@@ -1,7 +1,7 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, gte } from 'drizzle-orm';
 import type { LoopNewsletters } from '@loop/shared/newsletters';
 import type { Db } from '../../db/client';
-import { newsletters } from '../../db/schema';
+import { newsletters, updates } from '../../db/schema';
 import { canManage, type LoopAccess } from '../loop-access';
 import { findUpcomingNewsletter } from './find-upcoming-newsletter';
 import { toNewsletter } from './to-newsletter';
@@ -24,6 +24,14 @@ export async function listLoopNewsletters(db: Db, access: LoopAccess): Promise<L
     .limit(LOOP_NEWSLETTER_LIMIT);
   const upcoming = await findUpcomingNewsletter(db, loop.id);
   const nextAt = upcoming?.sendAt ?? loop.nextNewsletterAt;
+  const shown = upcoming && canManage(access.role) ? upcoming : null;
+  // An update at or after the draft's period end is not in it (decision 0020).
+  const [since] = shown
+    ? await db
+        .select({ n: count() })
+        .from(updates)
+        .where(and(eq(updates.loopId, loop.id), gte(updates.createdAt, shown.periodEnd)))
+    : [];
   return {
     newsletters: rows.flatMap((row) => (row.sentAt ? [{ ...row, sentAt: row.sentAt.toISOString() }] : [])),
     nextNewsletterAt: loop.paused ? null : (nextAt?.toISOString() ?? null),
@@ -31,6 +39,7 @@ export async function listLoopNewsletters(db: Db, access: LoopAccess): Promise<L
     paused: loop.paused,
     timeZone: loop.timeZone,
     newsletterReview: loop.newsletterReview,
-    upcoming: upcoming && canManage(access.role) ? toNewsletter(upcoming) : null,
+    upcoming: shown ? toNewsletter(shown) : null,
+    updatesSinceDraft: Number(since?.n ?? 0),
   };
 }

@@ -2,11 +2,14 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { enforceLimits, type Limit } from '../attempts/enforce-limits';
 import type { DbOrTx } from '../../db/client';
 import { loops, newsletters } from '../../db/schema';
+import { AppError } from '../../errors';
 import type { MailLinks } from '../../mail/links';
 import { newsletterTexts, newsletterUrl } from '../../publishing/newsletter-texts';
 import { alreadySent, getLoopNewsletter } from './get-loop-newsletter';
 import type { NewsletterRow } from './insert-newsletter';
 import { queueNewsletterTexts } from './queue-newsletter-texts';
+
+export const PAUSED_SEND_MESSAGE = 'This loop is paused, so nobody would get the newsletter. Resume the loop in Settings, then send it.';
 
 export interface SentNewsletter {
   newsletter: NewsletterRow;
@@ -32,6 +35,10 @@ export async function sendNewsletter(
   },
 ): Promise<SentNewsletter> {
   return db.transaction(async (tx) => {
+    // A paused Loop texts nobody (the one rule of who may be texted): sending now would mark the
+    // issue sent while no member gets it. The share lock holds the pause still until this commits.
+    const [state] = await tx.select({ paused: loops.paused }).from(loops).where(eq(loops.id, input.loopId)).for('share');
+    if (state?.paused) throw new AppError('conflict', PAUSED_SEND_MESSAGE);
     const [sent] = await tx
       .update(newsletters)
       .set({ status: 'sent', sentAt: input.now })

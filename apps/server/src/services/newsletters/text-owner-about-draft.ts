@@ -1,15 +1,16 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { loops, users } from '../../db/schema';
+import { loops, members, users } from '../../db/schema';
+import { membershipIsActive } from '../members/membership-is-active';
 import { enqueueText } from '../../messaging/outbox';
 import { reviewTexts, reviewUrl, sendTimeWords } from '../../publishing/newsletter-texts';
 import type { NewsletterRow } from './insert-newsletter';
 
 /**
- * Texts the Loop's owner about a scheduled draft (decision 0040), in the caller's transaction,
+ * Texts the Loop's owner and its co-organizers (decision 0059) about a scheduled draft (decision 0040), in the caller's transaction,
  * through the one texting path (opt-outs, quiet hours in their zone): `preview` when the draft is
  * made, `last_call` 2 hours before an unapproved one with review on. Keyed by draft and send time,
- * so a retry or a second process texts nobody twice. Returns whether a text was queued.
+ * so a retry or a second process texts nobody twice. Returns whether a text was queued (to anyone).
  */
 export async function textOwnerAboutDraft(
   tx: DbOrTx,
@@ -30,17 +31,40 @@ export async function textOwnerAboutDraft(
     .innerJoin(users, eq(users.id, loops.creatorId))
     .where(eq(loops.id, newsletter.loopId));
   if (!loop) return false;
-  const when = sendTimeWords(newsletter.sendAt, input.now, loop.ownerZone ?? loop.loopZone);
   const url = reviewUrl(input.publicUrl, loop.id, newsletter.id);
-  const body =
-    input.step === 'preview' ? reviewTexts.preview(loop.name, when, url, loop.review) : reviewTexts.lastCall(loop.name, when, url);
-  const id = await enqueueText(tx, {
-    kind: 'newsletter_review',
-    userId: loop.ownerId,
-    loopId: loop.id,
-    newsletterId: newsletter.id,
-    body,
-    idempotencyKey: `newsletter_review:${input.step}:${newsletter.id}:${newsletter.sendAt.getTime()}`,
-  });
-  return id !== null;
+  const sendAtMs = newsletter.sendAt.getTime();
+  // The owner's key is as it always was; each co-organizer's (decision 0059) names them.
+  const people = [
+    { userId: loop.ownerId, zone: loop.ownerZone, key: `newsletter_review:${input.step}:${newsletter.id}:${sendAtMs}` },
+    ...(await activeOrganizers(tx, loop.id)).map((o) => ({
+      ...o,
+      key: `newsletter_review:${input.step}:${newsletter.id}:${sendAtMs}:u${o.userId}`,
+    })),
+  ];
+  let queued = false;
+  for (const person of people) {
+    const when = sendTimeWords(newsletter.sendAt, input.now, person.zone ?? loop.loopZone);
+    const body =
+      input.step === 'preview' ? reviewTexts.preview(loop.name, when, url, loop.review) : reviewTexts.lastCall(loop.name, when, url);
+    const id = await enqueueText(tx, {
+      kind: 'newsletter_review',
+      userId: person.userId,
+      loopId: loop.id,
+      newsletterId: newsletter.id,
+      body,
+      idempotencyKey: person.key,
+    });
+    queued ||= id !== null;
+  }
+  return queued;
+}
+
+/** The Loop's co-organizers who said yes to it: they get the owner's texts about a draft. */
+async function activeOrganizers(tx: DbOrTx, loopId: number): Promise<{ userId: number; zone: string | null }[]> {
+  return tx
+    .select({ userId: members.userId, zone: users.timeZone })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(and(eq(members.loopId, loopId), eq(members.organizer, true), membershipIsActive))
+    .orderBy(members.id);
 }

@@ -30,4 +30,18 @@ describe('nextNewsletterSlot', () => {
       slot: '2026-04-30',
     });
   });
+
+  it("on the Loop's own day and time: weekly Friday 07:45, biweekly Wednesdays in the same weeks as the Sundays", () => {
+    const friday = { newsletterDay: 'friday', newsletterTime: '07:45' } as const;
+    expect(nextNewsletterSlot('weekly', LONDON, new Date('2026-01-14T12:00:00Z'), friday)).toEqual({
+      at: new Date('2026-01-16T07:45:00Z'),
+      slot: '2026-01-16',
+    });
+    const wednesday = { newsletterDay: 'wednesday', newsletterTime: '18:00' } as const;
+    const first = nextNewsletterSlot('biweekly', LONDON, new Date('2026-01-12T00:00:00Z'), wednesday);
+    const second = nextNewsletterSlot('biweekly', LONDON, first.at, wednesday);
+    // The Sunday-to-Saturday weeks of 2026-01-18 and 2026-02-01 (the Sundays above).
+    expect([first.slot, second.slot]).toEqual(['2026-01-21', '2026-02-04']);
+    expect(nextNewsletterSlot('monthly', LONDON, new Date('2026-04-03T00:00:00Z'), friday).at).toEqual(new Date('2026-04-30T06:45:00Z'));
+  });
 });

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { loops } from '../../db/schema';
 import { activeMemberZones } from './member-zones';
-import { nextNewsletterSlot } from './next-newsletter';
+import { DEFAULT_NEWSLETTER_WHEN, nextNewsletterSlot, type NewsletterWhen } from './next-newsletter';
 import { nextReminderSlot } from './next-reminder';
 
 /**
@@ -54,6 +54,15 @@ export async function moveReminderEarlier(tx: DbOrTx, loopId: number, now: Date)
   }
 }
 
-export function nextNewsletterAt(loop: { frequency: Frequency; timeZone: string }, now: Date): Date {
-  return nextNewsletterSlot(loop.frequency, loop.timeZone, now).at;
+/** The Loop's next newsletter slot after now: on its day and at its time when it has them (Sunday 18:00 otherwise). */
+export function nextNewsletterAt(loop: { frequency: Frequency; timeZone: string } & Partial<NewsletterWhen>, now: Date): Date {
+  const when = { ...DEFAULT_NEWSLETTER_WHEN, ...definedOnly(loop) };
+  return nextNewsletterSlot(loop.frequency, loop.timeZone, now, when).at;
+}
+
+function definedOnly(loop: Partial<NewsletterWhen>): Partial<NewsletterWhen> {
+  return {
+    ...(loop.newsletterDay ? { newsletterDay: loop.newsletterDay } : {}),
+    ...(loop.newsletterTime ? { newsletterTime: loop.newsletterTime } : {}),
+  };
 }

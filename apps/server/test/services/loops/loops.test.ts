@@ -1,12 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invites, loops, media, members, messages, updates } from '../../../src/db/schema';
+import { invites, loops, media, members, messages, newsletters, updates } from '../../../src/db/schema';
 import { createTestApp, signUp, type TestContext } from '../../helpers/app';
 import { addActiveMemberAs, addMemberAs, BROWSER_ZONE, createLoopAs, insertUpdate } from '../../helpers/loops';
+import { addUpdate, callAs, generateAs } from '../../helpers/newsletters';
 
 let t: TestContext;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ ADMIN_EMAILS: 'staff@example.com' });
 });
 afterAll(() => t.close());
 
@@ -147,10 +148,10 @@ describe('PUT /api/loops/{id}', () => {
     const put = (payload: Record<string, unknown>) =>
       t.app.inject({ method: 'PUT', url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie }, payload });
 
-    const merged = await put({ ...full, context: 'New context', paused: true, frequency: 'weekly' });
+    const merged = await put({ ...full, context: 'New context', creatorId: 999, role: 'staff' });
     expect(merged.statusCode).toBe(200);
-    // Pause and frequency belong to staff (admin routes): a merged Loop cannot change them.
-    expect(merged.json()).toMatchObject({ context: 'New context', paused: false, frequency: 'biweekly' });
+    // Fields that are not settings (the creator, the role) are ignored.
+    expect(merged.json()).toMatchObject({ context: 'New context', creatorId: owner.user.id, paused: false, frequency: 'biweekly' });
 
     const schedule = await put({
       reminderSchedule: [
@@ -369,5 +370,117 @@ describe('welcome texts and photo files', () => {
     expect(await storage.get(second)).not.toBeNull();
     await t.app.inject({ method: 'DELETE', url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie } });
     expect(await storage.get(second)).toBeNull();
+  });
+});
+
+describe('the owner pauses, resumes and schedules their Loop', () => {
+  const put = (cookie: string, loopId: number, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'PUT', url: `/api/loops/${loopId}`, headers: { cookie }, payload });
+  const nextAt = async (loopId: number) =>
+    (await t.testDb.database.db.select({ at: loops.nextNewsletterAt }).from(loops).where(eq(loops.id, loopId)))[0]?.at;
+
+  it('pauses and resumes: GET shows it, and staff see the same Loop paused', async () => {
+    const owner = await signUp(t.app);
+    const loop = await createLoopAs(t.app, owner.cookie, { timeZone: 'UTC' });
+    expect((await put(owner.cookie, loop.id, { paused: true })).json()).toMatchObject({ paused: true });
+    const read = await t.app.inject({ url: `/api/loops/${loop.id}`, headers: { cookie: owner.cookie } });
+    expect(read.json()).toMatchObject({ paused: true, frequency: 'biweekly', newsletterDay: 'sunday', newsletterTime: '18:00' });
+    const [row] = await t.testDb.database.db.select({ paused: loops.paused }).from(loops).where(eq(loops.id, loop.id));
+    expect(row?.paused).toBe(true);
+    expect((await put(owner.cookie, loop.id, { paused: false })).json()).toMatchObject({ paused: false });
+    expect((await put(owner.cookie, loop.id, { paused: 'yes' })).json().message).toBe(
+      'paused must be true (pause the Loop) or false (resume it)',
+    );
+  });
+
+  it("sets the frequency, the newsletter's day and time: the next newsletter moves to that slot in the Loop's zone", async () => {
+    const owner = await signUp(t.app);
+    const loop = await createLoopAs(t.app, owner.cookie, { timeZone: 'America/New_York' });
+    const res = await put(owner.cookie, loop.id, { frequency: 'weekly', newsletterDay: 'friday', newsletterTime: '17:30' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ frequency: 'weekly', newsletterDay: 'friday', newsletterTime: '17:30' });
+    const at = await nextAt(loop.id);
+    // A Friday, 17:30 in New York.
+    const local = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/New_York',
+      weekday: 'long',
+      hour: '2-digit',
+      minute: '2-digit',
+      hour12: false,
+    }).format(at ?? undefined);
+    expect(local).toBe('Friday 17:30');
+    expect(at!.getTime() - Date.now()).toBeLessThanOrEqual(7 * 86_400_000);
+
+    const monthly = await put(owner.cookie, loop.id, { frequency: 'monthly' });
+    expect(monthly.json().frequency).toBe('monthly');
+    const monthEnd = await nextAt(loop.id);
+    const next = new Date(monthEnd!.getTime() + 86_400_000);
+    expect(new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', day: 'numeric' }).format(next)).toBe('1');
+  });
+
+  it('refuses a newsletter time in quiet hours and a made-up frequency or day, and changes nothing', async () => {
+    const quiet = await createTestApp({ QUIET_HOURS: '21:00-08:00' });
+    try {
+      const owner = await signUp(quiet.app);
+      const loop = await createLoopAs(quiet.app, owner.cookie);
+      const late = await quiet.app.inject({
+        method: 'PUT',
+        url: `/api/loops/${loop.id}`,
+        headers: { cookie: owner.cookie },
+        payload: { newsletterTime: '22:00' },
+      });
+      expect(late.statusCode).toBe(400);
+      expect(late.json().message).toBe(
+        "Newsletter time must be from 08:00 to 20:30: no texts during quiet hours (21:00-08:00 in each member's own time)",
+      );
+    } finally {
+      await quiet.close();
+    }
+    const owner = await signUp(t.app);
+    const loop = await createLoopAs(t.app, owner.cookie);
+    const before = await nextAt(loop.id);
+    expect((await put(owner.cookie, loop.id, { frequency: 'daily' })).json().message).toBe('Frequency must be weekly, biweekly or monthly');
+    expect((await put(owner.cookie, loop.id, { newsletterDay: 'someday' })).json().message).toBe(
+      'Newsletter day must be a weekday name such as "sunday"',
+    );
+    expect((await put(owner.cookie, loop.id, { newsletterTime: '9am' })).statusCode).toBe(400);
+    expect(await nextAt(loop.id)).toEqual(before);
+  });
+
+  it('a member may not (403), a stranger finds no Loop (404), staff may', async () => {
+    const owner = await signUp(t.app);
+    const member = await signUp(t.app);
+    const stranger = await signUp(t.app);
+    const staff = await signUp(t.app, { email: 'staff@example.com' });
+    const loop = await createLoopAs(t.app, owner.cookie);
+    await addActiveMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: member.account.phoneNumber });
+    const byMember = await put(member.cookie, loop.id, { paused: true });
+    expect(byMember.statusCode).toBe(403);
+    expect(byMember.json().message).toBe("Only the Loop's creator can do this.");
+    const byStranger = await put(stranger.cookie, loop.id, { paused: true });
+    expect(byStranger.statusCode).toBe(404);
+    expect(byStranger.json().message).toBe('Loop not found. It may have been deleted, or you are not one of its members.');
+    expect((await put(staff.cookie, loop.id, { paused: true, frequency: 'monthly' })).json()).toMatchObject({
+      paused: true,
+      frequency: 'monthly',
+    });
+  });
+
+  it("a paused Loop's newsletter is not sent now (409, still a draft), and goes once resumed", async () => {
+    const owner = await signUp(t.app);
+    const loop = await createLoopAs(t.app, owner.cookie);
+    await addUpdate(t.testDb.database.db, loop.id, owner.user.id, 'News');
+    const draft = await generateAs(t.app, owner.cookie, loop.id);
+    await put(owner.cookie, loop.id, { paused: true });
+    const send = () => callAs(t.app, owner.cookie, 'POST', `/api/loops/${loop.id}/newsletters/${draft.id}/send`);
+    const refused = await send();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(
+      'This loop is paused, so nobody would get the newsletter. Resume the loop in Settings, then send it.',
+    );
+    const [row] = await t.testDb.database.db.select({ status: newsletters.status }).from(newsletters).where(eq(newsletters.id, draft.id));
+    expect(row?.status).toBe('draft');
+    await put(owner.cookie, loop.id, { paused: false });
+    expect((await send()).statusCode).toBe(200);
   });
 });

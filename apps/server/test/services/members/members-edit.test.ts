@@ -109,7 +109,7 @@ describe('PUT /api/loops/{id}/members/{memberId}', () => {
   });
 
   it.each([
-    ['nothing', {}, 'Send at least one of firstName, lastName, messagingPreference, phoneNumber, context or timeZone'],
+    ['nothing', {}, 'Send at least one of firstName, lastName, messagingPreference, phoneNumber, context, timeZone or organizer'],
     ['an empty first name', { firstName: '' }, 'First name is required'],
     ['a long last name', { lastName: 'x'.repeat(101) }, 'Last name must be at most 100 characters'],
     ['an unknown preference', { messagingPreference: 'pigeon' }, undefined],

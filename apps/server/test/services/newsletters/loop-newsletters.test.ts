@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loops, newsletters } from '../../../src/db/schema';
 import { createTestApp, signUp, type TestContext } from '../../helpers/app';
 import { addActiveMemberAs, createLoopAs } from '../../helpers/loops';
+import { addUpdate, generateAs } from '../../helpers/newsletters';
 
 // Owners (and members) see the Loop's newsletters and what is due next.
 let t: TestContext;
@@ -51,5 +52,21 @@ describe('GET /api/loops/{id}/newsletters', () => {
     const loop = await createLoopAs(t.app, owner.cookie);
     expect((await t.app.inject({ url: `/api/loops/${loop.id}/newsletters`, headers: { cookie: stranger.cookie } })).statusCode).toBe(404);
     expect((await t.app.inject({ url: `/api/loops/${loop.id}/newsletters` })).statusCode).toBe(401);
+  });
+
+  it('counts the updates that came in after the draft was written, for the owner only', async () => {
+    const owner = await signUp(t.app);
+    const member = await signUp(t.app);
+    const loop = await createLoopAs(t.app, owner.cookie);
+    await addActiveMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: member.account.phoneNumber });
+    const db = t.testDb.database.db;
+    await addUpdate(db, loop.id, owner.user.id, 'Before the draft');
+    await generateAs(t.app, owner.cookie, loop.id);
+    const read = async (cookie: string) =>
+      (await t.app.inject({ url: `/api/loops/${loop.id}/newsletters`, headers: { cookie } })).json<{ updatesSinceDraft: number }>();
+    expect((await read(owner.cookie)).updatesSinceDraft).toBe(0);
+    await addUpdate(db, loop.id, member.user.id, 'After the draft');
+    expect((await read(owner.cookie)).updatesSinceDraft).toBe(1);
+    expect((await read(member.cookie)).updatesSinceDraft).toBe(0);
   });
 });

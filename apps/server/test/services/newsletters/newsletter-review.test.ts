@@ -221,3 +221,30 @@ describe('a Loop that asks for approval first', () => {
     expect(regen.json().newsletter.content).toContain('A late photo');
   });
 });
+
+describe('a draft made by hand', () => {
+  it('gets the same 24-hour preview text once it has a send time (Generate Draft, then Move), once per time', async () => {
+    const { owner, loop } = await weeklyLoop('By hand', false);
+    clock.advance(60_000);
+    const generated = await callAs(t.app, owner.cookie, 'POST', `/api/loops/${loop.id}/newsletters/generate`);
+    expect(generated.statusCode, generated.body).toBe(201);
+    const draft = generated.json<{ newsletter: { id: number; sendAt: string | null } }>().newsletter;
+    expect(draft.sendAt).toBeNull();
+    // Moved to Thursday 18:00, 30 hours ahead: no text until it is 24 hours away.
+    const sendAt = new Date('2026-06-04T18:00:00Z');
+    const moved = await callAs(t.app, owner.cookie, 'POST', `/api/loops/${loop.id}/newsletters/${draft.id}/move`, {
+      sendAt: sendAt.toISOString(),
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    await tickUntil(new Date('2026-06-03T17:30:00Z'));
+    expect(await ownerTexts(loop.id)).toEqual([]);
+    await tickUntil(new Date('2026-06-03T19:00:00Z'));
+    await tickUntil(new Date('2026-06-04T12:00:00Z'));
+    const texts = await ownerTexts(loop.id);
+    expect(texts.map((m) => m.idempotencyKey)).toEqual([`newsletter_review:preview:${draft.id}:${sendAt.getTime()}`]);
+    expect(texts[0]?.body).toBe(
+      `Your "By hand" newsletter goes out tomorrow at 18:00: look at it here https://loop.example/loops/${loop.id}/newsletters/${draft.id}`,
+    );
+    expect(texts[0]?.toAddress).toBe(owner.account.phoneNumber);
+  });
+});

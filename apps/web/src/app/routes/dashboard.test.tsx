@@ -78,6 +78,14 @@ describe('My Loops states', () => {
     expect(screen.getByRole('button', { name: 'Create Loop' })).toBeDefined();
   });
 
+  it('marks a paused Loop "Paused" on its card, and only that one', async () => {
+    server.use(http.get('*/api/loops', () => HttpResponse.json([summary(), { ...summary(), id: 8, name: 'Quiet Ones', paused: true }])));
+    renderRoute('/', { user: owner });
+    const paused = await screen.findByRole('link', { name: /Quiet Ones/ });
+    expect(within(paused).getByText('Paused')).toBeDefined();
+    expect(within(screen.getByRole('link', { name: /The Walker Family/ })).queryByText('Paused')).toBeNull();
+  });
+
   it('shows "Create Your First Loop" with its two bullets when there is none', async () => {
     server.use(http.get('*/api/loops', () => HttpResponse.json([])));
     renderRoute('/', { user: owner });

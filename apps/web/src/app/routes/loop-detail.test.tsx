@@ -10,7 +10,7 @@ import { neverAnswer, server } from '@/test/server';
 // jsdom's accessible names join inline elements without the space a browser keeps.
 const EDIT_MARGARET = /^Edit\s*Margaret Walker-Fitzgerald$/;
 
-function serveLoop(loop: LoopDetail) {
+function serveLoop(loop: LoopDetail, nextNewsletterAt = '2026-03-29T17:00:00.000Z') {
   let current = loop;
   const puts: unknown[] = [];
   server.use(
@@ -27,7 +27,7 @@ function serveLoop(loop: LoopDetail) {
             urlId: 'abcdefabcdefabcdefabcd',
           },
         ],
-        nextNewsletterAt: current.paused ? null : '2026-03-29T17:00:00.000Z',
+        nextNewsletterAt: current.paused ? null : nextNewsletterAt,
         nextReminderAt: current.paused ? null : '2026-03-19T09:00:00.000Z',
         paused: current.paused,
         timeZone: 'Europe/London',
@@ -44,6 +44,12 @@ function serveLoop(loop: LoopDetail) {
     http.get('*/api/loops/7/reminder-questions', () =>
       HttpResponse.json({ questions: [], vibeQuestions: ['What made you laugh this week?'], lastQuestion: null }),
     ),
+    http.put('*/api/loops/7', async ({ request }) => {
+      const body = (await request.json()) as Partial<LoopDetail>;
+      puts.push(body);
+      current = { ...current, ...body };
+      return HttpResponse.json(current);
+    }),
     http.put('*/api/loops/7/members/:memberId', async ({ request, params }) => {
       const body = (await request.json()) as Record<string, string>;
       puts.push(body);
@@ -130,6 +136,50 @@ describe('/loops/{id} Members tab: editing a member', () => {
   });
 });
 
+describe('/loops/{id} co-organizers (decision 0059)', () => {
+  const withAccountHolder = () => {
+    const loop = loopDetail();
+    return loopDetail({ members: [loop.members[0]!, member(2, { detailsEditable: false })] });
+  };
+
+  it('the owner makes a member who has an account an organizer, and hands the loop over after asking', async () => {
+    const user = userEvent.setup();
+    const puts = serveLoop(withAccountHolder());
+    const owners: unknown[] = [];
+    server.use(
+      http.put('*/api/loops/7/owner', async ({ request }) => {
+        owners.push(await request.json());
+        return HttpResponse.json(loopDetail());
+      }),
+    );
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('button', { name: /^Make organizer\s*Margaret/ }));
+    await waitFor(() => expect(puts).toContainEqual({ organizer: true }));
+    await user.click(screen.getByRole('button', { name: /^Make owner\s*Margaret/ }));
+    const dialog = await screen.findByRole('alertdialog', { name: /^Hand the loop to Margaret/ });
+    expect(within(dialog).getByText(/You stay in it as an organizer/)).toBeDefined();
+    await user.click(within(dialog).getByRole('button', { name: 'Hand it over' }));
+    await waitFor(() => expect(owners).toEqual([{ memberId: 2 }]));
+  });
+
+  it('offers neither for a member without an account, and an organizer sees the badge but no Delete Loop', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail());
+    const { unmount } = renderRoute('/loops/7', { user: owner });
+    await screen.findByText('gran.walker@example.com');
+    expect(screen.queryByRole('button', { name: /^Make organizer/ })).toBeNull();
+    unmount();
+    const loop = withAccountHolder();
+    serveLoop({ ...loop, role: 'organizer', members: [loop.members[0]!, { ...loop.members[1]!, organizer: true }] });
+    renderRoute('/loops/7', { user: owner });
+    expect(await screen.findByText('Organizer')).toBeDefined();
+    expect(screen.queryByRole('button', { name: /^Make owner/ })).toBeNull();
+    await user.click(screen.getByRole('tab', { name: /Settings/ }));
+    expect(await screen.findByRole('button', { name: 'Pause Loop' })).toBeDefined();
+    expect(screen.queryByRole('button', { name: /Delete Loop/ })).toBeNull();
+  });
+});
+
 describe('/loops/{id} group messages (decision 0042)', () => {
   it("shows the owner's group messages with their delivery, and cancels a scheduled one", async () => {
     const user = userEvent.setup();
@@ -188,10 +238,74 @@ describe('/loops/{id} newsletters and schedule', () => {
     expect(screen.getByText(/Next newsletter/).nextElementSibling?.textContent).toMatch(/Mar 29.*6:00\s?PM GMT\+1/);
   });
 
-  it('says when staff have paused the Loop', async () => {
+  it('says on every tab that the Loop is paused: the owner resumes it in Settings, a member waits for the organizer', async () => {
     serveLoop(loopDetail({ paused: true }));
+    const { unmount } = renderRoute('/loops/7', { user: owner });
+    expect(
+      await screen.findByText('This loop is paused: no reminders or newsletters go out until you resume it in Settings.'),
+    ).toBeDefined();
+    unmount();
+    serveLoop(loopDetail({ paused: true, role: 'member' }));
     renderRoute('/loops/7', { user: owner });
-    expect(await screen.findByText(/Loop staff have paused this loop/)).toBeDefined();
+    expect(
+      await screen.findByText('This loop is paused: no reminders or newsletters go out until its organizer resumes it.'),
+    ).toBeDefined();
+  });
+});
+
+describe('/loops/{id} Settings: the owner pauses, resumes and schedules the Loop', () => {
+  it('pauses after asking, says nothing is sent until resumed, and resumes', async () => {
+    const user = userEvent.setup();
+    const puts = serveLoop(loopDetail(), '2099-01-11T18:00:00.000Z');
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('tab', { name: /Settings/ }));
+    // What comes next while active: the reminder, the draft 24 hours ahead, the newsletter.
+    expect((await screen.findByText('Next draft')).nextElementSibling?.textContent).toMatch(
+      /Jan 10.*6:00\s?PM GMT.*you get a text with its link/,
+    );
+    expect(screen.getByText('Next newsletter').nextElementSibling?.textContent).toMatch(/^Goes out .*Jan 11.*6:00\s?PM GMT/);
+    await user.click(screen.getByRole('button', { name: 'Pause Loop' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Pause this loop?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Pause Loop' }));
+    expect(await screen.findByText('Loop pause state updated successfully')).toBeDefined();
+    expect(puts).toContainEqual({ paused: true });
+    expect(await screen.findByText('Paused: nothing is sent until you resume.')).toBeDefined();
+    expect(screen.getByText(/This loop is paused: no reminders or newsletters go out until you resume it/)).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Resume Loop' }));
+    await waitFor(() => expect(puts).toContainEqual({ paused: false }));
+    expect(await screen.findByRole('button', { name: 'Pause Loop' })).toBeDefined();
+    expect(screen.queryByText(/This loop is paused/)).toBeNull();
+  });
+
+  it("sets the frequency, the newsletter's day and time, each saved at once", async () => {
+    const user = userEvent.setup();
+    const puts = serveLoop(loopDetail());
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('tab', { name: /Settings/ }));
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Newsletter Frequency' }), 'weekly');
+    expect(await screen.findByText('Loop frequency updated successfully')).toBeDefined();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Newsletter Day' }), 'friday');
+    await waitFor(() => expect(puts).toContainEqual({ newsletterDay: 'friday' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Newsletter Time' }), '17:30');
+    await waitFor(() => expect(puts).toContainEqual({ newsletterTime: '17:30' }));
+    expect(puts).toContainEqual({ frequency: 'weekly' });
+    expect(await screen.findByText(/^Weekly, Fridays at 5:30\sPM \(Europe\/London\)\.$/)).toBeDefined();
+    // Monthly: the last day of the month, no weekday to pick; no time in quiet hours on offer.
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Newsletter Frequency' }), 'monthly');
+    expect(await screen.findByText('The last day of the month')).toBeDefined();
+    expect(screen.queryByRole('combobox', { name: 'Newsletter Day' })).toBeNull();
+    const times = within(screen.getByRole('combobox', { name: 'Newsletter Time' })).getAllByRole('option');
+    expect(times.map((o) => (o as HTMLOptionElement).value)).not.toContain('21:00');
+  });
+
+  it('shows a member when the newsletter goes, with nothing to change', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail({ role: 'member' }));
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('tab', { name: /Settings/ }));
+    expect(await screen.findByText(/^Biweekly \(every two weeks\), Sundays at 6:00\sPM \(Europe\/London\)\.$/)).toBeDefined();
+    expect(screen.queryByRole('combobox', { name: 'Newsletter Frequency' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Pause Loop' })).toBeNull();
   });
 });
 

@@ -16,6 +16,7 @@ import { LoopSettings } from '@/features/loops/components/loop-settings';
 import { MemberList } from '@/features/loops/components/member-list';
 import { NewsletterReview } from '@/features/loops/components/newsletter-review';
 import { NewsletterReviewSetting } from '@/features/loops/components/newsletter-review-setting';
+import { NewsletterSchedule } from '@/features/loops/components/newsletter-schedule';
 import { ReminderSchedule } from '@/features/loops/components/reminder-schedule';
 import { UpdateList } from '@/features/loops/components/update-list';
 import { NotFoundRoute } from './not-found';
@@ -43,7 +44,7 @@ function LoopDetailPage({ id }: { id: number }) {
       ) : (
         <>
           <LoopHeader loop={loop.data} />
-          {loop.data.paused && <PausedNotice />}
+          {loop.data.paused && <PausedNotice canResume={loop.data.role !== 'member'} />}
           <Tabs defaultValue="members" className="grid gap-5">
             <TabsList>
               <TabsTrigger className={TAB} value="members">
@@ -80,10 +81,11 @@ function LoopDetailPage({ id }: { id: number }) {
             </TabsContent>
             <TabsContent value="settings" className="grid gap-5">
               <LoopSettings loop={loop.data} />
+              <NewsletterSchedule loop={loop.data} />
               <NewsletterReviewSetting loop={loop.data} />
               <ReminderSchedule loop={loop.data} />
               <LoopReminders loop={loop.data} />
-              {loop.data.role !== 'member' && <DeleteLoopCard loop={loop.data} />}
+              {(loop.data.role === 'owner' || loop.data.role === 'staff') && <DeleteLoopCard loop={loop.data} />}
             </TabsContent>
           </Tabs>
         </>

@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { LoopNewsletters, Newsletter, RenderNewsletterAnswer } from '@loop/shared/newsletters';
@@ -8,12 +9,13 @@ import { neverAnswer, server } from '@/test/server';
 
 const PAGE = '/loops/7/newsletters/3';
 
-function info(upcoming: Newsletter | null): LoopNewsletters {
+function info(upcoming: Newsletter | null, paused = false, updatesSinceDraft = 0): LoopNewsletters {
   return {
+    updatesSinceDraft,
     newsletters: [],
     nextNewsletterAt: null,
     nextReminderAt: null,
-    paused: false,
+    paused,
     timeZone: 'Europe/London',
     newsletterReview: true,
     upcoming,
@@ -21,10 +23,10 @@ function info(upcoming: Newsletter | null): LoopNewsletters {
 }
 
 /** The draft's preview, the Loop's newsletters and the editor's live preview. */
-function serve(draft: Newsletter) {
+function serve(draft: Newsletter, paused = false, updatesSinceDraft = 0) {
   server.use(
     http.get('*/api/loops/7/newsletters/3/preview', () => HttpResponse.json(draft)),
-    http.get('*/api/loops/7/newsletters', () => HttpResponse.json(info(draft))),
+    http.get('*/api/loops/7/newsletters', () => HttpResponse.json(info(draft, paused, updatesSinceDraft))),
     http.post('*/api/loops/7/newsletters/3/render', () => {
       const answer: RenderNewsletterAnswer = { html: '<html><body><main>Hello</main></body></html>', media: {} };
       return HttpResponse.json(answer);
@@ -57,6 +59,32 @@ describe('/loops/{id}/newsletters/{newsletterId}: the owner’s review', () => {
     expect(screen.getByRole('button', { name: 'Approve' })).toBeDefined();
     expect(screen.getByRole('button', { name: 'Skip This Issue' })).toBeDefined();
     expect(await screen.findByRole('textbox', { name: 'Newsletter content' })).toBeDefined();
+  });
+
+  it('says a paused Loop sends nothing, not when the draft would go', async () => {
+    serve(newsletterDraft({ sendAt: '2099-03-29T17:00:00.000Z' }), true);
+    renderRoute(PAGE, { user: owner });
+    expect(await screen.findByText('Paused: nothing is sent until you resume.')).toBeDefined();
+    expect(screen.getByText('This loop is paused: no reminders or newsletters go out until you resume it in Settings.')).toBeDefined();
+    expect(screen.queryByText(/goes out/)).toBeNull();
+  });
+
+  it('flags "1 new update since this draft" and adds it in one tap', async () => {
+    const user = userEvent.setup();
+    const draft = newsletterDraft({ sendAt: '2099-03-29T17:00:00.000Z' });
+    serve(draft, false, 1);
+    let written = 0;
+    server.use(
+      http.post('*/api/loops/7/newsletters/generate', () => {
+        written += 1;
+        return HttpResponse.json({ newsletter: draft }, { status: 201 });
+      }),
+    );
+    renderRoute(PAGE, { user: owner });
+    expect(await screen.findByText('1 new update since this draft')).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Add it' }));
+    expect(await screen.findByText('Draft written')).toBeDefined();
+    expect(written).toBe(1);
   });
 
   it('says a skipped issue goes to nobody', async () => {

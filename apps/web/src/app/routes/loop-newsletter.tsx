@@ -9,6 +9,8 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { useNewsletterPreview } from '@/features/admin/api/get-newsletter-preview';
 import { NewsletterEditor } from '@/features/admin/components/newsletter-editor';
 import { useLoopNewsletters } from '@/features/loops/api/get-loop-newsletters';
+import { PausedNotice } from '@/features/loops/components/loop-newsletters';
+import { NewUpdatesNotice } from '@/features/loops/components/new-updates-notice';
 import { draftState, ReviewActions } from '@/features/loops/components/newsletter-review';
 import { NotFoundRoute } from './not-found';
 
@@ -49,12 +51,14 @@ function LoopNewsletterPage({ loopId, newsletterId }: { loopId: number; newslett
         <LoadErrorCard title="Failed to load the loop" error={info.error} onRetry={() => void info.refetch()} />
       ) : (
         <>
+          {info.data.paused && <PausedNotice canResume />}
           {newsletter.data.status === 'draft' && (
             <Card>
               <CardContent className="grid gap-4 pt-5 sm:pt-6">
                 <p className="text-sm font-medium" aria-live="polite">
                   {newsletter.data.skippedAt ? 'This issue was skipped: nobody gets it.' : draftState(newsletter.data, info.data)}
                 </p>
+                <NewUpdatesNotice loopId={loopId} info={info.data} draft={newsletter.data} />
                 <ReviewActions info={info.data} draft={newsletter.data} />
               </CardContent>
             </Card>

@@ -5,6 +5,7 @@ import {
   createLoopSchema,
   idParamSchema,
   loopDetailResponseSchema,
+  transferLoopSchema,
   updateLoopSchema,
   updateMemberSchema,
 } from '@loop/shared/loops';
@@ -12,11 +13,12 @@ import { refuseUntextableNumber } from '../../../messaging/recipients';
 import { gate, gatedUser, signedIn } from '../../../plugins/session';
 import { createInvite } from '../../../services/invites/create-invite';
 import { readInviteStatus } from '../../../services/invites/read-invite-status';
-import { getLoopAccess, requireManage } from '../../../services/loop-access';
+import { getLoopAccess, requireManage, requireOwner } from '../../../services/loop-access';
 import { createLoop } from '../../../services/loops/create-loop';
 import { deleteLoop } from '../../../services/loops/delete-loop';
 import { getLoopDetail } from '../../../services/loops/get-loop-detail';
 import { listLoops } from '../../../services/loops/list-loops';
+import { transferLoop } from '../../../services/loops/transfer-loop';
 import { updateLoop } from '../../../services/loops/update-loop';
 import { addMember } from '../../../services/members/add-member';
 import { removeMember } from '../../../services/members/remove-member';
@@ -79,7 +81,7 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete('/:id', { schema: { params: loopParams } }, async (request) => {
     const { id } = request.params;
     const access = await getLoopAccess(db, gatedUser(request), id);
-    requireManage(access);
+    requireOwner(access);
     await removeMediaFiles(await deleteLoop(db, id));
     return { ok: true };
   });
@@ -109,7 +111,9 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put('/:id/members/:memberId', { schema: { params: memberParams, body: updateMemberSchema } }, async (request) => {
     const { id, memberId } = request.params;
     const access = await getLoopAccess(db, gatedUser(request), id);
-    requireManage(access);
+    // Organizers do everything an owner does but appoint organizers (decision 0059).
+    if (request.body.organizer !== undefined) requireOwner(access);
+    else requireManage(access);
     return updateMember(db, {
       loop: access.loop,
       creatorId: access.loop.creatorId,
@@ -119,6 +123,13 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       now: clock(),
     });
+  });
+
+  // Hands the Loop over to one of its members (decision 0059): the owner and staff.
+  app.put('/:id/owner', { schema: { params: loopParams, body: transferLoopSchema } }, async (request) => {
+    const { id } = request.params;
+    requireOwner(await getLoopAccess(db, gatedUser(request), id));
+    return transferLoop(db, { loopId: id, memberId: request.body.memberId });
   });
 
   app.post('/:id/members/:memberId/invitation', { schema: { params: memberParams } }, async (request) => {

@@ -1,4 +1,4 @@
-import { ChevronRight, MessageSquareText, UsersRound } from 'lucide-react';
+import { ChevronRight, MessageSquareText, PauseCircle, UsersRound } from 'lucide-react';
 import { Link } from 'react-router';
 import type { LoopSummary } from '@loop/shared/loops';
 
@@ -6,7 +6,7 @@ function count(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** A Loop on the dashboard: name, optional context, and a link to its page. */
+/** A Loop on the dashboard: name, "Paused" when it is, optional context, and a link to its page. */
 export function LoopCard({ loop }: { loop: LoopSummary }) {
   return (
     <Link
@@ -15,6 +15,12 @@ export function LoopCard({ loop }: { loop: LoopSummary }) {
     >
       <div className="flex items-start justify-between gap-3">
         <h2 className="min-w-0 text-lg leading-tight font-semibold tracking-tight break-words">{loop.name}</h2>
+        {loop.paused && (
+          <span className="ml-auto inline-flex shrink-0 items-center gap-1 rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-900">
+            <PauseCircle aria-hidden="true" className="size-3.5" />
+            Paused
+          </span>
+        )}
         <ChevronRight
           aria-hidden="true"
           className="mt-0.5 size-5 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5 group-hover:text-primary"

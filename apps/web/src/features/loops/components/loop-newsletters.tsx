@@ -92,12 +92,14 @@ export function LoopNewsletters({ loopId }: { loopId: number }) {
   );
 }
 
-/** Shown on every tab of a Loop that staff paused. */
-export function PausedNotice() {
+/** Shown on every screen of a paused Loop (its page, the review page): its owner or staff paused it. */
+export function PausedNotice({ canResume }: { canResume: boolean }) {
   return (
     <p role="status" className="flex items-start gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
       <PauseCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-      Loop staff have paused this loop: no reminders or newsletters go out until they resume it.
+      {canResume
+        ? 'This loop is paused: no reminders or newsletters go out until you resume it in Settings.'
+        : 'This loop is paused: no reminders or newsletters go out until its organizer resumes it.'}
     </p>
   );
 }

@@ -15,7 +15,7 @@ import { errorText } from '@/lib/api-client';
 import { useUpdateLoop } from '../api/update-loop';
 import { VibePicker, vibeLabel } from './vibe-picker';
 
-const FREQUENCY_LABELS: Record<Frequency, string> = {
+export const FREQUENCY_LABELS: Record<Frequency, string> = {
   weekly: 'Weekly',
   biweekly: 'Biweekly (every two weeks)',
   monthly: 'Monthly',

@@ -18,6 +18,7 @@ import { useRemoveMember } from '../api/remove-member';
 import { useResendInvitation } from '../api/resend-invitation';
 import { AddMemberDialog } from './add-member-dialog';
 import { EditMemberDialog } from './edit-member-dialog';
+import { OrganizerActions } from './organizer-actions';
 
 /** The Members tab: who is in the Loop; the owner and staff add and remove people. */
 export function MemberList({ loop }: { loop: LoopDetail }) {
@@ -42,7 +43,13 @@ export function MemberList({ loop }: { loop: LoopDetail }) {
         ) : (
           <ul className="divide-y rounded-xl border">
             {loop.members.map((member) => (
-              <MemberRow key={member.id} loopId={loop.id} member={member} canManage={canManage} />
+              <MemberRow
+                key={member.id}
+                loopId={loop.id}
+                member={member}
+                canManage={canManage}
+                canAppoint={loop.role === 'owner' || loop.role === 'staff'}
+              />
             ))}
           </ul>
         )}
@@ -56,7 +63,17 @@ export function MemberList({ loop }: { loop: LoopDetail }) {
  * a wider screen. Every text column may shrink (min-w-0), so a long email or context never widens
  * the page; it wraps or is cut with an ellipsis inside its own box.
  */
-function MemberRow({ loopId, member, canManage }: { loopId: number; member: LoopMember; canManage: boolean }) {
+function MemberRow({
+  loopId,
+  member,
+  canManage,
+  canAppoint,
+}: {
+  loopId: number;
+  member: LoopMember;
+  canManage: boolean;
+  canAppoint: boolean;
+}) {
   const remove = useRemoveMember(loopId);
   const detail = memberStateDetail(member);
   const name = `${member.user.firstName} ${member.user.lastName}`;
@@ -75,6 +92,9 @@ function MemberRow({ loopId, member, canManage }: { loopId: number; member: Loop
             <span className="min-w-0 break-words">{name}</span>
             {member.isCreator && (
               <span className="rounded-full bg-secondary px-2 py-0.5 text-xs font-medium text-secondary-foreground">Creator</span>
+            )}
+            {member.organizer && (
+              <span className="rounded-full bg-secondary px-2 py-0.5 text-xs font-medium text-secondary-foreground">Organizer</span>
             )}
             {!member.isCreator && <MemberStateBadge member={member} />}
           </p>
@@ -121,6 +141,7 @@ function MemberRow({ loopId, member, canManage }: { loopId: number; member: Loop
       {canManage && (
         <div className="-ml-2 flex shrink-0 flex-wrap items-center gap-1 pl-13 sm:ml-0 sm:pl-0">
           <EditMemberDialog loopId={loopId} member={member} />
+          {canAppoint && <OrganizerActions loopId={loopId} member={member} name={name} />}
           {!member.isCreator && (
             <ConfirmDialog
               trigger={

@@ -21,6 +21,7 @@ import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { formatInZone } from '@/lib/format-date';
 import { useLoopNewsletters } from '../api/get-loop-newsletters';
+import { PAUSED_NEXT } from './loop-next-steps';
 import { useReviewNewsletter, useWriteDraft } from '../api/review-newsletter';
 
 /** The owner's page for one draft (the link the review texts carry). */
@@ -111,7 +112,8 @@ function GenerateButton({ loopId, label, confirm }: { loopId: number; label: str
 }
 
 /** Where the draft stands, in words. */
-export function draftState(draft: Newsletter, info: Pick<LoopNewsletters, 'newsletterReview' | 'timeZone'>): string {
+export function draftState(draft: Newsletter, info: Pick<LoopNewsletters, 'newsletterReview' | 'timeZone' | 'paused'>): string {
+  if (info.paused) return PAUSED_NEXT;
   if (!draft.sendAt) return 'Draft: not scheduled. Send it now, or move it to a time.';
   const when = formatInZone(draft.sendAt, info.timeZone);
   const due = new Date(draft.sendAt).getTime() <= Date.now();
