@@ -57,6 +57,8 @@ export function authRoutes(world: World): RouteFuzz[] {
       success: rows({ messages: [0, 1] }),
     },
     { route: 'POST /api/register/resend', body: body({ phoneNumber: v.phone(world) }), success: rows({ messages: [0, 1] }) },
+    // Answered from the browser's cookies alone: it writes nothing.
+    { route: 'GET /api/register/pending', query: query(), success: rows() },
     {
       route: 'POST /api/register/verify',
       freshSession: true,
