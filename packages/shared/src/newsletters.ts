@@ -141,4 +141,12 @@ export interface LoopNewsletters {
    * (its sendAt), else the newest draft made by hand; null when there is none.
    */
   upcoming: Newsletter | null;
+  /** The owner and staff only (null for members): who a newsletter sent now reaches, by text and by e-mail. */
+  audience: NewsletterAudience | null;
+}
+
+/** First names of the members a newsletter sent now reaches by text, and by e-mail (who chose both is in both). */
+export interface NewsletterAudience {
+  byText: string[];
+  byEmail: string[];
 }

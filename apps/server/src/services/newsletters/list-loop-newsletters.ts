@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { newsletters } from '../../db/schema';
 import { canManage, type LoopAccess } from '../loop-access';
 import { findUpcomingNewsletter } from './find-upcoming-newsletter';
+import { newsletterAudience } from './newsletter-audience';
 import { toNewsletter } from './to-newsletter';
 
 /** How many sent newsletters the Loop page lists. */
@@ -32,5 +33,6 @@ export async function listLoopNewsletters(db: Db, access: LoopAccess): Promise<L
     timeZone: loop.timeZone,
     newsletterReview: loop.newsletterReview,
     upcoming: upcoming && canManage(access.role) ? toNewsletter(upcoming) : null,
+    audience: canManage(access.role) ? await newsletterAudience(db, loop.id) : null,
   };
 }

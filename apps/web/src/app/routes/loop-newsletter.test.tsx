@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { LoopNewsletters, Newsletter, RenderNewsletterAnswer } from '@loop/shared/newsletters';
@@ -17,6 +18,7 @@ function info(upcoming: Newsletter | null): LoopNewsletters {
     timeZone: 'Europe/London',
     newsletterReview: true,
     upcoming,
+    audience: { byText: ['Alice', 'Bea'], byEmail: ['Carl'] },
   };
 }
 
@@ -57,6 +59,16 @@ describe('/loops/{id}/newsletters/{newsletterId}: the owner’s review', () => {
     expect(screen.getByRole('button', { name: 'Approve' })).toBeDefined();
     expect(screen.getByRole('button', { name: 'Skip This Issue' })).toBeDefined();
     expect(await screen.findByRole('textbox', { name: 'Newsletter content' })).toBeDefined();
+  });
+
+  it('asks before Send Now, saying who gets a text and who gets an email', async () => {
+    serve(newsletterDraft({ sendAt: '2099-03-29T17:00:00.000Z' }));
+    renderRoute(PAGE, { user: owner });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Send Now' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Send this newsletter now?' });
+    expect(within(dialog).getByText(/^2 members get a text/).textContent).toBe(
+      '2 members get a text with its link (Alice, Bea); 1 member who chose email gets it by email (Carl), now. This cannot be undone.',
+    );
   });
 
   it('says a skipped issue goes to nobody', async () => {
