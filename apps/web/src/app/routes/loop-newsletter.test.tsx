@@ -71,6 +71,34 @@ describe('/loops/{id}/newsletters/{newsletterId}: the owner’s review', () => {
     );
   });
 
+  it('after Approve the badge says "Approved" and Withdraw Approval makes it a draft that waits again', async () => {
+    const user = userEvent.setup();
+    let draft = newsletterDraft({ sendAt: '2099-03-29T17:00:00.000Z' });
+    const calls: string[] = [];
+    serve(draft);
+    server.use(
+      http.get('*/api/loops/7/newsletters/3/preview', () => HttpResponse.json(draft)),
+      http.get('*/api/loops/7/newsletters', () => HttpResponse.json(info(draft))),
+      ...(['approve', 'unapprove'] as const).map((action) =>
+        http.post(`*/api/loops/7/newsletters/3/${action}`, () => {
+          calls.push(action);
+          draft = { ...draft, approvedAt: action === 'approve' ? '2099-03-28T10:00:00.000Z' : null };
+          return HttpResponse.json({ newsletter: draft, textsQueued: 0 });
+        }),
+      ),
+    );
+    renderRoute(PAGE, { user: owner });
+    expect(await screen.findByText('Draft', { selector: 'span' })).toBeDefined();
+    await user.click(await screen.findByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Approved', { selector: 'span' })).toBeDefined();
+    expect(screen.queryByText('Draft', { selector: 'span' })).toBeNull();
+    expect(await screen.findByText(/^Approved: goes out /)).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Withdraw Approval' }));
+    expect(await screen.findByRole('button', { name: 'Approve' })).toBeDefined();
+    expect(await screen.findByText('Draft', { selector: 'span' })).toBeDefined();
+    expect(calls).toEqual(['approve', 'unapprove']);
+  });
+
   it('says a skipped issue goes to nobody', async () => {
     serve(newsletterDraft({ skippedAt: '2026-03-16T10:00:00.000Z' }));
     renderRoute(PAGE, { user: owner });

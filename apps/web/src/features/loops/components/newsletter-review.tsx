@@ -1,4 +1,4 @@
-import { CalendarClock, Check, Eye, Newspaper, Pencil, RefreshCw, Send, SkipForward } from 'lucide-react';
+import { CalendarClock, Check, Eye, Newspaper, Pencil, RefreshCw, Send, SkipForward, Undo2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { newsletterPath, type LoopNewsletters, type Newsletter, type NewsletterAudience } from '@loop/shared/newsletters';
@@ -168,7 +168,7 @@ export function audienceWords(audience: NewsletterAudience | null): string {
   return `${parts.join('; ')}, now.`;
 }
 
-/** Approve, Send now, Move, Skip: on the Loop's Newsletter tab and above the editor. */
+/** Approve (or Withdraw Approval), Send now, Move, Skip: on the Loop's Newsletter tab and above the editor. */
 export function ReviewActions({
   info,
   draft,
@@ -205,6 +205,22 @@ export function ReviewActions({
           onClick={() => void approve().catch(() => undefined)}
         >
           Approve
+        </Button>
+      )}
+      {draft.sendAt && draft.approvedAt && (
+        <Button
+          variant="outline"
+          busy={review.isPending}
+          icon={<Undo2 aria-hidden="true" />}
+          onClick={() =>
+            void act(
+              () => review.mutateAsync({ action: 'unapprove' }),
+              info.newsletterReview ? 'Approval withdrawn: it waits for you again' : 'Approval withdrawn',
+              'Could not withdraw the approval',
+            ).catch(() => undefined)
+          }
+        >
+          Withdraw Approval
         </Button>
       )}
       <ConfirmDialog
