@@ -46,6 +46,10 @@ describe('POST /api/loops', () => {
     });
     expect(loop.creator.firstName).toBe('Ada');
     expect(new Date(loop.createdAt).toString()).not.toBe('Invalid Date');
+    // When the first newsletter goes, as the Loop's page then says it.
+    const schedule = await t.app.inject({ url: `/api/loops/${loop.id}/newsletters`, headers: { cookie } });
+    expect(loop.nextNewsletterAt).toBe(schedule.json().nextNewsletterAt);
+    expect(new Date(loop.nextNewsletterAt).getTime()).toBeGreaterThan(new Date(loop.createdAt).getTime());
   });
 
   it.each([
