@@ -74,6 +74,10 @@ describe('signing up, out and in', () => {
     const wrong = 'That code is not right. Check the text and try again.';
     await waitVisible(page.locator('form').getByText(wrong));
     await screenshot(page, 'auth-sign-up-wrong-code-375');
+    // A reload keeps the code step: the browser still holds its sign-up, its phone masked.
+    await page.reload();
+    await waitVisible(page.getByText('+44 •••••••• 58'));
+    await screenshot(page, 'auth-sign-up-code-reloaded-375');
     await page.getByLabel('Code', { exact: true }).fill(`${code.slice(0, 3)} ${code.slice(3)}`);
     await page.getByRole('button', { name: 'Verify and Sign Up' }).click();
 

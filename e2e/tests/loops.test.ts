@@ -56,7 +56,10 @@ describe('a Loop from creation to deletion, on a phone', () => {
     await createDialog.getByRole('button', { name: 'Create Loop' }).click();
     // The Phone Simulator is not "disabled" texts: the toast says where texts go.
     await waitToast(page, 'Loop created successfully!');
-    await waitToast(page, 'Texts to members show up in the Phone Simulator: nothing leaves this computer.');
+    await waitToast(
+      page,
+      /^The first newsletter goes out .* Texts to members show up in the Phone Simulator: nothing leaves this computer\.$/,
+    );
     await waitGone(createDialog);
     // The dialog said "add members next": the new Loop opens, and the toast links the Phone Simulator.
     await waitVisible(page.getByRole('heading', { name: 'The Parkers', level: 1 }));

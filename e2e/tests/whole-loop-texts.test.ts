@@ -75,8 +75,9 @@ describe.each([
     expect(await dialog.getByTestId('text-preview').textContent()).toBe(
       `"The Parkers" from "Ava": Picnic on Sunday at noon, bring a chair! (${size})`,
     );
-    expect(await dialog.getByTestId('text-cost').textContent()).toBe('3 people will get it: 1 text segment each, 3 texts in all.');
-    await waitVisible(dialog.getByText('To: Ava, Ben, Cleo.'));
+    // Its sender, Ava, gets no copy.
+    expect(await dialog.getByTestId('text-cost').textContent()).toBe('2 people will get it: 1 text segment each, 2 texts in all.');
+    await waitVisible(dialog.getByText('To: Ben, Cleo.'));
     await fitsWidth(page, viewport.width);
     await screenshot(page, `owner-group-message-confirm-${size}`);
     await dialog.getByRole('button', { name: 'Schedule it' }).click();

@@ -94,15 +94,19 @@ export const phoneCodeSchema = z
   .transform((v) => v.replace(/[\s-]/g, ''))
   .pipe(z.string().regex(/^\d{6}$/, 'The code is the 6 digits in the text'));
 
-/** The code step of sign-up: the phone the code went to and the code. */
+/**
+ * The code step of sign-up: the code, and the phone it went to. Without the phone, the one this
+ * browser's sign-up was started for (its cookie): the step after a reload knows only a masked phone.
+ */
 export const verifySignUpSchema = z.object({
-  phoneNumber: phoneNumberSchema,
+  phoneNumber: phoneNumberSchema.optional(),
   code: phoneCodeSchema,
 });
 export type VerifySignUpInput = z.input<typeof verifySignUpSchema>;
 
+/** "Resend code": without the phone, the one this browser's sign-up was started for (its cookie). */
 export const resendSignUpCodeSchema = z.object({
-  phoneNumber: phoneNumberSchema,
+  phoneNumber: phoneNumberSchema.optional(),
   altcha: proofOfWorkField,
 });
 
@@ -137,11 +141,22 @@ export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
 
 /** What POST /api/register answers: the same whether or not the phone or email is known. */
 export interface SignUpStarted {
+  /** As typed (E.164); masked when a resend did not name it (the phone of this browser's sign-up). */
   phoneNumber: string;
   expiresInSeconds: number;
   resendAfterSeconds: number;
   /** With the Phone Simulator as provider: the text it "sent", shown on the card. Else null. */
   simulatedText: string | null;
+}
+
+/**
+ * GET /api/register/pending: the sign-up this browser started (its cookie), so that the code step
+ * survives a reload; null when none. The phone is masked (`+1 •••••••• 60`): a browser shared with
+ * the next person does not show the whole number. Answered from the cookie alone, the same for a
+ * form that texted a code and one that was refused (decision 0027).
+ */
+export interface PendingSignUp {
+  signUp: { maskedPhoneNumber: string; expiresInSeconds: number; resendAfterSeconds: number } | null;
 }
 
 /** What POST /api/password-reset answers, whether or not an account exists. */

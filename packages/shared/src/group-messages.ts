@@ -28,6 +28,8 @@ export interface TextCost {
   /** Members it will not reach now: waiting for their YES, opted out, or unable to receive texts. */
   notReached: number;
   segments: number;
+  /** The characters that made each text UCS-2 (an emoji): 70 characters a segment instead of 160. Empty: none. */
+  ucs2Characters: string[];
   texts: number;
 }
 

@@ -388,6 +388,8 @@ export interface LoopDetail extends LoopSummary {
 export interface CreateLoopAnswer extends LoopSummary {
   /** 'simulated': texts work but stay in the Phone Simulator; 'disabled' (docs/product.md#api-calls): texts are off. */
   smsStatus: 'enabled' | 'simulated' | 'disabled';
+  /** When the first newsletter goes out, on the Loop's schedule in its time zone. */
+  nextNewsletterAt: string;
 }
 
 export interface InviteAnswer {

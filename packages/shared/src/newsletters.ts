@@ -151,4 +151,12 @@ export interface LoopNewsletters {
   upcoming: Newsletter | null;
   /** Updates that came in after `upcoming` was written (owner and staff; else 0): the review page offers to add them. */
   updatesSinceDraft: number;
+  /** The owner and staff only (null for members): who a newsletter sent now reaches, by text and by e-mail. */
+  audience: NewsletterAudience | null;
+}
+
+/** First names of the members a newsletter sent now reaches by text, and by e-mail (who chose both is in both). */
+export interface NewsletterAudience {
+  byText: string[];
+  byEmail: string[];
 }

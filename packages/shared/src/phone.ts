@@ -11,3 +11,14 @@ export function toE164(input: string, defaultCountry = 'US'): string | null {
   if (!parsed || !parsed.isValid()) return null;
   return parsed.number;
 }
+
+/**
+ * A phone shown to whoever holds the browser, not to its owner: the country code and the last two
+ * digits ("+1 •••••••• 60"). An invalid number is all dots.
+ */
+export function maskPhoneNumber(e164: string): string {
+  const parsed = parsePhoneNumberFromString(e164);
+  if (!parsed) return '••••••••';
+  const national = String(parsed.nationalNumber);
+  return `+${parsed.countryCallingCode} ${'•'.repeat(Math.max(national.length - 2, 0))} ${national.slice(-2)}`;
+}

@@ -1,7 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, count, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { recordset } from '../db/recordset';
-import { messages, users } from '../db/schema';
+import { members, messages, users } from '../db/schema';
 import { findRecipients, phoneMayBeTexted } from './recipients';
 import { clip, templateVariable, TEXT_MAX_CHARS } from './text-limits';
 import { replies } from './replies';
@@ -74,13 +74,20 @@ export async function enqueueText(tx: DbOrTx, text: TextToQueue): Promise<number
   });
 }
 
-/** The one welcome text of a membership, saying how to send updates. */
-export function queueWelcomeText(tx: DbOrTx, input: { userId: number; loopId: number; loopName: string }) {
+/**
+ * The one welcome text of a membership, saying how to send updates; how to share with this Loop
+ * only goes to someone in another Loop too (any membership they said yes to, called with this one active).
+ */
+export async function queueWelcomeText(tx: DbOrTx, input: { userId: number; loopId: number; loopName: string }) {
+  const [others] = await tx
+    .select({ n: count() })
+    .from(members)
+    .where(and(eq(members.userId, input.userId), eq(members.status, 'active'), ne(members.loopId, input.loopId)));
   return enqueueText(tx, {
     kind: 'welcome',
     userId: input.userId,
     loopId: input.loopId,
-    body: replies.welcome(input.loopName),
+    body: replies.welcome(input.loopName, (others?.n ?? 0) > 0),
     idempotencyKey: `welcome:${input.loopId}:${input.userId}`,
     templateVariables: { '1': templateVariable(input.loopName) },
   });

@@ -140,9 +140,13 @@ export const replies = {
 
   nothingToShare: () => 'Your text was empty, so nothing was shared. Text your news (and photos) anytime.',
 
-  welcome: (name: string) =>
+  /** `inSeveral`: the member is in another Loop too, so says how to share with this one only. */
+  welcome: (name: string, inSeveral: boolean) =>
     `Welcome to ${loopName(name)} on Loop! Text this number anytime with your news and photos, and they'll go into the group's newsletter. ` +
-    `In several Loops? Start with "${flattened(name, QUOTE_LIMITS.loopName).replace(/"/g, "'")}:" to share with this one only. Reply HELP for help, STOP to opt out.`,
+    (inSeveral
+      ? `You're in several Loops: start with "${flattened(name, QUOTE_LIMITS.loopName).replace(/"/g, "'")}:" to share with this one only. `
+      : '') +
+    'Reply HELP for help, STOP to opt out.',
 
   /**
    * The one text a person gets when someone else adds their phone to a Loop: a consent request as

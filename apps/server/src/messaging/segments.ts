@@ -23,6 +23,11 @@ export function isGsm7(body: string): boolean {
   return true;
 }
 
+/** The characters of `body` outside GSM-7, each once: any one makes the whole text UCS-2. */
+export function nonGsm7Characters(body: string): string[] {
+  return [...new Set([...body].filter((char) => !GSM7_BASIC.has(char) && !GSM7_EXTENSION.has(char)))];
+}
+
 function ucs2Segments(body: string): number {
   // UTF-16 units, as carriers count UCS-2: an emoji takes two.
   return body.length <= 70 ? 1 : Math.ceil(body.length / 67);

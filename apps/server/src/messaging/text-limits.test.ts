@@ -25,7 +25,7 @@ describe('every text Loop writes fits in 1,600 characters (Twilio 21617), at its
       Array.from({ length: 500 }, (_, i) => longName(i)),
       url,
     ).body,
-    welcome: replies.welcome(longName(1)),
+    welcome: replies.welcome(longName(1), true),
     'reply: shared to 80 Loops': replies.shared(firstName, manyLoops, 10),
     'reply: unknown Loop': replies.unknownLoop('n'.repeat(1600), manyLoops),
     'reply: your Loops': replies.yourLoops(manyLoops),

@@ -1,4 +1,5 @@
 import { newsletterPath } from '@loop/shared/newsletters';
+import { withThe } from '../lib/article';
 import { quotedLoop, quotedPerson } from '../messaging/quote';
 import { listNames, templateVariable } from '../messaging/text-limits';
 
@@ -21,7 +22,7 @@ export interface TextWithTemplate {
  */
 export const newsletterTexts = {
   newsletter: (loopName: string, url: string): TextWithTemplate => ({
-    body: `The ${quotedLoop(loopName)} newsletter is here! Catch up on everyone's news and photos: ${url}`,
+    body: `${withThe(loopName, quotedLoop(loopName), { capital: true })} newsletter is here! Catch up on everyone's news and photos: ${url}`,
     templateVariables: { '1': templateVariable(loopName), '2': url },
   }),
   sneakPeek: (loopName: string, summary: string, authors: readonly string[], url: string): TextWithTemplate => {

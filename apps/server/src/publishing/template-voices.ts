@@ -1,3 +1,4 @@
+import { withThe } from '../lib/article';
 import { VIBES, type Vibe } from '@loop/shared/constants';
 
 /** What the opening may mention; every value is already Markdown-escaped. The page shows the period above the text. */
@@ -60,7 +61,8 @@ const VOICES: Record<Vibe, Voice> = {
     teaser: (f) => `So far in ${f.loopName}: ${f.summary}.`,
   },
   fun: {
-    opening: (f) => `Buckle up! The ${f.loopName} newsletter is here with ${f.summary} from ${f.people}.`,
+    opening: (f) =>
+      `Buckle up! ${withThe(f.loopName, f.loopName, { capital: true })} newsletter is here with ${f.summary} from ${f.people}.`,
     contextLead: "Why we're all here:",
     quiet: "Shh... it was very quiet this time. No updates! Let's fix that.",
     closing: () => "That's a wrap! Text in your adventures and photos anytime for the next issue.",
@@ -78,7 +80,7 @@ const VOICES: Record<Vibe, Voice> = {
     contextLead: 'Mission statement, for anyone who forgot:',
     quiet: 'Our reporters have gone on strike: zero updates this time. Please send snacks, or news.',
     closing: () => "That's the show, folks. Remember: if you didn't text it, did it even happen?",
-    teaser: (f) => `Leaked from the ${f.loopName} newsroom: ${f.summary} from ${f.people}. Full scandal coming soon.`,
+    teaser: (f) => `Leaked from ${withThe(f.loopName, f.loopName)} newsroom: ${f.summary} from ${f.people}. Full scandal coming soon.`,
   },
   formal: {
     opening: (f) =>

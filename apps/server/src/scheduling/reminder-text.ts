@@ -1,3 +1,4 @@
+import { withThe } from '../lib/article';
 import { clip, listNames, templateVariable } from '../messaging/text-limits';
 import { flattened, quoted, QUOTE_LIMITS, quotedLoopNames, quotedPerson } from '../messaging/quote';
 import { OWN_QUESTION_LIMITS } from '@loop/shared/reminder-questions';
@@ -29,7 +30,7 @@ export function reminderText(firstName: string, loopNames: string[], question: P
 /** The "last call" the day before a newsletter, to members still silent (decision 0043). */
 export function lastCallText(firstName: string, loopNames: string[]): string {
   const which = loopNames.length === 1 ? 'newsletter goes' : 'newsletters go';
-  return `Hi ${quotedPerson(firstName)}! Last call: the ${loopList(loopNames)} ${which} out tomorrow. ${howToShare(loopNames, 'news or a photo today')}`;
+  return `Hi ${quotedPerson(firstName)}! Last call: ${withThe(loopNames[0] ?? '', loopList(loopNames))} ${which} out tomorrow. ${howToShare(loopNames, 'news or a photo today')}`;
 }
 
 /** The reminder template's variables: {{1}} the first name, {{2}} the Loops (short, one line). */

@@ -57,6 +57,8 @@ export function authRoutes(world: World): RouteFuzz[] {
       success: rows({ messages: [0, 1] }),
     },
     { route: 'POST /api/register/resend', body: body({ phoneNumber: v.phone(world) }), success: rows({ messages: [0, 1] }) },
+    // Answered from the browser's cookies alone: it writes nothing.
+    { route: 'GET /api/register/pending', query: query(), success: rows() },
     {
       route: 'POST /api/register/verify',
       freshSession: true,
@@ -267,6 +269,12 @@ export function newsletterRoutes(): RouteFuzz[] {
       success: rows(),
     },
     { route: 'POST /api/loops/:id/newsletters/:newsletterId/skip', params: { id: loopId, newsletterId }, body: body(), success: rows() },
+    {
+      route: 'POST /api/loops/:id/newsletters/:newsletterId/unapprove',
+      params: { id: loopId, newsletterId },
+      body: body(),
+      success: rows(),
+    },
     { route: 'GET /api/loops/:id/sneak-peek/preview', roles: mostlyStaff, params: { id: loopId }, query: query(), success: rows() },
     // Group messages of the owner and staff (decision 0042): texts queued now, none for a scheduled one.
     { route: 'GET /api/loops/:id/group-messages', params: { id: loopId }, query: query(), success: rows() },

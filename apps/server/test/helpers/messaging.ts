@@ -113,14 +113,18 @@ export function useFakeTwilioApp(options: { clock?: Clock; env?: Record<string, 
   };
 }
 
-/** A group message to every member, sent now by the Loop's creator, as the staff page does (not limited). */
+/**
+ * A group message to every member, sent now from the staff page (not limited) by staff who bear
+ * the Loop creator's first name: its sender gets no copy, so the sender is not a member.
+ */
 export async function sendGroupMessage(db: Db, options: { loopId: number; message: string }): Promise<number> {
   const [loop] = await db.select({ creatorId: loops.creatorId }).from(loops).where(eq(loops.id, options.loopId));
   const [creator] = loop ? await db.select().from(users).where(eq(users.id, loop.creatorId)) : [];
   if (!creator) throw new Error(`no Loop ${options.loopId}`);
+  const staff = await createPerson(db, { firstName: creator.firstName, isStaff: true });
   const { queued } = await createGroupMessage(db, {
     loopId: options.loopId,
-    sender: creator,
+    sender: staff,
     message: options.message,
     sendAt: null,
     now: new Date(),

@@ -14,6 +14,7 @@ import { runSchedulerTick } from '../../src/scheduling/run-scheduler-tick';
 import { mailLinksOf } from '../../src/mail/links';
 import { REPLY_LINE } from '../../src/publishing/newsletter-email';
 import { replyAddressFor } from '../../src/services/email-replies/reply-address-for';
+import { newsletterAudience } from '../../src/services/newsletters/newsletter-audience';
 import { sendNewsletter } from '../../src/services/newsletters/send-newsletter';
 import { updateUser } from '../../src/services/users/update-user';
 import { createTestApp, signUp, uniquePhone, type TestContext } from '../helpers/app';
@@ -212,6 +213,34 @@ describe('the newsletter by e-mail', () => {
     // Unsubscribed from e-mail, the member gets the text again: nothing is lost.
     const secondTexts = await db().select().from(messages).where(eq(messages.newsletterId, second.id));
     expect(secondTexts.filter((m) => m.channel !== 'email').map((m) => m.userId)).toContain(emailOnly.id);
+  });
+
+  it("the owner's Send Now question names who gets it by text and who by e-mail, as sending then does", async () => {
+    const named = async (firstName: string, email: string, delivery: 'text' | 'email' | 'both', confirmed = true) => {
+      const person = await reader(email, delivery, confirmed);
+      await db().update(users).set({ firstName }).where(eq(users.id, person.id));
+      return { ...person, firstName };
+    };
+    const people = [
+      await named('Olga', 'olga@example.org', 'text'),
+      await named('Bo', 'bo@example.org', 'both'),
+      await named('Eve', 'eve@example.org', 'email'),
+      await named('Una', 'una@example.org', 'email', false),
+    ];
+    const loop = await createLoop(db(), { name: 'Audience Family', memberIds: people.map((p) => p.id) });
+    expect(await newsletterAudience(db(), loop.id)).toEqual({ byText: ['Olga', 'Bo', 'Una'], byEmail: ['Bo', 'Eve'] });
+    const first = await draft(loop.id);
+    await sendNewsletter(db(), {
+      loopId: loop.id,
+      newsletterId: first.id,
+      now: new Date(),
+      publicUrl: PUBLIC_URL,
+      mail: mailLinksOf(config()),
+    });
+    const sent = await db().select().from(messages).where(eq(messages.newsletterId, first.id));
+    const nameOf = (userId: number | null) => people.find((p) => p.id === userId)?.firstName;
+    expect(sent.filter((m) => m.channel !== 'email').map((m) => nameOf(m.userId))).toEqual(['Olga', 'Bo', 'Una']);
+    expect(sent.filter((m) => m.channel === 'email').map((m) => nameOf(m.userId))).toEqual(['Bo', 'Eve']);
   });
 
   it("goes out with the scheduler's send at the draft's time too, with its unsubscribe link", async () => {

@@ -241,6 +241,12 @@ const ROUTES: RouteCase[] = [
     expected: MANAGE,
   },
   { name: 'POST skip newsletter', method: 'POST', url: (f) => `/api/loops/${f.loop.id}/newsletters/${f.draft.id}/skip`, expected: MANAGE },
+  {
+    name: 'POST unapprove newsletter',
+    method: 'POST',
+    url: (f) => `/api/loops/${f.loop.id}/newsletters/${f.draft.id}/unapprove`,
+    expected: MANAGE,
+  },
   { name: 'POST send newsletter', method: 'POST', url: (f) => `/api/loops/${f.loop.id}/newsletters/${f.draft.id}/send`, expected: MANAGE },
   // The sneak peek stays staff's: the gate answers before the Loop is looked at.
   { name: 'POST sneak peek', method: 'POST', url: (f) => `/api/loops/${f.loop.id}/sneak-peek`, expected: STAFF },

@@ -197,6 +197,13 @@ export const ROUTES: RouteCase[] = [
     changes: path,
   },
   {
+    name: 'POST unapprove newsletter',
+    method: 'POST',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/${w.loops[c.object].draftId}/unapprove`,
+    expected: (c) => loopRule(c, { manage: true, usesObject: true, success: 200 }),
+    changes: path,
+  },
+  {
     name: 'POST skip newsletter',
     method: 'POST',
     url: (w, c) => `/api/loops/${id(w, c.path)}/newsletters/${w.loops[c.object].draftId}/skip`,

@@ -132,6 +132,7 @@ describe('the JSON API', () => {
         'POST /api/loops/:id/newsletters/:newsletterId/move',
         'POST /api/loops/:id/newsletters/:newsletterId/render',
         'POST /api/loops/:id/newsletters/:newsletterId/skip',
+        'POST /api/loops/:id/newsletters/:newsletterId/unapprove',
         'PUT /api/loops/:id/reminder-questions',
       ].sort(),
     );

@@ -12,6 +12,7 @@ const PUBLIC = [
   'POST /api/register',
   'POST /api/register/resend',
   'POST /api/register/verify',
+  'GET /api/register/pending',
   'POST /api/password-reset',
   'POST /api/password-reset/confirm',
   'POST /api/login',

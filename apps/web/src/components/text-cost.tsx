@@ -26,6 +26,16 @@ export function TextCost({ cost, note }: { cost: TextCostFacts; note?: string })
         <strong>{plural(cost.recipients, 'person', 'people')}</strong> will get it: {plural(cost.segments, 'text segment')} each,{' '}
         <strong>{plural(cost.texts, 'text')}</strong> in all.
       </p>
+      {cost.ucs2Characters.length > 0 && cost.segments > 1 && (
+        <p
+          data-testid="text-cost-unicode"
+          className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-950 [overflow-wrap:anywhere]"
+        >
+          {cost.ucs2Characters.map((char) => `“${char}”`).join(', ')} {cost.ucs2Characters.length === 1 ? 'is' : 'are'} outside the basic
+          text alphabet, so each text counts as {plural(cost.segments, 'segment')} (Unicode: 70 characters a segment instead of 160). Leave{' '}
+          {cost.ucs2Characters.length === 1 ? 'it' : 'them'} out to send fewer.
+        </p>
+      )}
       {cost.recipients > 0 && (
         <p className="text-muted-foreground [overflow-wrap:anywhere]">
           To: {names.join(', ')}

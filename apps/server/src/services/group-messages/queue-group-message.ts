@@ -15,8 +15,8 @@ export function groupMessageText(loopName: string, row: Pick<GroupMessageRow, 's
 export const groupMessageKeyPrefix = (id: number) => `group_message:g${id}`;
 
 /**
- * Queues a group message's texts to every member who may be texted now (the one rule, through the
- * outbox; quiet hours are the sender's) and marks it sent, in the caller's transaction. Keys are
+ * Queues a group message's texts to every member who may be texted now but its sender (the one
+ * rule, through the outbox; quiet hours are the sender's) and marks it sent, in the caller's transaction. Keys are
  * per group message and member, so queueing it twice texts no one twice. Returns the row as sent.
  */
 export async function queueGroupMessage(tx: DbOrTx, row: GroupMessageRow, now: Date): Promise<GroupMessageRow> {
@@ -29,6 +29,8 @@ export async function queueGroupMessage(tx: DbOrTx, row: GroupMessageRow, now: D
         body: text.body,
         templateVariables: text.templateVariables,
         keyPrefix: groupMessageKeyPrefix(row.id),
+        // Its sender wrote it: they get no copy.
+        ...(row.senderId === null ? {} : { exceptUserIds: new Set([row.senderId]) }),
       })
     : 0;
   const [sent] = await tx

@@ -16,11 +16,12 @@ export async function createLoop(
   db: Db,
   input: z.output<typeof createLoopSchema>,
   options: { creatorId: number; config: Config; now: Date },
-): Promise<LoopSummary> {
+): Promise<LoopSummary & { nextNewsletterAt: string }> {
   if (input.creatorId !== undefined && input.creatorId !== options.creatorId) {
     throw new AppError('forbidden', 'creatorId must be your own user id: a Loop is created by the signed-in person.');
   }
   checkReminderTimes(input.reminderSchedule, options.config.QUIET_HOURS);
+  const firstNewsletterAt = nextNewsletterAt(input, options.now);
   return db.transaction(async (tx) => {
     const [loop] = await tx
       .insert(loops)
@@ -34,7 +35,7 @@ export async function createLoop(
         creatorId: options.creatorId,
         createdAt: options.now,
         nextReminderAt: nextReminderAt(input, options.now),
-        nextNewsletterAt: nextNewsletterAt(input, options.now),
+        nextNewsletterAt: firstNewsletterAt,
       })
       .returning({ id: loops.id });
     if (!loop) throw new Error('insert returned no row');
@@ -47,7 +48,8 @@ export async function createLoop(
     await queueWelcomeText(tx, { userId: options.creatorId, loopId: loop.id, loopName: input.name });
     // The creator's own zone may bring the first reminder forward (decision 0036).
     await moveReminderEarlier(tx, loop.id, options.now);
-    return getLoopSummary(tx, loop.id);
+    // The owner is told when the first newsletter goes, and in which zone.
+    return { ...(await getLoopSummary(tx, loop.id)), nextNewsletterAt: firstNewsletterAt.toISOString() };
   });
 }
 

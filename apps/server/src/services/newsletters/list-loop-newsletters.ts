@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { newsletters, updates } from '../../db/schema';
 import { canManage, type LoopAccess } from '../loop-access';
 import { findUpcomingNewsletter } from './find-upcoming-newsletter';
+import { newsletterAudience } from './newsletter-audience';
 import { toNewsletter } from './to-newsletter';
 
 /** How many sent newsletters the Loop page lists. */
@@ -41,5 +42,6 @@ export async function listLoopNewsletters(db: Db, access: LoopAccess): Promise<L
     newsletterReview: loop.newsletterReview,
     upcoming: shown ? toNewsletter(shown) : null,
     updatesSinceDraft: Number(since?.n ?? 0),
+    audience: canManage(access.role) ? await newsletterAudience(db, loop.id) : null,
   };
 }

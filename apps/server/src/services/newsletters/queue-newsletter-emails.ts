@@ -14,6 +14,29 @@ import type { NewsletterRow } from './insert-newsletter';
 import { personalArchiveKey } from './list-archive';
 
 /**
+ * The members a newsletter of this Loop goes to by e-mail now: who chose e-mail or both, said yes
+ * to this Loop (active, the Loop not paused: the same rule as texts), with an address confirmed
+ * and not suppressed; by user.
+ */
+export async function findNewsletterEmailRecipients(tx: DbOrTx, loopId: number) {
+  const address = sql<string>`lower(${users.email})`;
+  return tx
+    .select({ memberId: members.id, userId: users.id, firstName: users.firstName, address, delivery: users.newsletterDelivery })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(
+      and(
+        eq(members.loopId, loopId),
+        inArray(users.newsletterDelivery, ['email', 'both']),
+        memberMayBeTexted(members.userId, members.loopId),
+        sql`${users.email} is not null`,
+        emailMayBeSent(address, 'newsletter'),
+      ),
+    )
+    .orderBy(users.id);
+}
+
+/**
  * Queues the newsletter by e-mail (decision 0047), in the caller's transaction, to each member
  * who chose e-mail or both, said yes to this Loop (active, the Loop not paused: the same rule as
  * texts) and whose address is confirmed and not suppressed. Keyed `newsletter-email:{id}:{userId}`:
@@ -28,21 +51,7 @@ export async function queueNewsletterEmails(
   mail: MailLinks,
 ): Promise<{ queued: number; emailOnly: Set<number> }> {
   if (newsletter.kind !== 'newsletter') return { queued: 0, emailOnly: new Set() };
-  const address = sql<string>`lower(${users.email})`;
-  const recipients = await tx
-    .select({ memberId: members.id, userId: users.id, address, delivery: users.newsletterDelivery })
-    .from(members)
-    .innerJoin(users, eq(users.id, members.userId))
-    .where(
-      and(
-        eq(members.loopId, newsletter.loopId),
-        inArray(users.newsletterDelivery, ['email', 'both']),
-        memberMayBeTexted(members.userId, members.loopId),
-        sql`${users.email} is not null`,
-        emailMayBeSent(address, 'newsletter'),
-      ),
-    )
-    .orderBy(users.id);
+  const recipients = await findNewsletterEmailRecipients(tx, newsletter.loopId);
   if (recipients.length === 0) return { queued: 0, emailOnly: new Set() };
   const [loop] = await tx.select({ name: loops.name, timeZone: loops.timeZone }).from(loops).where(eq(loops.id, newsletter.loopId));
   if (!loop) return { queued: 0, emailOnly: new Set() };

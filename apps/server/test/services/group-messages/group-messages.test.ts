@@ -38,7 +38,8 @@ async function loopWithMembers(name = 'Smith Family') {
   await db().insert(phoneOptOuts).values({ phoneNumber: stopped, reason: 'STOP' });
   const pending = uniquePhone();
   await addMemberAs(t.app, owner.cookie, loop.id, { phoneNumber: pending });
-  return { loop, reached: [owner.account.phoneNumber, ...active].sort(), stopped, pending };
+  // Never its sender, who wrote it.
+  return { loop, reached: active.sort(), stopped, pending };
 }
 
 const textsOf = (groupMessageId: number) =>
@@ -55,15 +56,29 @@ describe('before it goes: the exact text, who gets it and what it costs', () => 
     expect(res.statusCode, res.body).toBe(200);
     const cost = res.json<TextCost>();
     expect(cost.text).toBe(`"Smith Family" from "Alice": ${message}`);
-    expect(cost.recipients).toBe(3);
+    // The owner who writes it gets no copy.
+    expect(cost.recipients).toBe(2);
     expect(cost.notReached).toBe(2);
-    expect(cost.recipientNames).toEqual(['Alice', 'Bea', 'Bea']);
+    expect(cost.recipientNames).toEqual(['Bea', 'Bea']);
     expect(cost.segments).toBe(smsSegments(cost.text));
     expect(cost.segments).toBeGreaterThan(1);
-    expect(cost.texts).toBe(3 * cost.segments);
+    expect(cost.ucs2Characters).toEqual([]);
+    expect(cost.texts).toBe(2 * cost.segments);
     expect(await db().select().from(messages).where(eq(messages.loopId, loop.id))).toEqual(
       expect.not.arrayContaining([expect.objectContaining({ kind: 'group_message' })]),
     );
+  });
+});
+
+describe('one emoji makes each text Unicode', () => {
+  it('names the characters that made a 2-segment text 3 segments', async () => {
+    const { loop } = await loopWithMembers();
+    // 150 GSM-7 characters: 2 segments of 153 with the prefix; with one emoji, 3 of 67 (Twilio's segment rules).
+    const message = 'Bring a chair and something to share. '.repeat(4).trim();
+    const plain = (await post(`/api/loops/${loop.id}/group-messages/preview`, { message })).json<TextCost>();
+    const party = (await post(`/api/loops/${loop.id}/group-messages/preview`, { message: `${message} 🎉` })).json<TextCost>();
+    expect([plain.segments, plain.ucs2Characters]).toEqual([2, []]);
+    expect([party.segments, party.ucs2Characters]).toEqual([3, ['🎉']]);
   });
 });
 
@@ -79,7 +94,7 @@ describe('the attack: an owner texts only consenting members of their own Loop',
     });
     expect(res.statusCode, res.body).toBe(201);
     const answer = res.json<SentGroupMessageAnswer>();
-    expect(answer.queued).toBe(3);
+    expect(answer.queued).toBe(2);
     const texts = await textsOf(answer.groupMessage.id);
     expect(texts.map((m) => m.toAddress).sort()).toEqual(reached);
     expect(texts.every((m) => m.loopId === loop.id)).toBe(true);
@@ -196,8 +211,8 @@ describe('scheduled for later', () => {
       id: groupMessage.id,
       status: 'sent',
       senderName: 'Alice',
-      textsQueued: 3,
-      delivery: { waiting: 1, sent: 0, delivered: 1, failed: 1 },
+      textsQueued: 2,
+      delivery: { waiting: 0, sent: 0, delivered: 1, failed: 1 },
     });
     expect((await post(`/api/loops/${loop.id}/group-messages/${groupMessage.id}/cancel`, {})).statusCode).toBe(409);
   });

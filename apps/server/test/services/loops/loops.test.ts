@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invites, loops, media, members, messages, newsletters, updates } from '../../../src/db/schema';
 import { createTestApp, signUp, type TestContext } from '../../helpers/app';
@@ -47,6 +47,10 @@ describe('POST /api/loops', () => {
     });
     expect(loop.creator.firstName).toBe('Ada');
     expect(new Date(loop.createdAt).toString()).not.toBe('Invalid Date');
+    // When the first newsletter goes, as the Loop's page then says it.
+    const schedule = await t.app.inject({ url: `/api/loops/${loop.id}/newsletters`, headers: { cookie } });
+    expect(loop.nextNewsletterAt).toBe(schedule.json().nextNewsletterAt);
+    expect(new Date(loop.nextNewsletterAt).getTime()).toBeGreaterThan(new Date(loop.createdAt).getTime());
   });
 
   it.each([
@@ -354,6 +358,26 @@ describe('welcome texts and photo files', () => {
     ]);
     expect(texts[0]?.body).toMatch(/^Welcome to "Welcome Loop" on Loop!/);
     expect(texts[1]?.body).toMatch(/^Loop: "Ada Lovelace" invited you to "Welcome Loop" \(.* Reply YES to join, /);
+  });
+
+  it('says how to share with one Loop only to someone in another Loop too', async () => {
+    const owner = await signUp(t.app);
+    const first = await createLoopAs(t.app, owner.cookie, { name: 'First Loop' });
+    const second = await createLoopAs(t.app, owner.cookie, { name: 'Second Loop' });
+    const db = t.testDb.database.db;
+    const welcome = async (loopId: number) =>
+      (
+        await db
+          .select()
+          .from(messages)
+          .where(and(eq(messages.loopId, loopId), eq(messages.kind, 'welcome')))
+      )[0]?.body;
+    expect(await welcome(first.id)).toBe(
+      `Welcome to "First Loop" on Loop! Text this number anytime with your news and photos, and they'll go into the group's newsletter. Reply HELP for help, STOP to opt out.`,
+    );
+    expect(await welcome(second.id)).toContain(
+      `You're in several Loops: start with "Second Loop:" to share with this one only. Reply HELP`,
+    );
   });
 
   it('removes photo files with their update and with their Loop', async () => {

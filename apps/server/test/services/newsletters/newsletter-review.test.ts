@@ -208,6 +208,20 @@ describe('a Loop that asks for approval first', () => {
     expect(await ownerTexts(loop.id)).toHaveLength(1);
   });
 
+  it('withdrawing the approval makes the draft wait for the owner again: it does not go at its time', async () => {
+    const { owner, loop } = await weeklyLoop('Withdrawn', true);
+    await tickUntil(new Date('2026-06-06T18:00:00Z'));
+    const [draft] = await draftsOf(loop.id);
+    const path = `/api/loops/${loop.id}/newsletters/${draft?.id}`;
+    await callAs(t.app, owner.cookie, 'POST', `${path}/approve`);
+    const withdrawn = await callAs(t.app, owner.cookie, 'POST', `${path}/unapprove`);
+    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    expect(withdrawn.json()).toMatchObject({ newsletter: { status: 'draft', approvedAt: null } });
+    await tickUntil(new Date('2026-06-07T19:00:00Z'));
+    expect(await linkTexts(loop.id)).toEqual([]);
+    expect((await draftsOf(loop.id))[0]).toMatchObject({ status: 'draft', approvedAt: null });
+  });
+
   it('regenerating a scheduled draft keeps its send time and asks for approval again', async () => {
     const { owner, loop } = await weeklyLoop('Regen', true);
     await tickUntil(new Date('2026-06-06T18:00:00Z'));

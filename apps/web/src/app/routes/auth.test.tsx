@@ -101,3 +101,36 @@ describe('/auth', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'My Loops' })).toBeDefined();
   });
 });
+
+describe('a reload during sign-up', () => {
+  it('opens the code step again with the phone masked; the code and "Resend code" go without the phone', async () => {
+    const user = userEvent.setup();
+    const sent: unknown[] = [];
+    renderRoute('/auth');
+    serveSignUp();
+    server.use(
+      http.get('*/api/register/pending', () =>
+        HttpResponse.json({ signUp: { maskedPhoneNumber: '+1 •••••••• 60', expiresInSeconds: 577, resendAfterSeconds: 0 } }),
+      ),
+      http.post('*/api/register/resend', async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({ ...started, phoneNumber: '+1 •••••••• 60' });
+      }),
+      http.post('*/api/register/verify', async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({ message: WRONG }, { status: 400 });
+      }),
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Create your account' })).toBeDefined();
+    expect(screen.getByRole('status').textContent).toBe('We texted a code to +1 •••••••• 60');
+    await user.click(screen.getByRole('button', { name: 'Resend code' }));
+    await waitFor(() => expect(sent).toEqual([{}]));
+    expect(screen.getByRole('status').textContent).toBe('We texted a code to +1 •••••••• 60');
+    await user.type(screen.getByRole('textbox', { name: 'Code' }), '000000');
+    await user.click(screen.getByRole('button', { name: 'Verify and Sign Up' }));
+    await waitFor(() => expect(sent[1]).toEqual({ code: '000000' }));
+    // "Change number" goes back to the form.
+    await user.click(screen.getByRole('button', { name: 'Change number' }));
+    expect(await screen.findByRole('textbox', { name: 'First Name' })).toBeDefined();
+  });
+});

@@ -12,7 +12,11 @@ async function createLoop(smsStatus: CreateLoopAnswer['smsStatus']) {
   const { members: _members, updates: _updates, role: _role, ...summary } = loopDetail();
   server.use(
     http.get('*/api/loops', () => HttpResponse.json([])),
-    http.post('*/api/loops', () => HttpResponse.json({ ...summary, smsStatus }, { status: 201 })),
+    http.post('*/api/loops', () =>
+      HttpResponse.json({ ...summary, smsStatus, nextNewsletterAt: '2026-03-29T22:00:00.000Z' } satisfies CreateLoopAnswer, {
+        status: 201,
+      }),
+    ),
     // The new Loop opens once created.
     http.get('*/api/loops/7', () => HttpResponse.json(loopDetail())),
   );
@@ -28,13 +32,35 @@ describe('Create Loop toast', () => {
   it('says where texts go with the Phone Simulator, not that they are disabled', async () => {
     await createLoop('simulated');
     expect(await screen.findByText('Loop created successfully!')).toBeDefined();
-    expect(screen.getByText('Texts to members show up in the Phone Simulator: nothing leaves this computer.')).toBeDefined();
+    expect(screen.getByText(/Texts to members show up in the Phone Simulator: nothing leaves this computer\.$/)).toBeDefined();
     expect(screen.queryByText(/currently disabled/)).toBeNull();
   });
 
   it('keeps the SPEC’s words when texts really are off', async () => {
     await createLoop('disabled');
     expect(await screen.findByText('Loop created successfully! SMS notifications are currently disabled.')).toBeDefined();
+  });
+});
+
+describe('Create Loop and time', () => {
+  it('shows the time zone it picks, and says when the first newsletter goes out, in that zone', async () => {
+    await createLoop('enabled');
+    const zone = loopDetail().timeZone;
+    // The toast names the Loop's zone and the first newsletter's time on its clock.
+    const toast = await screen.findByText(/^The first newsletter goes out /);
+    expect(toast.textContent).toMatch(
+      new RegExp(`^The first newsletter goes out Sun, Mar 29, .*\\(${zone.replaceAll('_', ' ').replaceAll('/', ' / ')}\\)\\.$`),
+    );
+  });
+
+  it('names this device’s time zone in the dialog before creating', async () => {
+    const user = userEvent.setup();
+    server.use(http.get('*/api/loops', () => HttpResponse.json([])));
+    renderRoute('/', { user: owner });
+    await user.click((await screen.findAllByRole('button', { name: /Create (Your First )?Loop/ }))[0]!);
+    const dialog = await screen.findByRole('dialog', { name: 'Create Loop' });
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone.replaceAll('_', ' ').replaceAll('/', ' / ');
+    expect(within(dialog).getByTestId('create-loop-time-zone').textContent).toContain(`Time zone: ${zone}, this device’s.`);
   });
 });
 

@@ -223,11 +223,23 @@ describe('/loops/{id} group messages (decision 0042)', () => {
 });
 
 describe('/loops/{id} newsletters and schedule', () => {
+  it('lists the Loop’s newsletters on the Newsletter tab, not under Updates, for a member too', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail({ role: 'member' }));
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('tab', { name: 'Updates' }));
+    await screen.findByText(/Walker-Fitzgerald|No updates yet\.|Margaret/);
+    expect(screen.queryByText('The Walker Family, March 1 to 15')).toBeNull();
+    await user.click(screen.getByRole('tab', { name: 'Newsletter' }));
+    expect(await screen.findByText('The Walker Family, March 1 to 15')).toBeDefined();
+    expect(screen.queryByText('Coming Newsletter')).toBeNull();
+  });
+
   it('lists the Loop’s newsletters and the next newsletter and reminder in the Loop’s time zone', async () => {
     const user = userEvent.setup();
     serveLoop(loopDetail());
     renderRoute('/loops/7', { user: owner });
-    await user.click(await screen.findByRole('tab', { name: 'Updates' }));
+    await user.click(await screen.findByRole('tab', { name: 'Newsletter' }));
     expect(await screen.findByText('The Walker Family, March 1 to 15')).toBeDefined();
     const link = screen.getByRole('link', { name: /Read it/ });
     expect(link.getAttribute('href')).toBe('/newsletters/abcdefabcdefabcdefabcd');

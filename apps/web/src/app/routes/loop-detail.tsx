@@ -55,26 +55,23 @@ function LoopDetailPage({ id }: { id: number }) {
                 <MessageSquareText aria-hidden="true" />
                 Updates
               </TabsTrigger>
-              {loop.data.role !== 'member' && (
-                <TabsTrigger className={TAB} value="newsletter">
-                  <Newspaper aria-hidden="true" />
-                  Newsletter
-                </TabsTrigger>
-              )}
+              <TabsTrigger className={TAB} value="newsletter">
+                <Newspaper aria-hidden="true" />
+                Newsletter
+              </TabsTrigger>
               <TabsTrigger className={TAB} value="settings">
                 <Settings aria-hidden="true" />
                 Settings
               </TabsTrigger>
             </TabsList>
             <TabsContent value="updates" className="grid gap-5">
-              <LoopNewsletters loopId={loop.data.id} />
               <UpdateList loop={loop.data} />
             </TabsContent>
-            {loop.data.role !== 'member' && (
-              <TabsContent value="newsletter" className="grid gap-5">
-                <NewsletterReview loopId={loop.data.id} />
-              </TabsContent>
-            )}
+            {/* The coming issue (its owner and staff), then the sent ones and what is due next (everyone). */}
+            <TabsContent value="newsletter" className="grid gap-5">
+              {loop.data.role !== 'member' && <NewsletterReview loopId={loop.data.id} />}
+              <LoopNewsletters loopId={loop.data.id} />
+            </TabsContent>
             <TabsContent value="members" className="grid gap-5">
               <MemberList loop={loop.data} />
               {loop.data.role !== 'member' && <GroupMessagesCard loop={loop.data} />}

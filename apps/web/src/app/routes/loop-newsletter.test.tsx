@@ -19,6 +19,7 @@ function info(upcoming: Newsletter | null, paused = false, updatesSinceDraft = 0
     timeZone: 'Europe/London',
     newsletterReview: true,
     upcoming,
+    audience: { byText: ['Alice', 'Bea'], byEmail: ['Carl'] },
   };
 }
 
@@ -85,6 +86,44 @@ describe('/loops/{id}/newsletters/{newsletterId}: the owner’s review', () => {
     await user.click(screen.getByRole('button', { name: 'Add it' }));
     expect(await screen.findByText('Draft written')).toBeDefined();
     expect(written).toBe(1);
+  });
+
+  it('asks before Send Now, saying who gets a text and who gets an email', async () => {
+    serve(newsletterDraft({ sendAt: '2099-03-29T17:00:00.000Z' }));
+    renderRoute(PAGE, { user: owner });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Send Now' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Send this newsletter now?' });
+    expect(within(dialog).getByText(/^2 members get a text/).textContent).toBe(
+      '2 members get a text with its link (Alice, Bea); 1 member who chose email gets it by email (Carl), now. This cannot be undone.',
+    );
+  });
+
+  it('after Approve the badge says "Approved" and Withdraw Approval makes it a draft that waits again', async () => {
+    const user = userEvent.setup();
+    let draft = newsletterDraft({ sendAt: '2099-03-29T17:00:00.000Z' });
+    const calls: string[] = [];
+    serve(draft);
+    server.use(
+      http.get('*/api/loops/7/newsletters/3/preview', () => HttpResponse.json(draft)),
+      http.get('*/api/loops/7/newsletters', () => HttpResponse.json(info(draft))),
+      ...(['approve', 'unapprove'] as const).map((action) =>
+        http.post(`*/api/loops/7/newsletters/3/${action}`, () => {
+          calls.push(action);
+          draft = { ...draft, approvedAt: action === 'approve' ? '2099-03-28T10:00:00.000Z' : null };
+          return HttpResponse.json({ newsletter: draft, textsQueued: 0 });
+        }),
+      ),
+    );
+    renderRoute(PAGE, { user: owner });
+    expect(await screen.findByText('Draft', { selector: 'span' })).toBeDefined();
+    await user.click(await screen.findByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Approved', { selector: 'span' })).toBeDefined();
+    expect(screen.queryByText('Draft', { selector: 'span' })).toBeNull();
+    expect(await screen.findByText(/^Approved: goes out /)).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Withdraw Approval' }));
+    expect(await screen.findByRole('button', { name: 'Approve' })).toBeDefined();
+    expect(await screen.findByText('Draft', { selector: 'span' })).toBeDefined();
+    expect(calls).toEqual(['approve', 'unapprove']);
   });
 
   it('says a skipped issue goes to nobody', async () => {

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   loginSchema,
+  type PendingSignUp,
   type ProofOfWorkChallenge,
   registerSchema,
   requestPasswordResetSchema,
@@ -9,6 +10,7 @@ import {
   resetPasswordSchema,
   verifySignUpSchema,
 } from '@loop/shared/auth';
+import { maskPhoneNumber } from '@loop/shared/phone';
 import { addressKey } from '../../../lib/address-key';
 import { tooManyAttempts } from '../../../plugins/security';
 import { clearSessionCookie, presentedCodeHolder, setCodeHolderCookie, setSessionCookie } from '../../../plugins/session';
@@ -19,14 +21,18 @@ import { authenticateUser } from '../../../services/users/authenticate-user';
 import { completeSignUp } from '../../../services/users/complete-sign-up';
 import { guardedSignIn } from '../../../services/users/guarded-sign-in';
 import { requestPasswordReset, resetPassword } from '../../../services/users/reset-password';
-import { resendSignUpCode, startSignUp } from '../../../services/users/start-sign-up';
+import { resendSignUpCode, startSignUp, type SignUpStep } from '../../../services/users/start-sign-up';
 import { toPublicUser } from '../../../services/users/to-public-user';
+import { AppError } from '../../../errors';
+import { CODE_GONE } from '../../../services/phone-codes/check-phone-code';
+import { clearSignUpPhoneCookie, pendingSignUp, setSignUpPhoneCookie, signUpPhone } from './pending-sign-up';
 
 const WINDOW_MS = 15 * 60_000;
 
 /**
  * POST /api/register (texts a code), /api/register/verify (the code: the account and a session),
- * /api/register/resend, /api/password-reset and /api/password-reset/confirm, /api/login,
+ * /api/register/resend, GET /api/register/pending (the sign-up this browser started, so that its
+ * code step survives a reload), /api/password-reset and /api/password-reset/confirm, /api/login,
  * /api/logout, /api/proof-of-work (the challenge the forms that text a code solve): public, no
  * gate (the signed-in account is `../user/`). The attempt limit counts every form sent, good or
  * bad: it runs before the input is checked (preValidation; decision 0018). A texted code works
@@ -56,27 +62,65 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     challenge: await app.proofOfWorkChallenge(),
   }));
 
+  /** The phone a sign-up step is for: the form's, or the one this browser's sign-up was started for. */
+  function signUpPhoneOf(request: FastifyRequest, typed: string | undefined): string {
+    const phoneNumber = typed ?? signUpPhone(request, app.ctx.clock(), secret)?.phoneNumber;
+    if (!phoneNumber) throw new AppError('bad_request', CODE_GONE);
+    return phoneNumber;
+  }
+
+  /** Texts a sign-up code (or answers as if it had) and keeps the phone beside the browser's secret. */
+  function signUpStep(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    phoneNumber: string,
+    issue: (options: {
+      now: Date;
+      secret: string;
+      simulator: boolean;
+      holder: string | undefined;
+      limits: typeof app.codeTextLimits;
+    }) => Promise<SignUpStep>,
+  ) {
+    return app.textCode(request, reply, 'sign_up', phoneNumber, async (holder) => {
+      const now = app.ctx.clock();
+      const step = await issue({ now, secret, simulator, holder, limits: app.codeTextLimits });
+      setSignUpPhoneCookie(reply, { holder: step.holder, phoneNumber, now, secret });
+      return step;
+    });
+  }
+
   app.post('/register', { preValidation: textsCode, schema: { body: registerSchema } }, async (request, reply) =>
-    app.textCode(request, reply, 'sign_up', request.body.phoneNumber, (holder) =>
-      startSignUp(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator, holder, limits: app.codeTextLimits }),
-    ),
+    signUpStep(request, reply, request.body.phoneNumber, (options) => startSignUp(app.ctx.db, request.body, options)),
   );
 
-  app.post('/register/resend', { preValidation: textsCode, schema: { body: resendSignUpCodeSchema } }, async (request, reply) =>
-    app.textCode(request, reply, 'sign_up', request.body.phoneNumber, (holder) =>
-      resendSignUpCode(app.ctx.db, request.body, { now: app.ctx.clock(), secret, simulator, holder, limits: app.codeTextLimits }),
-    ),
-  );
+  app.post('/register/resend', { preValidation: textsCode, schema: { body: resendSignUpCodeSchema } }, async (request, reply) => {
+    const phoneNumber = signUpPhoneOf(request, request.body.phoneNumber);
+    return signUpStep(request, reply, phoneNumber, async (options) => {
+      const step = await resendSignUpCode(app.ctx.db, { phoneNumber }, options);
+      // A phone the request did not name is shown as GET /register/pending shows it.
+      return request.body.phoneNumber ? step : { ...step, answer: { ...step.answer, phoneNumber: maskPhoneNumber(phoneNumber) } };
+    });
+  });
+
+  const pendingSummary = 'The sign-up this browser started (its cookie), with the phone masked; null when none';
+  app.get('/register/pending', { schema: { summary: pendingSummary } }, async (request): Promise<PendingSignUp> => {
+    const now = app.ctx.clock();
+    return pendingSignUp(signUpPhone(request, now, secret), now);
+  });
 
   app.post('/register/verify', { preValidation: limitAttempts, schema: { body: verifySignUpSchema } }, async (request, reply) => {
     const holder = presentedCodeHolder(request, 'sign_up');
-    const { user } = await completeSignUp(app.ctx.db, request.body, {
+    const input = { code: request.body.code, phoneNumber: signUpPhoneOf(request, request.body.phoneNumber) };
+    const { user } = await completeSignUp(app.ctx.db, input, {
       now: app.ctx.clock(),
       secret,
       staffPhones: config.staffPhones,
       holder,
     });
     await startSession(request, reply, user.id);
+    // Signed in: a later visit to the sign-up page (after logging out) starts afresh.
+    clearSignUpPhoneCookie(reply);
     return reply.code(201).send(await toPublicUser(app.ctx.db, user));
   });
 

@@ -71,6 +71,31 @@ describe('/admin/loops/{id} in simulator mode', () => {
   });
 });
 
+describe('/admin/loops/{id} newsletters', () => {
+  it('lists drafts apart from Past Newsletters, each titled with its day', async () => {
+    const entry = (id: number, status: 'draft' | 'sent', day: string) => ({
+      id,
+      loopId: 7,
+      kind: 'newsletter' as const,
+      status,
+      sentAt: status === 'sent' ? `${day}T18:00:00.000Z` : null,
+      createdAt: `${day}T12:00:00.000Z`,
+      urlId: 'abcdefabcdefabcdefabcd',
+      delivery: { queued: 0, sent: 5, delivered: 0, failed: 0 },
+    });
+    const detail: AdminLoopDetail = { ...loopDetail(), newsletters: [entry(4, 'draft', '2026-03-28'), entry(3, 'sent', '2026-03-15')] };
+    server.use(http.get('*/api/admin/loops/7', () => HttpResponse.json(detail)));
+    renderRoute('/admin/loops/7', { user: staff });
+    const drafts = (await screen.findByRole('heading', { name: 'Drafts (1)' })).parentElement?.parentElement as HTMLElement;
+    const past = screen.getByRole('heading', { name: 'Past Newsletters (1)' }).parentElement?.parentElement as HTMLElement;
+    const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { month: 'short', day: 'numeric', year: 'numeric' });
+    expect(within(drafts).getByText(`Newsletter of ${day('2026-03-28T12:00:00.000Z')}`)).toBeDefined();
+    expect(within(drafts).getByRole('link', { name: 'Edit Draft' })).toBeDefined();
+    expect(within(past).getByText(`Newsletter of ${day('2026-03-15T18:00:00.000Z')}`)).toBeDefined();
+    expect(within(past).queryByRole('link', { name: 'Edit Draft' })).toBeNull();
+  });
+});
+
 describe('/admin states', () => {
   const stats = { totalLoops: 1, totalMembers: 2, totalUpdates: 0, loopGrowth: [], memberGrowth: [] };
 

@@ -108,7 +108,7 @@ export function NewsletterEditor({ newsletter, sentPath }: { newsletter: Newslet
       <CardContent className="grid gap-4 pt-5 sm:pt-6">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted-foreground">
           <span className="font-semibold text-foreground">{newsletter.title}</span>
-          <StatusBadge status={newsletter.status} />
+          <StatusBadge status={newsletter.status} approved={newsletter.approvedAt !== null && !newsletter.skippedAt} />
           <span>
             {kindLabel(newsletter.kind)} · {periodLabel(newsletter)}
           </span>

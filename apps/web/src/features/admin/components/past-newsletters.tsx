@@ -8,12 +8,33 @@ import { useIsSimulatorMode } from '@/lib/app-config';
 import { formatDateTime } from '@/lib/format-date';
 import { kindLabel, StatusBadge } from './status-badge';
 
-/** Past Newsletters: drafts to edit, sent ones to view, each with how its texts fared. */
+/** "Newsletter of Mar 15, 2026": what each entry is called, from the day it went (or was written). */
+function entryTitle(newsletter: AdminLoopNewsletter): string {
+  const day = new Date(newsletter.sentAt ?? newsletter.createdAt).toLocaleDateString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+  });
+  return `${kindLabel(newsletter.kind)} of ${day}`;
+}
+
+/** Drafts to edit, then Past Newsletters (sent ones to view, each with how its texts fared): never mixed. */
 export function PastNewsletters({ loopId, newsletters }: { loopId: number; newsletters: AdminLoopNewsletter[] }) {
+  const drafts = newsletters.filter((n) => n.status === 'draft');
+  const sent = newsletters.filter((n) => n.status !== 'draft');
+  return (
+    <>
+      {drafts.length > 0 && <NewsletterList title={`Drafts (${drafts.length})`} loopId={loopId} newsletters={drafts} />}
+      <NewsletterList title={`Past Newsletters (${sent.length})`} loopId={loopId} newsletters={sent} />
+    </>
+  );
+}
+
+function NewsletterList({ title, loopId, newsletters }: { title: string; loopId: number; newsletters: AdminLoopNewsletter[] }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Past Newsletters ({newsletters.length})</CardTitle>
+        <CardTitle>{title}</CardTitle>
       </CardHeader>
       <CardContent>
         {newsletters.length === 0 ? (
@@ -24,7 +45,7 @@ export function PastNewsletters({ loopId, newsletters }: { loopId: number; newsl
               <li key={newsletter.id} className="flex flex-wrap items-center justify-between gap-3 rounded-xl border p-4">
                 <div className="grid min-w-0 gap-1.5">
                   <div className="flex flex-wrap items-center gap-2">
-                    <p className="font-semibold">{kindLabel(newsletter.kind)}</p>
+                    <p className="font-semibold">{entryTitle(newsletter)}</p>
                     <StatusBadge status={newsletter.status} />
                   </div>
                   <p className="text-sm text-muted-foreground">

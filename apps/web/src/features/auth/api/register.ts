@@ -1,4 +1,5 @@
-import type { RegisterInput, SignUpStarted, VerifySignUpInput } from '@loop/shared/auth';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { PendingSignUp, RegisterInput, SignUpStarted, VerifySignUpInput } from '@loop/shared/auth';
 import { api, type AuthResult } from '@/lib/api-client';
 import { useAuthMutation } from './auth-mutation';
 import { takeProofOfWork } from '@/lib/proof-of-work';
@@ -8,7 +9,26 @@ export async function startSignUp(input: RegisterInput): Promise<SignUpStarted> 
   return api.post<SignUpStarted>('/api/register', { ...input, altcha: await takeProofOfWork() });
 }
 
-/** POST /api/register/verify: the code creates the account and signs it in. */
+/** POST /api/register/resend without the phone: a new code for the sign-up this browser started (after a reload). */
+export async function resendSignUpCode(): Promise<SignUpStarted> {
+  return api.post<SignUpStarted>('/api/register/resend', { altcha: await takeProofOfWork() });
+}
+
+/** GET /api/register/pending: the sign-up this browser started, so that a reload keeps its code step. */
+export const pendingSignUpQueryOptions = () =>
+  queryOptions({
+    queryKey: ['register', 'pending'],
+    queryFn: () => api.get<PendingSignUp>('/api/register/pending'),
+    // Read once per visit to the page: the code step then counts down on its own.
+    staleTime: Infinity,
+    retry: false,
+  });
+
+export function usePendingSignUp() {
+  return useQuery(pendingSignUpQueryOptions());
+}
+
+/** POST /api/register/verify: the code creates the account and signs it in (without the phone: this browser's sign-up's). */
 export function verifySignUp(input: VerifySignUpInput): Promise<AuthResult> {
   return api.auth('/api/register/verify', input);
 }

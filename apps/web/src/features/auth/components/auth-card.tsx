@@ -1,8 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
+import type { PendingSignUp } from '@loop/shared/auth';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { LoginForm } from './login-form';
 import { Spinner } from '@/components/ui/spinner';
+import { usePendingSignUp } from '../api/register';
 
 // Sign Up brings the phone picker and its country data: loaded when asked for, so Login stays light.
 const SignUpForm = lazy(async () => ({ default: (await import('./sign-up-form')).SignUpForm }));
@@ -28,8 +30,35 @@ const COPY = {
   },
 } as const;
 
-/** One card that toggles between Login and Sign Up (docs/product.md#sign-in-and-sign-up). */
+/**
+ * One card that toggles between Login and Sign Up (docs/product.md#sign-in-and-sign-up). A sign-up
+ * this browser started before a reload opens again at its code step.
+ */
 export function AuthCard({ initialMode = 'login', onSuccess }: { initialMode?: AuthMode; onSuccess: () => void }) {
+  const pending = usePendingSignUp();
+  if (pending.isPending) return <Loading />;
+  // Could not tell (offline): the card as if none waits; the form's own answer says what to do.
+  const resume = pending.data?.signUp ?? null;
+  return <AuthCardModes initialMode={resume ? 'signup' : initialMode} resume={resume} onSuccess={onSuccess} />;
+}
+
+function Loading() {
+  return (
+    <div className="flex justify-center py-16">
+      <Spinner />
+    </div>
+  );
+}
+
+function AuthCardModes({
+  initialMode,
+  resume,
+  onSuccess,
+}: {
+  initialMode: AuthMode;
+  resume: PendingSignUp['signUp'];
+  onSuccess: () => void;
+}) {
   const [mode, setMode] = useState<AuthMode>(initialMode);
   const copy = COPY[mode];
   return (
@@ -42,14 +71,8 @@ export function AuthCard({ initialMode = 'login', onSuccess }: { initialMode?: A
         {mode === 'login' ? (
           <LoginForm onSuccess={onSuccess} onForgotPassword={() => setMode('reset')} />
         ) : (
-          <Suspense
-            fallback={
-              <div className="flex justify-center py-16">
-                <Spinner />
-              </div>
-            }
-          >
-            {mode === 'signup' ? <SignUpForm onSuccess={onSuccess} /> : <ForgotPasswordForm onSuccess={onSuccess} />}
+          <Suspense fallback={<Loading />}>
+            {mode === 'signup' ? <SignUpForm onSuccess={onSuccess} resume={resume} /> : <ForgotPasswordForm onSuccess={onSuccess} />}
           </Suspense>
         )}
         <Button

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import { registerSchema, type SignUpStarted } from '@loop/shared/auth';
+import { registerSchema, type PendingSignUp, type SignUpStarted } from '@loop/shared/auth';
 import { LIMITS } from '@loop/shared/constants';
 import { formatPhoneNumber } from '@/lib/phone-format';
 import { PersonFields } from '@/components/person-fields';
@@ -12,12 +12,33 @@ import { toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { showFieldErrors } from '@/lib/field-errors';
 import { prepareProofOfWork } from '@/lib/proof-of-work';
-import { startSignUp, useVerifySignUp } from '../api/register';
+import { resendSignUpCode, startSignUp, useVerifySignUp } from '../api/register';
 import { CodeField, NO_TEXT_HINT, ResendButton, resendTime, SAME_BROWSER_HINT, SimulatedText, useCodeField } from '@/components/code-step';
 
-/** Sign Up (docs/product.md#sign-in-and-sign-up), then the code texted to the phone: no account exists before it checks out. */
-export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
-  const [started, setStarted] = useState<{ answer: SignUpStarted; resendAt: number } | null>(null);
+/** The code step: the phone as shown, the phone to send with the code (none after a reload: the server knows it). */
+interface CodeStep {
+  phoneLabel: string;
+  phoneNumber: string | undefined;
+  simulatedText: string | null;
+  resendAt: number;
+}
+
+/**
+ * Sign Up (docs/product.md#sign-in-and-sign-up), then the code texted to the phone: no account
+ * exists before it checks out. `resume`: the sign-up this browser started before a reload, whose
+ * code step opens again (its phone masked).
+ */
+export function SignUpForm({ onSuccess, resume = null }: { onSuccess: () => void; resume?: PendingSignUp['signUp'] }) {
+  const [started, setStarted] = useState<CodeStep | null>(() =>
+    resume
+      ? {
+          phoneLabel: resume.maskedPhoneNumber,
+          phoneNumber: undefined,
+          simulatedText: null,
+          resendAt: resendTime(resume.resendAfterSeconds),
+        }
+      : null,
+  );
   const form = useForm({
     resolver: zodResolver(registerSchema),
     mode: 'onBlur',
@@ -33,7 +54,16 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
   const { errors, isSubmitting } = form.formState;
   // The check against spam is solved while the person fills the form in (decision 0030).
   useEffect(prepareProofOfWork, []);
-  const begin = (answer: SignUpStarted) => setStarted({ answer, resendAt: resendTime(answer.resendAfterSeconds) });
+  const begin = (answer: SignUpStarted) => {
+    // A resend after a reload answers with the phone masked, as the server knows it: shown as it is.
+    const masked = answer.phoneNumber.includes('•');
+    setStarted({
+      phoneLabel: masked ? answer.phoneNumber : formatPhoneNumber(answer.phoneNumber),
+      phoneNumber: masked ? undefined : answer.phoneNumber,
+      simulatedText: answer.simulatedText,
+      resendAt: resendTime(answer.resendAfterSeconds),
+    });
+  };
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
@@ -46,11 +76,11 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
   if (started) {
     return (
       <SignUpCodeStep
-        started={started.answer}
-        resendAt={started.resendAt}
+        step={started}
         // "Resend code" sends the form again from this browser: a new code for its own sign-up,
-        // or a new sign-up once the old one's code ran out (decision 0027).
-        resend={() => startSignUp(form.getValues())}
+        // or a new sign-up once the old one's code ran out (decision 0027). After a reload the
+        // form is gone (the password is never kept): a resend for this browser's sign-up.
+        resend={() => (started.phoneNumber === undefined ? resendSignUpCode() : startSignUp(form.getValues()))}
         onResent={begin}
         onChangeNumber={() => setStarted(null)}
         onSuccess={onSuccess}
@@ -81,15 +111,13 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
 }
 
 function SignUpCodeStep({
-  started,
-  resendAt,
+  step,
   resend,
   onResent,
   onChangeNumber,
   onSuccess,
 }: {
-  started: SignUpStarted;
-  resendAt: number;
+  step: CodeStep;
   resend: () => Promise<SignUpStarted>;
   onResent: (answer: SignUpStarted) => void;
   onChangeNumber: () => void;
@@ -102,7 +130,7 @@ function SignUpCodeStep({
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!input.check()) return;
-    const result = await verify.mutateAsync({ phoneNumber: started.phoneNumber, code: input.code });
+    const result = await verify.mutateAsync({ ...(step.phoneNumber ? { phoneNumber: step.phoneNumber } : {}), code: input.code });
     if (result.ok) onSuccess();
     else input.fail(result.message || 'Something went wrong');
   };
@@ -121,14 +149,14 @@ function SignUpCodeStep({
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate className="grid gap-4">
       <p className="text-center text-sm" role="status">
-        We texted a code to <strong className="whitespace-nowrap">{formatPhoneNumber(started.phoneNumber)}</strong>
+        We texted a code to <strong className="whitespace-nowrap">{step.phoneLabel}</strong>
       </p>
-      <SimulatedText text={started.simulatedText} />
+      <SimulatedText text={step.simulatedText} />
       <CodeField {...input.field} />
       <Button type="submit" size="lg" className="w-full" busy={verify.isPending}>
         Verify and Sign Up
       </Button>
-      <ResendButton until={resendAt} busy={resending} onResend={() => void onResend()} />
+      <ResendButton until={step.resendAt} busy={resending} onResend={() => void onResend()} />
       <Button type="button" variant="link" className="h-auto justify-self-center py-1" onClick={onChangeNumber}>
         Change number
       </Button>

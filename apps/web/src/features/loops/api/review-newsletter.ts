@@ -4,10 +4,11 @@ import { api } from '@/lib/api-client';
 import { currentUserQueryKey } from '@/lib/current-user';
 
 /** What the owner (or staff) does with the coming issue's draft (decision 0040). */
-export type ReviewAction = { action: 'approve' } | { action: 'skip' } | { action: 'send' } | { action: 'move'; sendAt: string };
+export type ReviewAction =
+  { action: 'approve' } | { action: 'unapprove' } | { action: 'skip' } | { action: 'send' } | { action: 'move'; sendAt: string };
 
 /**
- * POST /api/loops/{loopId}/newsletters/{newsletterId}/approve | send | move | skip. Approving a
+ * POST /api/loops/{loopId}/newsletters/{newsletterId}/approve | unapprove | send | move | skip. Approving a
  * draft whose time has passed sends it at once (its answer counts the texts).
  */
 export function reviewNewsletter(

@@ -11,7 +11,8 @@ import { ToastAction } from '@/components/ui/toast';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { useSignedInUser } from '@/lib/current-user';
-import { browserTimeZone } from '@/lib/time-zone';
+import { formatInZone } from '@/lib/format-date';
+import { browserTimeZone, timeZoneLabel } from '@/lib/time-zone';
 import { useCreateLoop } from '../api/create-loop';
 import { VibePicker } from './vibe-picker';
 
@@ -26,16 +27,18 @@ export function CreateLoopForm({ onCreated }: { onCreated: (loopId: number) => v
     defaultValues: { name: '', context: '', vibe: [] },
   });
   const { errors, isSubmitting } = form.formState;
+  const timeZone = browserTimeZone();
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      const loop = await createLoop.mutateAsync({ ...values, creatorId: user.id, timeZone: browserTimeZone() });
+      const loop = await createLoop.mutateAsync({ ...values, creatorId: user.id, timeZone });
       const disabled = loop.smsStatus === 'disabled' ? ' SMS notifications are currently disabled.' : '';
       const simulated = loop.smsStatus === 'simulated';
+      const first = `The first newsletter goes out ${formatInZone(loop.nextNewsletterAt, loop.timeZone)} (${timeZoneLabel(loop.timeZone)}).`;
       toast({
         title: `Loop created successfully!${disabled}`,
         // The simulator is not "disabled": texts work, and the Phone Simulator shows them.
-        description: simulated ? 'Texts to members show up in the Phone Simulator: nothing leaves this computer.' : undefined,
+        description: simulated ? `${first} Texts to members show up in the Phone Simulator: nothing leaves this computer.` : first,
         action: simulated ? (
           <ToastAction altText="Open the Phone Simulator" asChild>
             <Link to="/simulator">Phone Simulator</Link>
@@ -82,6 +85,10 @@ export function CreateLoopForm({ onCreated }: { onCreated: (loopId: number) => v
       <FormField id="loop-context" label="Group Context" error={errors.context?.message}>
         {(control) => <Textarea {...control} rows={3} placeholder="What brings your group together?" {...form.register('context')} />}
       </FormField>
+      <p className="text-sm text-muted-foreground" data-testid="create-loop-time-zone">
+        Time zone: <strong className="font-medium text-foreground">{timeZoneLabel(timeZone)}</strong>, this device’s. Reminders and
+        newsletters go by it; you can change it in the Loop’s Settings.
+      </p>
       <DialogSubmitFooter busy={isSubmitting}>Create Loop</DialogSubmitFooter>
     </form>
   );

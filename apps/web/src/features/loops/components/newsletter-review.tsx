@@ -1,7 +1,7 @@
-import { CalendarClock, Check, Eye, Newspaper, Pencil, RefreshCw, Send, SkipForward } from 'lucide-react';
+import { CalendarClock, Check, Eye, Newspaper, Pencil, RefreshCw, Send, SkipForward, Undo2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { newsletterPath, type LoopNewsletters, type Newsletter } from '@loop/shared/newsletters';
+import { newsletterPath, type LoopNewsletters, type Newsletter, type NewsletterAudience } from '@loop/shared/newsletters';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -157,8 +157,27 @@ function UpcomingDraft({ loopId, info, draft }: { loopId: number; info: LoopNews
   );
 }
 
-/** Approve, Send now, Move, Skip: on the Loop's Newsletter tab and above the editor. */
-export function ReviewActions({ info, draft }: { info: Pick<LoopNewsletters, 'newsletterReview' | 'timeZone'>; draft: Newsletter }) {
+/** Who a newsletter sent now reaches, by text and by e-mail, in words (names: the first 8). */
+export function audienceWords(audience: NewsletterAudience | null): string {
+  if (!audience) return 'Every member of the loop who said yes gets it now.';
+  const names = (list: string[]) => (list.length > 8 ? `${list.slice(0, 8).join(', ')} and ${list.length - 8} more` : list.join(', '));
+  const who = (list: string[], what: string) => (list.length === 1 ? `1 member${what} gets` : `${list.length} members${what} get`);
+  const parts = [
+    audience.byText.length > 0 ? `${who(audience.byText, '')} a text with its link (${names(audience.byText)})` : '',
+    audience.byEmail.length > 0 ? `${who(audience.byEmail, ' who chose email')} it by email (${names(audience.byEmail)})` : '',
+  ].filter(Boolean);
+  if (parts.length === 0) return 'Nobody can get it now: no member has said yes, or all of them stopped texts.';
+  return `${parts.join('; ')}, now.`;
+}
+
+/** Approve (or Withdraw Approval), Send now, Move, Skip: on the Loop's Newsletter tab and above the editor. */
+export function ReviewActions({
+  info,
+  draft,
+}: {
+  info: Pick<LoopNewsletters, 'newsletterReview' | 'timeZone' | 'audience'>;
+  draft: Newsletter;
+}) {
   const review = useReviewNewsletter(draft.loopId, draft.id);
   if (draft.status !== 'draft' || draft.skippedAt) return null;
 
@@ -190,6 +209,22 @@ export function ReviewActions({ info, draft }: { info: Pick<LoopNewsletters, 'ne
           Approve
         </Button>
       )}
+      {draft.sendAt && draft.approvedAt && (
+        <Button
+          variant="outline"
+          busy={review.isPending}
+          icon={<Undo2 aria-hidden="true" />}
+          onClick={() =>
+            void act(
+              () => review.mutateAsync({ action: 'unapprove' }),
+              info.newsletterReview ? 'Approval withdrawn: it waits for you again' : 'Approval withdrawn',
+              'Could not withdraw the approval',
+            ).catch(() => undefined)
+          }
+        >
+          Withdraw Approval
+        </Button>
+      )}
       <ConfirmDialog
         trigger={
           <Button variant="secondary" disabled={review.isPending}>
@@ -198,7 +233,7 @@ export function ReviewActions({ info, draft }: { info: Pick<LoopNewsletters, 'ne
           </Button>
         }
         title="Send this newsletter now?"
-        description="Every member of the loop gets a text with its link, now. This cannot be undone."
+        description={`${audienceWords(info.audience)} This cannot be undone.`}
         confirmLabel="Send Now"
         onConfirm={() => act(() => review.mutateAsync({ action: 'send' }), 'Newsletter sent', 'Failed to send newsletter')}
       />

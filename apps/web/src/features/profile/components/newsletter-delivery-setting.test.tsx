@@ -64,3 +64,18 @@ describe('Profile: the newsletter by text, by email or both', () => {
     expect(await screen.findByText('Bouncing: check the address')).toBeDefined();
   });
 });
+
+describe('after unsubscribing from the newsletter emails', () => {
+  it('says the newsletter now comes by text', async () => {
+    renderRoute('/profile', { user: { ...owner, newsletterDelivery: 'email', emailStatus: 'unsubscribed' } });
+    expect((await screen.findByTestId('newsletter-by-text-now')).textContent).toMatch(
+      /^You unsubscribed from the newsletter emails, so the\s+newsletter now comes by text\./,
+    );
+  });
+
+  it('says nothing of it while the emails go', async () => {
+    renderRoute('/profile', { user: { ...owner, newsletterDelivery: 'email', emailStatus: 'confirmed' } });
+    await screen.findByText('Confirmed');
+    expect(screen.queryByTestId('newsletter-by-text-now')).toBeNull();
+  });
+});

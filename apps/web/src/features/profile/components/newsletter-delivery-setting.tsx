@@ -41,6 +41,13 @@ export function NewsletterDeliverySetting({ user }: { user: User }) {
         }}
       />
       {user.newsletterDelivery !== 'text' && <EmailStatusNote status={user.emailStatus} />}
+      {/* E-mail stopped (unsubscribe, complaint, bounces): the server texts the link instead (decision 0047). */}
+      {user.newsletterDelivery !== 'text' && (user.emailStatus === 'unsubscribed' || user.emailStatus === 'bouncing') && (
+        <p className="text-sm" data-testid="newsletter-by-text-now">
+          {user.emailStatus === 'unsubscribed' ? 'You unsubscribed from the newsletter emails' : 'Emails to this address bounce'}, so the
+          newsletter now comes by text.
+        </p>
+      )}
     </div>
   );
 }

@@ -31,6 +31,7 @@ const groupMessageRoutes: FastifyPluginAsyncZod = async (app) => {
     const access = await manage(gatedUser(request), request.params.id);
     return (await previewGroupMessage(db, {
       loopId: access.loop.id,
+      senderId: access.user.id,
       senderName: access.user.firstName,
       message: request.body.message,
     })) satisfies TextCost;

@@ -15,6 +15,7 @@ import {
 import { gatedUser } from '../../../../plugins/session';
 import { getLoopAccess, requireManage } from '../../../../services/loop-access';
 import { approveNewsletter } from '../../../../services/newsletters/approve-newsletter';
+import { unapproveNewsletter } from '../../../../services/newsletters/unapprove-newsletter';
 import { generateNewsletter } from '../../../../services/newsletters/generate-newsletter';
 import { getLoopNewsletter } from '../../../../services/newsletters/get-loop-newsletter';
 import { moveNewsletter } from '../../../../services/newsletters/move-newsletter';
@@ -38,7 +39,7 @@ const GENERATE_PER_HOUR = { perAccount: 30, perIp: 120 };
 /**
  * A Loop's newsletters as its owner runs them, and staff on every Loop (decision 0040), under
  * /api/loops/{id}/newsletters/... (registered by the Loop routes, after their signed-in gate): the
- * SPEC's generate, preview, save and send, and approve, move and skip of a scheduled draft. A
+ * SPEC's generate, preview, save and send, and approve (and withdraw it: unapprove), move and skip of a scheduled draft. A
  * member who is not the owner gets 403, anyone else 404 (services/loop-access.ts).
  */
 const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -115,6 +116,13 @@ const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
     await managed(request, params.id);
     const approved = await approveNewsletter(db, { loopId: params.id, newsletterId: params.newsletterId, ...sending() });
     return { newsletter: toNewsletter(approved.newsletter), textsQueued: approved.textsQueued } satisfies SendNewsletterAnswer;
+  });
+
+  app.post('/:id/newsletters/:newsletterId/unapprove', { schema: { params: newsletterParamsSchema } }, async (request) => {
+    const { params } = request;
+    await managed(request, params.id);
+    const withdrawn = await unapproveNewsletter(db, { loopId: params.id, newsletterId: params.newsletterId });
+    return { newsletter: toNewsletter(withdrawn) } satisfies ScheduledNewsletterAnswer;
   });
 
   app.post(
