@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { personalArchiveKey } from '../../src/services/newsletters/list-archive';
+import { personalArchiveKey } from '../../src/services/newsletters/personal-archive-key';
 import { createTestApp, signUp, type TestContext } from '../helpers/app';
 import { addActiveMemberAs, createLoopAs } from '../helpers/loops';
 import { addUpdate, callAs, generateAs } from '../helpers/newsletters';

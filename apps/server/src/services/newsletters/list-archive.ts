@@ -3,12 +3,12 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { loops, members, newsletters } from '../../db/schema';
 import { AppError } from '../../errors';
-import { hashToken } from '../../lib/tokens';
 import { getLoopAccess } from '../loop-access';
 import { membershipIsActive } from '../members/membership-is-active';
 import type { SessionUser } from '../sessions/find-session-user';
 import { findPublicNewsletter } from './find-public-newsletter';
 import { LOOP_NEWSLETTER_LIMIT } from './list-loop-newsletters';
+import { personalArchiveKey } from './personal-archive-key';
 
 export interface ArchiveEntry {
   kind: 'newsletter' | 'sneak_peek';
@@ -41,22 +41,13 @@ export async function listArchive(db: DbOrTx, urlId: string, viewer: SessionUser
   return { loop: found.loop, entries: await sentIssues(db, found.newsletter.loopId) };
 }
 
-/**
- * A member's own link to their Loop's past issues, for members without an account (decision
- * 0053): `{memberId}-{keyed hash}` under SESSION_SECRET, so nothing is stored and nobody without
- * the secret can make one. It opens the archive only while that membership is active: removed,
- * declined or left, it is the 404; added again, the membership is new and so is the link.
- */
-export function personalArchiveKey(secret: string, memberId: number): string {
-  return `${memberId}-${keyedHash(secret, memberId)}`;
-}
-
 export async function listPersonalArchive(db: DbOrTx, secret: string, key: string): Promise<Archive | null> {
   const match = /^([1-9][0-9]{0,15})-([A-Za-z0-9_-]{32})$/.exec(key);
   if (!match?.[1] || !match[2]) return null;
   const memberId = Number(match[1]);
-  const expected = Buffer.from(keyedHash(secret, memberId));
-  if (!timingSafeEqual(Buffer.from(match[2]), expected)) return null;
+  const expected = Buffer.from(personalArchiveKey(secret, memberId));
+  const given = Buffer.from(key);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   const [row] = await db
     .select({ loopId: loops.id, name: loops.name, timeZone: loops.timeZone })
     .from(members)
@@ -67,9 +58,6 @@ export async function listPersonalArchive(db: DbOrTx, secret: string, key: strin
   return { loop: { name: row.name, timeZone: row.timeZone }, entries: await sentIssues(db, row.loopId) };
 }
 
-function keyedHash(secret: string, memberId: number): string {
-  return hashToken(`newsletter-archive:${memberId}`, secret).slice(0, 32);
-}
 
 async function sentIssues(db: DbOrTx, loopId: number): Promise<ArchiveEntry[]> {
   const rows = await db

@@ -11,7 +11,7 @@ import { newsletterUrl } from '../../publishing/newsletter-texts';
 import { findMediaUrls } from '../../publishing/render-markdown';
 import { replyAddressFor } from '../email-replies/reply-address-for';
 import type { NewsletterRow } from './insert-newsletter';
-import { personalArchiveKey } from './list-archive';
+import { personalArchiveKey } from './personal-archive-key';
 
 /**
  * The members a newsletter of this Loop goes to by e-mail now: who chose e-mail or both, said yes
