@@ -33,10 +33,6 @@ export async function draftScheduledNewsletter(
     await textOwnerAboutDraft(tx, { newsletter, step: 'preview', now: input.now, publicUrl: input.publicUrl });
   }
   // Its preview is this one (or none, past its time): the preview sweep leaves it be until it is moved.
-  const [marked] = await tx
-    .update(newsletters)
-    .set({ previewTextFor: input.sendAt })
-    .where(eq(newsletters.id, newsletter.id))
-    .returning();
+  const [marked] = await tx.update(newsletters).set({ previewTextFor: input.sendAt }).where(eq(newsletters.id, newsletter.id)).returning();
   return { status: 'drafted', newsletter: marked ?? newsletter };
 }

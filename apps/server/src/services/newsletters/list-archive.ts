@@ -58,7 +58,6 @@ export async function listPersonalArchive(db: DbOrTx, secret: string, key: strin
   return { loop: { name: row.name, timeZone: row.timeZone }, entries: await sentIssues(db, row.loopId) };
 }
 
-
 async function sentIssues(db: DbOrTx, loopId: number): Promise<ArchiveEntry[]> {
   const rows = await db
     .select({ kind: newsletters.kind, title: newsletters.title, urlId: newsletters.urlId, sentAt: newsletters.sentAt })

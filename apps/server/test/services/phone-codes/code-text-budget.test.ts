@@ -104,9 +104,7 @@ describe('numbers that get codes nobody types in', () => {
     const statuses = [];
     for (const phone of british) statuses.push((await post(app, '/api/register', newAccount({ phoneNumber: phone }))).statusCode);
     expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
-    expect((await post(app, '/api/register', newAccount({ phoneNumber: british[5] }))).json().message).toContain(
-      'numbers in this country',
-    );
+    expect((await post(app, '/api/register', newAccount({ phoneNumber: british[5] }))).json().message).toContain('numbers in this country');
     for (let i = 0; i < 8; i++) {
       expect((await post(app, '/api/register', newAccount({ phoneNumber: usNumber(60 + i, 1) }))).statusCode).toBe(202);
     }
@@ -142,7 +140,11 @@ describe('past CODE_TEXTS_PER_HOUR unused codes, a harder proof-of-work instead 
   it('hands out the harder challenge, asks a form with the easy one to send again, and texts the code of a form with the harder one', async () => {
     expect(await challengeCost()).toBe(PROOF_OF_WORK.cost);
     for (let i = 0; i < 4; i++) {
-      const res = await post(app, '/api/register', newAccount({ phoneNumber: usNumber(70 + i, 1), altcha: await proof(PROOF_OF_WORK.cost) }));
+      const res = await post(
+        app,
+        '/api/register',
+        newAccount({ phoneNumber: usNumber(70 + i, 1), altcha: await proof(PROOF_OF_WORK.cost) }),
+      );
       expect(res.statusCode).toBe(202);
     }
     expect(await challengeCost()).toBe(PROOF_OF_WORK.hardCost);
