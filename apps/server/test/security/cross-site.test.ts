@@ -134,6 +134,8 @@ describe('the JSON API', () => {
         'POST /api/loops/:id/newsletters/:newsletterId/skip',
         'POST /api/loops/:id/newsletters/:newsletterId/unapprove',
         'PUT /api/loops/:id/reminder-questions',
+        'POST /api/loops/:id/newsletters/:newsletterId/reactions',
+        'PUT /api/loops/:id/owner',
       ].sort(),
     );
   });

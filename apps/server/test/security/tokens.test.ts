@@ -63,6 +63,9 @@ function recordingDb() {
         return Object.assign(done, { returning: () => done });
       },
     }),
+    // A new invite link ends the Loop's older ones first (decision 0053): nothing to record there.
+    update: () => ({ set: () => ({ where: () => Promise.resolve([]) }) }),
+    transaction: <T>(work: (tx: unknown) => Promise<T>) => work(db),
   };
   return { db: db as unknown as Db, inserted };
 }

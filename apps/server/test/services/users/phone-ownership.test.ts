@@ -49,7 +49,8 @@ describe('the squatter story (decision 0013), end to end through the API', () =>
     const squatter = newAccount({ phoneNumber: holderPhone, email: 'squatter@example.com', firstName: 'Mallory' });
     const started = await post('/api/register', squatter);
     expect(started.statusCode).toBe(202);
-    expect(started.cookies.map((c) => c.name)).toEqual(['loop_sign_up']);
+    // The code holder's secret, and the phone this browser's sign-up is for (so a reload keeps the code step).
+    expect(started.cookies.map((c) => c.name).sort()).toEqual(['loop_sign_up', 'loop_sign_up_phone']);
     // The code went to the holder's phone, not to the squatter: guessing fails, and stops after 5 tries.
     const texted = await lastCodeTo(t.app, holderPhone);
     const answers: number[] = [];

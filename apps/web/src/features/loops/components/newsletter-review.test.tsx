@@ -75,11 +75,16 @@ describe('the Newsletter tab (decision 0040)', () => {
     await waitFor(() => expect(posts).toEqual(['approve', 'skip']));
   });
 
-  it('is not offered to a member', async () => {
+  it('shows a member the newsletters but not the draft or its review', async () => {
+    const user = userEvent.setup();
     serve(loopDetail({ role: 'member' }));
     renderRoute('/loops/7', { user: owner });
-    expect(await screen.findByRole('tab', { name: /Members/ })).toBeDefined();
-    expect(screen.queryByRole('tab', { name: /Newsletter/ })).toBeNull();
+    await user.click(await screen.findByRole('tab', { name: /Newsletter/ }));
+    expect(await screen.findByRole('tabpanel')).toBeDefined();
+    expect(screen.queryByText(/Waiting for your approval/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Skip This Issue/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: /Edit/ })).toBeNull();
   });
 });
 
