@@ -93,7 +93,8 @@ export function authRoutes(world: World): RouteFuzz[] {
     {
       route: 'PUT /api/user',
       body: body({ firstName: v.name, lastName: v.name, email: v.email(world), messagingPreference: v.preference }),
-      success: rows(),
+      // A new address is only e-mailed its confirmation link (decision 0054).
+      success: rows({ messages: [0, 1] }),
     },
     {
       route: 'POST /api/user/password',
@@ -173,6 +174,14 @@ export function loopRoutes(world: World): RouteFuzz[] {
     { route: 'DELETE /api/loops/:id', params: { id: loopId }, body: body(), destructive: true, success: loopDeleted },
     { route: 'GET /api/loops/:id/invite', params: { id: loopId }, query: query(), success: rows() },
     { route: 'POST /api/loops/:id/invite', params: { id: loopId }, body: body(), success: rows({ invites: 1 }) },
+    // The owner hands the Loop over to a member with an account (decision 0059).
+    {
+      route: 'PUT /api/loops/:id/owner',
+      params: { id: loopId },
+      body: body({ memberId: fc.integer({ min: 1, max: 60 }) }),
+      destructive: true,
+      success: rows({ members: [0, 1], messages: [0, 1] }),
+    },
     {
       route: 'POST /api/loops/:id/members',
       params: { id: loopId },
@@ -273,6 +282,13 @@ export function newsletterRoutes(): RouteFuzz[] {
       route: 'POST /api/loops/:id/newsletters/:newsletterId/unapprove',
       params: { id: loopId, newsletterId },
       body: body(),
+      success: rows(),
+    },
+    // A member's reaction on a sent issue's page (decision 0056): a tap adds it, a second removes it.
+    {
+      route: 'POST /api/loops/:id/newsletters/:newsletterId/reactions',
+      params: { id: loopId, newsletterId },
+      body: body({ emoji: fc.constantFrom('❤️', '😂', '👏', '🎉', 'x') }),
       success: rows(),
     },
     { route: 'GET /api/loops/:id/sneak-peek/preview', roles: mostlyStaff, params: { id: loopId }, query: query(), success: rows() },

@@ -123,7 +123,8 @@ async function outcome(sender: { phone: string; userId: number; loopIds: number[
     texts.push({
       status: row.status,
       loop: position(row.loopId),
-      reply: reply ? { body: reply.body, kind: reply.kind } : null,
+      // Each world has its own Loops: a Loop's number (said to tell lookalikes apart, decision 0053) is its place in the world.
+      reply: reply ? { body: reply.body.replace(/Loop #(\d+)/g, (_, id: string) => `Loop #${position(Number(id))}`), kind: reply.kind } : null,
       updates: stored.map((u) => ({ loop: position(u.loopId), content: u.content })),
     });
   }
