@@ -57,7 +57,7 @@ describe('DELETE by text', () => {
 
     await text(cy.phoneNumber, 'delete');
     // The answer a person waits for goes before the newsletter's link queued with it (decision 0051).
-    const ask = sentTo(cy.phoneNumber).find((body) => body.startsWith('Loop: to delete'));
+    const ask = sentTo(cy.phoneNumber).find((body) => String(body).startsWith('Loop: to delete'));
     expect(ask).toMatch(
       /^Loop: to delete your name, number and everything you sent to Loop, for good, reply DELETE \d{6} within 10 minutes\./,
     );
