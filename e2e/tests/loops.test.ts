@@ -159,11 +159,11 @@ describe('a Loop from creation to deletion, on a phone', () => {
     // Generate Invite Link: copied (or at least ready), shown in the dialog.
     await page.getByRole('button', { name: 'Generate Invite Link' }).click();
     const inviteDialog = page.getByRole('dialog', { name: 'Invite people to The Parkers' });
-    await waitVisible(inviteDialog.getByLabel('Invite link'));
+    await waitVisible(inviteDialog.getByRole('textbox', { name: 'Invite link' }));
     await waitToast(page, /^(Link copied to clipboard!|Link is ready to share!)$/);
     await waitVisible(inviteDialog.getByText(/Anyone with this link can join/));
     await waitVisible(inviteDialog.getByText(/^This link expires on /));
-    const inviteUrl = await inviteDialog.getByLabel('Invite link').inputValue();
+    const inviteUrl = await inviteDialog.getByRole('textbox', { name: 'Invite link' }).inputValue();
     expect(inviteUrl).toMatch(new RegExp(`^${server.url}/join/[A-Za-z0-9_-]{16,}$`));
     await inviteDialog.getByRole('button', { name: 'Copy Link' }).click();
     await waitVisible(inviteDialog.getByRole('button', { name: /^(Copied!|Link Selected)$/ }));
