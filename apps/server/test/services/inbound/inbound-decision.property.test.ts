@@ -124,7 +124,9 @@ async function outcome(sender: { phone: string; userId: number; loopIds: number[
       status: row.status,
       loop: position(row.loopId),
       // Each world has its own Loops: a Loop's number (said to tell lookalikes apart, decision 0053) is its place in the world.
-      reply: reply ? { body: reply.body.replace(/Loop #(\d+)/g, (_, id: string) => `Loop #${position(Number(id))}`), kind: reply.kind } : null,
+      reply: reply
+        ? { body: reply.body.replace(/Loop #(\d+)/g, (_, id: string) => `Loop #${position(Number(id))}`), kind: reply.kind }
+        : null,
       updates: stored.map((u) => ({ loop: position(u.loopId), content: u.content })),
     });
   }
