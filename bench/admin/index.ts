@@ -12,6 +12,14 @@ import { createScratchDatabase } from '../scratch-database';
 import { SERVER_NODE_ARGS } from '../server-node-args';
 import { seedLarge } from './seed-large';
 
+/** The cookies an answer sets, as a browser would send them back (a cleared one, `name=`, is left out). */
+const cookiesOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0] ?? '')
+    .filter((c) => !c.endsWith('='))
+    .join('; ');
+
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CONCURRENCY = 20;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
@@ -55,14 +63,14 @@ async function main(): Promise<void> {
       // Sign-up texts a code (the simulator's text is in the answer); a reused database already has the account.
       const started = await post('/api/register', account);
       // The code works only with the cookie of the form that asked for it.
-      holder = (started.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      holder = cookiesOf(started);
       const code = /\b(\d{6})\b/.exec(started.ok ? (((await started.json()) as { simulatedText?: string }).simulatedText ?? '') : '')?.[1];
       let signedIn = code ? await post('/api/register/verify', { phoneNumber: account.phoneNumber, code }) : undefined;
       if (!signedIn?.ok) signedIn = await post('/api/login', { email: account.email, password: account.password });
       // Staff are granted, never claimed: as `npm run admin -- grant` does.
       await database.pool.query('update users set is_privileged = true where lower(email) = $1', [account.email]);
       if (!signedIn.ok) throw new Error(`could not sign in as staff: ${signedIn.status} ${await signedIn.text()}`);
-      const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const cookie = cookiesOf(signedIn);
       const { rows } = await database.pool.query<{ id: string }>('select id from loops order by member_count desc, id limit 1');
       const largest = rows[0]?.id;
       // Page 100 as the web app reaches it: following X-Next-Cursor from the first page.
