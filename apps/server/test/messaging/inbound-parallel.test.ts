@@ -3,7 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages, updates } from '../../src/db/schema';
 import { sweepUntilIdle } from '../../src/jobs/message-worker';
-import type * as FastTexts from '../../src/services/inbound/fast-texts';
+import type * as ApplyOutcome from '../../src/services/inbound/apply-outcome/apply-outcome';
 import type * as HandleInbound from '../../src/services/inbound/handle-inbound';
 import { ingestInbound } from '../../src/messaging/ingest-inbound';
 import { createTestApp, type TestContext } from '../helpers/app';
@@ -13,7 +13,7 @@ import { sid, smsParams } from '../helpers/twilio-fixtures';
 
 /**
  * Watches the worker handle texts (decision 0016): the real code runs, and this notes when each
- * text starts and ends, stored with its batch (storeFastTexts) or alone (handleInbound), so the
+ * text starts and ends, stored with its batch (applyOutcomes) or alone (handleInbound), so the
  * tests can see which texts were handled at the same time.
  */
 const watch = vi.hoisted(() => {
@@ -65,15 +65,15 @@ vi.mock('../../src/services/inbound/handle-inbound', async (importOriginal) => {
     },
   };
 });
-vi.mock('../../src/services/inbound/fast-texts', async (importOriginal) => {
-  const original = await importOriginal<typeof FastTexts>();
+vi.mock('../../src/services/inbound/apply-outcome/apply-outcome', async (importOriginal) => {
+  const original = await importOriginal<typeof ApplyOutcome>();
   return {
     ...original,
-    storeFastTexts: async (...args: Parameters<typeof original.storeFastTexts>) => {
-      const rows = args[1].map((text) => text.row);
+    applyOutcomes: async (...args: Parameters<typeof original.applyOutcomes>) => {
+      const rows = args[1].map((text) => text.record.message.row);
       if (rows.length > 0) watch.state.batches.push([...new Set(rows.map((r) => r.fromAddress))]);
       return watch.track(rows, async () => {
-        await original.storeFastTexts(...args);
+        await original.applyOutcomes(...args);
         if (watch.state.failNext) {
           watch.state.failNext = false;
           throw new Error('the batch failed');

@@ -1,23 +1,16 @@
 import { createHash } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { messages } from '../../db/schema';
 import type { SenderCheck } from '../../mail/authenticate-sender';
 import type { ParsedReply } from '../../mail/read-reply';
 import type { MessageRow, MessagingContext } from '../../messaging/context';
 import { convertAttachments } from '../../messaging/inbound-media';
-import { readRequest } from '../../messaging/opt-out-words';
-import { isOptedOut, optOutPhone } from '../../messaging/opt-outs';
-import { replies } from '../../messaging/replies';
-import { suppressAddress } from '../email/unsubscribe';
-import { routeForSender, UNCLEAR_HELD } from '../inbound/decide-inbound';
-import { activeLoopsOf } from '../inbound/sender-facts';
-import { reactedIssues } from '../inbound/reaction-words';
-import { settleShare } from '../inbound/settle-share';
-import { storeReactions } from '../newsletters/reactions';
-import { storeUpdates } from '../updates/store-updates';
+import { applyOutcome } from '../inbound/apply-outcome/apply-outcome';
+import { decideInbound } from '../inbound/decide-inbound';
+import { inboundSettings } from '../inbound/inbound-text';
+import { readSenderFacts } from '../inbound/sender-facts';
 import type { ReplyMember } from './find-reply-member';
-import { queueReplyAck } from './queue-reply-ack';
 
 /** What became of one reply to one member's address. */
 export type ReplyOutcome =
@@ -27,10 +20,9 @@ export type ReplyOutcome =
   | { kind: 'accepted'; status: 'processed' | 'ignored' | 'duplicate' };
 
 /**
- * Turns an e-mail reply into the member's update, as a text becomes one (services/inbound): the
- * same consent rules (an active membership; a phone that said STOP shares nothing, decision
- * 0014), the same routing, the same photo and clip pipelines and size rules, the same reply
- * wording, sent back as a short e-mail. The message is a `messages` row (channel `email`), stored
+ * Turns an e-mail reply into the member's update, as a text becomes one: decided by decideInbound
+ * and applied by applyOutcome, as every channel's inbound is (the same consent rules, routing,
+ * photo and clip pipelines, size rules and reply wording), the answer sent back as a short e-mail. The message is a `messages` row (channel `email`), stored
  * once per message and member: a sender that delivers it again (it never heard our 250) changes
  * nothing, and one that was cut off half-way is finished.
  */
@@ -47,78 +39,24 @@ export async function receiveReply(
 
   const row = await storeRow(ctx.db, input);
   if (row === null) return { kind: 'accepted', status: 'duplicate' };
-  // Ends this reply: recordReply with its row, reply and member filled in.
-  const finish = (tx: DbOrTx, outcome: Omit<ReplyRecord, 'row' | 'reply' | 'member'>) =>
-    recordReply(tx, { row, reply, member, ...outcome });
-
-  // The words a text is read by (decision 0055): a reply that asks to stop stops e-mails and
-  // texts alike and is never shared; HELP is answered; one that might ask to stop is held and asked.
-  const request = readRequest(reply.text);
-  if (request === 'opt_out') {
-    await ctx.db.transaction(async (tx) => {
-      await suppressAddress(tx, row.fromAddress, 'replied asking to stop');
-      await optOutPhone(tx, user.phoneNumber, `e-mail: ${reply.text.trim().toUpperCase().slice(0, 52)}`, ctx.clock());
-      await finish(tx, { status: 'processed', error: 'Not shared: it asks to stop (e-mails and texts stopped).' });
-    });
-    return { kind: 'accepted', status: 'processed' };
-  }
-  // STOP is absolute (decision 0014): kept, shared with no one, and no answer.
-  if (await isOptedOut(ctx.db, user.phoneNumber)) {
-    await finish(ctx.db, { status: 'ignored', error: 'Not shared: this phone opted out (STOP).' });
-    return { kind: 'accepted', status: 'ignored' };
-  }
-  if (request === 'help') {
-    await ctx.db.transaction((tx) => finish(tx, { status: 'processed', ack: replies.help(ctx.config.supportContact) }));
-    return { kind: 'accepted', status: 'processed' };
-  }
-  const loops = ((await activeLoopsOf(ctx.db, [user.id])).get(user.id) ?? []).filter((l) => l.id === member.loopId);
-  const routing = routeForSender(reply.text, user, loops);
-  if (routing.kind === 'nowhere') {
-    await finish(ctx.db, { status: 'ignored', error: 'Not shared: this membership is not active.' });
-    return { kind: 'accepted', status: 'ignored' };
-  }
-  if (request === 'unclear') {
-    await ctx.db.transaction((tx) => finish(tx, { status: 'ignored', error: UNCLEAR_HELD, ack: replies.mightStop() }));
-    return { kind: 'accepted', status: 'ignored' };
-  }
-  // A reply of praise or emoji to a recent newsletter is a reaction to it (decision 0056).
+  // The sender's facts, with the one Loop this reply address names: decided as a text is.
   const now = ctx.clock();
-  const reacted = reply.attachments.length === 0 ? reactedIssues(routing.loops, routing.content, now) : [];
-  if (reacted.length > 0) {
-    await ctx.db.transaction(async (tx) => {
-      const newsletterIds = reacted.flatMap((l) => (l.lastIssue ? [l.lastIssue.id] : []));
-      await storeReactions(tx, { newsletterIds, userId: user.id, body: routing.content, messageId: row.id, at: now });
-      const names = reacted.map((l) => l.name);
-      await finish(tx, { status: 'processed', ack: replies.reacted(user.firstName, names) });
-    });
-    return { kind: 'accepted', status: 'processed' };
-  }
-  const media = await convertAttachments(reply.attachments, { config: ctx.config, transcriber: ctx.transcriber });
-  const share = {
-    kind: 'share' as const,
-    userId: user.id,
-    firstName: user.firstName,
-    loops: routing.loops,
-    content: routing.content,
-    location: false,
-    withMedia: reply.attachments.length > 0,
+  const read = (await readSenderFacts(ctx.db, [user.phoneNumber], now)).get(user.phoneNumber);
+  if (!read) throw new Error('no facts read for the member');
+  const facts = { ...read, loops: read.loops.filter((l) => l.id === member.loopId) };
+  const text = {
+    body: reply.text,
+    channel: 'email' as const,
+    params: {},
+    attachments: reply.attachments.length,
+    at: now,
+    simulated: false,
   };
-  const settled = settleShare(share, { ...media, photos: media.photos.length });
-  if (!settled.store) {
-    await ctx.db.transaction((tx) => finish(tx, { status: 'ignored', ack: settled.reply }));
-    return { kind: 'accepted', status: 'ignored' };
-  }
-  await storeUpdates(ctx, {
-    row,
-    userId: user.id,
-    loops: routing.loops,
-    content: routing.content,
-    photos: media.photos,
-    clips: media.clips,
-    storage: ctx.storage,
-    finish: (tx, mediaUrls) => finish(tx, { status: settled.status, ack: settled.reply, mediaUrls }),
-  });
-  return { kind: 'accepted', status: settled.status };
+  const outcome = decideInbound({ ...text, ...inboundSettings(ctx.config) }, facts);
+  const media = () => convertAttachments(reply.attachments, { config: ctx.config, transcriber: ctx.transcriber });
+  await applyOutcome(ctx, { row, phone: user.phoneNumber, userId: user.id, loopId: member.loopId, at: now, media }, outcome);
+  const [handled] = await ctx.db.select({ status: messages.status }).from(messages).where(eq(messages.id, row.id));
+  return { kind: 'accepted', status: handled?.status === 'processed' ? 'processed' : 'ignored' };
 }
 
 /**
@@ -163,38 +101,4 @@ async function storeRow(
   if (stored) return stored;
   const [earlier] = await db.select().from(messages).where(eq(messages.providerMessageId, providerMessageId));
   return earlier && earlier.status === 'processing' ? earlier : null;
-}
-
-interface ReplyRecord {
-  row: MessageRow;
-  reply: ParsedReply;
-  member: ReplyMember;
-  status: 'processed' | 'ignored';
-  /** The acknowledgement's words (the text reply's); none for a reply shared with no one on purpose. */
-  ack?: string;
-  error?: string;
-  mediaUrls?: string[];
-}
-
-/** Marks the row handled and queues the acknowledgement e-mail, in the caller's transaction. */
-async function recordReply(tx: DbOrTx, outcome: ReplyRecord): Promise<void> {
-  const { row } = outcome;
-  await tx
-    .update(messages)
-    .set({
-      status: outcome.status,
-      error: outcome.error ?? null,
-      ...(outcome.mediaUrls ? { mediaUrls: outcome.mediaUrls } : {}),
-      updatedAt: sql`now()`,
-    })
-    .where(eq(messages.id, row.id));
-  if (outcome.ack === undefined) return;
-  await queueReplyAck(tx, {
-    messageId: row.id,
-    toAddress: row.fromAddress,
-    subject: outcome.reply.subject,
-    text: outcome.ack,
-    userId: outcome.member.user.id,
-    loopId: outcome.member.loopId,
-  });
 }

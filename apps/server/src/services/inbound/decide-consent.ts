@@ -1,7 +1,7 @@
 import { HOUR_MS } from '../../lib/clock';
 import { replies, WHICH_LOOP_CHOICES } from '../../messaging/replies';
 import type { ConsentText } from './consent';
-import type { InboundText, Reply } from './decide-inbound';
+import type { InboundText, Reply } from './inbound-text';
 import { twilioAnsweredKeyword } from './keywords';
 import { nameKey } from './route-text';
 import { textFrequency } from '../../messaging/text-frequency';

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OPT_OUT_PHRASES } from '../../messaging/opt-out-words';
-import { decideInbound, type InboundText } from './decide-inbound';
+import { decideInbound } from './decide-inbound';
+import type { InboundText } from './inbound-text';
 import { erasureCodeHash } from './erasure-code';
 import type { SenderFacts } from './sender-facts';
 

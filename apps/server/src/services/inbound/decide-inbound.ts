@@ -1,46 +1,13 @@
-import type { Config } from '../../config';
-import { textChannel, type MessageRow } from '../../messaging/context';
 import { isTwilioHelpWord, isTwilioOptOutWord, readRequest } from '../../messaging/opt-out-words';
 import { replies } from '../../messaging/replies';
-import { isSimulatorAddress } from '../../messaging/simulator';
 import { parseConsent } from './consent';
 import { answerToQuestion, decideConsent, type ConsentOutcome } from './decide-consent';
 import { erasureCodeHash } from './erasure-code';
+import type { InboundText, Reply } from './inbound-text';
 import { erasureCodeIn, parseKeyword, twilioAnsweredKeyword, type Keyword } from './keywords';
 import { reactedIssues } from './reaction-words';
 import { routeText, type LoopRef } from './route-text';
 import type { SenderFacts } from './sender-facts';
-
-/** What deciding a text looks at besides its sender's facts. */
-export interface InboundText {
-  body: string;
-  channel: 'sms' | 'whatsapp';
-  /** Twilio's form parameters: OptOutType, NumMedia, MessageType, Latitude, Longitude. */
-  params: Record<string, string>;
-  /** When it arrived: a numbered reply answers a "which Loop?" question still open then. */
-  at: Date;
-  /** From the Phone Simulator, which plays Twilio's answers on SMS. */
-  simulated: boolean;
-  /** TWILIO_KEYWORD_REPLIES: who answers START and HELP on SMS. */
-  keywordReplies: Config['TWILIO_KEYWORD_REPLIES'];
-  /** SUPPORT_CONTACT (or its default), which the HELP answer names (CTIA 5.1.3). */
-  supportContact: string;
-  /** SESSION_SECRET: a DELETE's code is checked against its keyed hash (decision 0045). */
-  codeSecret: string;
-}
-
-/** The settings deciding a text reads. */
-export type InboundSettings = Pick<InboundText, 'keywordReplies' | 'supportContact' | 'codeSecret'>;
-
-export function inboundSettings(config: Pick<Config, 'TWILIO_KEYWORD_REPLIES' | 'supportContact' | 'SESSION_SECRET'>): InboundSettings {
-  return { keywordReplies: config.TWILIO_KEYWORD_REPLIES, supportContact: config.supportContact, codeSecret: config.SESSION_SECRET };
-}
-
-/** A text Loop sends back; `opt_out_notice` is the only kind that reaches a phone that opted out. */
-export interface Reply {
-  body: string;
-  kind: 'reply' | 'opt_out_notice';
-}
 
 /** Why a text that might ask to stop was kept unshared, for staff (decision 0055). */
 export const UNCLEAR_HELD = 'Not shared: it might ask to stop texts; the sender was asked to reply STOP or send it again.';
@@ -48,7 +15,7 @@ export const UNCLEAR_HELD = 'Not shared: it might ask to stop texts; the sender 
 /** What a text comes to. Only `share` stores anything in a Loop. */
 export type Outcome =
   /** Stop texting this phone; the confirmation unless someone answered already. */
-  | { kind: 'opt_out'; reason: string; reply: Reply | undefined }
+  | { kind: 'opt_out'; reason: string; reply: Reply | undefined; note?: string }
   | { kind: 'opt_in'; reply: Reply | undefined }
   /** HELP, LOOPS: an answer, nothing changes. */
   | { kind: 'answer'; reply: Reply | undefined }
@@ -63,7 +30,8 @@ export type Outcome =
   | { kind: 'opted_out' }
   /** A tap on a template's quick-reply button answers our text: it opens the window, shares nothing. */
   | { kind: 'button' }
-  | { kind: 'nowhere'; reply: string }
+  /** Shared with no one: the reply says why (a text); `note` says it to staff (an e-mail, unanswered). */
+  | { kind: 'nowhere'; reply: string | undefined; note?: string }
   /** A member without an account texted DELETE: a code goes back, which confirms it (decision 0045). */
   | { kind: 'erase_ask'; userId: number }
   /** DELETE with the right code in time: the member and all they sent are deleted. */
@@ -80,29 +48,17 @@ export type Outcome =
       withMedia: boolean;
     };
 
-/** The text as deciding it needs it, from its stored row. */
-export function inboundText(row: MessageRow, settings: InboundSettings): InboundText {
-  const params = row.raw ?? {};
-  return {
-    body: params.Body ?? row.body,
-    channel: textChannel(row.channel),
-    params,
-    at: row.createdAt,
-    simulated: isSimulatorAddress(row.toAddress),
-    ...settings,
-  };
-}
-
 /**
- * What a member's text does, decided from the text and its sender's facts alone, with no reads
- * or writes: the one decision that both the batch of fast texts (planFastText) and the text at
- * a time (handleInbound) apply, so they agree by construction. In order: a YES (decision 0033),
+ * What a member's message does, decided from the message and its sender's facts alone, with no
+ * reads or writes: the one decision every channel's inbound applies (applyOutcome, single or a
+ * batch at a time), so they agree by construction. For a text, in order: a YES (decision 0033),
  * a keyword (an opt-out or HELP in any reasonable words and languages, decisions 0034 and 0055),
  * a number answering an open "which Loop?" question, a phone that opted out, a button tap, a text
  * that might ask to stop (held, decision 0055), then routing to the sender's Loops: a reaction to
- * a recent newsletter (decision 0056) or an update.
+ * a recent newsletter (decision 0056) or an update. An e-mail reply: decideEmailReply.
  */
 export function decideInbound(text: InboundText, facts: SenderFacts): Outcome {
+  if (text.channel === 'email') return decideEmailReply(text, facts);
   const { params } = text;
   const keyword = parseKeyword(text.body, params.OptOutType);
   const consent = keyword === null || keyword === 'opt_in' ? parseConsent(text.body) : null;
@@ -119,8 +75,35 @@ export function decideInbound(text: InboundText, facts: SenderFacts): Outcome {
     return { kind: 'held_for_yes', reply: { body: replies.heldForYes(facts.invitations), kind: 'reply' } };
   }
   if (routing.kind === 'nowhere') return routing;
+  return decideRouted(text, routing);
+}
+
+/**
+ * A reply to a member's e-mail address (decision 0050), whose facts hold the one Loop the address
+ * names: read by the words a text is read by (decision 0055) and in a text's order, but none of
+ * what only a text can be (YES, START, LOOPS, DELETE, a numbered answer, a button). One that asks
+ * to stop stops e-mails and texts alike and is never shared, with no confirmation; HELP is
+ * answered; a phone that said STOP shares nothing (decision 0014); a membership no longer active
+ * takes nothing; then as a text.
+ */
+function decideEmailReply(text: InboundText, facts: SenderFacts): Outcome {
+  const request = readRequest(text.body);
+  if (request === 'opt_out') {
+    const reason = `e-mail: ${text.body.trim().toUpperCase().slice(0, 52)}`;
+    return { kind: 'opt_out', reason, reply: undefined, note: 'Not shared: it asks to stop (e-mails and texts stopped).' };
+  }
+  if (request === 'help') return { kind: 'answer', reply: { body: replies.help(text.supportContact), kind: 'reply' } };
+  if (facts.optedOut) return { kind: 'opted_out' };
+  const routing = routeForSender(text.body, facts.user, facts.loops);
+  if (routing.kind === 'nowhere') return { kind: 'nowhere', reply: undefined, note: 'Not shared: this membership is not active.' };
+  return decideRouted(text, routing);
+}
+
+/** A message that reaches some of its sender's Loops: held as unclear, a reaction or an update. */
+function decideRouted(text: InboundText, routing: { user: { id: number; firstName: string }; loops: LoopRef[]; content: string }): Outcome {
+  const { params } = text;
   if (readRequest(text.body) === 'unclear') return { kind: 'unclear', reply: { body: replies.mightStop(), kind: 'reply' } };
-  const attachments = Number.parseInt(params.NumMedia ?? '0', 10) || 0;
+  const attachments = text.attachments ?? (Number.parseInt(params.NumMedia ?? '0', 10) || 0);
   const location = params.MessageType === 'location' || (params.Latitude !== undefined && params.Longitude !== undefined);
   const reacted = attachments === 0 && !location ? reactedIssues(routing.loops, routing.content, text.at) : [];
   if (reacted.length > 0) {

@@ -47,7 +47,7 @@ export function parseKeyword(body: string, optOutType?: string): Keyword | null 
  * those replies in Advanced Opt-Out (README), which still tags the words: Loop answers.
  */
 export function twilioAnsweredKeyword(text: {
-  channel: 'sms' | 'whatsapp';
+  channel: 'sms' | 'whatsapp' | 'email';
   params: Record<string, string>;
   keywordReplies: 'twilio' | 'loop';
 }): boolean {
