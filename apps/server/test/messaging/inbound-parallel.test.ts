@@ -29,6 +29,8 @@ const watch = vi.hoisted(() => {
     started: new Map<string, number[]>(),
     /** The next batch fails after storing its texts (its transaction then rolls back). */
     failNext: false,
+    /** Runs as each text starts alone, before it is handled. */
+    onAlone: undefined as (() => Promise<void>) | undefined,
   };
   const track = async <T>(rows: { id: number; fromAddress: string }[], work: () => Promise<T>): Promise<T> => {
     const senders = [...new Set(rows.map((row) => row.fromAddress))];
@@ -57,6 +59,7 @@ vi.mock('../../src/services/inbound/handle-inbound', async (importOriginal) => {
     handleInbound: async (...args: Parameters<typeof original.handleInbound>) => {
       watch.state.alone += 1;
       watch.state.mostAlone = Math.max(watch.state.mostAlone, watch.state.alone);
+      await watch.state.onAlone?.();
       try {
         return await watch.track([args[1]], () => original.handleInbound(...args));
       } finally {
@@ -178,6 +181,31 @@ describe('inbound texts side by side (decision 0016)', () => {
       // Two updates each (LOOPS makes none), in order.
       expect(storedInOrder.filter((id) => own.includes(id))).toEqual([own[0], own[2]]);
     }
+  });
+
+  it("sweepUntilIdle runs the worker's own loop: no more senders leased at once than INBOUND_CONCURRENCY", async () => {
+    const people = await Promise.all(Array.from({ length: 12 }, () => createPerson(db())));
+    await createLoop(db(), { name: 'Queue', memberIds: people.map((p) => p.id) });
+    for (const person of people)
+      await ingestInbound(db(), smsParams({ accountSid: 'AC1', from: person.phoneNumber, body: 'LOOPS' }), new Date());
+    const phones = people.map((p) => p.phoneNumber);
+    let mostLeased = 0;
+    watch.state.onAlone = async () => {
+      const leased = await db()
+        .selectDistinct({ from: messages.fromAddress })
+        .from(messages)
+        .where(and(eq(messages.direction, 'inbound'), eq(messages.status, 'processing'), inArray(messages.fromAddress, phones)));
+      mostLeased = Math.max(mostLeased, leased.length);
+    };
+    try {
+      await sweepUntilIdle(t.app.ctx);
+    } finally {
+      watch.state.onAlone = undefined;
+    }
+    // Production's takeAndHandle leases a sender only when one of the four is free.
+    expect(mostLeased).toBeGreaterThan(0);
+    expect(mostLeased).toBeLessThanOrEqual(4);
+    expect(watch.state.mostAlone).toBeLessThanOrEqual(4);
   });
 
   it('a batch that fails is rolled back and handled a text at a time, each text once', async () => {
