@@ -30,10 +30,15 @@ const MUTED = '#5c554c';
 const ACCENT = '#b4532a';
 
 /** A new document with the layout's fonts embedded (subset to the letters used) and plain metadata. */
-export function createDoc(options: { size: [number, number]; margin: number; title: string; style: PaperStyle }): Doc {
+export function createDoc(options: {
+  size: [number, number];
+  margins: { top: number; bottom: number; left: number; right: number };
+  title: string;
+  style: PaperStyle;
+}): Doc {
   const doc = new PDFDocument({
     size: options.size,
-    margin: options.margin,
+    margins: options.margins,
     bufferPages: true,
     pdfVersion: '1.7',
     lang: 'en',
@@ -47,6 +52,17 @@ export function createDoc(options: { size: [number, number]; margin: number; tit
   doc.registerFont('italic', fonts.italic);
   doc.font('body').fillColor(INK);
   return doc;
+}
+
+/** Ends the document piped into `out` and resolves once `out` has it all. */
+export function finishInto(doc: Doc, out: NodeJS.WritableStream): Promise<void> {
+  const done = new Promise<void>((resolve, reject) => {
+    out.on('finish', resolve);
+    out.on('error', reject);
+    doc.on('error', reject);
+  });
+  doc.end();
+  return done;
 }
 
 /** The document's bytes once it is ended. */

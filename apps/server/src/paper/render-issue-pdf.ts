@@ -8,7 +8,13 @@ const MARGIN = { regular: 56.7, large: 62.4 };
 export async function renderIssuePdf(issue: PaperIssue, options: PaperOptions): Promise<Buffer> {
   const style = options.large ? STYLES.large : STYLES.regular;
   const title = [issue.loopName, issue.title || issue.period].join(': ');
-  const doc = createDoc({ size: PAGE_POINTS[options.size], margin: options.large ? MARGIN.large : MARGIN.regular, title, style });
+  const margin = options.large ? MARGIN.large : MARGIN.regular;
+  const doc = createDoc({
+    size: PAGE_POINTS[options.size],
+    margins: { top: margin, bottom: margin, left: margin, right: margin },
+    title,
+    style,
+  });
   drawMasthead(doc, issue, style);
   drawBlocks(doc, issue.blocks, style);
   doc.moveDown(1);
