@@ -27,6 +27,13 @@ describe('server layers', () => {
     expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*messaging may import only media, storage/)]);
   });
 
+  it('refuses the paper edition reaching into services or routes (decision 0069)', async () => {
+    for (const upper of ['../services/loop-access', '../routes/newsletters/visibility']) {
+      const found = await problems('apps/server/src/paper/upward.ts', `import * as upper from '${upper}';\nexport const x = upper;\n`);
+      expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*paper may import only publishing, media/)]);
+    }
+  });
+
   it('refuses services importing routes, plugins, jobs or scheduling', async () => {
     for (const upper of [
       '../../routes/api/loops/index',

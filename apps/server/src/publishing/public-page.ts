@@ -23,6 +23,8 @@ export interface NewsletterPageInput {
   clips?: ClipFiles;
   /** The Loop's past issues behind this page's link (a sent newsletter's only; decision 0042). */
   archivePath?: string;
+  /** The issue's print-ready PDF, regular and large type (decision 0069). */
+  pdf?: { path: string; largePath: string };
   /** False for the editor's live preview, a frame that runs no script: the page without its lightbox. */
   script?: boolean;
   /** Members' reactions to a sent issue (decision 0056): first names and what they sent. */
@@ -68,6 +70,7 @@ ${draft ? '<p class="draft-banner" role="status"><strong>Draft preview.</strong>
   </header>
   <nav class="page-tools" aria-label="More from this Loop">
     ${input.archivePath ? `<a href="${escapeHtml(input.archivePath)}">All past issues</a>` : ''}
+    ${input.pdf ? `<a class="pdf-link" href="${escapeHtml(input.pdf.path)}" download>Download PDF</a> <a class="pdf-link" href="${escapeHtml(input.pdf.largePath)}" download>Large-type PDF</a>` : ''}
     <button type="button" class="print-button" hidden>Print / Save as PDF</button>
   </nav>
   <main class="content">

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { findClips, findPhotos } from '../../media/find-media';
 import { newsletterUrl } from '../../publishing/newsletter-texts';
 import { ASSET_PREFIX, pageAssets } from '../../publishing/page-assets';
+import { newsletterPdfPath } from '@loop/shared/paper';
 import { newsletterArchivePath, newsletterPath, personalArchivePath } from '@loop/shared/newsletters';
 import { renderArchivePage, renderMembersOnlyPage, renderNewsletterPage, renderNotFoundPage } from '../../publishing/public-page';
 import { findMediaUrls } from '../../publishing/render-markdown';
@@ -9,9 +10,8 @@ import { findPublicNewsletter } from '../../services/newsletters/find-public-new
 import { listArchive, listPersonalArchive, type Archive } from '../../services/newsletters/list-archive';
 import { listReactions, PAGE_REACTIONS } from '../../services/newsletters/reactions';
 import { getLoopAccess } from '../../services/loop-access';
-
-/** A urlId is randomToken(): base64url. Anything else is unknown without asking the database. */
-const URL_ID = /^[A-Za-z0-9_-]{20,100}$/;
+import newsletterPdfRoutes from './pdf';
+import { isVisibleTo, URL_ID } from './visibility';
 
 /**
  * The public newsletter page, GET /newsletters/{urlId}, its Loop's past issues at
@@ -22,13 +22,13 @@ const URL_ID = /^[A-Za-z0-9_-]{20,100}$/;
  */
 const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
   const { db, config } = app.ctx;
+  // Its print-ready PDF, /newsletters/{urlId}.pdf, under the same access rules (decision 0069).
+  await app.register(newsletterPdfRoutes);
 
   app.get<{ Params: { urlId: string } }>('/newsletters/:urlId', async (request, reply) => {
     const { urlId } = request.params;
     const found = URL_ID.test(urlId) ? await findPublicNewsletter(db, urlId) : null;
-    const visible =
-      found && (found.newsletter.status === 'sent' || request.user?.isStaff === true || request.user?.id === found.loop.creatorId);
-    if (!found || !visible) return sendHtml(reply.code(404), renderNotFoundPage(), 'no-store');
+    if (!found || !isVisibleTo(found, request.user)) return sendHtml(reply.code(404), renderNotFoundPage(), 'no-store');
     const sent = found.newsletter.status === 'sent';
     const react = sent ? await reactFor(request, found.newsletter.loopId, found.newsletter.id) : undefined;
     const html = renderNewsletterPage({
@@ -38,6 +38,7 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
       publicUrl: config.PUBLIC_URL,
       photos: await findPhotos(db, findMediaUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
       clips: await findClips(db, findMediaUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
+      pdf: { path: newsletterPdfPath(urlId), largePath: newsletterPdfPath(urlId, { large: true }) },
       ...(sent ? { archivePath: newsletterArchivePath(urlId), reactions: await listReactions(db, found.newsletter.id) } : {}),
       ...(react ? { react } : {}),
     });

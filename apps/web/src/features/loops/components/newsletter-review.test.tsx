@@ -63,6 +63,8 @@ describe('the Newsletter tab (decision 0040)', () => {
     await user.click(await screen.findByRole('tab', { name: /Newsletter/ }));
     expect(await screen.findByText(/^Waiting for your approval: goes out/)).toBeDefined();
     expect(screen.getByRole('link', { name: /Edit/ }).getAttribute('href')).toBe('/loops/7/newsletters/9');
+    // The paper edition, previewed before approving (decision 0069).
+    expect(screen.getByRole('link', { name: /Preview PDF/ }).getAttribute('href')).toMatch(/^\/newsletters\/[\w-]+\.pdf$/);
 
     await user.click(screen.getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText(/^Approved: goes out/)).toBeDefined();

@@ -1,7 +1,8 @@
-import { CalendarClock, Check, Eye, Newspaper, Pencil, RefreshCw, Send, SkipForward, Undo2 } from 'lucide-react';
+import { CalendarClock, Check, Eye, FileText, Newspaper, Pencil, RefreshCw, Send, SkipForward, Undo2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { newsletterPath, type LoopNewsletters, type Newsletter, type NewsletterAudience } from '@loop/shared/newsletters';
+import { newsletterPdfPath } from '@loop/shared/paper';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -147,6 +148,13 @@ function UpcomingDraft({ loopId, info, draft }: { loopId: number; info: LoopNews
           <a href={newsletterPath(draft.urlId)} target="_blank" rel="noopener noreferrer">
             <Eye aria-hidden="true" />
             Preview
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </Button>
+        <Button asChild variant="outline">
+          <a href={newsletterPdfPath(draft.urlId)} target="_blank" rel="noopener noreferrer">
+            <FileText aria-hidden="true" />
+            Preview PDF
             <span className="sr-only"> (opens in a new tab)</span>
           </a>
         </Button>
