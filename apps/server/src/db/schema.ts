@@ -72,6 +72,12 @@ export const users = pgTable(
      * free-form texts. SMS never opens it (the window is per channel); a 63016 closes it.
      */
     lastWhatsappInboundAt: timestamp('last_whatsapp_inbound_at', { withTimezone: true }),
+    /**
+     * When the person chose WhatsApp themselves (decision 0060): WhatsApp at sign-up or in their
+     * Profile, or a text they sent Loop on WhatsApp. Until then every text goes by SMS, whatever
+     * anyone else typed; a 63016 leaves it as it is.
+     */
+    whatsappOptedInAt: timestamp('whatsapp_opted_in_at', { withTimezone: true }),
     /** The IANA zone the person chose (Profile); wins over every other (decision 0036). */
     timeZone: text('time_zone'),
     /**
@@ -632,14 +638,16 @@ export const phoneCodes = pgTable(
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
     /**
      * HMAC-SHA256 of the secret the browser that asked for the code holds (an HttpOnly cookie):
-     * the code works only with it, and only that browser may change or resend it (decision 0027).
+     * the code works only with it, and only that browser may change or resend it (decision 0027);
+     * other browsers' codes for the phone are other rows (decision 0060).
      */
     holderHash: text('holder_hash'),
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [
-    uniqueIndex('phone_codes_phone_number_purpose_key').on(t.phoneNumber, t.purpose),
+    // One code per browser for a phone and purpose (decision 0060), found by the holder's hash.
+    uniqueIndex('phone_codes_phone_number_purpose_holder_key').on(t.phoneNumber, t.purpose, t.holderHash),
     index('phone_codes_expires_at_idx').on(t.expiresAt),
   ],
 );

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, phoneCodes, users } from '../../src/db/schema';
 import { optOutPhone } from '../../src/messaging/opt-outs';
 import { CODE_GONE } from '../../src/services/phone-codes/check-phone-code';
+import { NO_CODE_TO_RESEND } from '../../src/services/phone-codes/code-sent-answer';
 import { PHONE_CODE } from '../../src/services/phone-codes/phone-code-policy';
 import { browser, createTestApp, lastCodeTo, newAccount, signUp, uniquePhone, type TestContext } from '../helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
@@ -44,19 +45,24 @@ describe('a sign-up belongs to the browser that started it', () => {
     const mallory = browser(t.app, { remoteAddress: '10.60.0.2' });
     const victimForm = newAccount({ phoneNumber: VICTIM_PHONE, email: 'victim@example.com', firstName: 'Vic' });
     expect((await victim.post('/api/register', victimForm)).statusCode).toBe(202);
+    const victimCode = await lastCodeTo(t.app, VICTIM_PHONE);
 
-    // 31 seconds later Mallory registers the same phone with her own email and password.
+    // 31 seconds later Mallory registers the same phone with her own email and password: her
+    // browser gets a code of its own, texted to the victim's phone (decision 0060).
     clock.advance(PHONE_CODE.resendAfterMs + 1000);
     const malloryForm = newAccount({ phoneNumber: VICTIM_PHONE, email: 'mallory@example.com', firstName: 'Mallory' });
     const hers = await mallory.post('/api/register', malloryForm);
     expect(hers.statusCode).toBe(202);
-    // Her resend changes nothing either.
-    clock.advance(PHONE_CODE.resendAfterMs + 1000);
-    expect((await mallory.post('/api/register/resend', { phoneNumber: VICTIM_PHONE })).statusCode).toBe(202);
-    expect(await codesTextedTo(VICTIM_PHONE)).toBe(1);
+    expect(await codesTextedTo(VICTIM_PHONE)).toBe(2);
+    const malloryCode = await lastCodeTo(t.app, VICTIM_PHONE);
 
-    // The victim types the newest code texted to their phone, in their browser.
-    const done = await victim.post('/api/register/verify', { phoneNumber: VICTIM_PHONE, code: await lastCodeTo(t.app, VICTIM_PHONE) });
+    // The victim types the newest code texted to their phone, in their browser: it is Mallory's,
+    // so it is not right there, and it creates nobody's account.
+    const wrong = await victim.post('/api/register/verify', { phoneNumber: VICTIM_PHONE, code: malloryCode });
+    expect(wrong.statusCode).toBe(400);
+    expect(await accountsWithEmail('mallory@example.com')).toBe(0);
+    // Their own code still creates their own account.
+    const done = await victim.post('/api/register/verify', { phoneNumber: VICTIM_PHONE, code: victimCode });
     expect(done.statusCode).toBe(201);
     expect(done.json()).toMatchObject({ email: 'victim@example.com', firstName: 'Vic', isPrivileged: true });
     expect(await accountsWithEmail('mallory@example.com')).toBe(0);
@@ -66,6 +72,29 @@ describe('a sign-up belongs to the browser that started it', () => {
       payload: { email: 'mallory@example.com', password: malloryForm.password },
     });
     expect(asMallory.statusCode).toBe(401);
+  });
+
+  it("a stranger's waiting sign-up neither blocks the holder's nor gets a 202 for a code that did not go", async () => {
+    const phoneNumber = uniquePhone();
+    const stranger = browser(t.app, { remoteAddress: '10.60.0.3' });
+    expect((await stranger.post('/api/register', newAccount({ phoneNumber, email: 'stranger-first@example.com' }))).statusCode).toBe(202);
+    expect(await codesTextedTo(phoneNumber)).toBe(1);
+
+    // The phone's holder signs up in their own browser while the stranger's code waits: a 202 is
+    // a code that went out, and it completes the holder's sign-up.
+    const holder = browser(t.app, { remoteAddress: '10.60.0.4' });
+    const asked = await holder.post('/api/register', newAccount({ phoneNumber, email: 'holder-second@example.com' }));
+    expect(asked.statusCode).toBe(202);
+    expect(await codesTextedTo(phoneNumber)).toBe(2);
+    const done = await holder.post('/api/register/verify', { phoneNumber, code: await lastCodeTo(t.app, phoneNumber) });
+    expect(done.statusCode).toBe(201);
+    expect(done.json()).toMatchObject({ email: 'holder-second@example.com' });
+
+    // A resend from a browser with no code waiting for the phone says that none was sent.
+    clock.advance(PHONE_CODE.resendAfterMs + 1000);
+    const nothing = await browser(t.app).post('/api/register/resend', { phoneNumber });
+    expect([nothing.statusCode, nothing.json().message]).toEqual([400, NO_CODE_TO_RESEND]);
+    expect(await codesTextedTo(phoneNumber)).toBe(2);
   });
 
   it('a code typed in any other browser does nothing: not even a try against the code', async () => {
@@ -115,7 +144,7 @@ describe('a sign-up belongs to the browser that started it', () => {
   });
 });
 
-describe('/register and /register/resend answer the same whatever state the phone is in', () => {
+describe('/register answers the same whatever state the phone is in', () => {
   it('a new phone, a phone whose sign-up waits (under and over 30 s), an account, an opted-out phone: one answer', async () => {
     const waiting = uniquePhone();
     await browser(t.app).post('/api/register', newAccount({ phoneNumber: waiting }));
@@ -140,17 +169,22 @@ describe('/register and /register/resend answer the same whatever state the phon
     expect(expected?.status).toBe(202);
     for (const [state, answer] of answers) expect({ state, ...answer }).toEqual({ state, ...expected });
 
-    // Resend: nothing waiting, a sign-up of another browser just sent, one sent over 30 s ago.
+    // A resend from a browser with no code of its own: the same 400 whatever waits for the phone.
     const justSent = uniquePhone();
     await browser(t.app).post('/api/register', newAccount({ phoneNumber: justSent }));
     const resends = new Map<string, ReturnType<typeof seen>>();
-    for (const [state, phoneNumber] of Object.entries({ nothing: uniquePhone(), justSent, overThirty: waitingLong })) {
+    for (const [state, phoneNumber] of Object.entries({
+      nothing: uniquePhone(),
+      justSent,
+      overThirty: waitingLong,
+      account: account.phoneNumber,
+    })) {
       const resent = await browser(t.app).post('/api/register/resend', { phoneNumber });
-      resends.set(state, { ...seen(resent), body: { ...resent.json(), phoneNumber: 'the phone' } });
+      resends.set(state, seen(resent));
     }
     const first = resends.get('nothing');
-    expect(first?.status).toBe(202);
-    expect(first?.body).toEqual(expected?.body);
+    expect(first?.status).toBe(400);
+    expect(first?.body).toEqual({ message: NO_CODE_TO_RESEND });
     for (const [state, answer] of resends) expect({ state, ...answer }).toEqual({ state, ...first });
   });
 });
@@ -165,10 +199,11 @@ describe('"Forgot password?" codes work only in the browser that asked', () => {
     expect(asked.statusCode).toBe(202);
     const code = await lastCodeTo(t.app, account.phoneNumber);
     clock.advance(PHONE_CODE.resendAfterMs + 1000);
-    // Mallory asks too: the same answer, and no new code.
+    // Mallory asks too: the same answer; her browser gets a code of its own, and the holder's
+    // stays as it was (decision 0060).
     const hers = await mallory.post('/api/password-reset', { login: account.email });
     expect(seen(hers)).toEqual(seen(asked));
-    expect(await lastCodeTo(t.app, account.phoneNumber)).toBe(code);
+    expect(await lastCodeTo(t.app, account.phoneNumber)).not.toBe(code);
 
     // The code, typed in Mallory's browser (or with no cookie at all), sets no password.
     const attempt = { login: account.email, code, password: 'mallory owns this now' };

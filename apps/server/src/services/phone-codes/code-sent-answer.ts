@@ -4,11 +4,17 @@ import { waitText } from '../attempts/enforce-limits';
 import type { IssueOutcome } from './issue-phone-code';
 import { PHONE_CODE } from './phone-code-policy';
 
+/** A resend when no code of this browser waits: true whatever the phone, and it names no account. */
+export const NO_CODE_TO_RESEND =
+  'No code was sent: no code asked for in this browser is waiting for this phone (it expired or was used). Fill in the form again for a new code.';
+
 /**
  * What a form that texted a code to a phone answers (sign-up, a new phone number), and the
- * code-holder secret the browser keeps (its cookie). One answer whatever the phone's state: a
- * refused form or resend (another browser's code waits, or none of this browser's does) reads as a
- * code that went out. Only this browser's own wait, and the phone's cap on codes, are said.
+ * code-holder secret the browser keeps (its cookie). Every browser gets its own code (decision
+ * 0060), so a 202 means a code went out (or, for a number of another account, that the same work
+ * was done for nobody, decision 0052). When none went out the answer says why: this browser's own
+ * wait, the phone's cap on codes, codes held for the number's prefix, or a resend with nothing to
+ * resend. None of them depends on whether the phone has an account.
  */
 export function codeSentAnswer(phoneNumber: string, issued: IssueOutcome, simulator: boolean): { answer: SignUpStarted; holder: string } {
   if (issued.status === 'too_soon') {
@@ -21,7 +27,8 @@ export function codeSentAnswer(phoneNumber: string, issued: IssueOutcome, simula
     );
   }
   if (issued.status === 'held') throw issued.error;
-  const text = issued.status === 'sent' ? issued.text : null;
+  if (issued.status === 'refused') throw new AppError('bad_request', NO_CODE_TO_RESEND);
+  const text = issued.text;
   return {
     answer: {
       phoneNumber,

@@ -25,10 +25,7 @@ export type IssueOutcome = (
   | { status: 'too_many'; waitSeconds: number }
   /** The phone's prefix or country had too many codes nobody typed in this hour (decision 0051): nothing changed. */
   | { status: 'held'; error: CodesHeldError }
-  /**
-   * Nothing changed: another browser's code is waiting for this phone and purpose, or (a resend)
-   * none of this browser's is. The caller answers as if a code went out.
-   */
+  /** Nothing changed: a resend, and no code of this browser waits for this phone and purpose. */
   | { status: 'refused' }
 ) & {
   /** The code-holder secret the browser keeps after this request (set it again as its cookie). */
@@ -44,11 +41,13 @@ class Discard extends Error {
 
 /**
  * Issues a code for a phone and purpose and queues its text by SMS through the configured
- * provider, in one transaction. One live code per phone and purpose, and it belongs to the browser
- * that asked for it (decision 0027): `holder` is the secret that browser presented (its cookie).
- * A new form from that browser replaces its code and details, and its secret (a planted cookie
- * never keeps a code); a form or a resend from any other browser while the code waits changes
- * nothing ('refused'), whatever it says.
+ * provider, in one transaction. A code belongs to the browser that asked for it (decision 0027):
+ * `holder` is the secret that browser presented (its cookie). Each browser has its own code for a
+ * phone and purpose (decision 0060): a form from another browser gets a code of its own and never
+ * touches a waiting one, so a stranger cannot disturb a sign-up in progress nor stop the phone's
+ * holder from getting a code, other than through the phone's caps. A new form from the same browser
+ * replaces its code and details, and its secret (a planted cookie never keeps a code); a resend
+ * keeps them, and without a code of this browser waiting changes nothing ('refused').
  *
  * Every outcome runs the same statements, and only a code that goes out is kept: an answer's
  * timing does not tell whether a code went out. `rehearse` runs them for nobody (an unknown
@@ -80,21 +79,19 @@ export async function issuePhoneCode(
   const phoneNumber = input.rehearse ? `rehearsal:${randomToken(12)}` : input.phoneNumber;
   const presented = presentedHolder(input.holder);
   return db.transaction(async (tx) => {
+    // No secret matches no row (a hash is never empty).
+    const presentedHash = presented ? hashHolder(presented, secret) : '';
+    const thisBrowser = and(
+      eq(phoneCodes.phoneNumber, phoneNumber),
+      eq(phoneCodes.purpose, purpose),
+      eq(phoneCodes.holderHash, presentedHash),
+    );
     const [last] = await tx
-      .select({
-        sentAt: phoneCodes.sentAt,
-        payload: phoneCodes.payload,
-        holderHash: phoneCodes.holderHash,
-        expiresAt: phoneCodes.expiresAt,
-        tries: phoneCodes.tries,
-      })
+      .select({ sentAt: phoneCodes.sentAt, payload: phoneCodes.payload, expiresAt: phoneCodes.expiresAt })
       .from(phoneCodes)
-      .where(and(eq(phoneCodes.phoneNumber, phoneNumber), eq(phoneCodes.purpose, purpose)))
+      .where(thisBrowser)
       .for('update');
-    const live = last !== undefined && last.expiresAt > now;
-    const mine = live && presented !== null && last.holderHash === hashHolder(presented, secret);
-    // A code past its tries can complete nothing: it no longer holds the phone against others.
-    const waiting = live && last.tries < PHONE_CODE.maxTries;
+    const mine = last !== undefined && last.expiresAt > now;
     // A resend keeps this browser's secret; a new form gets a new one, so a secret someone else
     // planted in this browser never keeps a code.
     const holder = input.payload === 'keep' && mine && presented ? presented : newToken('codeHolder');
@@ -111,7 +108,7 @@ export async function issuePhoneCode(
         const capWait = await phoneCapWait(sp, purpose, phoneNumber, now, secret);
         const held = input.limits ? await codeTextHold(sp, phoneNumber, now, input.limits) : null;
         let refusal: IssueOutcome | null = null;
-        if (!mine && (waiting || input.payload === 'keep')) refusal = { status: 'refused', holder: unchanged };
+        if (!mine && input.payload === 'keep') refusal = { status: 'refused', holder: unchanged };
         else if (since < PHONE_CODE.resendAfterMs) {
           refusal = { status: 'too_soon', waitSeconds: Math.ceil((PHONE_CODE.resendAfterMs - since) / 1000), holder: unchanged };
         } else if (capWait > 0) refusal = { status: 'too_many', waitSeconds: capWait, holder: unchanged };
@@ -126,10 +123,11 @@ export async function issuePhoneCode(
           sentAt: now,
           expiresAt,
         };
+        // This browser's code (if any) gives way to the new one; other browsers' codes stay.
+        await sp.delete(phoneCodes).where(thisBrowser);
         const [row] = await sp
           .insert(phoneCodes)
           .values({ phoneNumber, purpose, ...values })
-          .onConflictDoUpdate({ target: [phoneCodes.phoneNumber, phoneCodes.purpose], set: values })
           .returning({ id: phoneCodes.id });
         if (!row) throw new Error('upsert returned no row');
         let text: string | null = null;

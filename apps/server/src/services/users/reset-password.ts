@@ -13,11 +13,12 @@ export type LoginId = { email: string } | { phoneNumber: string };
 
 /**
  * True whether or not a code went out, and the same for every account or none (decision 0052):
- * when another browser's code still waits or the phone had its reset codes for the hour, nothing
- * is sent, and the answer says so without saying which case this is.
+ * when this browser asked less than 30 seconds ago or the phone had its reset codes for the hour,
+ * nothing is sent, and the answer says so without saying which case this is. Another browser's
+ * waiting code stops nothing (decision 0060).
  */
 const STARTED =
-  'If an account has this phone number or email, we texted a code to its phone. It is valid for 10 minutes. No code is sent while one asked for in the last 10 minutes still waits, or after 5 in an hour: then try again later.';
+  'If an account has this phone number or email, we texted a code to its phone. It is valid for 10 minutes. No code is sent within 30 seconds of the last one asked for in this browser, or after 5 in an hour: then try again later.';
 /** One answer for every code that does not check out: it must not tell whether an account exists. */
 const NOT_RIGHT =
   'That code is not right, has expired, was already used, or was asked for in another browser. Check the text, or ask for a new code here.';
@@ -37,7 +38,7 @@ async function findAccount(db: Db, login: LoginId) {
  * "Forgot password?": texts a code to the account's phone, bound to this browser (`holder`: the
  * secret it presented; decision 0027). The answer is the same, and takes as long, whether or not
  * an account exists and whether or not a code went out (a resend too soon, too many codes, an
- * opted-out phone, another browser's code waiting all answer alike): without an account the same
+ * opted-out phone all answer alike): without an account the same
  * code work is rehearsed and thrown away. Only the Phone Simulator, which proves nothing, shows the text.
  */
 export async function requestPasswordReset(

@@ -24,8 +24,8 @@ export interface SignUpStep {
 /**
  * First step of sign-up: texts a code to the phone and keeps the form with it, bound to this
  * browser (`holder`: the secret it presented). Creates no account. The answer is the same whether
- * or not the phone or email is known, and whether or not another browser's sign-up is waiting
- * for the phone: that one is kept, and this form changes nothing (decision 0027).
+ * or not the phone or email is known. Another browser's sign-up waiting for the phone is left as
+ * it is, and this browser gets a code of its own (decision 0060).
  */
 export async function startSignUp(
   db: Db,

@@ -88,7 +88,7 @@ describe('per-phone caps per purpose, and the truth when no code went', () => {
     const unknown = await browser(t.app).post('/api/password-reset', { login: 'nobody-at-all@example.com' });
     expect(known.json().message).toBe(unknown.json().message);
     expect(known.json().message).toBe(
-      'If an account has this phone number or email, we texted a code to its phone. It is valid for 10 minutes. No code is sent while one asked for in the last 10 minutes still waits, or after 5 in an hour: then try again later.',
+      'If an account has this phone number or email, we texted a code to its phone. It is valid for 10 minutes. No code is sent within 30 seconds of the last one asked for in this browser, or after 5 in an hour: then try again later.',
     );
   });
 });

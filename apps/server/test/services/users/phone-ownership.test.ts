@@ -7,6 +7,7 @@ import { PHONE_CODE } from '../../../src/services/phone-codes/phone-code-policy'
 import { browser, createTestApp, lastCodeTo, newAccount, sessionCookie, signUp, uniquePhone, type TestContext } from '../../helpers/app';
 import { createLoopAs, insertUpdate } from '../../helpers/loops';
 import { testClock } from '../../helpers/messaging';
+import { NO_CODE_TO_RESEND } from '../../../src/services/phone-codes/code-sent-answer';
 
 /**
  * Decision 0013: a phone number acts on an account only once its holder proved it with a texted code.
@@ -249,11 +250,10 @@ describe('bad codes change nothing', () => {
     expect(res.statusCode).toBe(201);
     expect(res.json().email).toBe(account.email);
 
-    // With nothing waiting, the answer is the same as a resend's (decision 0027), and nothing is texted.
+    // With nothing waiting, the answer says no code was sent (decision 0060), and nothing is texted.
     const nobody = uniquePhone();
     const nothingWaiting = await post('/api/register/resend', { phoneNumber: nobody });
-    expect(nothingWaiting.statusCode).toBe(202);
-    expect(nothingWaiting.json()).toMatchObject({ phoneNumber: nobody, resendAfterSeconds: 30 });
+    expect([nothingWaiting.statusCode, nothingWaiting.json().message]).toEqual([400, NO_CODE_TO_RESEND]);
     await expect(lastCodeTo(t.app, nobody)).rejects.toThrow(/no code was texted/);
   });
 

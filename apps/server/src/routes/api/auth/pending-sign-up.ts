@@ -8,9 +8,8 @@ import { CODE_HOLDER_COOKIE, PHONE_CODE, presentedHolder, sameHash } from '../..
 /**
  * The phone a browser's sign-up was started for, and when, kept beside its code-holder cookie
  * (decision 0027) so that the code step survives a reload. It is set at every form or resend that
- * answered 202, whether a code went out or the form was refused (another browser's sign-up waits
- * for the phone): the server asks no table, so the step after a reload says nothing the form's
- * answer did not. Signed with the code-holder secret it goes with: a cookie planted from elsewhere
+ * answered 202 (a code went out, or, for an opted-out phone, would have): the server asks no
+ * table, so the step after a reload says nothing the form's answer did not. Signed with the code-holder secret it goes with: a cookie planted from elsewhere
  * names no phone.
  */
 const COOKIE = { name: 'loop_sign_up_phone', path: CODE_HOLDER_COOKIE.sign_up.path };
