@@ -22,9 +22,10 @@ export type ReplyOutcome =
 /**
  * Turns an e-mail reply into the member's update, as a text becomes one: decided by decideInbound
  * and applied by applyOutcome, as every channel's inbound is (the same consent rules, routing,
- * photo and clip pipelines, size rules and reply wording), the answer sent back as a short e-mail. The message is a `messages` row (channel `email`), stored
- * once per message and member: a sender that delivers it again (it never heard our 250) changes
- * nothing, and one that was cut off half-way is finished.
+ * photo and clip pipelines, size rules and reply wording), the answer sent back as a short
+ * e-mail. The message is a `messages` row (channel `email`), stored once per message and member:
+ * a sender that delivers it again (it never heard our 250) changes nothing, and one that was cut
+ * off half-way is finished.
  */
 export async function receiveReply(
   ctx: MessagingContext,
