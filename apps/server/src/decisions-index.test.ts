@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * docs/decisions/README.md indexes every decision record: each `NNNN-title.md` is linked from one
  * row of its table that also gives the record's title, and the index names no record that is not
- * there. A new record fails here until it is added to the index.
+ * there, each once and in the order of their numbers. A new record fails here until it is added to
+ * the index.
  */
 
 const DECISIONS = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'docs/decisions');
@@ -28,5 +29,11 @@ describe('docs/decisions/README.md', () => {
   it('links no record that does not exist', () => {
     const linked = [...index.matchAll(/\]\((\d{4}-[^)]+\.md)\)/g)].map((m) => m[1]);
     expect(linked.filter((name) => !records.includes(name ?? ''))).toEqual([]);
+  });
+
+  it('lists each record once, in the order of their numbers', () => {
+    const rows = [...index.matchAll(/^\| \[(\d{4})\]\(/gm)].map((m) => m[1] ?? '');
+    expect(rows.length).toBe(records.length);
+    expect(rows).toEqual([...rows].sort());
   });
 });

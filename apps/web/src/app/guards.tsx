@@ -1,5 +1,5 @@
 import { Navigate, Outlet } from 'react-router';
-import { SignedInUserContext, useCurrentUser } from '@/lib/current-user';
+import { isStaff, SignedInUserContext, useCurrentUser } from '@/lib/current-user';
 import { NotFoundRoute } from './routes/not-found';
 
 // The layout draws no page before the session is known, so `data` is a user or null here.
@@ -18,7 +18,7 @@ export function RequireUser() {
 /** Staff pages; everyone else gets the not-found screen. */
 export function RequireStaff() {
   const { data: user } = useCurrentUser();
-  return user?.isPrivileged ? <Outlet /> : <NotFoundRoute />;
+  return isStaff(user) ? <Outlet /> : <NotFoundRoute />;
 }
 
 /** /auth is for signed-out visitors: a signed-in user goes to "/". */

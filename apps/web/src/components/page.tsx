@@ -2,7 +2,7 @@ import type { ComponentProps } from 'react';
 import { cn } from '@/lib/cn';
 
 /** The admin dashboard's column, wider for the All Loops table (the top bar keeps its one width, top-bar.tsx). */
-export const ADMIN_DASHBOARD_WIDTH = 'max-w-7xl';
+export const STAFF_DASHBOARD_WIDTH = 'max-w-7xl';
 
 /** The content column every page sits in. */
 export function Page({ className, ...props }: ComponentProps<'div'>) {

@@ -54,3 +54,11 @@ export async function refreshCurrentUser(queryClient: QueryClient): Promise<void
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== currentUserQueryKey[0] });
   await queryClient.invalidateQueries({ queryKey: currentUserQueryKey });
 }
+
+/**
+ * Whether the user is staff (docs/product.md#glossary). The wire calls it `isPrivileged`, as the
+ * specification does; the web app reads that field here only.
+ */
+export function isStaff(user: Pick<User, 'isPrivileged'> | null | undefined): boolean {
+  return user?.isPrivileged === true;
+}

@@ -1,4 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
+import { currentUserQueryKey } from './current-user';
 
 /**
  * docs/product.md#limits-and-timings: data never goes stale on its own, no refetch on window focus, no polling, no
@@ -11,4 +12,13 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+}
+
+/**
+ * After a change to a Loop or a newsletter by its owner or staff, everything read before may be
+ * out of date: staff's lists and details, the Loop's own pages, a newsletter's preview. Only what
+ * is on screen refetches now; the rest refetches when it next shows. The session is kept.
+ */
+export function refreshAfterLoopChange(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== currentUserQueryKey[0] });
 }

@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { chooseEmailDelivery } from '../email/choose-email-delivery';
-import { invitePendingMember } from '../members/invite-member';
+import { openInvitation } from '../members/open-invitation';
 import { findInvite } from './find-invite';
 
 /**
@@ -26,7 +26,7 @@ export async function joinLoop(
       .where(eq(users.id, adderId));
     if (!adder) throw new Error('the Loop has no creator');
     const { newsletterDelivery, ...person } = options.input;
-    const added = await invitePendingMember(tx, {
+    const added = await openInvitation(tx, {
       loop,
       person,
       context: null,

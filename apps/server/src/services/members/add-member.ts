@@ -7,7 +7,7 @@ import { chooseEmailDelivery } from '../email/choose-email-delivery';
 import { readMemberZone } from './member-zone';
 import { memberWithPerson, toLoopMember } from './to-loop-member';
 import { memberState } from './member-state';
-import { invitePendingMember, type Adder } from './invite-member';
+import { openInvitation, type Adder } from './open-invitation';
 
 /**
  * The Loop owner (or staff) adds a member: a pending membership and one invitation text asking
@@ -27,7 +27,7 @@ export async function addMember(
   const { input } = options;
   return db.transaction(async (tx) => {
     const { newsletterDelivery, ...person } = input;
-    const added = await invitePendingMember(tx, {
+    const added = await openInvitation(tx, {
       loop: options.loop,
       person,
       context: input.context,

@@ -6,7 +6,7 @@ import type { Config } from '../../config';
 import { members, undeliverablePhones, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { isOptedOut } from '../../messaging/opt-outs';
-import { resendInvitation, type Adder } from './invite-member';
+import { resendInvitation, type Adder } from './open-invitation';
 import { memberState } from './member-state';
 import { moveReminderEarlier } from '../schedules/schedule-columns';
 import { readMemberZone } from './member-zone';

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { loops } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { MailLinks } from '../../mail/links';
-import { changeOpenDraft } from './change-scheduled-draft';
+import { changeComingIssue } from './change-coming-issue';
 import { getLoopNewsletter } from './get-loop-newsletter';
 import type { NewsletterRow } from './insert-newsletter';
 import { sendNewsletter } from './send-newsletter';
@@ -21,7 +21,7 @@ export async function approveNewsletter(
   if (draft.status === 'draft' && !draft.skippedAt && !draft.sendAt) {
     throw new AppError('conflict', 'This draft has no send time yet. Use "Send now", or "Move" to give it a time, then approve it.');
   }
-  const approved = await changeOpenDraft(db, { ...input, values: { approvedAt: input.now } });
+  const approved = await changeComingIssue(db, { ...input, values: { approvedAt: input.now } });
   // A paused Loop's approved draft waits: the scheduler sends it once the Loop is resumed.
   if (approved.sendAt && approved.sendAt.getTime() <= input.now.getTime() && !(await isPaused(db, input.loopId))) {
     return sendNewsletter(db, input);

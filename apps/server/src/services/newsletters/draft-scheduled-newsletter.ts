@@ -2,7 +2,7 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { newsletters } from '../../db/schema';
 import type { NewsletterWriter } from '../../publishing/writer';
-import { openDraft } from './find-upcoming-newsletter';
+import { isComingIssue } from './find-coming-issue';
 import { insertNewsletter, type NewsletterRow } from './insert-newsletter';
 import { prepareNewsletter } from './prepare-newsletter';
 import { textOwnerAboutDraft } from './text-owner-about-draft';
@@ -23,7 +23,7 @@ export async function draftScheduledNewsletter(
   const [waiting] = await tx
     .select({ id: newsletters.id })
     .from(newsletters)
-    .where(and(openDraft(input.loopId), isNotNull(newsletters.sendAt)))
+    .where(and(isComingIssue(input.loopId), isNotNull(newsletters.sendAt)))
     .limit(1);
   if (waiting) return { status: 'waiting' };
   const prepared = await prepareNewsletter(tx, { loopId: input.loopId, kind: 'newsletter', now: input.now, writer: input.writer });

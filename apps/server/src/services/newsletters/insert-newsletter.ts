@@ -5,13 +5,25 @@ import type { PreparedNewsletter } from './prepare-newsletter';
 
 export type NewsletterRow = typeof newsletters.$inferSelect;
 
+/** The columns a written newsletter fills: what the writer wrote and the period it covers. */
+export function writtenColumns({ period, written }: PreparedNewsletter) {
+  return {
+    title: written.title,
+    content: written.content,
+    writer: written.writer,
+    fellBack: written.fellBack,
+    periodStart: period.start,
+    periodEnd: period.end,
+  };
+}
+
 /** Stores a written newsletter under a new unguessable urlId (256 random bits). */
 export async function insertNewsletter(
   tx: DbOrTx,
   prepared: PreparedNewsletter,
   input: { kind: NewsletterRow['kind']; sentAt: Date | null; sendAt?: Date },
 ): Promise<NewsletterRow> {
-  const { loop, period, written } = prepared;
+  const { loop, period } = prepared;
   const [row] = await tx
     .insert(newsletters)
     .values({
@@ -19,12 +31,7 @@ export async function insertNewsletter(
       kind: input.kind,
       status: input.sentAt ? 'sent' : 'draft',
       urlId: newToken('newsletterUrlId'),
-      title: written.title,
-      content: written.content,
-      writer: written.writer,
-      fellBack: written.fellBack,
-      periodStart: period.start,
-      periodEnd: period.end,
+      ...writtenColumns(prepared),
       createdAt: period.end,
       sentAt: input.sentAt,
       sendAt: input.sendAt ?? null,

@@ -3,7 +3,7 @@ import type { LoopNewsletters } from '@loop/shared/newsletters';
 import type { Db } from '../../db/client';
 import { newsletters, updates } from '../../db/schema';
 import { canManage, type LoopAccess } from '../loop-access';
-import { findUpcomingNewsletter } from './find-upcoming-newsletter';
+import { findComingIssue } from './find-coming-issue';
 import { newsletterAudience } from './newsletter-audience';
 import { toNewsletter } from './to-newsletter';
 
@@ -23,9 +23,9 @@ export async function listLoopNewsletters(db: Db, access: LoopAccess): Promise<L
     .where(and(eq(newsletters.loopId, loop.id), eq(newsletters.status, 'sent')))
     .orderBy(desc(newsletters.sentAt), desc(newsletters.id))
     .limit(LOOP_NEWSLETTER_LIMIT);
-  const upcoming = await findUpcomingNewsletter(db, loop.id);
-  const nextAt = upcoming?.sendAt ?? loop.nextNewsletterAt;
-  const shown = upcoming && canManage(access.role) ? upcoming : null;
+  const comingIssue = await findComingIssue(db, loop.id);
+  const nextAt = comingIssue?.sendAt ?? loop.nextNewsletterAt;
+  const shown = comingIssue && canManage(access.role) ? comingIssue : null;
   // An update at or after the draft's period end is not in it (decision 0020).
   const [since] = shown
     ? await db

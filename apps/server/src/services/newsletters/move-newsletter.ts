@@ -1,7 +1,7 @@
 import { MOVE_NEWSLETTER_MAX_DAYS } from '@loop/shared/newsletters';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
-import { changeOpenDraft } from './change-scheduled-draft';
+import { changeComingIssue } from './change-coming-issue';
 import type { NewsletterRow } from './insert-newsletter';
 
 /**
@@ -19,5 +19,5 @@ export async function moveNewsletter(
   if (input.sendAt.getTime() > input.now.getTime() + MOVE_NEWSLETTER_MAX_DAYS * 86_400_000) {
     throw new AppError('bad_request', `Pick a send time within the next ${MOVE_NEWSLETTER_MAX_DAYS} days.`);
   }
-  return changeOpenDraft(db, { loopId: input.loopId, newsletterId: input.newsletterId, values: { sendAt: input.sendAt } });
+  return changeComingIssue(db, { loopId: input.loopId, newsletterId: input.newsletterId, values: { sendAt: input.sendAt } });
 }

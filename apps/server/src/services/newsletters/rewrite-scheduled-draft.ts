@@ -1,8 +1,8 @@
 import { and, isNotNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { newsletters } from '../../db/schema';
-import { openDraft } from './find-upcoming-newsletter';
-import type { NewsletterRow } from './insert-newsletter';
+import { isComingIssue } from './find-coming-issue';
+import { writtenColumns, type NewsletterRow } from './insert-newsletter';
 import type { PreparedNewsletter } from './prepare-newsletter';
 
 /**
@@ -10,20 +10,14 @@ import type { PreparedNewsletter } from './prepare-newsletter';
  * approved, not edited. Undefined when the Loop has no scheduled draft open.
  */
 export async function rewriteScheduledDraft(db: DbOrTx, loopId: number, prepared: PreparedNewsletter): Promise<NewsletterRow | undefined> {
-  const { period, written } = prepared;
   const [rewritten] = await db
     .update(newsletters)
     .set({
-      title: written.title,
-      content: written.content,
-      writer: written.writer,
-      fellBack: written.fellBack,
-      periodStart: period.start,
-      periodEnd: period.end,
+      ...writtenColumns(prepared),
       approvedAt: null,
       editedAt: null,
     })
-    .where(and(openDraft(loopId), isNotNull(newsletters.sendAt)))
+    .where(and(isComingIssue(loopId), isNotNull(newsletters.sendAt)))
     .returning();
   return rewritten;
 }

@@ -7,7 +7,7 @@ import type { MailLinks } from '../../mail/links';
 import { newsletterTexts, newsletterUrl } from '../../publishing/newsletter-texts';
 import { alreadySent, getLoopNewsletter } from './get-loop-newsletter';
 import type { NewsletterRow } from './insert-newsletter';
-import { queueNewsletterTexts } from './queue-newsletter-texts';
+import { queueNewsletterToMembers } from './queue-newsletter-to-members';
 
 export const PAUSED_SEND_MESSAGE = 'This loop is paused, so nobody would get the newsletter. Resume the loop in Settings, then send it.';
 
@@ -56,6 +56,6 @@ export async function sendNewsletter(
     if (input.limits) await enforceLimits(tx, input.limits.secret, input.now, input.limits.limits);
     const [loop] = await tx.select({ name: loops.name }).from(loops).where(eq(loops.id, input.loopId));
     const text = newsletterTexts.newsletter(loop?.name ?? 'Loop', newsletterUrl(input.publicUrl, sent.urlId));
-    return { newsletter: sent, textsQueued: await queueNewsletterTexts(tx, sent, text, input.mail) };
+    return { newsletter: sent, textsQueued: await queueNewsletterToMembers(tx, sent, text, input.mail) };
   });
 }

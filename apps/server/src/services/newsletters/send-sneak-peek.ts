@@ -13,7 +13,7 @@ import { countUpdates, findNewsletterPeriod } from './find-newsletter-period';
 import { insertNewsletter } from './insert-newsletter';
 import { loadNewsletterInput } from './load-newsletter-input';
 import { prepareNewsletter } from './prepare-newsletter';
-import { queueNewsletterTexts } from './queue-newsletter-texts';
+import { queueNewsletterToMembers } from './queue-newsletter-to-members';
 import type { SentNewsletter } from './send-newsletter';
 
 const NOTHING_TO_TEASE =
@@ -68,7 +68,7 @@ export async function sendSneakPeek(
     }
     const row = await insertNewsletter(tx, prepared, { kind: 'sneak_peek', sentAt: input.now });
     const text = sneakPeekText(loop.name, prepared.input.updates, newsletterUrl(input.publicUrl, row.urlId));
-    return { newsletter: row, textsQueued: await queueNewsletterTexts(tx, row, text, undefined) };
+    return { newsletter: row, textsQueued: await queueNewsletterToMembers(tx, row, text, undefined) };
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { changeOpenDraft } from './change-scheduled-draft';
+import { changeComingIssue } from './change-coming-issue';
 import type { NewsletterRow } from './insert-newsletter';
 
 /**
@@ -7,5 +7,5 @@ import type { NewsletterRow } from './insert-newsletter';
  * go into the next newsletter (a period starts at the last sent one).
  */
 export async function skipNewsletter(db: Db, input: { loopId: number; newsletterId: number; now: Date }): Promise<NewsletterRow> {
-  return changeOpenDraft(db, { loopId: input.loopId, newsletterId: input.newsletterId, values: { skippedAt: input.now } });
+  return changeComingIssue(db, { loopId: input.loopId, newsletterId: input.newsletterId, values: { skippedAt: input.now } });
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { changeOpenDraft } from './change-scheduled-draft';
+import { changeComingIssue } from './change-coming-issue';
 import type { NewsletterRow } from './insert-newsletter';
 
 /**
@@ -8,5 +8,5 @@ import type { NewsletterRow } from './insert-newsletter';
  * meanwhile is a 409 that says so.
  */
 export function unapproveNewsletter(db: Db, input: { loopId: number; newsletterId: number }): Promise<NewsletterRow> {
-  return changeOpenDraft(db, { ...input, values: { approvedAt: null } });
+  return changeComingIssue(db, { ...input, values: { approvedAt: null } });
 }

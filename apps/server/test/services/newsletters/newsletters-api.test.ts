@@ -300,7 +300,7 @@ describe('sneak peeks', () => {
   });
 });
 
-describe('publishNewsletter (for the scheduler)', () => {
+describe('publishNewsletter (for the demo, tests and benches)', () => {
   it('sends nothing for an empty period, and drafts or sends otherwise', async () => {
     const loop = (await createLoopAs(t.app, owner.cookie, { name: 'Scheduled' })).id;
     const base = { loopId: loop, writer: templateWriter, publicUrl: 'https://loop.example' };

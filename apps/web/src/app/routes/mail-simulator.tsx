@@ -9,7 +9,7 @@ import { MailSimulatorUnavailable, NoEmailsYet, PhonesLoadError } from '@/featur
 import { ApiError } from '@/lib/api-client';
 import { useAppConfig } from '@/lib/app-config';
 import { cn } from '@/lib/cn';
-import { useSignedInUser } from '@/lib/current-user';
+import { isStaff, useSignedInUser } from '@/lib/current-user';
 
 /**
  * /simulator/mail: every e-mail Loop would have sent while it runs without SMTP_URL, rendered, with
@@ -20,8 +20,7 @@ export function MailSimulatorRoute() {
   const user = useSignedInUser();
   const config = useAppConfig();
   const closed =
-    config.data !== undefined &&
-    (config.data.mailTransport === 'smtp' || (config.data.messagingProvider === 'twilio' && !user.isPrivileged));
+    config.data !== undefined && (config.data.mailTransport === 'smtp' || (config.data.messagingProvider === 'twilio' && !isStaff(user)));
   const mail = useSimulatorMail(!config.isPending && !closed);
   const [params] = useSearchParams();
   const chosen = Number.parseInt(params.get('email') ?? '', 10);

@@ -10,7 +10,7 @@ import { SimulatorTips } from '@/features/simulator/components/simulator-tips';
 import { ApiError } from '@/lib/api-client';
 import { useAppConfig, useIsMailSimulated } from '@/lib/app-config';
 import { cn } from '@/lib/cn';
-import { useSignedInUser } from '@/lib/current-user';
+import { isStaff, useSignedInUser } from '@/lib/current-user';
 
 /**
  * /simulator: play a member's phone. Wide screens show the members beside the phone; on a
@@ -21,7 +21,7 @@ export function SimulatorRoute() {
   const config = useAppConfig();
   const mailSimulated = useIsMailSimulated();
   const realTexts = config.data?.messagingProvider === 'twilio';
-  const closed = realTexts && !user.isPrivileged;
+  const closed = realTexts && !isStaff(user);
   const phones = useSimulatorPhones(!config.isPending && !closed);
   const [params] = useSearchParams();
   const chosen = params.get('phone');

@@ -19,3 +19,12 @@ export function PageSpinner() {
     </div>
   );
 }
+
+/** The spinner centered in a card, while the card's content loads. */
+export function CardSpinner() {
+  return (
+    <div className="flex justify-center py-4">
+      <Spinner />
+    </div>
+  );
+}

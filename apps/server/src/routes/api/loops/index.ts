@@ -24,7 +24,7 @@ import { addMember } from '../../../services/members/add-member';
 import { removeMember } from '../../../services/members/remove-member';
 import { listLoopNewsletters } from '../../../services/newsletters/list-loop-newsletters';
 import { updateMember } from '../../../services/members/update-member';
-import { resendInvitation } from '../../../services/members/invite-member';
+import { resendInvitation } from '../../../services/members/open-invitation';
 import { deleteUpdate } from '../../../services/updates/delete-update';
 import reminderRoutes from './reminders/index';
 import groupMessageRoutes from './group-messages/index';

@@ -1,20 +1,20 @@
-import { ADMIN_DASHBOARD_WIDTH, Page } from '@/components/page';
+import { STAFF_DASHBOARD_WIDTH, Page } from '@/components/page';
 import { PageTitle } from '@/components/page-title';
 import { PageSpinner } from '@/components/ui/spinner';
-import { useAdminStats } from '@/features/admin/api/get-admin-stats';
-import { AllLoops } from '@/features/admin/components/all-loops';
-import { GrowthChart } from '@/features/admin/components/growth-chart';
+import { useStaffStats } from '@/features/staff/api/get-staff-stats';
+import { AllLoops } from '@/features/staff/components/all-loops';
+import { GrowthChart } from '@/features/staff/components/growth-chart';
 import { LoadErrorCard } from '@/components/load-error-card';
-import { RecentNewsletters } from '@/features/admin/components/recent-newsletters';
-import { StatCards } from '@/features/admin/components/stat-cards';
+import { RecentNewsletters } from '@/features/staff/components/recent-newsletters';
+import { StatCards } from '@/features/staff/components/stat-cards';
 
 /** /admin (staff only): totals, growth, recent newsletters and every Loop (docs/product.md#admin-dashboard). */
 export function AdminDashboardRoute() {
-  const stats = useAdminStats();
+  const stats = useStaffStats();
 
   // Wider than other pages: the All Loops table has seven columns.
   return (
-    <Page className={ADMIN_DASHBOARD_WIDTH}>
+    <Page className={STAFF_DASHBOARD_WIDTH}>
       <PageTitle>Admin Dashboard</PageTitle>
       <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
       {stats.isPending ? (

@@ -5,14 +5,14 @@ import { Page } from '@/components/page';
 import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
-import { useAdminLoop } from '@/features/admin/api/get-admin-loop';
-import { AdminUpdateList } from '@/features/admin/components/admin-update-list';
+import { useStaffLoop } from '@/features/staff/api/get-staff-loop';
+import { StaffUpdateList } from '@/features/staff/components/staff-update-list';
 import { GroupMessageDialog } from '@/features/group-messages/components/group-message-dialog';
 import { LoadErrorCard } from '@/components/load-error-card';
-import { LoopInformation } from '@/features/admin/components/loop-information';
-import { MemberTable } from '@/features/admin/components/member-table';
-import { NewsletterActions } from '@/features/admin/components/newsletter-actions';
-import { PastNewsletters } from '@/features/admin/components/past-newsletters';
+import { LoopInformation } from '@/features/staff/components/loop-information';
+import { MemberTable } from '@/features/staff/components/member-table';
+import { NewsletterActions } from '@/features/staff/components/newsletter-actions';
+import { PastNewsletters } from '@/features/staff/components/past-newsletters';
 import { NotFoundRoute } from '../not-found';
 
 /** /admin/loops/{id} (staff only): the Loop as staff see it, and what staff can do with it (docs/product.md#admin-loop-detail). */
@@ -24,7 +24,7 @@ export function AdminLoopRoute() {
 
 function AdminLoopPage({ id }: { id: number }) {
   const [allMembers, setAllMembers] = useState(false);
-  const loop = useAdminLoop(id, allMembers);
+  const loop = useStaffLoop(id, allMembers);
   return (
     <Page>
       <PageTitle>{loop.data?.name ?? 'Loop'}</PageTitle>
@@ -54,7 +54,7 @@ function AdminLoopPage({ id }: { id: number }) {
             onShowAll={() => setAllMembers(true)}
             loadingAll={allMembers && loop.isPlaceholderData}
           />
-          <AdminUpdateList updates={loop.data.updates} total={loop.data.updateCount} />
+          <StaffUpdateList updates={loop.data.updates} total={loop.data.updateCount} />
           <PastNewsletters loopId={id} newsletters={loop.data.newsletters} />
         </>
       )}

@@ -4,9 +4,9 @@ import { Page } from '@/components/page';
 import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
-import { useNewsletterPreview } from '@/features/admin/api/get-newsletter-preview';
+import { useNewsletterPreview } from '@/features/newsletters/api/get-newsletter-preview';
 import { LoadErrorCard } from '@/components/load-error-card';
-import { NewsletterEditor } from '@/features/admin/components/newsletter-editor';
+import { NewsletterEditor } from '@/features/newsletters/components/newsletter-editor';
 import { NotFoundRoute } from '../not-found';
 
 const isId = (value: string) => /^\d+$/.test(value) && Number.isSafeInteger(Number(value));

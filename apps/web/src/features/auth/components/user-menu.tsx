@@ -12,6 +12,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { toastError } from '@/components/ui/use-toast';
 import { useIsMailSimulated, useIsSimulatorMode } from '@/lib/app-config';
+import { isStaff } from '@/lib/current-user';
 import { useLogout } from '../api/logout';
 
 /** The top bar's account menu: Profile, Phone Simulator (simulator mode or staff), Mail Simulator (the same, while e-mail is simulated), Admin (staff only) and Log out. */
@@ -51,7 +52,7 @@ export function UserMenu({ user }: { user: User }) {
             Profile
           </Link>
         </DropdownMenuItem>
-        {(simulatorMode || user.isPrivileged) && (
+        {(simulatorMode || isStaff(user)) && (
           <DropdownMenuItem asChild>
             <Link to="/simulator">
               <Smartphone aria-hidden="true" />
@@ -59,7 +60,7 @@ export function UserMenu({ user }: { user: User }) {
             </Link>
           </DropdownMenuItem>
         )}
-        {(simulatorMode || user.isPrivileged) && mailSimulated && (
+        {(simulatorMode || isStaff(user)) && mailSimulated && (
           <DropdownMenuItem asChild>
             <Link to="/simulator/mail">
               <Mail aria-hidden="true" />
@@ -67,7 +68,7 @@ export function UserMenu({ user }: { user: User }) {
             </Link>
           </DropdownMenuItem>
         )}
-        {user.isPrivileged && (
+        {isStaff(user) && (
           <DropdownMenuItem asChild>
             <Link to="/admin">
               <ShieldCheck aria-hidden="true" />

@@ -2,7 +2,7 @@ import { CalendarClock, MessagesSquare } from 'lucide-react';
 import type { GroupMessageSummary } from '@loop/shared/group-messages';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
+import { CardSpinner } from '@/components/ui/spinner';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format-date';
@@ -23,9 +23,7 @@ export function GroupMessagesCard({ loop }: { loop: { id: number; name: string; 
       </CardHeader>
       <CardContent>
         {list.isPending ? (
-          <div className="flex justify-center py-4">
-            <Spinner />
-          </div>
+          <CardSpinner />
         ) : list.isError ? (
           <p className="rounded-lg bg-muted p-4 text-muted-foreground">{errorText(list.error) || 'Group messages could not be loaded.'}</p>
         ) : list.data.length === 0 ? (

@@ -1,7 +1,7 @@
 import { Archive, BellRing, CalendarClock, ExternalLink, Newspaper, PauseCircle } from 'lucide-react';
 import { newsletterArchivePath, newsletterPath } from '@loop/shared/newsletters';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
+import { CardSpinner } from '@/components/ui/spinner';
 import { errorText } from '@/lib/api-client';
 import { formatDate, formatInZone } from '@/lib/format-date';
 import { useLoopNewsletters } from '../api/get-loop-newsletters';
@@ -29,9 +29,7 @@ export function LoopNewsletters({ loopId }: { loopId: number }) {
       </CardHeader>
       <CardContent className="grid gap-4">
         {query.isPending ? (
-          <div className="flex justify-center py-4">
-            <Spinner />
-          </div>
+          <CardSpinner />
         ) : query.isError ? (
           <p className="rounded-lg bg-muted p-4 text-muted-foreground">{errorText(query.error) || 'Newsletters could not be loaded.'}</p>
         ) : (

@@ -17,7 +17,7 @@ import {
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Spinner } from '@/components/ui/spinner';
+import { CardSpinner } from '@/components/ui/spinner';
 import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { formatInZone } from '@/lib/format-date';
@@ -42,9 +42,7 @@ export function NewsletterReview({ loopId }: { loopId: number }) {
       </CardHeader>
       <CardContent className="grid gap-4">
         {query.isPending ? (
-          <div className="flex justify-center py-4">
-            <Spinner />
-          </div>
+          <CardSpinner />
         ) : query.isError ? (
           <div className="grid gap-3 rounded-lg bg-muted p-4 text-muted-foreground">
             <p>{errorText(query.error) || 'The newsletter could not be loaded.'}</p>

@@ -28,6 +28,15 @@ describe('attachmentProblem', () => {
     expect(attachmentProblem({ name: 'doc.pdf', type: 'application/pdf', size: 10 }, [])).toMatch(/is not a photo, voice memo or video/);
     expect(attachmentProblem({ name: 'big.jpg', type: 'image/jpeg', size: 5 * MB + 1 }, [])).toMatch(/Each photo can be at most 5 MB/);
   });
+
+  it('counts photos and clips together: an eleventh file of any kind, and 20 MB in all', () => {
+    const eleventh = 'A text can carry at most 10 photos, voice memos and videos.';
+    expect(attachmentProblem({ name: 'c.gif', type: 'image/gif', size: 1 }, Array<number>(10).fill(1))).toBe(eleventh);
+    expect(attachmentProblem({ name: 'memo.ogg', type: 'audio/ogg', size: 1 }, Array<number>(10).fill(1))).toBe(eleventh);
+    expect(attachmentProblem({ name: 'd.webp', type: 'image/webp', size: 5 * MB }, [5 * MB, 5 * MB, 5 * MB - 1, 2])).toBe(
+      'All files of one text together can be at most 20 MB.',
+    );
+  });
 });
 
 describe('clipContentType', () => {

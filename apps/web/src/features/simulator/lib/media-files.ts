@@ -44,15 +44,20 @@ export function attachmentProblem(file: { name: string; type: string; size: numb
   const kind = attachmentKind(file);
   if (kind === null)
     return `“${file.name}” is not a photo, voice memo or video. Attach JPEG, PNG, GIF or WebP images, or audio or video files.`;
-  if (kind === 'photo') return photoProblem(file, attached);
-  if (file.size === 0) return `“${file.name}” is empty.`;
-  if (file.size > SIMULATOR_LIMITS.clipBytes) {
-    return `“${file.name}” is ${(file.size / MB).toFixed(1)} MB. A voice memo or video can be at most ${SIMULATOR_LIMITS.clipBytes / MB} MB (5 MB by SMS/MMS).`;
-  }
+  const own = kind === 'photo' ? photoProblem(file) : clipProblem(file);
+  if (own) return own;
   if (attached.length >= SIMULATOR_LIMITS.files)
     return `A text can carry at most ${SIMULATOR_LIMITS.files} photos, voice memos and videos.`;
   const total = attached.reduce((sum, size) => sum + size, 0) + file.size;
   if (total > SIMULATOR_LIMITS.totalBytes) return `All files of one text together can be at most ${SIMULATOR_LIMITS.totalBytes / MB} MB.`;
+  return null;
+}
+
+function clipProblem(file: { name: string; size: number }): string | null {
+  if (file.size === 0) return `“${file.name}” is empty.`;
+  if (file.size > SIMULATOR_LIMITS.clipBytes) {
+    return `“${file.name}” is ${(file.size / MB).toFixed(1)} MB. A voice memo or video can be at most ${SIMULATOR_LIMITS.clipBytes / MB} MB (5 MB by SMS/MMS).`;
+  }
   return null;
 }
 

@@ -9,16 +9,13 @@ export function isPhotoType(type: string): type is PhotoType {
 }
 
 /**
- * Why a picked file cannot join the photos already attached, or null when it can.
- * `attached` are the sizes in bytes of the photos already there.
+ * Why a picked file cannot be a photo, or null when it can. How many files a text carries and
+ * their total size, photos and clips together, attachmentProblem (media-files.ts) checks.
  */
-export function photoProblem(file: { name: string; type: string; size: number }, attached: number[]): string | null {
+export function photoProblem(file: { name: string; type: string; size: number }): string | null {
   if (!isPhotoType(file.type)) return `“${file.name}” is not a photo. Attach JPEG, PNG, GIF or WebP images.`;
   if (file.size > SIMULATOR_LIMITS.photoBytes)
     return `“${file.name}” is ${(file.size / MB).toFixed(1)} MB. Each photo can be at most 5 MB.`;
-  if (attached.length >= SIMULATOR_LIMITS.files) return `A text can carry at most ${SIMULATOR_LIMITS.files} photos.`;
-  const total = attached.reduce((sum, size) => sum + size, 0) + file.size;
-  if (total > SIMULATOR_LIMITS.totalBytes) return `All photos of one text together can be at most ${SIMULATOR_LIMITS.totalBytes / MB} MB.`;
   return null;
 }
 

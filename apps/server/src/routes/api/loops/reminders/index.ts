@@ -4,7 +4,7 @@ import { idParamSchema } from '@loop/shared/loops';
 import { ownQuestionsSchema } from '@loop/shared/reminder-questions';
 import { gate, gatedUser, signedIn } from '../../../../plugins/session';
 import { getLoopAccess, requireManage } from '../../../../services/loop-access';
-import { getComingIssue } from '../../../../services/reminders/coming-issue';
+import { listComingIssueSenders } from '../../../../services/reminders/list-coming-issue-senders';
 import { getReminderQuestions, saveReminderQuestions } from '../../../../services/reminders/reminder-questions';
 
 const loopParams = z.object({ id: idParamSchema });
@@ -34,7 +34,7 @@ const reminderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/:id/coming-issue', { schema: { params: loopParams } }, async (request) => {
     const access = await getLoopAccess(db, gatedUser(request), request.params.id);
     requireManage(access);
-    return getComingIssue(db, access.loop.id);
+    return listComingIssueSenders(db, access.loop.id);
   });
 };
 

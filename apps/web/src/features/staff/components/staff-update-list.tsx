@@ -9,7 +9,7 @@ import { formatDateTime } from '@/lib/format-date';
  * Updates: what members texted, with numbered links to their photos. `total` is the Loop's
  * updateCount: the detail carries only the newest updates of a busy Loop.
  */
-export function AdminUpdateList({ updates, total }: { updates: LoopUpdate[]; total: number }) {
+export function StaffUpdateList({ updates, total }: { updates: LoopUpdate[]; total: number }) {
   return (
     <Card>
       <CardHeader>

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { RenderNewsletterAnswer } from '@loop/shared/newsletters';
 import { api } from '@/lib/api-client';
+import { newsletterKeys } from './newsletter-keys';
 
 /** POST /api/loops/{loopId}/newsletters/{newsletterId}/render {content}: the public page for unsaved Markdown. */
 export function renderNewsletterDraft(loopId: number, newsletterId: number, content: string): Promise<RenderNewsletterAnswer> {
@@ -10,7 +11,7 @@ export function renderNewsletterDraft(loopId: number, newsletterId: number, cont
 /** The editor's live preview; the last one stays on screen while the next is drawn. */
 export function useRenderedNewsletter(loopId: number, newsletterId: number, content: string) {
   return useQuery({
-    queryKey: ['admin', 'newsletter-render', loopId, newsletterId, content],
+    queryKey: newsletterKeys.render(loopId, newsletterId, content),
     queryFn: () => renderNewsletterDraft(loopId, newsletterId, content),
     enabled: content.trim() !== '',
     placeholderData: keepPreviousData,

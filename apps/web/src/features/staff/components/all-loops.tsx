@@ -8,8 +8,8 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { Spinner } from '@/components/ui/spinner';
 import { Table, TableBody, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { useAdminLoops } from '../api/get-admin-loops';
-import { AdminLoopRow } from './admin-loop-row';
+import { useStaffLoops } from '../api/get-staff-loops';
+import { StaffLoopRow } from './staff-loop-row';
 import { LoadMoreButton, usePagedRows } from './paged-list';
 
 const SORT_OPTIONS: { value: AdminSort; label: string }[] = [
@@ -23,7 +23,7 @@ export function AllLoops() {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<AdminSort>('recent');
   const debouncedSearch = useDebouncedValue(search, 300);
-  const loops = useAdminLoops({ search: debouncedSearch, sort });
+  const loops = useStaffLoops({ search: debouncedSearch, sort });
   const searchId = useId();
   const sortId = useId();
 
@@ -105,7 +105,7 @@ export function AllLoops() {
             </TableHeader>
             <TableBody className={loops.isPlaceholderData ? 'opacity-60' : undefined}>
               {rows.map((loop) => (
-                <AdminLoopRow key={loop.id} loop={loop} />
+                <StaffLoopRow key={loop.id} loop={loop} />
               ))}
             </TableBody>
           </Table>

@@ -1,11 +1,11 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { AdminLoop } from '@loop/shared/admin';
-import { adminKeys } from './admin-keys';
+import { staffKeys } from './staff-keys';
 import type { Page } from './paged-list';
 
 /** Shows a changed Loop in every loaded list at once, before the refetch confirms it. */
 export function replaceLoopInLists(queryClient: QueryClient, loop: AdminLoop): void {
-  queryClient.setQueriesData<InfiniteData<Page<AdminLoop>>>({ queryKey: adminKeys.loopLists() }, (data) =>
+  queryClient.setQueriesData<InfiniteData<Page<AdminLoop>>>({ queryKey: staffKeys.loopLists() }, (data) =>
     data
       ? {
           ...data,

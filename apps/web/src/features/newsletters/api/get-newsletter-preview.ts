@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { NewsletterPreview } from '@loop/shared/newsletters';
 import { api } from '@/lib/api-client';
-import { adminKeys } from './admin-keys';
+import { newsletterKeys } from './newsletter-keys';
 
 /** GET /api/loops/{loopId}/newsletters/{newsletterId}/preview: the newsletter's Markdown and share id. */
 export function getNewsletterPreview(loopId: number, newsletterId: number): Promise<NewsletterPreview> {
@@ -10,7 +10,7 @@ export function getNewsletterPreview(loopId: number, newsletterId: number): Prom
 
 export function newsletterPreviewQueryOptions(loopId: number, newsletterId: number) {
   return queryOptions({
-    queryKey: adminKeys.newsletter(loopId, newsletterId),
+    queryKey: newsletterKeys.preview(loopId, newsletterId),
     queryFn: () => getNewsletterPreview(loopId, newsletterId),
     retry: false,
   });

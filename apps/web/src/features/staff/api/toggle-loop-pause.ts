@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminLoop } from '@loop/shared/admin';
 import { api } from '@/lib/api-client';
-import { refreshAfterStaffChange } from './admin-keys';
+import { refreshAfterLoopChange } from '@/lib/query-client';
 import { replaceLoopInLists } from './replace-loop-in-lists';
 
 /** POST /api/admin/loops/{id}/toggle-pause: a paused Loop gets no reminders or newsletters. */
@@ -16,7 +16,7 @@ export function useToggleLoopPause(id: number) {
     scope: { id: `admin-loop-${id}` },
     onSuccess: (loop) => {
       replaceLoopInLists(queryClient, loop);
-      void refreshAfterStaffChange(queryClient);
+      void refreshAfterLoopChange(queryClient);
     },
   });
 }

@@ -18,7 +18,7 @@ import { frequencyLabel } from '../lib/frequency-label';
 const INTERACTIVE = 'a, button, select, input, label, textarea';
 
 /** One Loop of "All Loops": a click anywhere but its controls opens /admin/loops/{id}. */
-export function AdminLoopRow({ loop }: { loop: AdminLoop }) {
+export function StaffLoopRow({ loop }: { loop: AdminLoop }) {
   const navigate = useNavigate();
   const togglePause = useToggleLoopPause(loop.id);
   const setFrequency = useSetLoopFrequency(loop.id);

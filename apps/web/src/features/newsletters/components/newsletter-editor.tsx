@@ -14,7 +14,7 @@ import { formatDate, formatDateTime } from '@/lib/format-date';
 import { useRenderedNewsletter } from '../api/render-newsletter';
 import { useSaveNewsletter } from '../api/save-newsletter';
 import { useSendNewsletter } from '../api/send-newsletter';
-import { kindLabel, StatusBadge } from './status-badge';
+import { kindLabel, StatusBadge } from '@/components/newsletter-status-badge';
 import { UnsavedChangesDialog, useUnsavedChangesBlocker } from './unsaved-changes-dialog';
 
 // ProseMirror and its Markdown bridge load only when an editor opens (bench/bundle-size).

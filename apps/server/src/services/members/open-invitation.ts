@@ -22,7 +22,7 @@ export interface Adder {
 export type MemberRow = typeof members.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 
-export interface InviteOptions {
+export interface InvitationOptions {
   loop: { id: number; name: string };
   person: PersonInput;
   context: string | null;
@@ -41,9 +41,9 @@ export interface InviteOptions {
  * (`optedOut` tells the adder). Returns null when they are in the Loop already. Counts the adder's
  * and the phone's limits (429 when over). Runs in the caller's transaction.
  */
-export async function invitePendingMember(
+export async function openInvitation(
   tx: DbOrTx,
-  options: InviteOptions,
+  options: InvitationOptions,
 ): Promise<{ member: MemberRow; user: UserRow; optedOut: boolean } | null> {
   const { user } = await findOrCreateMemberUser(tx, options.person, options.now);
   const optedOut = await isOptedOut(tx, user.phoneNumber);

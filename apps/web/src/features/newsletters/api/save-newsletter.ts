@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SaveNewsletterAnswer } from '@loop/shared/newsletters';
 import { api } from '@/lib/api-client';
-import { adminKeys, refreshAfterStaffChange } from './admin-keys';
+import { refreshAfterLoopChange } from '@/lib/query-client';
+import { newsletterKeys } from './newsletter-keys';
 
 /** PUT /api/loops/{loopId}/newsletters/{newsletterId}: the edited Markdown of a draft (409 once sent). */
 export function saveNewsletter(loopId: number, newsletterId: number, content: string): Promise<SaveNewsletterAnswer> {
@@ -14,8 +15,8 @@ export function useSaveNewsletter(loopId: number, newsletterId: number) {
     mutationFn: (content: string) => saveNewsletter(loopId, newsletterId, content),
     scope: { id: `newsletter-${newsletterId}` },
     onSuccess: ({ newsletter }) => {
-      queryClient.setQueryData(adminKeys.newsletter(loopId, newsletterId), newsletter);
-      void refreshAfterStaffChange(queryClient);
+      queryClient.setQueryData(newsletterKeys.preview(loopId, newsletterId), newsletter);
+      void refreshAfterLoopChange(queryClient);
     },
   });
 }

@@ -6,11 +6,11 @@ import { membershipIsActive } from '../members/membership-is-active';
 import { comingIssueStart } from './posted-since-last-newsletter';
 
 /**
- * Who has and has not sent something for the Loop's coming newsletter (decision 0043): its active
+ * Who has and has not sent something for the Loop's coming issue (decision 0043): its active
  * members with how many updates they sent since the last newsletter. The silent ones are those the
  * reminders and the last call go to (when they may be texted at all).
  */
-export async function getComingIssue(db: DbOrTx, loopId: number): Promise<ComingIssueAnswer> {
+export async function listComingIssueSenders(db: DbOrTx, loopId: number): Promise<ComingIssueAnswer> {
   const [loop] = await db
     .select({ since: comingIssueStart, nextNewsletterAt: loops.nextNewsletterAt })
     .from(loops)

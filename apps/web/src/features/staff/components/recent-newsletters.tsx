@@ -8,13 +8,13 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format-date';
 import { renderNewsletter } from '@/lib/render-newsletter';
-import { useAdminNewsletters } from '../api/get-admin-newsletters';
+import { useStaffNewsletters } from '../api/get-staff-newsletters';
 import { LoadMoreButton, usePagedRows } from './paged-list';
-import { kindLabel, StatusBadge } from './status-badge';
+import { kindLabel, StatusBadge } from '@/components/newsletter-status-badge';
 
 /** Newsletters and sneak peeks of every Loop, newest first; "View Content" opens one at a time. */
 export function RecentNewsletters() {
-  const newsletters = useAdminNewsletters();
+  const newsletters = useStaffNewsletters();
   const [openId, setOpenId] = useState<number | null>(null);
   const baseId = useId();
 

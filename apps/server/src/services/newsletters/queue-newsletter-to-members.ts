@@ -5,14 +5,14 @@ import type { NewsletterRow } from './insert-newsletter';
 import { queueNewsletterEmails } from './queue-newsletter-emails';
 
 /**
- * Queues one text per member who may be texted, in the caller's transaction, keyed
+ * Queues a newsletter or sneak peek to every member, each on their own channel, in the caller's
+ * transaction: the e-mail to those who chose e-mail (queueNewsletterEmails, when `mail` is given),
+ * then one text to each member who may be texted and did not choose e-mail only. Texts are keyed
  * `{kind}:{newsletterId}:{memberId}`: queueing again (a retry, a second click) texts no one twice.
- * Each member gets it on their own channel; outside WhatsApp's window the template carries
- * `templateVariables` (short, one line) and the link. A newsletter also goes by e-mail to those
- * who chose it (queueNewsletterEmails); who chose e-mail only gets no text. Returns how many
- * texts were queued.
+ * Outside WhatsApp's window the template carries `templateVariables` (short, one line) and the
+ * link. Returns how many texts were queued.
  */
-export async function queueNewsletterTexts(
+export async function queueNewsletterToMembers(
   tx: DbOrTx,
   newsletter: NewsletterRow,
   text: { body: string; templateVariables: Record<string, string> },

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SneakPeekAnswer, SneakPeekPreview } from '@loop/shared/newsletters';
 import { api } from '@/lib/api-client';
-import { adminKeys, refreshAfterStaffChange } from './admin-keys';
+import { refreshAfterLoopChange } from '@/lib/query-client';
+import { staffKeys } from './staff-keys';
 
 /** GET /api/loops/{id}/sneak-peek/preview: the text a sneak peek would send now, to whom, and its cost; sends nothing. */
 export function previewSneakPeek(loopId: number): Promise<SneakPeekPreview> {
@@ -11,7 +12,7 @@ export function previewSneakPeek(loopId: number): Promise<SneakPeekPreview> {
 /** Read each time the confirm dialog opens (`enabled`), never from an old answer. */
 export function useSneakPeekPreview(loopId: number, enabled: boolean) {
   return useQuery({
-    queryKey: [...adminKeys.loop(loopId), 'sneak-peek-preview'] as const,
+    queryKey: [...staffKeys.loop(loopId), 'sneak-peek-preview'] as const,
     queryFn: () => previewSneakPeek(loopId),
     enabled,
     staleTime: 0,
@@ -29,6 +30,6 @@ export function useSendSneakPeek(loopId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => sendSneakPeek(loopId),
-    onSuccess: () => void refreshAfterStaffChange(queryClient),
+    onSuccess: () => void refreshAfterLoopChange(queryClient),
   });
 }

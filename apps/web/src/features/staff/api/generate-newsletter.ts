@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { GenerateNewsletterAnswer } from '@loop/shared/newsletters';
 import { api } from '@/lib/api-client';
-import { refreshAfterStaffChange } from './admin-keys';
+import { refreshAfterLoopChange } from '@/lib/query-client';
 
 /** docs/product.md#messages-on-screen: the message when the answer has no newsletter id. */
 export const INVALID_GENERATE_ANSWER = 'Invalid response format from server';
@@ -22,6 +22,6 @@ export function useGenerateNewsletter(loopId: number) {
   return useMutation({
     mutationFn: () => generateNewsletter(loopId),
     // Also after an unreadable answer: a draft may have been made all the same.
-    onSettled: () => void refreshAfterStaffChange(queryClient),
+    onSettled: () => void refreshAfterLoopChange(queryClient),
   });
 }

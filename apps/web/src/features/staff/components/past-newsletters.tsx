@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { useIsSimulatorMode } from '@/lib/app-config';
 import { formatDateTime } from '@/lib/format-date';
-import { kindLabel, StatusBadge } from './status-badge';
+import { kindLabel, StatusBadge } from '@/components/newsletter-status-badge';
 
 /** "Newsletter of Mar 15, 2026": what each entry is called, from the day it went (or was written). */
 function entryTitle(newsletter: AdminLoopNewsletter): string {

@@ -1,11 +1,11 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AdminUpdateList } from './admin-update-list';
+import { StaffUpdateList } from './staff-update-list';
 
 describe('the admin update detail', () => {
   it('plays a voice memo with its length and transcript, a video with its poster and size', () => {
     const { container } = render(
-      <AdminUpdateList
+      <StaffUpdateList
         total={1}
         updates={[
           {

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SendNewsletterAnswer } from '@loop/shared/newsletters';
 import { api } from '@/lib/api-client';
-import { adminKeys, refreshAfterStaffChange } from './admin-keys';
+import { refreshAfterLoopChange } from '@/lib/query-client';
+import { newsletterKeys } from './newsletter-keys';
 
 /** POST /api/loops/{loopId}/newsletters/{newsletterId}/send: texts every opted-in member the link (409 if already sent). */
 export function sendNewsletter(loopId: number, newsletterId: number): Promise<SendNewsletterAnswer> {
@@ -15,8 +16,8 @@ export function useSendNewsletter(loopId: number, newsletterId: number) {
     // After a pending save, never before it.
     scope: { id: `newsletter-${newsletterId}` },
     onSuccess: ({ newsletter }) => {
-      queryClient.setQueryData(adminKeys.newsletter(loopId, newsletterId), newsletter);
-      void refreshAfterStaffChange(queryClient);
+      queryClient.setQueryData(newsletterKeys.preview(loopId, newsletterId), newsletter);
+      void refreshAfterLoopChange(queryClient);
     },
   });
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminLoop } from '@loop/shared/admin';
 import type { Frequency } from '@loop/shared/constants';
 import { api } from '@/lib/api-client';
-import { refreshAfterStaffChange } from './admin-keys';
+import { refreshAfterLoopChange } from '@/lib/query-client';
 import { replaceLoopInLists } from './replace-loop-in-lists';
 
 /** PUT /api/admin/loops/{id}/frequency: how often the Loop's newsletter goes out. */
@@ -18,7 +18,7 @@ export function useSetLoopFrequency(id: number) {
     scope: { id: `admin-loop-${id}` },
     onSuccess: (loop) => {
       replaceLoopInLists(queryClient, loop);
-      void refreshAfterStaffChange(queryClient);
+      void refreshAfterLoopChange(queryClient);
     },
   });
 }
