@@ -5,6 +5,7 @@ import { members, messages, users } from '../db/schema';
 import { findRecipients, phoneMayBeTexted } from './recipients';
 import { clip, templateVariable, TEXT_MAX_CHARS } from './text-limits';
 import { replies } from './replies';
+import { textChannelOfUser } from './whatsapp-opt-in';
 import { wakeMessageWorker } from './worker-signal';
 
 /** What an outbound text is for; WhatsApp templates are configured per kind. */
@@ -49,18 +50,19 @@ export interface TextToQueue {
 
 /**
  * Queues one text to a user, in the caller's transaction: a `messages` row that the message
- * worker sends (the row is the job). The channel follows the user's messagingPreference; a phone
+ * worker sends (the row is the job). The channel follows the user's messagingPreference once they
+ * chose WhatsApp themselves (textChannelOfUser, decision 0060); a phone
  * that opted out gets nothing. Returns the row id, or null when nothing was queued (opted out, or
  * the key was queued before).
  */
 export async function enqueueText(tx: DbOrTx, text: TextToQueue): Promise<number | null> {
   const [user] = await tx
-    .select({ phoneNumber: users.phoneNumber, preference: users.messagingPreference })
+    .select({ phoneNumber: users.phoneNumber, channel: textChannelOfUser })
     .from(users)
     .where(and(eq(users.id, text.userId), phoneMayBeTexted(users.phoneNumber)));
   if (!user) return null;
   return insertOutbound(tx, {
-    channel: user.preference,
+    channel: user.channel,
     toAddress: user.phoneNumber,
     fromAddress: '',
     kind: text.kind,

@@ -5,7 +5,7 @@ import type { MessageRow, MessagingContext } from './context';
 import type { Config } from '../config';
 import { smsSegments } from './segments';
 import { isSimulatorAddress, SIMULATOR_ADDRESS } from './simulator';
-import { templateVariables } from './text-limits';
+import { fillWhatsappTemplate } from './whatsapp-templates';
 
 export interface DeliveryPlan {
   channel: 'sms' | 'whatsapp';
@@ -16,7 +16,8 @@ export interface DeliveryPlan {
 
 /**
  * How a queued text goes out, decided when it is sent: WhatsApp free-form inside the 24 hours
- * after the member's last text, else the template configured for its kind, else SMS.
+ * after the member's last text, else the template configured for its kind (whatsapp-templates.ts,
+ * with every variable it names queued), else SMS.
  * `lastWhatsappInboundAt` is the member's last WhatsApp text when the caller read it already (see
  * claimOutbound and sendableTextsQuery). Only a WhatsApp text opens the window: an SMS does not.
  */
@@ -38,7 +39,8 @@ export async function planDelivery(ctx: MessagingContext, row: MessageRow, lastW
   if (row.kind === 'reply' || row.kind === 'opt_out_notice' || (await insideWindow(ctx, row.userId, lastWhatsappInboundAt)))
     return whatsapp;
   const contentSid = config.TWILIO_WHATSAPP_TEMPLATES[row.kind];
-  if (contentSid) return { ...whatsapp, template: { contentSid, variables: templateVariablesOf(row) } };
+  const variables = contentSid ? fillWhatsappTemplate(row.kind, storedVariables(row)) : null;
+  if (contentSid && variables) return { ...whatsapp, template: { contentSid, variables } };
   return sms();
 }
 
@@ -71,17 +73,14 @@ async function insideWindow(ctx: MessagingContext, userId: number | null, known:
 }
 
 /**
- * The template's variables: those queued with the text, else {{1}} the start of its body; either
- * way each is one short line (Twilio refuses newlines and long runs of spaces, and advises short
- * values): the full content goes by the link in the template, or after the member replies.
+ * The template variables queued with the text (whatsapp-templates.ts fills and checks them against
+ * its kind's template); null when none were.
  */
-function templateVariablesOf(row: MessageRow): Record<string, string> {
+function storedVariables(row: MessageRow): Record<string, unknown> | null {
   const stored = row.raw?.contentVariables;
-  if (stored) {
-    const parsed: unknown = JSON.parse(stored);
-    if (parsed && typeof parsed === 'object') return templateVariables(parsed as Record<string, string>);
-  }
-  return templateVariables({ '1': row.body });
+  if (!stored) return null;
+  const parsed: unknown = JSON.parse(stored);
+  return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null;
 }
 
 function withPrefix(address: string): string {

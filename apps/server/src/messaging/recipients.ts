@@ -4,6 +4,7 @@ import { countryName, phoneKind } from '@loop/shared/phone-kind';
 import type { Config } from '../config';
 import { loops, members, messages, undeliverablePhones, users } from '../db/schema';
 import { phoneNotOptedOut } from './opt-outs';
+import { textChannelOfUser } from './whatsapp-opt-in';
 import { AppError } from '../errors';
 
 /**
@@ -171,7 +172,8 @@ export async function findRecipients(tx: DbOrTx, loopIds: readonly number[]): Pr
       userId: users.id,
       firstName: users.firstName,
       phoneNumber: users.phoneNumber,
-      channel: users.messagingPreference,
+      // WhatsApp once the person chose it themselves (decision 0060).
+      channel: textChannelOfUser,
     })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))

@@ -162,6 +162,16 @@ export const replies = {
         : `${quotedPerson(input.adderName)} invited you to`
     } ${loopName(input.loopName)} (group news, ${input.frequency}). ${RATES} Reply YES to join, HELP for help, STOP to opt out.`,
 
+  /**
+   * The invitation's WhatsApp template variables (whatsapp-templates.ts, decision 0060): who added
+   * them, the Loop and how often, each quoted as in the text; the template's fixed words are the rest.
+   */
+  invitationTemplateVariables: (input: { loopName: string; adderName: string; viaLink: boolean; frequency: string }) => ({
+    '1': templateVariable(input.viaLink ? `someone with ${quotedPerson(input.adderName)}'s invite link` : quotedPerson(input.adderName)),
+    '2': templateVariable(loopName(input.loopName)),
+    '3': templateVariable(input.frequency),
+  }),
+
   /** YES confirmed these memberships (CTIA 5.1.3: what they joined, how often, how to stop). */
   joined: (names: string[], frequency: string) =>
     `Loop: you're in ${listNames(names)} (${frequency}). Text your news and photos to this number anytime. ` +

@@ -16,6 +16,8 @@ const FOLLOWED_KINDS: TextKind[] = ['group_message', 'sneak_peek', 'welcome', 'i
  * window, which is per channel: the window moves to the last of them (never back), and the whole
  * texts that templates cut short since the previous window go out (queueWholeTextsAfterTemplates),
  * to `phone` from the number that was texted. One statement reads the old window and moves it.
+ * A person who writes to Loop on WhatsApp chose it (decision 0060): their first such text is
+ * kept as their opt-in, which a 63016 (closing the window) does not undo.
  */
 export async function openWhatsappWindow(
   tx: DbOrTx,
@@ -23,7 +25,8 @@ export async function openWhatsappWindow(
 ): Promise<void> {
   const lastAt = (input.lastAt ?? input.at).toISOString();
   const result = await tx.execute(sql`
-    update ${users} u set last_whatsapp_inbound_at = greatest(u.last_whatsapp_inbound_at, ${lastAt}::timestamptz)
+    update ${users} u set last_whatsapp_inbound_at = greatest(u.last_whatsapp_inbound_at, ${lastAt}::timestamptz),
+      whatsapp_opted_in_at = coalesce(u.whatsapp_opted_in_at, ${input.at.toISOString()}::timestamptz)
     from (select id, last_whatsapp_inbound_at as before from ${users} where id = ${input.userId} for update) o
     where u.id = o.id
     returning extract(epoch from o.before)::float8 * 1000 as before_ms`);

@@ -46,8 +46,3 @@ export function templateVariable(text: string, max = TEMPLATE_VARIABLE_MAX_CHARS
   const flat = text.replace(/\s+/g, ' ').trim();
   return clip(flat === '' ? '-' : flat, max);
 }
-
-/** Every variable of a template made safe (templateVariable), whoever built them. */
-export function templateVariables(variables: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, templateVariable(value)]));
-}

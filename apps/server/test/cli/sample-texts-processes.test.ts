@@ -3,7 +3,9 @@
  * sample messages: the real invitation, YES confirmation and HELP answer, with this server's
  * SUPPORT_CONTACT: the campaign's `message_samples`, `opt_in_message` and `help_message`
  * (https://www.twilio.com/docs/messaging/services/api/us-a2p-campaign-resource), worded as CTIA
- * Messaging Principles and Best Practices 5.1.3 asks.
+ * Messaging Principles and Best Practices 5.1.3 asks. Then the WhatsApp templates to submit, with
+ * their variables and samples (Twilio Content API, https://www.twilio.com/docs/content/using-variables-with-content-api;
+ * decision 0060).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -12,6 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { replies } from '../../src/messaging/replies';
+import { WHATSAPP_TEMPLATES } from '../../src/messaging/whatsapp-templates';
 
 const run = promisify(execFile);
 
@@ -33,6 +36,14 @@ describe('npm run admin -- sample-texts', () => {
       expect(stdout).toContain(`1 SMS segment:\n${invitation}\n`);
       expect(stdout).toContain(`${replies.joined(['Smith Family'], 'about 3 msgs/wk')}\n`);
       expect(stdout).toContain(`1 SMS segment:\n${replies.help('help@loop.example.com')}\n`);
+      // Every WhatsApp template, its body and each variable with its sample.
+      for (const [kind, template] of Object.entries(WHATSAPP_TEMPLATES)) {
+        expect(stdout).toContain(
+          `WhatsApp template ${template.name} (category UTILITY, language en; TWILIO_WHATSAPP_TEMPLATES ${kind}=HX...):\n${template.body}\n`,
+        );
+        for (const [key, variable] of Object.entries(template.variables))
+          expect(stdout).toContain(`{{${key}}}: ${variable.holds}; sample: ${variable.sample}`);
+      }
       // No database opened (it may run beside a server that holds the data directory).
       expect(readdirSync(dataDir)).toEqual([]);
       expect(invitation).toMatch(/^Loop: .*Msg & data rates may apply\. Reply YES to join, HELP for help, STOP to opt out\.$/);

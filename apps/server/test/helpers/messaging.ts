@@ -10,7 +10,14 @@ import { startFakeTwilio, twilioEnv, type FakeTwilio } from './fake-twilio';
 /** A person who only texts (no password), straight into the database. */
 export async function createPerson(
   db: Db,
-  input: { firstName?: string; phoneNumber?: string; messagingPreference?: 'sms' | 'whatsapp'; isStaff?: boolean } = {},
+  input: {
+    firstName?: string;
+    phoneNumber?: string;
+    messagingPreference?: 'sms' | 'whatsapp';
+    isStaff?: boolean;
+    /** A person who prefers WhatsApp chose it themselves (decision 0060), unless this is false. */
+    whatsappOptedIn?: boolean;
+  } = {},
 ) {
   const [user] = await db
     .insert(users)
@@ -20,6 +27,7 @@ export async function createPerson(
       phoneNumber: input.phoneNumber ?? uniquePhone(),
       messagingPreference: input.messagingPreference ?? 'sms',
       isStaff: input.isStaff ?? false,
+      whatsappOptedInAt: input.messagingPreference === 'whatsapp' && input.whatsappOptedIn !== false ? new Date(0) : null,
     })
     .returning();
   if (!user) throw new Error('no user');

@@ -104,6 +104,8 @@ describe('the invitation is a consent request carriers accept [ctia 5.1.2.1, 5.1
     const longOwner = await signUp(env.t.app, { firstName: 'Alexandrina', lastName: 'Abbot-Worthington' });
     const loop = await createLoopAs(env.t.app, longOwner.cookie, { name: 'The Extended Abbot Family Reunion Crew' });
     const carol = uniquePhone();
+    // Carol chose WhatsApp herself before (decision 0060): her invitation goes on WhatsApp.
+    await createPerson(db(), { phoneNumber: carol, firstName: 'Carol', messagingPreference: 'whatsapp' });
     const res = await env.t.app.inject({
       method: 'POST',
       url: `/api/loops/${loop.id}/members`,

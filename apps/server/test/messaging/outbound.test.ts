@@ -159,7 +159,7 @@ describe('WhatsApp', () => {
     const app = await env.t.rebuild({ TWILIO_WHATSAPP_TEMPLATES: `reminder=${TEMPLATE}, welcome=HX${'b'.repeat(32)}` });
     const person = await createPerson(db(), { messagingPreference: 'whatsapp' });
     const loop = await createLoop(db(), { name: 'Garden', memberIds: [person.id] });
-    await queue(person.id);
+    await queue(person.id, { templateVariables: { '1': 'Ada', '2': 'Garden' } });
     await db().transaction((tx) => queueWelcomeText(tx, { userId: person.id, loopId: loop.id, loopName: 'Garden' }));
     await sweepUntilIdle(app.ctx);
     // The welcome answers the person's YES, so it goes first (decision 0051).
@@ -167,7 +167,7 @@ describe('WhatsApp', () => {
     expect(reminder?.params).toMatchObject({
       To: `whatsapp:${person.phoneNumber}`,
       ContentSid: TEMPLATE,
-      ContentVariables: JSON.stringify({ 1: 'Time to share your news!' }),
+      ContentVariables: JSON.stringify({ 1: 'Ada', 2: 'Garden' }),
     });
     expect(reminder?.params.Body).toBeUndefined();
     expect(welcome?.params).toMatchObject({ ContentSid: `HX${'b'.repeat(32)}`, ContentVariables: JSON.stringify({ 1: 'Garden' }) });

@@ -56,7 +56,15 @@ const repliesTo = async (phone: string) => (await textsTo(db(), phone)).map((m) 
 let counter = 0;
 const queue = (userId: number, extra: Partial<TextToQueue> = {}) =>
   db().transaction((tx) =>
-    enqueueText(tx, { kind: 'reminder', userId, body: 'Time to share your news!', idempotencyKey: `conf:${++counter}`, ...extra }),
+    enqueueText(tx, {
+      kind: 'reminder',
+      userId,
+      body: 'Time to share your news!',
+      idempotencyKey: `conf:${++counter}`,
+      // A reminder's (and a newsletter link's) two template variables (whatsapp-templates.ts).
+      templateVariables: { '1': 'Ada', '2': 'Loop' },
+      ...extra,
+    }),
   );
 
 async function member(preference: 'sms' | 'whatsapp' = 'sms', loopName = `Loop ${++counter}`) {

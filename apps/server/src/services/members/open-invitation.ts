@@ -131,11 +131,13 @@ async function queueInvitation(
     .select({ reminderSchedule: loops.reminderSchedule, frequency: loops.frequency })
     .from(loops)
     .where(eq(loops.id, input.loop.id));
+  const words = { loopName: input.loop.name, adderName, viaLink: input.viaLink, frequency: textFrequency(cadence) };
   return enqueueText(tx, {
     kind: 'invitation',
     userId: input.userId,
     loopId: input.loop.id,
-    body: replies.invitation({ loopName: input.loop.name, adderName, viaLink: input.viaLink, frequency: textFrequency(cadence) }),
+    body: replies.invitation(words),
     idempotencyKey: `invitation:${input.loop.id}:${input.userId}:${input.now.getTime()}`,
+    templateVariables: replies.invitationTemplateVariables(words),
   });
 }

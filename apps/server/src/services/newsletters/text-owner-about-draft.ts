@@ -5,6 +5,7 @@ import { membershipIsActive } from '../members/membership-is-active';
 import { enqueueText } from '../../messaging/outbox';
 import { reviewTexts, reviewUrl, sendTimeWords } from '../../publishing/newsletter-texts';
 import type { NewsletterRow } from './insert-newsletter';
+import { templateVariable } from '../../messaging/text-limits';
 
 /**
  * Texts the Loop's owner and its co-organizers (decision 0059) about a scheduled draft (decision 0040), in the caller's transaction,
@@ -53,6 +54,8 @@ export async function textOwnerAboutDraft(
       newsletterId: newsletter.id,
       body,
       idempotencyKey: person.key,
+      // Outside WhatsApp's window: the template's words around these (whatsapp-templates.ts).
+      templateVariables: { '1': templateVariable(loop.name), '2': when, '3': url },
     });
     queued ||= id !== null;
   }

@@ -6,6 +6,7 @@ import { checkPhoneCode, codeProblemError, consumePhoneCode } from '../phone-cod
 import { freeEmail } from './free-email';
 import type { SignUpPayload } from './start-sign-up';
 import { lookUpPhoneTimeZone } from '../../messaging/time-zones';
+import { ownPreference } from '../../messaging/whatsapp-opt-in';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -47,7 +48,8 @@ export async function completeSignUp(
         passwordHash: form.passwordHash,
         firstName: form.firstName,
         lastName: form.lastName,
-        messagingPreference: form.messagingPreference,
+        // The holder of the phone chose it on their own form: WhatsApp is their opt-in (decision 0060).
+        ...ownPreference(form.messagingPreference, options.now),
         phoneProvenAt: options.now,
         ...(options.staffPhones.includes(phoneNumber) ? { isStaff: true } : {}),
       };

@@ -7,6 +7,7 @@ import { AppError } from '../../errors';
 import { requestEmailConfirmation } from '../email/confirm-address';
 import { requestEmailChange } from '../email/request-email-change';
 import { moveReminderEarlier } from '../schedules/schedule-columns';
+import { ownPreference } from '../../messaging/whatsapp-opt-in';
 
 /**
  * Changes what a user may change about themselves without a code: their name (checked as sign-up
@@ -32,7 +33,12 @@ export async function updateUser(
     // A new address is the account's once its holder follows the link sent to it (decision 0054).
     const { email, ...rest } = changes;
     const changing = email !== undefined && (await requestEmailChange(tx, config, { userId, address: email, now }));
-    const values = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+    const { messagingPreference, ...others } = rest;
+    // The account's holder choosing WhatsApp is their opt-in to it (decision 0060).
+    const values = {
+      ...Object.fromEntries(Object.entries(others).filter(([, v]) => v !== undefined)),
+      ...(messagingPreference ? ownPreference(messagingPreference, now) : {}),
+    };
     const [user] =
       Object.keys(values).length > 0
         ? await tx.update(users).set(values).where(eq(users.id, userId)).returning()
