@@ -88,7 +88,11 @@ export interface SaveNewsletterAnswer {
  */
 export interface RenderNewsletterAnswer {
   html: string;
-  media: Record<string, { kind: 'photo' | 'audio' | 'video'; poster: string | null }>;
+  /**
+   * Each /media/ picture of the Markdown: its kind, a video's poster, and for a photo `preview`, one
+   * of its stored smaller sizes (/media/{key}/{width}), which the editor shows instead of the largest.
+   */
+  media: Record<string, { kind: 'photo' | 'audio' | 'video'; poster: string | null; preview?: string | null }>;
 }
 
 /** POST .../send and POST /api/loops/{id}/sneak-peek (201): what was sent and how many texts were queued. */
