@@ -3,10 +3,17 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The slow server tests (decision 0046): fault tests that stop and start processes and
- * databases, fuzz and property tests, and tests that run several server processes. `npm test`
+ * databases, fuzz and property tests, tests that run several server processes, and long
+ * simulations named `*.slow.test.ts` (decision 0066). `npm test`
  * leaves them to their own project, run by `npm run test:slow` (and by CI, .ci/run).
  */
-const slowServerTests = ['test/faults/**/*.test.ts', 'test/fuzz/**/*.test.ts', 'test/**/*-processes.test.ts', 'test/**/*.property.test.ts'];
+const slowServerTests = [
+  'test/faults/**/*.test.ts',
+  'test/fuzz/**/*.test.ts',
+  'test/**/*-processes.test.ts',
+  'test/**/*.property.test.ts',
+  'test/**/*.slow.test.ts',
+];
 
 const server = {
   root: 'apps/server',

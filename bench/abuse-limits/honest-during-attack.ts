@@ -3,36 +3,17 @@
 // prefix of their own, send the form and type the code they got. Prints how many honest sign-ups
 // got through, how many code texts the attacker got, and when the service started asking for the
 // harder proof-of-work. BENCH_ATTACK=n forms (default 150), one honest person every 10.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { and, desc, eq, sql } from 'drizzle-orm';
-import { buildApp } from '../../apps/server/src/app';
-import { loadConfig } from '../../apps/server/src/config';
+import { and, desc, eq } from 'drizzle-orm';
 import { messages } from '../../apps/server/src/db/schema';
 import { codeTextsUnderAttack } from '../../apps/server/src/services/phone-codes/code-text-budget';
+import { OFFLINE_TWILIO, startBenchApp } from './bench-app';
 
 const ATTACK = Number(process.env.BENCH_ATTACK ?? 150);
 const HOUR_MS = 3_600_000;
 
 export async function honestDuringAttack(): Promise<void> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-bench-abuse-'));
   let now = new Date('2026-06-01T12:00:00Z');
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-01',
-    SCHEDULER: 'false',
-    SIGNUP_PROOF_OF_WORK: 'off',
-    // Twilio settings that never reach a network: codes are only queued in this bench.
-    TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000000',
-    TWILIO_AUTH_TOKEN: 'bench',
-    TWILIO_FROM_NUMBER: '+14155550000',
-    TWILIO_API_BASE_URL: 'http://127.0.0.1:9',
-    SUPPORT_CONTACT: 'help@example.com',
-  });
-  const app = await buildApp(config, { clock: () => now, logger: false });
+  const { app, config, codeTexts, close } = await startBenchApp({ SIGNUP_PROOF_OF_WORK: 'off', ...OFFLINE_TWILIO }, () => now);
   const form = (phoneNumber: string, i: number) => ({
     email: `person-${i}@example.com`,
     password: 'correct horse battery',
@@ -85,8 +66,7 @@ export async function honestDuringAttack(): Promise<void> {
       });
       if (verified.statusCode === 201) honestThrough++;
     }
-    const result = await app.ctx.db.execute(sql`select count(*)::int as n from messages where kind = 'code' and to_address like '+16283%'`);
-    const attackTexts = Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+    const attackTexts = await codeTexts('+16283');
     console.log(
       `\nHonest sign-ups during an attack: ${ATTACK} attacker forms over an hour (10 prefixes, never typed in), one honest person every 10.`,
     );
@@ -103,7 +83,6 @@ export async function honestDuringAttack(): Promise<void> {
         : `  from attacker form ${hardenedAt} on, forms asked for the harder proof-of-work (when SIGNUP_PROOF_OF_WORK is on; off in this run)`,
     );
   } finally {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }

@@ -4,15 +4,10 @@
 // runs the real app (buildApp, embedded PGlite in a temporary folder, the Phone Simulator as
 // provider) with a clock that spreads the attempts evenly over one hour, and counts the code texts
 // queued. BENCH_ATTEMPTS=n changes the 1,000. No network but 127.0.0.1.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { Challenge } from 'altcha-lib/types';
-import { sql } from 'drizzle-orm';
-import { buildApp } from '../../apps/server/src/app';
-import { loadConfig } from '../../apps/server/src/config';
+import { OFFLINE_TWILIO, startBenchApp } from './bench-app';
 import { honestDuringAttack } from './honest-during-attack';
 
 const ATTEMPTS = Number(process.env.BENCH_ATTEMPTS ?? 1000);
@@ -57,12 +52,7 @@ const scenarios: Scenario[] = [
     env: {
       CODE_TEXTS_PER_HOUR: '1000000',
       SIGNUP_PROOF_OF_WORK: 'off',
-      // Twilio settings that never reach a network: codes are only queued in this bench.
-      TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000000',
-      TWILIO_AUTH_TOKEN: 'bench',
-      TWILIO_FROM_NUMBER: '+14155550000',
-      TWILIO_API_BASE_URL: 'http://127.0.0.1:9',
-      SUPPORT_CONTACT: 'help@example.com',
+      ...OFFLINE_TWILIO,
     },
     phone: (i) => `+4915${String(110_000_000 + i)}`,
     address: manyAddresses,
@@ -76,17 +66,8 @@ const scenarios: Scenario[] = [
 ];
 
 async function run(scenario: Scenario): Promise<{ texts: number; answers: Map<string, number>; ms: number }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-bench-abuse-'));
   let now = new Date('2026-06-01T12:00:00Z');
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-01',
-    SCHEDULER: 'false',
-    ...scenario.env,
-  });
-  const app = await buildApp(config, { clock: () => now, logger: false });
+  const { app, codeTexts, close } = await startBenchApp(scenario.env, () => now);
   const started = performance.now();
   const answers = new Map<string, number>();
   try {
@@ -108,26 +89,15 @@ async function run(scenario: Scenario): Promise<{ texts: number; answers: Map<st
       const key = res.statusCode === 202 ? '202' : `${res.statusCode} ${message.slice(0, 90)}`;
       answers.set(key, (answers.get(key) ?? 0) + 1);
     }
-    const result = await app.ctx.db.execute(sql`select count(*)::int as n from messages where kind = 'code'`);
-    const texts = Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
-    return { texts, answers, ms: performance.now() - started };
+    return { texts: await codeTexts(), answers, ms: performance.now() - started };
   } finally {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 
 /** What one proof-of-work costs whoever sends a form: GET a challenge, solve it as the web app does (Node's PBKDF2). */
 async function proofCost(): Promise<{ wallMs: number; cpuMs: number }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'loop-bench-abuse-'));
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    SESSION_SECRET: 'x'.repeat(40),
-    SCHEDULER: 'false',
-  });
-  const app = await buildApp(config, { logger: false });
+  const { app, close } = await startBenchApp({});
   try {
     const started = performance.now();
     const cpu = process.cpuUsage();
@@ -138,8 +108,7 @@ async function proofCost(): Promise<{ wallMs: number; cpuMs: number }> {
     const used = process.cpuUsage(cpu);
     return { wallMs: (performance.now() - started) / PROOFS_TIMED, cpuMs: (used.user + used.system) / 1000 / PROOFS_TIMED };
   } finally {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

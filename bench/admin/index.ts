@@ -7,18 +7,10 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import pg from 'pg';
 import { openDatabase } from '../../apps/server/src/db/client';
-import { startServer } from '../../apps/server/test/helpers/server-process';
+import { cookiesOf, startServer } from '../../apps/server/test/helpers/server-process';
 import { createScratchDatabase } from '../scratch-database';
 import { SERVER_NODE_ARGS } from '../server-node-args';
 import { seedLarge } from './seed-large';
-
-/** The cookies an answer sets, as a browser would send them back (a cleared one, `name=`, is left out). */
-const cookiesOf = (res: Response) =>
-  res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0] ?? '')
-    .filter((c) => !c.endsWith('='))
-    .join('; ');
 
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CONCURRENCY = 20;

@@ -12,16 +12,8 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { startFakeTwilio } from '../../apps/server/test/helpers/fake-twilio';
-import { freePort, startServer } from '../../apps/server/test/helpers/server-process';
+import { cookiesOf, freePort, startServer } from '../../apps/server/test/helpers/server-process';
 import { createScratchDatabase } from '../scratch-database';
-
-/** The cookies an answer sets, as a browser would send them back (a cleared one, `name=`, is left out). */
-const cookiesOf = (res: Response) =>
-  res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0] ?? '')
-    .filter((c) => !c.endsWith('='))
-    .join('; ');
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 

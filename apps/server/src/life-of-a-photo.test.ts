@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
  * docs/architecture.md#the-life-of-a-photo walks a photo from the webhook to the public page as
  * `file:function` hops under apps/server/src/. Each one must stay resolvable: the file exists and
  * defines (or exports) that function, so a rename or a move fails here until the page follows.
+ * Its "calls, in order" lines say which function calls which: each caller's body must call them,
+ * in that order, so the walk cannot drift from what the code does while every name still exists.
  */
 
 const SRC = dirname(fileURLToPath(import.meta.url));
@@ -59,6 +61,56 @@ export function unresolvedHops(hops: readonly { file: string; name: string }[], 
   return problems;
 }
 
+/** The "calls, in order" lines: `- \`caller\` -> \`callee\`, \`callee\``, as hops. */
+export function callLinesIn(section: string): { caller: { file: string; name: string }; callees: { file: string; name: string }[] }[] {
+  return section
+    .split('\n')
+    .filter((line) => /^- `[^`]+` -> /.test(line))
+    .map((line) => {
+      const [left = '', right = ''] = line.split(' -> ');
+      const [caller] = hopsIn(left);
+      if (!caller) throw new Error(`no caller in: ${line}`);
+      return { caller, callees: hopsIn(right) };
+    });
+}
+
+/**
+ * The source of a function: from its definition to the closing brace at its own indent, or to the
+ * next declaration there (a one-line arrow).
+ */
+export function bodyOf(source: string, name: string): string | null {
+  const id = name.replace(/\$/g, '\\$');
+  const start = new RegExp(`^([ \\t]*)(?:export\\s+)?(?:async\\s+)?(?:function\\*?\\s+${id}\\s*[<(]|(?:const|let)\\s+${id}\\b)`, 'm').exec(
+    source,
+  );
+  if (!start) return null;
+  const rest = source.slice(start.index + start[0].length);
+  const end = new RegExp(`\\n${start[1] ?? ''}(?:\\}|export |async function |function |const |let |class |interface |type )`).exec(rest);
+  return rest.slice(0, end ? end.index : undefined);
+}
+
+/** Each caller that does not call its callees in the order given, as "caller: why". */
+export function callsOutOfOrder(lines: ReturnType<typeof callLinesIn>, read: (file: string) => string | null): string[] {
+  const problems: string[] = [];
+  for (const { caller, callees } of lines) {
+    const body = bodyOf(read(caller.file) ?? '', caller.name);
+    if (body === null) {
+      problems.push(`${caller.name}: no top-level function in ${caller.file}`);
+      continue;
+    }
+    let at = -1;
+    for (const callee of callees) {
+      const found = new RegExp(`\\b${callee.name.replace(/\$/g, '\\$')}\\b`).exec(body.slice(at + 1));
+      if (!found) {
+        problems.push(`${caller.name}: no call of ${callee.name}${at >= 0 ? ' after the one before it' : ''}`);
+        break;
+      }
+      at += 1 + found.index;
+    }
+  }
+  return problems;
+}
+
 describe('docs/architecture.md#the-life-of-a-photo', () => {
   const architecture = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
   const section = sectionOf(architecture, HEADING);
@@ -70,6 +122,29 @@ describe('docs/architecture.md#the-life-of-a-photo', () => {
     expect(hops.length).toBeGreaterThanOrEqual(20);
     const read = (file: string) => (existsSync(join(SRC, file)) ? readFileSync(join(SRC, file), 'utf8') : null);
     expect(unresolvedHops(hops, read)).toEqual([]);
+  });
+
+  it('says which function calls which, in the order the source calls them', () => {
+    const lines = callLinesIn(section ?? '');
+    // The webhook, the inbound decision, the scheduler, the texts and the e-mail branch, the page.
+    expect(lines.length).toBeGreaterThanOrEqual(9);
+    expect(lines.flatMap((line) => line.callees.map((callee) => callee.name))).toEqual(
+      expect.arrayContaining(['queueNewsletterEmails', 'renderNewsletterEmail', 'enqueueEmail', 'sendClaimedEmails']),
+    );
+    const read = (file: string) => (existsSync(join(SRC, file)) ? readFileSync(join(SRC, file), 'utf8') : null);
+    expect(callsOutOfOrder(lines, read)).toEqual([]);
+  });
+
+  it('fails on a call that is missing or out of order', () => {
+    const page = '## The life of a photo\n\n- `a.ts:f` -> `b.ts:g`, `c.ts:h`\n- `a.ts:k` -> `b.ts:g`\n';
+    const lines = callLinesIn(sectionOf(`\n${page}`, HEADING) ?? '');
+    expect(lines).toHaveLength(2);
+    const files: Record<string, string> = {
+      'a.ts': 'export async function f() {\n  await h();\n  await g();\n}\nexport const k = () => {\n  return 1;\n};\nfunction g() {}\n',
+    };
+    expect(callsOutOfOrder(lines, (file) => files[file] ?? null)).toEqual(['f: no call of h after the one before it', 'k: no call of g']);
+    files['a.ts'] = 'export async function f() {\n  await g();\n  await h();\n}\nexport const k = () => g();\n';
+    expect(callsOutOfOrder(lines, (file) => files[file] ?? null)).toEqual([]);
   });
 
   it('points at its runnable form, which exists', () => {

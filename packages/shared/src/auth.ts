@@ -2,16 +2,7 @@ import { z } from 'zod';
 import { LIMITS, MESSAGING_PREFERENCES, NEWSLETTER_DELIVERIES, type EmailStatus, type NewsletterDelivery } from './constants';
 import { toE164 } from './phone';
 import { timeZoneSchema } from './time-zone';
-import {
-  authorityMessage,
-  claimsAuthority,
-  controlCharactersMessage,
-  hasLink,
-  hasNoControlCharacters,
-  hasPhoneNumber,
-  linkMessage,
-  phoneNumberMessage,
-} from './text';
+import { quotedNameSchema } from './quoted-name';
 
 export const emailSchema = z
   .string({ error: 'Email is required' })
@@ -28,15 +19,7 @@ export const passwordSchema = z
 
 /** A person's first or last name: Loop quotes names in texts, so no links or phone numbers. */
 export function personNameSchema(label: string) {
-  return z
-    .string({ error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(LIMITS.name, `${label} must be at most ${LIMITS.name} characters`)
-    .refine(hasNoControlCharacters, controlCharactersMessage(label))
-    .refine((v) => !hasLink(v), linkMessage(label))
-    .refine((v) => !hasPhoneNumber(v), phoneNumberMessage(label))
-    .refine((v) => !claimsAuthority(v), authorityMessage(label));
+  return quotedNameSchema(label, LIMITS.name);
 }
 
 /** A phone number in any common format, normalized to E.164. */

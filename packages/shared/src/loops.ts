@@ -19,16 +19,8 @@ import {
   type ReminderEntry,
   type Weekday,
 } from './constants';
-import {
-  authorityMessage,
-  claimsAuthority,
-  controlCharactersMessage,
-  hasLink,
-  hasNoControlCharacters,
-  hasPhoneNumber,
-  linkMessage,
-  phoneNumberMessage,
-} from './text';
+import { quotedNameSchema } from './quoted-name';
+import { controlCharactersMessage, hasNoControlCharacters } from './text';
 import { timeZoneSchema } from './time-zone';
 
 export const VIBE_REQUIRED_MESSAGE = 'Please select at least one newsletter vibe';
@@ -39,16 +31,8 @@ export const vibeSchema = z
   .max(VIBES.length, `Vibe has at most ${VIBES.length} entries`)
   .transform((list) => [...new Set(list)]);
 
-export const loopNameSchema = z
-  .string({ error: 'Loop name is required' })
-  .trim()
-  .min(1, 'Loop name is required')
-  .max(LIMITS.loopName, `Loop name must be at most ${LIMITS.loopName} characters`)
-  .refine(hasNoControlCharacters, controlCharactersMessage('Loop name'))
-  // Invitations and reminders quote it: a name must not be a lure (a link, a number to call).
-  .refine((v) => !hasLink(v), linkMessage('Loop name'))
-  .refine((v) => !hasPhoneNumber(v), phoneNumberMessage('Loop name'))
-  .refine((v) => !claimsAuthority(v), authorityMessage('Loop name'));
+// Invitations and reminders quote it: a name must not be a lure (a link, a number to call).
+export const loopNameSchema = quotedNameSchema('Loop name', LIMITS.loopName);
 
 const optionalText = (label: string, max: number) =>
   z

@@ -4,6 +4,10 @@ import type { TextCost } from './group-messages';
 import { idParamSchema } from './loops';
 import { hasNoNul } from './text';
 
+// The pages' paths and the URLs a newsletter may hold live in a module without zod, so that the
+// web's editor can use them without loading the schemas (bench/bundle-size).
+export { isAllowedNewsletterUrl, MEDIA_PATH, newsletterArchivePath, newsletterPath, personalArchivePath } from './newsletter-paths';
+
 export const NEWSLETTER_KINDS = ['newsletter', 'sneak_peek'] as const;
 export type NewsletterKind = (typeof NEWSLETTER_KINDS)[number];
 export const NEWSLETTER_STATUSES = ['draft', 'sent'] as const;
@@ -88,7 +92,11 @@ export interface SaveNewsletterAnswer {
  */
 export interface RenderNewsletterAnswer {
   html: string;
-  media: Record<string, { kind: 'photo' | 'audio' | 'video'; poster: string | null }>;
+  /**
+   * Each /media/ picture of the Markdown: its kind, a video's poster, and for a photo `preview`, one
+   * of its stored smaller sizes (/media/{key}/{width}), which the editor shows instead of the largest.
+   */
+  media: Record<string, { kind: 'photo' | 'audio' | 'video'; poster: string | null; preview?: string | null }>;
 }
 
 /** POST .../send and POST /api/loops/{id}/sneak-peek (201): what was sent and how many texts were queued. */
@@ -104,32 +112,6 @@ export type SneakPeekAnswer = SendNewsletterAnswer;
  */
 export interface SneakPeekPreview extends TextCost {
   linkPlaceholder: string;
-}
-
-/** The public page of a newsletter. */
-export function newsletterPath(urlId: string): string {
-  return `/newsletters/${urlId}`;
-}
-
-/**
- * The Loop's past issues, reached through one of its sent newsletters' links (decision 0042), by
- * its current members signed in (decision 0053).
- */
-export function newsletterArchivePath(urlId: string): string {
-  return `/newsletters/${urlId}/archive`;
-}
-
-/** A member's own link to their Loop's past issues, good while they are a member (decision 0053). */
-export function personalArchivePath(key: string): string {
-  return `/newsletters/past/${key}`;
-}
-
-/** The only URLs a newsletter may point at: the web, and our own photos (the server's page and the admin preview). */
-export const MEDIA_PATH = /^\/media\/[A-Za-z0-9_-]+$/;
-const WEB_URL = /^https?:\/\/[^\s/\\]/i;
-
-export function isAllowedNewsletterUrl(url: string): boolean {
-  return WEB_URL.test(url) || MEDIA_PATH.test(url);
 }
 
 /** GET /api/loops/{id}/newsletters: what the Loop's people see of its newsletters and schedule. */

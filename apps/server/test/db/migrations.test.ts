@@ -30,7 +30,7 @@ afterAll(async () => {
 
 /** Runs an insert written as older code wrote it (plain SQL: the schema file is today's) and returns its row. */
 async function oldRow<T>(db: Db, query: SQL): Promise<T> {
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- execute<T>() needs T to be a Record, and T is any row type
+  // execute<T>() needs T to be a Record, and T is any row type.
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   const [row] = result.rows;
   if (!row) throw new Error('insert returned no row');

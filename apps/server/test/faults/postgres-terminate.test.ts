@@ -10,17 +10,9 @@ import { databaseUnavailable } from '../../src/errors';
 import { newAccount, uniquePhone } from '../helpers/app';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/database';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
-import { startServer, stopAllServers, type ServerProcess } from '../helpers/server-process';
+import { cookiesOf, startServer, stopAllServers, type ServerProcess } from '../helpers/server-process';
 import { INBOUND_PATH, signedInbound } from './helpers/fault-database';
 import { sleep, until, untilHealthy } from './helpers/wait';
-
-/** The cookies an answer sets, as a browser would send them back (a cleared one, `name=`, is left out). */
-const cookiesOf = (res: Response) =>
-  res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0] ?? '')
-    .filter((c) => !c.endsWith('='))
-    .join('; ');
 
 /**
  * docs/reliability.md, "PostgreSQL terminates connections": an administrator's

@@ -5,6 +5,17 @@ import { fileURLToPath } from 'node:url';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * The cookies an answer of a real server process sets, as a browser would send them back (a
+ * cleared one, `name=`, is left out): for the tests and the benches that sign up over HTTP.
+ */
+export const cookiesOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0] ?? '')
+    .filter((c) => !c.endsWith('='))
+    .join('; ');
+
 /** A free port on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { media, messages, newsletters, updates } from '../../src/db/schema';
+import { loops, media, messages, newsletters, updates } from '../../src/db/schema';
 import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { convertExistingPhotos } from '../../src/media/convert-existing';
 import { templateWriter } from '../../src/publishing/template-writer';
 import { publishNewsletter } from '../../src/services/newsletters/publish-newsletter';
+import { renderNewsletterDraft } from '../../src/services/newsletters/render-draft';
 import { createTestApp, signUp, type TestContext } from '../helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
 import { createLoop, createPerson, textsTo, updatesOf } from '../helpers/messaging';
@@ -120,6 +121,19 @@ describe.each(['local disk', 'S3'] as const)('photos end to end, stored on %s', 
       `srcset="/media/${secretPhoto.storageKey}/320 320w, /media/${secretPhoto.storageKey}/640 640w, /media/${secretPhoto.storageKey}/900 900w"`,
     );
     expect(before).toContain('width="900" height="600"');
+    // The editor is told one of the photo's smaller stored sizes to show, never the largest.
+    const [loopRow] = await db().select().from(loops).where(eq(loops.id, loop.id));
+    const inEditor = await renderNewsletterDraft(db(), {
+      loop: loopRow!,
+      newsletter: published.newsletter,
+      content: published.newsletter.content,
+      publicUrl: 'http://localhost',
+    });
+    expect(inEditor.media[`/media/${secretPhoto.storageKey}`]).toEqual({
+      kind: 'photo',
+      poster: null,
+      preview: `/media/${secretPhoto.storageKey}/640`,
+    });
 
     const res = await t.app.inject({
       method: 'DELETE',

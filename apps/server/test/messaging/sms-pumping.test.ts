@@ -1,13 +1,12 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { phoneKind } from '@loop/shared/phone-kind';
 import { messages } from '../../src/db/schema';
 import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { enqueueText } from '../../src/messaging/outbox';
-import { browser, createTestApp, newAccount, signUp, type TestApp, type TestContext } from '../helpers/app';
-import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
+import { browser, newAccount, signUp, type TestApp } from '../helpers/app';
 import { createLoopAs } from '../helpers/loops';
-import { createPerson, testClock } from '../helpers/messaging';
+import { createPerson, testClock, useFakeTwilioApp } from '../helpers/messaging';
 import { solveProofOfWork } from '../helpers/proof-of-work';
 
 /**
@@ -15,19 +14,10 @@ import { solveProofOfWork } from '../helpers/proof-of-work';
  * (premium rate, satellite), or many numbers at once. Every test plays the attack against Loop
  * sending through Twilio (the real SDK, a fake Twilio on 127.0.0.1) and counts what was texted.
  */
-let fake: FakeTwilio;
-let t: TestContext;
 const clock = testClock(new Date());
-beforeAll(async () => {
-  fake = await startFakeTwilio();
-  t = await createTestApp(twilioEnv(fake), { clock });
-});
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
+const env = useFakeTwilioApp({ clock });
 
-const db = () => t.testDb.database.db;
+const db = env.db;
 let address = 0;
 /** A new client address per request: these attacks come from many. */
 const nextAddress = () => `198.18.${Math.floor(++address / 250)}.${(address % 250) + 1}`;
@@ -38,7 +28,7 @@ const codeTextsTo = async (phones: string[]) =>
     .select()
     .from(messages)
     .where(and(inArray(messages.toAddress, phones), eq(messages.kind, 'code')));
-const sentTo = (phones: string[]) => fake.sent.filter((s) => phones.includes(String(s.params.To).replace(/^whatsapp:/, '')));
+const sentTo = (phones: string[]) => env.fake.sent.filter((s) => phones.includes(String(s.params.To).replace(/^whatsapp:/, '')));
 
 describe('number types: Loop texts only numbers that are a person’s own phone', () => {
   // Each with what libphonenumber's full metadata says it is: [type, country].
@@ -60,7 +50,7 @@ describe('number types: Loop texts only numbers that are a person’s own phone'
   });
 
   it('refuses them for sign-up codes, resends, password resets, members and joins with a 400 that says so, and texts nothing', async () => {
-    const app = await t.rebuild({ SMS_COUNTRIES: 'all' });
+    const app = await env.t.rebuild({ SMS_COUNTRIES: 'all' });
     const owner = await signUp(app, {}, { remoteAddress: nextAddress() });
     const loop = await createLoopAs(app, owner.cookie, { name: 'Family' });
     const invite = await app.inject({ method: 'POST', url: `/api/loops/${loop.id}/invite`, headers: { cookie: owner.cookie } });
@@ -91,7 +81,7 @@ describe('number types: Loop texts only numbers that are a person’s own phone'
     await db().transaction((tx) =>
       enqueueText(tx, { kind: 'reminder', userId: person.id, body: 'Time to share your news!', idempotencyKey: `pumping:${person.id}` }),
     );
-    await sweepUntilIdle(t.app.ctx);
+    await sweepUntilIdle(env.t.app.ctx);
     expect(sentTo([person.phoneNumber])).toEqual([]);
     const [row] = await db().select().from(messages).where(eq(messages.toAddress, person.phoneNumber));
     expect(row).toMatchObject({
@@ -103,15 +93,15 @@ describe('number types: Loop texts only numbers that are a person’s own phone'
 
 describe('SMS_COUNTRIES: the countries Loop texts', () => {
   it('by default, only the country of TWILIO_FROM_NUMBER: a number elsewhere is refused with a message naming its country', async () => {
-    const owner = await signUp(t.app, {}, { remoteAddress: nextAddress() });
-    const loop = await createLoopAs(t.app, owner.cookie, { name: 'Abroad' });
+    const owner = await signUp(env.t.app, {}, { remoteAddress: nextAddress() });
+    const loop = await createLoopAs(env.t.app, owner.cookie, { name: 'Abroad' });
     const german = '+4915112345678';
     const french = '+33612345678';
-    const signUpAbroad = await post(t.app, '/api/register', newAccount({ phoneNumber: german }));
+    const signUpAbroad = await post(env.t.app, '/api/register', newAccount({ phoneNumber: german }));
     expect(signUpAbroad.statusCode).toBe(400);
     expect(signUpAbroad.json().message).toBe("Loop can't text numbers in Germany: this Loop texts only numbers in United States.");
     const member = await post(
-      t.app,
+      env.t.app,
       `/api/loops/${loop.id}/members`,
       { firstName: 'A', lastName: 'B', phoneNumber: french },
       { cookie: owner.cookie },
@@ -120,7 +110,7 @@ describe('SMS_COUNTRIES: the countries Loop texts', () => {
     expect(member.json().message).toBe("Loop can't text numbers in France: this Loop texts only numbers in United States.");
     expect(await codeTextsTo([german, french])).toEqual([]);
     // Listed, they are texted.
-    const europe = await t.rebuild({ SMS_COUNTRIES: 'US,DE,FR' });
+    const europe = await env.t.rebuild({ SMS_COUNTRIES: 'US,DE,FR' });
     expect((await post(europe, '/api/register', newAccount({ phoneNumber: german }))).statusCode).toBe(202);
     expect(
       (
@@ -140,7 +130,7 @@ describe('SMS_COUNTRIES: the countries Loop texts', () => {
     await db().transaction((tx) =>
       enqueueText(tx, { kind: 'reminder', userId: person.id, body: 'Time to share your news!', idempotencyKey: `country:${person.id}` }),
     );
-    await sweepUntilIdle(t.app.ctx); // the default app: US only
+    await sweepUntilIdle(env.t.app.ctx); // the default app: US only
     expect(sentTo([person.phoneNumber])).toEqual([]);
     const [row] = await db().select().from(messages).where(eq(messages.toAddress, person.phoneNumber));
     expect(row).toMatchObject({
@@ -152,12 +142,12 @@ describe('SMS_COUNTRIES: the countries Loop texts', () => {
 
 describe('caps on code texts', () => {
   it('a phone gets at most 10 reset code texts a day, each purpose counted on its own (decision 0052)', async () => {
-    const { account } = await signUp(t.app, {}, { remoteAddress: nextAddress() });
+    const { account } = await signUp(env.t.app, {}, { remoteAddress: nextAddress() });
     const phone = account.phoneNumber;
     // The sign-up code, then twelve "Forgot password?" over three hours, each past the 30-second
     // wait and within the 5 an hour: without a daily cap, 12 codes. (From one browser: while its
     // code waits, another browser's request texts nothing, decision 0027.)
-    const tab = browser(t.app);
+    const tab = browser(env.t.app);
     for (let hour = 0; hour < 3; hour++) {
       for (let i = 0; i < (hour < 2 ? 5 : 2); i++) {
         expect((await tab.post('/api/password-reset', { login: account.email })).statusCode).toBe(202);
@@ -173,7 +163,7 @@ describe('caps on code texts', () => {
 describe('proof-of-work before a code is texted (SIGNUP_PROOF_OF_WORK=on)', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await t.rebuild({ SIGNUP_PROOF_OF_WORK: 'on' });
+    app = await env.t.rebuild({ SIGNUP_PROOF_OF_WORK: 'on' });
   });
   const solve = () => solveProofOfWork(async (path) => (await app.inject({ method: 'GET', url: path })).json());
 
@@ -233,6 +223,6 @@ describe('proof-of-work before a code is texted (SIGNUP_PROOF_OF_WORK=on)', () =
   });
 
   it('GET /api/proof-of-work answers no challenge when the check is off', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/proof-of-work' })).json()).toEqual({ challenge: null });
+    expect((await env.t.app.inject({ method: 'GET', url: '/api/proof-of-work' })).json()).toEqual({ challenge: null });
   });
 });

@@ -1,3 +1,4 @@
+import type { Photo } from '@loop/shared/media';
 import type { RenderNewsletterAnswer } from '@loop/shared/newsletters';
 import type { DbOrTx } from '../../db/client';
 import type { loops } from '../../db/schema';
@@ -6,6 +7,14 @@ import { newsletterUrl } from '../../publishing/newsletter-texts';
 import { renderNewsletterPage } from '../../publishing/public-page';
 import { findMediaUrls } from '../../publishing/render-markdown';
 import type { NewsletterRow } from './insert-newsletter';
+
+/** The editor shows a photo at most a few hundred pixels wide: its smallest stored size of 640 px or more. */
+const EDITOR_PHOTO_WIDTH = 640;
+
+function editorSize(photo: Photo): string {
+  const width = photo.widths.find((w) => w >= EDITOR_PHOTO_WIDTH) ?? photo.widths.at(-1);
+  return width === undefined ? photo.url : `${photo.url}/${width}`;
+}
 
 /**
  * The editor's live preview (decision 0041): the public page exactly as GET /newsletters/{urlId}
@@ -30,7 +39,7 @@ export async function renderNewsletterDraft(
     script: false,
   });
   const media: RenderNewsletterAnswer['media'] = {};
-  for (const [url] of photos) media[url] = { kind: 'photo', poster: null };
+  for (const [url, photo] of photos) media[url] = { kind: 'photo', poster: null, preview: editorSize(photo) };
   for (const [url, clip] of clips) media[url] = { kind: clip.kind, poster: clip.poster };
   return { html, media };
 }

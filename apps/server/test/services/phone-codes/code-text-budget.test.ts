@@ -2,12 +2,11 @@ import { createChallenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { Challenge } from 'altcha-lib/types';
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../../src/db/schema';
 import { PROOF_OF_WORK, proofOfWorkSecrets } from '../../../src/services/proof-of-work/proof-of-work-policy';
-import { browser, createTestApp, lastCodeTo, newAccount, signUp, type TestApp, type TestContext } from '../../helpers/app';
-import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../../helpers/fake-twilio';
-import { testClock } from '../../helpers/messaging';
+import { browser, lastCodeTo, newAccount, signUp, type TestApp } from '../../helpers/app';
+import { testClock, useFakeTwilioApp } from '../../helpers/messaging';
 
 /**
  * The caps on code texts (decision 0051), played as the attacker did: they count texts actually
@@ -16,17 +15,8 @@ import { testClock } from '../../helpers/messaging';
  * Twilio's own model: Verify Fraud Guard (https://www.twilio.com/docs/verify/preventing-toll-fraud/sms-fraud-guard)
  * and Geo Permissions (https://www.twilio.com/docs/verify/preventing-toll-fraud#geo-permissions).
  */
-let fake: FakeTwilio;
-let t: TestContext;
 const clock = testClock(new Date());
-beforeAll(async () => {
-  fake = await startFakeTwilio();
-  t = await createTestApp(twilioEnv(fake), { clock });
-});
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
+const env = useFakeTwilioApp({ clock });
 
 /** A fresh hour: every earlier test's unused codes have aged out. */
 const nextHour = () => clock.advance(61 * 60_000);
@@ -44,7 +34,7 @@ const codeTexts = async (app: TestApp, phones: string[]) =>
 describe('the cap counts code texts sent, not forms, and one attacker does not shut sign-up', () => {
   it('60 sign-up forms from two addresses (12 texts) leave honest sign-ups and resets getting their codes', async () => {
     nextHour();
-    const app = await t.rebuild({ CODE_TEXTS_PER_HOUR: '20' });
+    const app = await env.t.rebuild({ CODE_TEXTS_PER_HOUR: '20' });
     const { account } = await signUp(app);
     const attackers = ['198.18.9.1', '198.18.9.2'];
     const phones = Array.from({ length: 12 }, (_, i) => usNumber(i, 1000 + i));
@@ -74,7 +64,7 @@ describe('the cap counts code texts sent, not forms, and one attacker does not s
 describe('numbers that get codes nobody types in', () => {
   it('a prefix with CODE_TEXTS_PER_PREFIX unused codes gets no more this hour, and the form says no code went; other prefixes do', async () => {
     nextHour();
-    const app = await t.rebuild({ CODE_TEXTS_PER_PREFIX: '3' });
+    const app = await env.t.rebuild({ CODE_TEXTS_PER_PREFIX: '3' });
     const pumped = [1, 2, 3, 4].map((line) => usNumber(50, line));
     const tabs = pumped.map(() => browser(app));
     for (const [i, phone] of pumped.slice(0, 3).entries()) {
@@ -99,7 +89,7 @@ describe('numbers that get codes nobody types in', () => {
 
   it('a country abroad gets at most a quarter of CODE_TEXTS_PER_HOUR unused codes an hour; the home country is not capped so', async () => {
     nextHour();
-    const app = await t.rebuild({ CODE_TEXTS_PER_HOUR: '20', SMS_COUNTRIES: 'US,GB' });
+    const app = await env.t.rebuild({ CODE_TEXTS_PER_HOUR: '20', SMS_COUNTRIES: 'US,GB' });
     const british = Array.from({ length: 6 }, (_, i) => `+447400${100 + i}123`);
     const statuses = [];
     for (const phone of british) statuses.push((await post(app, '/api/register', newAccount({ phoneNumber: phone }))).statusCode);
@@ -134,7 +124,7 @@ describe('past CODE_TEXTS_PER_HOUR unused codes, a harder proof-of-work instead 
 
   beforeAll(async () => {
     nextHour();
-    app = await t.rebuild({ CODE_TEXTS_PER_HOUR: '4', SIGNUP_PROOF_OF_WORK: 'on' });
+    app = await env.t.rebuild({ CODE_TEXTS_PER_HOUR: '4', SIGNUP_PROOF_OF_WORK: 'on' });
   });
 
   it('hands out the harder challenge, asks a form with the easy one to send again, and texts the code of a form with the harder one', async () => {

@@ -46,7 +46,10 @@ function api(options: { failSaves?: number } = {}) {
       renders.push(content);
       const answer: RenderNewsletterAnswer = {
         html: `<html><body><main>${content.replace(/</g, '&lt;')}</main></body></html>`,
-        media: { '/media/photo_1': { kind: 'photo', poster: null }, '/media/memo_1': { kind: 'audio', poster: null } },
+        media: {
+          '/media/photo_1': { kind: 'photo', poster: null, preview: '/media/photo_1/640' },
+          '/media/memo_1': { kind: 'audio', poster: null },
+        },
       };
       return HttpResponse.json(answer);
     }),
@@ -73,7 +76,8 @@ describe('newsletter editor: what it shows', () => {
     api();
     await openEditor();
     const photo = await screen.findByRole('group', { name: 'Photo: Photo from Ada' });
-    expect(within(photo).getByRole('img', { name: 'Photo from Ada' })).toBeDefined();
+    // One of the photo's stored smaller sizes, never the largest (/media/photo_1 itself).
+    await waitFor(() => expect(within(photo).getByRole('img', { name: 'Photo from Ada' }).getAttribute('src')).toBe('/media/photo_1/640'));
     const memo = await screen.findByRole('group', { name: 'Voice memo: Voice memo from Ada, 0:04' });
     await waitFor(() => expect(memo.querySelector('audio[controls][src="/media/memo_1"]')).not.toBeNull());
     expect(within(memo).getByRole('textbox', { name: 'Caption for Voice memo from Ada, 0:04' })).toBeDefined();

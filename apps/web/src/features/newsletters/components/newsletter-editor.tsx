@@ -2,7 +2,8 @@ import { Check, ExternalLink, Eye, LoaderCircle, PencilLine, Save, Send, Triangl
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { LIMITS } from '@loop/shared/constants';
-import { newsletterPath, type Newsletter } from '@loop/shared/newsletters';
+import { newsletterPath } from '@loop/shared/newsletter-paths';
+import type { Newsletter } from '@loop/shared/newsletters';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';

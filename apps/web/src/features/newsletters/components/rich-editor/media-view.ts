@@ -85,7 +85,7 @@ export class MediaView implements NodeView {
     // A /media/ picture the server does not know (deleted, another Loop's) is left out of the page: say so.
     const missing = media !== undefined && src.startsWith('/media/') && !known;
     const kind = known?.kind ?? guessMediaKind(src, alt);
-    const key = JSON.stringify([src, alt, kind, missing, known?.poster ?? null]);
+    const key = JSON.stringify([src, alt, kind, missing, known?.poster ?? null, known?.preview ?? null]);
     if (key === this.drawn) return;
     this.drawn = key;
     const name = alt || KIND_NAME[kind];
@@ -114,7 +114,9 @@ export class MediaView implements NodeView {
       this.frame.append(video);
     } else {
       const img = document.createElement('img');
-      img.src = src;
+      // One of the photo's stored smaller sizes, never the largest: until the server says which, none.
+      const shown = src.startsWith('/media/') ? known?.preview : src;
+      if (shown) img.src = shown;
       img.alt = alt;
       img.loading = 'lazy';
       this.frame.append(img);

@@ -8,7 +8,7 @@ import {
   schema as markdownSchema,
   type MarkdownSerializerState,
 } from 'prosemirror-markdown';
-import { isAllowedNewsletterUrl, MEDIA_PATH } from '@loop/shared/newsletters';
+import { isAllowedNewsletterUrl, MEDIA_PATH } from '@loop/shared/newsletter-paths';
 
 /**
  * The newsletter's stored Markdown as a ProseMirror document and back (decision 0041). The

@@ -8,7 +8,7 @@ import { liftListItem, sinkListItem, splitListItem, wrapInList } from 'prosemirr
 import { EditorState, type Command } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { isAllowedNewsletterUrl } from '@loop/shared/newsletters';
+import { isAllowedNewsletterUrl } from '@loop/shared/newsletter-paths';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
