@@ -34,9 +34,11 @@ const below = {
   messaging: ['media', 'storage', 'metrics', 'db', ...base],
   mail: ['messaging', 'media', 'storage', 'metrics', 'db', ...base],
   publishing: ['messaging', 'media', 'storage', 'metrics', 'db', ...base],
+  // The phone line's TwiML and call state (decision 0067): no domain, no database.
+  voice: [...base],
   services: ['publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],
   plugins: ['services', 'publishing', 'mail', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
-  routes: ['plugins', 'services', 'publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],
+  routes: ['plugins', 'services', 'voice', 'publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],
   scheduling: ['services', 'publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],
   jobs: ['scheduling', 'services', 'publishing', 'mail', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
   cli: ['create-context.ts', 'services', 'publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],

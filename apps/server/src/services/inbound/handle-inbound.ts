@@ -18,10 +18,14 @@ import { changesFacts, decideInbound, inboundSettings, inboundText, UNCLEAR_HELD
 import { HELD_FOR_YES } from './held-texts';
 import { QUESTION_LIFETIME_MS, type ConsentOutcome } from './decide-consent';
 import { settleShare } from './settle-share';
+import { setPhonePin } from '../calls/phone-pin';
 import { deleteAccount } from '../users/delete-account';
 import { ERASED_MARK } from '../users/scrub-erased-texts';
 import { ERASURE_CODE_MS, newErasureCode } from './erasure-code';
 import { readSenderFacts, type HeldFacts } from './sender-facts';
+
+/** What a "PIN 4821" text is kept as. */
+const PIN_MASK = 'PIN ****';
 
 /** Thrown to try the whole message again later (a photo host failed for now). */
 export class RetryLater extends Error {}
@@ -172,6 +176,14 @@ export async function handleInbound(
       for (const key of keys) await storage.delete(key);
       return;
     }
+    case 'set_pin':
+      // Stored only as a keyed hash: the text's row keeps no digits (decision 0067).
+      return db.transaction(async (tx) => {
+        await setPhonePin(tx, { secret: config.SESSION_SECRET, userId: outcome.userId, pin: outcome.pin });
+        const raw = row.raw ? { ...row.raw, Body: PIN_MASK } : row.raw;
+        await tx.update(messages).set({ body: PIN_MASK, raw }).where(eq(messages.id, row.id));
+        await finish(tx, 'processed', outcome.reply);
+      });
     case 'nowhere':
       return db.transaction((tx) => finish(tx, 'ignored', outcome.reply));
     case 'share':
