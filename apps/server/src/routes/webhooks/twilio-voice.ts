@@ -31,7 +31,7 @@ const twilioForm = (description: string): RouteShorthandOptions => ({
   validatorCompiler: () => () => true,
 });
 
-type Step = 'pin' | 'loop' | 'play' | 'menu' | 'record' | 'recorded';
+type Step = 'pin' | 'loop' | 'play' | 'menu' | 'recorded';
 
 /**
  * The phone line (decision 0067): Twilio's voice webhook and the steps its TwiML leads to, under
@@ -111,7 +111,9 @@ const twilioVoice: FastifyPluginAsync = async (app) => {
     // Caller ID alone proves nothing: everyone hears the same PIN question, member or not (decision 0067).
     return twiml(reply, askPin(url('pin', callSid, START_STATE), false));
   };
-  app.post('/', twilioForm(INCOMING), incoming);
+  // The console's URL with or without a trailing slash (Twilio signs the URL it called, slash included).
+  app.post('/', { ...twilioForm(INCOMING), prefixTrailingSlash: 'no-slash' }, incoming);
+  app.post('/', { ...twilioForm(INCOMING), prefixTrailingSlash: 'slash' }, incoming);
 
   app.post('/pin', twilioForm('A PIN said on a call: the newsletter, or the question again.'), async (request, reply) => {
     const { params, callSid, state, caller } = await begin(request, true);
