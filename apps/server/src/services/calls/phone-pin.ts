@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema';
 
@@ -64,5 +64,9 @@ export async function checkPhonePin(db: DbOrTx, input: { secret: string; userId:
 
 /** The holder proved the phone (an attested call, the right PIN): wrong tries so far are forgotten, a lockout lifted. */
 export async function clearPinFailures(db: DbOrTx, userId: number): Promise<void> {
-  await db.update(users).set({ phonePinFailures: 0, phonePinLockedUntil: null }).where(eq(users.id, userId));
+  // Most calls have nothing to forget: they write nothing.
+  await db
+    .update(users)
+    .set({ phonePinFailures: 0, phonePinLockedUntil: null })
+    .where(and(eq(users.id, userId), or(gt(users.phonePinFailures, 0), isNotNull(users.phonePinLockedUntil))));
 }
