@@ -35,9 +35,11 @@ const below = {
   mail: ['messaging', 'media', 'storage', 'metrics', 'db', ...base],
   publishing: ['messaging', 'media', 'storage', 'metrics', 'db', ...base],
   paper: ['publishing', 'media', 'storage', 'db', ...base],
+  // The phone line's TwiML and call state (decision 0067): no domain, no database.
+  voice: [...base],
   services: ['paper', 'publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],
   plugins: ['services', 'paper', 'publishing', 'mail', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
-  routes: ['plugins', 'services', 'paper', 'publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],
+  routes: ['plugins', 'services', 'voice', 'paper', 'publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],
   scheduling: ['services', 'paper', 'publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],
   jobs: ['scheduling', 'services', 'paper', 'publishing', 'mail', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
   cli: ['create-context.ts', 'services', 'paper', 'publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],

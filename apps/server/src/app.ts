@@ -21,6 +21,7 @@ import simulatorRoutes from './routes/api/simulator/index';
 import userRoutes from './routes/api/user/index';
 import mediaRoutes from './routes/media/index';
 import twilioWebhooks from './routes/webhooks/twilio';
+import twilioVoice from './routes/webhooks/twilio-voice';
 import inviteRoutes from './routes/api/invites/index';
 import invitationRoutes from './routes/api/invitations/index';
 import loopRoutes from './routes/api/loops/index';
@@ -144,6 +145,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(configRoutes, { prefix: '/api/config' });
   await app.register(simulatorRoutes, { prefix: '/api/simulator' });
   await app.register(twilioWebhooks, { prefix: '/api/webhooks/twilio' });
+  await app.register(twilioVoice, { prefix: '/api/webhooks/twilio/voice' });
   await app.register(mediaRoutes);
   await app.register(loopRoutes, { prefix: '/api/loops' });
   await app.register(inviteRoutes, { prefix: '/api/invites' });

@@ -194,6 +194,13 @@ export const changePasswordSchema = z.object({
 });
 export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
 
+/** PUT /api/user/phone-pin: the 4-digit PIN a call from this phone asks for (decision 0067), and the password in use. */
+export const setPhonePinSchema = z.object({
+  pin: z.string({ error: 'Enter four digits' }).regex(/^[0-9]{4}$/, 'A phone PIN is four digits, such as 4821'),
+  currentPassword: z.string({ error: 'Enter your current password' }).min(1, 'Enter your current password').max(LIMITS.passwordMax),
+});
+export type SetPhonePinInput = z.input<typeof setPhonePinSchema>;
+
 /** POST /api/user/phone: the new number, which gets a code (decision 0044). */
 export const changePhoneSchema = z.object({
   phoneNumber: phoneNumberSchema,

@@ -35,7 +35,7 @@ export const frequency = pgEnum('frequency', ['weekly', 'biweekly', 'monthly']);
 export const newsletterStatus = pgEnum('newsletter_status', ['draft', 'sent']);
 export const newsletterKind = pgEnum('newsletter_kind', ['newsletter', 'sneak_peek']);
 export const messageDirection = pgEnum('message_direction', ['inbound', 'outbound']);
-export const messageChannel = pgEnum('message_channel', ['sms', 'whatsapp', 'email']);
+export const messageChannel = pgEnum('message_channel', ['sms', 'whatsapp', 'email', 'voice']);
 /** How a member gets the newsletter (decision 0047): the text with the link, the e-mail, or both. */
 export const newsletterDelivery = pgEnum('newsletter_delivery', ['text', 'email', 'both']);
 /** Why an address gets no more e-mail (decision 0047). */
@@ -97,6 +97,14 @@ export const users = pgTable(
     emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
     /** When the last confirmation e-mail was queued: one per address, until it is confirmed. */
     emailConfirmSentAt: timestamp('email_confirm_sent_at', { withTimezone: true }),
+    /** The phone line's PIN (decision 0067): a keyed hash (services/calls/phone-pin.ts), never the digits. */
+    phonePinHash: text('phone_pin_hash'),
+    /** Wrong PINs said on calls since the last right one, the holder's own attested call or a new PIN. */
+    phonePinFailures: integer('phone_pin_failures').notNull().default(0),
+    /** Until then no PIN is taken on a call from this phone; attested calls and the website still work. */
+    phonePinLockedUntil: timestamp('phone_pin_locked_until', { withTimezone: true }),
+    /** The phone pressed 9 on a call: Loop places no calls to it (texts are unchanged). */
+    callsOptedOutAt: timestamp('calls_opted_out_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [

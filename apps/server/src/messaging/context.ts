@@ -5,11 +5,11 @@ import type { AppContext } from '../context';
 export type MessagingContext = Pick<AppContext, 'db' | 'config' | 'clock' | 'provider' | 'storage' | 'transcriber' | 'mailer'>;
 export type MessageRow = typeof messages.$inferSelect;
 
-/** The channels of texts: an `email` row (mail/) is never handled as a text. */
-export type TextChannel = Exclude<MessageRow['channel'], 'email'>;
+/** The channels of texts: an `email` row (mail/) or a call's `voice` recording (voice/) is never handled as a text. */
+export type TextChannel = Exclude<MessageRow['channel'], 'email' | 'voice'>;
 
 /** A text row's channel; an e-mail row here is a bug (mail/ claims and sends those). */
 export function textChannel(channel: MessageRow['channel']): TextChannel {
-  if (channel === 'email') throw new Error('An e-mail row was handled as a text');
+  if (channel === 'email' || channel === 'voice') throw new Error(`An ${channel} row was handled as a text`);
   return channel;
 }

@@ -11,6 +11,8 @@ export type FetchedMedia = { ok: true; bytes: Buffer } | { ok: false; reason: st
 export interface FetchMediaOptions {
   maxBytes?: number;
   timeoutMs?: number;
+  /** The Accept header (default image/*): a call's recording asks for audio. */
+  accept?: string;
   /** DNS, replaceable in tests. */
   lookup?: LookupFunction;
 }
@@ -73,7 +75,7 @@ function get(url: URL, policy: MediaPolicy, options: FetchMediaOptions): Promise
       return callback(null, first.address, first.family);
     });
   };
-  const headers: Record<string, string> = { accept: 'image/*' };
+  const headers: Record<string, string> = { accept: options.accept ?? 'image/*' };
   if (sendsCredentials(url, policy)) {
     headers.authorization = `Basic ${Buffer.from(`${policy.accountSid}:${policy.authToken}`).toString('base64')}`;
   }

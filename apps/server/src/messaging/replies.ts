@@ -22,6 +22,9 @@ const firstNameOf = quotedPerson;
 const RATES = 'Msg & data rates may apply.';
 
 export const replies = {
+  /** "PIN 4821" (decision 0067): to the phone itself, so its holder hears of a PIN they did not set. */
+  phonePinSet: () =>
+    'Your Loop phone PIN is set. When you call this number, enter it to hear your newsletter. Did not text it? Text PIN and 4 new digits.',
   joinHelp: () =>
     "Hi! This is Loop. This number isn't in a Loop yet. Ask the person who runs your group's Loop for an invite link, open it and enter this phone number to join.",
 

@@ -112,6 +112,15 @@ export function authRoutes(world: World): RouteFuzz[] {
       body: body({ phoneNumber: v.phone(world), currentPassword: fc.oneof(fc.constant(PASSWORD), fc.string({ maxLength: 40 })) }),
       success: rows({ messages: [0, 1] }),
     },
+    {
+      // The phone line's PIN (decision 0067): the password in use first; a PIN is a column, no row.
+      route: 'PUT /api/user/phone-pin',
+      body: body({
+        pin: fc.oneof(fc.constantFrom('4821', '0000'), fc.string({ maxLength: 6 })),
+        currentPassword: fc.oneof(fc.constant(PASSWORD), fc.string({ maxLength: 40 })),
+      }),
+      success: rows(),
+    },
     // Without this browser's code nothing checks out; with it the account's number changes, no row is added.
     { route: 'POST /api/user/phone/verify', body: body({ phoneNumber: v.phone(world), code: code() }), success: rows() },
     // Download my data and delete my account (decision 0045). The export's own table is not
@@ -422,6 +431,8 @@ export function publicRoutes(world: World): RouteFuzz[] {
       success: rows({ members: [0, 1], users: [0, 1], messages: [0, 1] }),
     },
     { route: 'GET /media/:key', params: { key: tokenSegment('mediaKey') }, success: rows() },
+    // A voice memo for a call's <Play> (decision 0067): without the server's signature and a live expiry, nothing.
+    { route: 'GET /api/webhooks/twilio/voice/media/:key', params: { key: tokenSegment('mediaKey') }, query: query(), success: rows() },
     {
       // One stored size of a photo (decision 0022).
       route: 'GET /media/:key/:width',

@@ -29,6 +29,11 @@ const KEYS = [
   'OptOutType',
   'ProfileName',
   'WaId',
+  'CallSid',
+  'StirVerstat',
+  'Digits',
+  'RecordingUrl',
+  'RecordingSid',
 ];
 const value = fc.oneof(
   {
@@ -149,5 +154,15 @@ export function webhookRoutes(_world: World): RouteFuzz[] {
       check: forgedIsRefused,
       success: rows({ phone_opt_outs: [0, 1] }),
     },
+    // The phone line (decision 0067): the call and each of its steps, signed like the texts' webhook;
+    // a step without its call's tagged state is refused, and nothing adds a row but a recording's.
+    ...['', '/pin', '/loop', '/play', '/menu', '/recorded'].map((step) => ({
+      route: `POST /api/webhooks/twilio/voice${step}`,
+      body,
+      headers: signature,
+      prepare: sign,
+      check: forgedIsRefused,
+      success: rows({ messages: [0, 1] }),
+    })),
   ];
 }

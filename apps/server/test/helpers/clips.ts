@@ -60,6 +60,13 @@ function runFfmpeg(args: string[], name: string): Buffer {
 export const m4aMemo = (seconds = 3) =>
   ffmpegFixture(['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, ...TAGS, '-c:a', 'aac', '-f', 'mp4'], 'memo.m4a');
 
+/** A call's recording as Twilio serves it: WAV, 16-bit PCM, 8 kHz mono (https://www.twilio.com/docs/voice/api/recording#fetch-a-recording-media-file). */
+export const wavRecording = (seconds = 2) =>
+  ffmpegFixture(
+    ['-f', 'lavfi', '-i', `sine=frequency=300:duration=${seconds}`, '-ac', '1', '-ar', '8000', '-c:a', 'pcm_s16le', '-f', 'wav'],
+    'call.wav',
+  );
+
 /** A WhatsApp voice note: Opus in Ogg (audio/ogg), with a location comment. */
 export const oggMemo = (seconds = 3) =>
   ffmpegFixture(

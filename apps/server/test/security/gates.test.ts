@@ -25,6 +25,15 @@ const PUBLIC = [
   'POST /api/webhooks/twilio/messages/',
   'POST /api/webhooks/twilio/status',
   'POST /api/webhooks/twilio/status/',
+  // The phone line (decision 0067): Twilio's signature and the call's tagged state are its gates.
+  'POST /api/webhooks/twilio/voice',
+  'POST /api/webhooks/twilio/voice/',
+  'POST /api/webhooks/twilio/voice/pin',
+  'POST /api/webhooks/twilio/voice/loop',
+  'POST /api/webhooks/twilio/voice/play',
+  'POST /api/webhooks/twilio/voice/menu',
+  'POST /api/webhooks/twilio/voice/recorded',
+  'GET /api/webhooks/twilio/voice/media/:key',
   'GET /api/health',
   'GET /api/openapi.json',
 ];

@@ -4,7 +4,7 @@ import { parseConsent } from './consent';
 import { answerToQuestion, decideConsent, type ConsentOutcome } from './decide-consent';
 import { erasureCodeHash } from './erasure-code';
 import type { InboundText, Reply } from './inbound-text';
-import { erasureCodeIn, parseKeyword, twilioAnsweredKeyword, type Keyword } from './keywords';
+import { erasureCodeIn, parseKeyword, phonePinIn, twilioAnsweredKeyword, type Keyword } from './keywords';
 import { reactedIssues } from './reaction-words';
 import { routeText, type LoopRef } from './route-text';
 import type { SenderFacts } from './sender-facts';
@@ -36,6 +36,8 @@ export type Outcome =
   | { kind: 'erase_ask'; userId: number }
   /** DELETE with the right code in time: the member and all they sent are deleted. */
   | { kind: 'erase'; userId: number; reply: Reply }
+  /** "PIN 4821" from a member's phone: the phone line's PIN (decision 0067); the text keeps no digits. */
+  | { kind: 'set_pin'; userId: number; pin: string; reply: Reply }
   | {
       kind: 'share';
       userId: number;
@@ -181,6 +183,11 @@ function decideKeyword(keyword: Keyword, text: InboundText, facts: SenderFacts):
     }
     case 'erase':
       return decideErasure(text, facts);
+    case 'pin': {
+      const pin = phonePinIn(text.body);
+      if (facts.user === undefined || pin === null) return { kind: 'answer', reply: { body: replies.joinHelp(), kind: 'reply' } };
+      return { kind: 'set_pin', userId: facts.user.id, pin, reply: { body: replies.phonePinSet(), kind: 'reply' } };
+    }
     case 'loops': {
       const names = facts.loops.map((loop) => loop.name);
       const body = facts.user === undefined || names.length === 0 ? replies.joinHelp() : replies.yourLoops(names);

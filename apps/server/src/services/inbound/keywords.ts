@@ -1,6 +1,6 @@
 import { readRequest } from '../../messaging/opt-out-words';
 
-export type Keyword = 'opt_out' | 'opt_in' | 'help' | 'loops' | 'erase';
+export type Keyword = 'opt_out' | 'opt_in' | 'help' | 'loops' | 'erase' | 'pin';
 
 // Twilio's opt-in and help words (https://help.twilio.com/articles/223134027); opt-out and help
 // words and phrases in every language Loop reads are messaging/opt-out-words.ts (decision 0055).
@@ -18,6 +18,14 @@ const WORDS: Record<string, Keyword> = {
  * account erases what they sent. Any case, spaces around.
  */
 const ERASE = /^\s*delete(?:\s+(\d{6}))?\s*$/i;
+
+/** "PIN 4821": the phone line's PIN, set by text (decision 0067). Any case, spaces around. */
+const PIN = /^\s*pin\s*[:#-]?\s*([0-9]{4})\s*$/i;
+
+/** The digits of a "PIN 4821", or null. */
+export function phonePinIn(body: string): string | null {
+  return PIN.exec(body)?.[1] ?? null;
+}
 
 /** The code of a "DELETE 123456", or null (a bare DELETE asks for one). */
 export function erasureCodeIn(body: string): string | null {
@@ -37,6 +45,7 @@ export function parseKeyword(body: string, optOutType?: string): Keyword | null 
   const request = readRequest(body);
   if (request === 'opt_out') return 'opt_out';
   if (ERASE.test(body)) return 'erase';
+  if (PIN.test(body)) return 'pin';
   if (request === 'help') return 'help';
   return WORDS[body.trim().toUpperCase()] ?? null;
 }

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { changePasswordSchema, changePhoneSchema, updateUserSchema, verifyPhoneChangeSchema } from '@loop/shared/auth';
+import { changePasswordSchema, changePhoneSchema, setPhonePinSchema, updateUserSchema, verifyPhoneChangeSchema } from '@loop/shared/auth';
 import { addressKey } from '../../../lib/address-key';
 import { gate, gatedUser, presentedCodeHolder, signedIn } from '../../../plugins/session';
 import { signInKeys } from '../../../services/attempts/sign-in-failures';
-import { changePassword } from '../../../services/users/change-password';
+import { setPhonePin } from '../../../services/calls/phone-pin';
+import { changePassword, checkCurrentPassword } from '../../../services/users/change-password';
 import { completePhoneChange } from '../../../services/users/complete-phone-change';
 import { startPhoneChange } from '../../../services/users/start-phone-change';
 import { toPublicUser } from '../../../services/users/to-public-user';
@@ -37,6 +38,26 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/', { prefixTrailingSlash: 'no-slash', preValidation: limitAttempts, schema: { body: updateUserSchema } }, async (request) =>
     toPublicUser(app.ctx.db, await updateUser(app.ctx.db, gatedUser(request).id, request.body, app.ctx.clock(), config)),
+  );
+
+  // The phone line's PIN (decision 0067): the password in use first, so a session alone cannot set
+  // the PIN a call with a borrowed caller ID would need. A new PIN also lifts the phone's lockout.
+  app.put(
+    '/phone-pin',
+    { preValidation: limitAttempts, schema: { summary: 'Set the 4-digit PIN a call from my phone asks for', body: setPhonePinSchema } },
+    async (request, reply) => {
+      const user = gatedUser(request);
+      const keys = signInKeys(user.email ?? `user:${user.id}`, addressKey(request.ip), secret);
+      const guarded = 'This account had many failed log-ins: set your phone PIN by texting PIN and four digits to Loop for now.';
+      await checkCurrentPassword(app.ctx.db, user, request.body.currentPassword, {
+        now: app.ctx.clock(),
+        keys,
+        limits: signInLimits,
+        guarded,
+      });
+      await setPhonePin(app.ctx.db, { secret, userId: user.id, pin: request.body.pin });
+      return reply.code(204).send();
+    },
   );
 
   app.post(

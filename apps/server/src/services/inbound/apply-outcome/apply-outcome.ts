@@ -20,6 +20,7 @@ import { optIn } from './acts/opt-in';
 import { optOut } from './acts/opt-out';
 import { optedOut } from './acts/opted-out';
 import { reaction } from './acts/reaction';
+import { setPin } from './acts/set-pin';
 import { share, shareRecord } from './acts/share';
 import { unclear } from './acts/unclear';
 import type { Act, InboundMessage } from './inbound-message';
@@ -39,6 +40,7 @@ const ACTS: { [K in Outcome['kind']]: Act<K> } = {
   nowhere,
   erase_ask: eraseAsk,
   erase,
+  set_pin: setPin,
   share,
 };
 
