@@ -37,10 +37,11 @@ export async function bookFromLoop(
       ),
     )
     .orderBy(asc(newsletters.sentAt), asc(newsletters.id));
+  const shown = { name: loop.name, timeZone: loop.timeZone };
   let first: PaperPhoto | null = null;
   async function* issues() {
     for (const row of rows) {
-      const issue = await issueFromNewsletter(db, storage, publicUrl, { newsletter: row, loop });
+      const issue = await issueFromNewsletter(db, storage, publicUrl, { newsletter: row, loop: shown });
       first ??= issue.blocks.flatMap((b) => (b.kind === 'photos' ? b.photos : [])).at(0) ?? null;
       yield issue;
     }

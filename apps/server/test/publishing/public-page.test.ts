@@ -236,7 +236,10 @@ describe('cross-site scripting', () => {
         // A link preview's description may quote a payload as text; no other attribute holds one.
         if (tag.name !== 'meta') expect(attribute.value).not.toMatch(/javascript:/i);
         if (['href', 'src'].includes(attribute.name))
-          expect(attribute.value).toMatch(/^(https?:\/\/|\/media\/|\/newsletter-assets\/|\/newsletters\/[A-Za-z0-9_-]+\/archive$|\/$)/);
+          expect(attribute.value).toMatch(
+            // The web, our media and assets, and our own pages: the archive and the PDF (decision 0069).
+            /^(https?:\/\/|\/media\/|\/newsletter-assets\/|\/newsletters\/[A-Za-z0-9_-]+\/archive$|\/newsletters\/[A-Za-z0-9_-]+\.pdf(\?large=1)?$|\/$)/,
+          );
       }
     }
     expect(html.match(/<script/gi)?.length ?? 0).toBeLessThanOrEqual(2);
