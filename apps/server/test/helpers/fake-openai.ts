@@ -68,7 +68,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       id: 'chatcmpl-fake',
       object: 'chat.completion',
       created: 1_700_000_000,
-      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- echoes the model name the client sent, a string
+      // Echoes the model name the client sent, a string.
       model: String(requests.at(-1)?.body.model ?? 'fake'),
       choices: [
         {
