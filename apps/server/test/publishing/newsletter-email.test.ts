@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { doIUseEmail } from '@jsx-email/doiuse-email';
 import { ElementType, parseDocument } from 'htmlparser2';
 import type { ChildNode, Element } from 'domhandler';
 import { describe, expect, it } from 'vitest';
-import { REPLY_LINE, renderNewsletterEmail } from '../../src/publishing/newsletter-email';
+import { newsletterEmails, REPLY_LINE, renderNewsletterEmail } from '../../src/publishing/newsletter-email';
 import { HOSTILE_TEXT, LONG_TEXT, MEMBER, twentyPhotoNewsletter } from '../fixtures/newsletter-email';
 
 /** Gmail clips a message whose HTML is over 102 KB: https://support.google.com/mail/answer/15125963 */
@@ -232,5 +233,17 @@ describe('renderNewsletterEmail', () => {
     // The words are there, as words.
     expect(html).toContain('&lt;script&gt;alert(');
     expect(text).toContain('<script>alert("x")</script>');
+  });
+
+  it('keeps a rendering for its send only, never in the module (decision 0062)', async () => {
+    const send = newsletterEmails(twentyPhotoNewsletter('First words.'));
+    const [a, b] = await Promise.all([send(MEMBER), send({ ...MEMBER, unsubscribeUrl: 'https://loop.example/email/unsubscribe/b' })]);
+    expect(a.html).toContain('First words.');
+    expect(b.html.replace('/unsubscribe/b', '')).toBe(a.html.replace('/unsubscribe/tok_123?a=1&amp;b=2', ''));
+    // No cache at the top level of the e-mail's modules: a Map, Set or WeakMap there outlives every send.
+    for (const file of ['newsletter-email.ts', 'email-content.ts', 'newsletter-view.ts']) {
+      const source = readFileSync(new URL(`../../src/publishing/${file}`, import.meta.url), 'utf8');
+      expect(source, file).not.toMatch(/^(export )?(const|let) \w+ = new (Weak)?(Map|Set)\b/m);
+    }
   });
 });
