@@ -8,12 +8,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { renderNewsletterEmail } from '../apps/server/src/publishing/newsletter-email';
-import { HOSTILE_TEXT, twentyPhotoNewsletter } from '../apps/server/test/fixtures/newsletter-email';
+import { HOSTILE_TEXT, MEMBER, twentyPhotoNewsletter } from '../apps/server/test/fixtures/newsletter-email';
 import { launchBrowser } from './support/browser';
 
 const out = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts/mail');
 mkdirSync(out, { recursive: true });
-const email = await renderNewsletterEmail(twentyPhotoNewsletter(HOSTILE_TEXT));
+const email = await renderNewsletterEmail(twentyPhotoNewsletter(HOSTILE_TEXT), MEMBER);
 
 /** A soft landscape-ish picture, different for every photo, `width` wide at the photo's own ratio. */
 async function picture(url: string): Promise<Buffer> {

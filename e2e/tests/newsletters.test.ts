@@ -207,13 +207,15 @@ describe('a newsletter from draft to the members phones', () => {
         .first()
         .getAttribute('target'),
     ).toBe('_blank');
+    // The content is the page the server draws (as the editor's preview), in a frame of its own.
+    const content = page.frameLocator('iframe[title="Newsletter content"]');
     await viewButtons.nth(0).click();
-    await waitVisible(page.getByText(note, { exact: false }));
+    await waitVisible(content.getByText(note, { exact: false }));
     expect(await viewButtons.nth(0).getAttribute('aria-expanded')).toBe('true');
     await viewButtons.nth(1).click();
     expect(await viewButtons.nth(0).getAttribute('aria-expanded')).toBe('false');
     expect(await viewButtons.nth(1).getAttribute('aria-expanded')).toBe('true');
-    await waitGone(page.getByText(note, { exact: false }));
+    await waitGone(content.getByText(note, { exact: false }));
     await screenshot(page, 'admin-dashboard-newsletters-1280');
     await viewButtons.nth(1).click();
     expect(await viewButtons.nth(1).getAttribute('aria-expanded')).toBe('false');

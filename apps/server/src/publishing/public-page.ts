@@ -1,34 +1,16 @@
 import { escapeHtml } from './html';
 import { pageAssets } from './page-assets';
-import { formatPeriod } from './period-label';
-import { findMediaUrls, markdownToPlainText, renderMarkdown, type ClipFiles, type PhotoSizes } from './render-markdown';
+import type { NewsletterView } from './newsletter-view';
+import { findMediaUrls, markdownToPlainText, renderMarkdown } from './render-markdown';
 
-export interface NewsletterPageInput {
-  newsletter: {
-    kind: 'newsletter' | 'sneak_peek';
-    status: 'draft' | 'sent';
-    title: string;
-    content: string;
-    periodStart: Date | null;
-    periodEnd: Date;
-    sentAt: Date | null;
-  };
-  loop: { name: string; timeZone: string };
-  /** The page's own absolute address, and PUBLIC_URL for absolute photo links. */
-  pageUrl: string;
-  publicUrl: string;
-  /** The newsletter's photos that exist, with their sizes: a deleted one is left out of the page. */
-  photos: PhotoSizes;
-  /** Its voice memos and videos that exist (decision 0023), played where the Markdown places them. */
-  clips?: ClipFiles;
+/** What the page adds to the newsletter view for whoever asked for it. */
+export interface NewsletterPageOptions {
   /** The Loop's past issues behind this page's link (a sent newsletter's only; decision 0042). */
   archivePath?: string;
   /** The issue's print-ready PDF, regular and large type (decision 0069). */
   pdf?: { path: string; largePath: string };
   /** False for the editor's live preview, a frame that runs no script: the page without its lightbox. */
   script?: boolean;
-  /** Members' reactions to a sent issue (decision 0056): first names and what they sent. */
-  reactions?: readonly { firstName: string; body: string }[];
   /** For a signed-in member: where a tap goes, the emoji to offer and the ones they chose. */
   react?: { path: string; emoji: readonly string[]; mine: readonly string[] };
 }
@@ -36,15 +18,13 @@ export interface NewsletterPageInput {
 const DESCRIPTION_LENGTH = 200;
 
 /** The whole public page: server-rendered, one stylesheet, one small script, nothing of the web app. */
-export function renderNewsletterPage(input: NewsletterPageInput): string {
-  const { newsletter, loop } = input;
-  const period = formatPeriod(newsletter.periodStart ?? newsletter.periodEnd, newsletter.periodEnd, loop.timeZone);
-  const kicker = newsletter.kind === 'sneak_peek' ? 'Sneak peek' : 'Newsletter';
-  const photos = findMediaUrls(newsletter.content).filter((url) => !url.startsWith('/media/') || input.photos.has(url));
+export function renderNewsletterPage(view: NewsletterView, options: NewsletterPageOptions = {}): string {
+  const { newsletter, loop, period, kicker } = view;
+  const photos = findMediaUrls(newsletter.content).filter((url) => !url.startsWith('/media/') || view.photos.has(url));
   // The link preview's picture is Loop's own media only (decision 0054): an outside image in the
   // owner's content would let its server see, and choose, what every preview of the Loop shows.
   const firstPhoto = photos.find((url) => url.startsWith('/media/'));
-  const image = firstPhoto ? `${input.publicUrl}${firstPhoto}` : null;
+  const image = firstPhoto ? `${view.publicUrl}${firstPhoto}` : null;
   const title = newsletter.title || `${loop.name}: ${period}`;
   const draft = newsletter.status === 'draft';
   const description = describe(newsletter.content);
@@ -54,7 +34,7 @@ export function renderNewsletterPage(input: NewsletterPageInput): string {
     ['property', 'og:site_name', 'Loop'],
     ['property', 'og:title', title],
     ['property', 'og:description', description],
-    ['property', 'og:url', input.pageUrl],
+    ['property', 'og:url', view.pageUrl],
     ['name', 'twitter:card', image ? 'summary_large_image' : 'summary'],
     ['name', 'twitter:title', title],
     ['name', 'twitter:description', description],
@@ -69,14 +49,14 @@ ${draft ? '<p class="draft-banner" role="status"><strong>Draft preview.</strong>
     <p class="period">${escapeHtml(period)}</p>
   </header>
   <nav class="page-tools" aria-label="More from this Loop">
-    ${input.archivePath ? `<a href="${escapeHtml(input.archivePath)}">All past issues</a>` : ''}
-    ${input.pdf ? `<a class="pdf-link" href="${escapeHtml(input.pdf.path)}" download>Download PDF</a> <a class="pdf-link" href="${escapeHtml(input.pdf.largePath)}" download>Large-type PDF</a>` : ''}
+    ${options.archivePath ? `<a href="${escapeHtml(options.archivePath)}">All past issues</a>` : ''}
+    ${options.pdf ? `<a class="pdf-link" href="${escapeHtml(options.pdf.path)}" download>Download PDF</a> <a class="pdf-link" href="${escapeHtml(options.pdf.largePath)}" download>Large-type PDF</a>` : ''}
     <button type="button" class="print-button" hidden>Print / Save as PDF</button>
   </nav>
   <main class="content">
-${renderMarkdown(newsletter.content, input.photos, input.clips, input.pageUrl)}
+${renderMarkdown(newsletter.content, view.photos, view.clips, view.pageUrl)}
   </main>
-${renderReactions(input)}
+${renderReactions(view.reactions, options.react)}
   <footer class="page-footer">
     <p>${newsletter.sentAt ? `Sent ${escapeHtml(formatDate(newsletter.sentAt, loop.timeZone))} with Loop.` : 'Written with Loop.'} Loop turns a group's text messages into newsletters.</p>
   </footer>
@@ -84,16 +64,15 @@ ${renderReactions(input)}
 ${photos.length ? LIGHTBOX : ''}`;
   // The editor's live preview (script: false) runs no script: no lightbox, no print button.
   const scripts =
-    input.script === false
+    options.script === false
       ? []
-      : [...(photos.length > 0 ? [pageAssets.js.path] : []), pageAssets.print.path, ...(input.react ? [pageAssets.react.path] : [])];
+      : [...(photos.length > 0 ? [pageAssets.js.path] : []), pageAssets.print.path, ...(options.react ? [pageAssets.react.path] : [])];
   return page({ title, meta, body, scripts });
 }
 
 /** The reactions under a sent issue, and for a member the emoji to tap (shown by react.js). */
-function renderReactions(input: NewsletterPageInput): string {
-  const shown = input.reactions ?? [];
-  if (shown.length === 0 && !input.react) return '';
+function renderReactions(shown: NewsletterView['reactions'], react: NewsletterPageOptions['react']): string {
+  if (shown.length === 0 && !react) return '';
   const items = shown
     .map(
       (r) =>
@@ -101,7 +80,6 @@ function renderReactions(input: NewsletterPageInput): string {
     )
     .join('');
   const list = shown.length > 0 ? `<ul class="reaction-list">${items}</ul>` : '<p class="reaction-empty">No reactions yet.</p>';
-  const react = input.react;
   const buttons = react
     ? `<form class="react" data-path="${escapeHtml(react.path)}" hidden>${react.emoji
         .map(

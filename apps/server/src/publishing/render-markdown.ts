@@ -190,6 +190,14 @@ export function renderMarkdown(markdown: string, photos?: PhotoSizes, clips?: Cl
 }
 
 /**
+ * The Markdown's tokens exactly as the page renders them: the gallery rule applied, a voice memo
+ * or video never a tile. What the newsletter view's blocks are read from (newsletter-view.ts).
+ */
+export function parseMarkdown(markdown: string, clips?: ClipFiles): Token[] {
+  return md.parse(markdown, clips ? { clips } : {});
+}
+
+/**
  * Every image a newsletter's Markdown shows, in order: stored media (photos, voice memos, videos)
  * by /media/ path and pictures from the web. findPhotos and findClips sort them by kind; the
  * public page takes its Open Graph image from them.

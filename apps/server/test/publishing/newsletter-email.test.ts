@@ -1,9 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { doIUseEmail } from '@jsx-email/doiuse-email';
 import { ElementType, parseDocument } from 'htmlparser2';
 import type { ChildNode, Element } from 'domhandler';
 import { describe, expect, it } from 'vitest';
-import { REPLY_LINE, renderNewsletterEmail } from '../../src/publishing/newsletter-email';
-import { HOSTILE_TEXT, LONG_TEXT, twentyPhotoNewsletter } from '../fixtures/newsletter-email';
+import { newsletterEmails, REPLY_LINE, renderNewsletterEmail } from '../../src/publishing/newsletter-email';
+import { HOSTILE_TEXT, LONG_TEXT, MEMBER, twentyPhotoNewsletter } from '../fixtures/newsletter-email';
 
 /** Gmail clips a message whose HTML is over 102 KB: https://support.google.com/mail/answer/15125963 */
 const GMAIL_CLIP_BYTES = 102 * 1024;
@@ -77,14 +78,14 @@ function unsupportedFeatures(html: string): Map<string, Set<string>> {
 
 describe('renderNewsletterEmail', () => {
   it('stays under Gmail’s clipping limit with 20 photos, a voice memo and a video', async () => {
-    const email = await renderNewsletterEmail(twentyPhotoNewsletter());
+    const email = await renderNewsletterEmail(twentyPhotoNewsletter(), MEMBER);
     const bytes = Buffer.byteLength(email.html);
     expect(bytes).toBeLessThan(GMAIL_CLIP_BYTES);
     expect(elements(email.html).filter((e) => e.name === 'img')).toHaveLength(21); // 20 photos and the video's poster
   });
 
   it('passes the e-mail linter (caniemail.com data) with only accepted degradations', async () => {
-    const email = await renderNewsletterEmail(twentyPhotoNewsletter(`${LONG_TEXT}\n\n${HOSTILE_TEXT}`));
+    const email = await renderNewsletterEmail(twentyPhotoNewsletter(`${LONG_TEXT}\n\n${HOSTILE_TEXT}`), MEMBER);
     const features = unsupportedFeatures(email.html);
     const unexpected = [...features].filter(([feature]) => !ACCEPTED_DEGRADATIONS.has(feature));
     expect(unexpected).toEqual([]);
@@ -92,7 +93,7 @@ describe('renderNewsletterEmail', () => {
 
   it('follows the rules written from caniemail.com', async () => {
     const input = twentyPhotoNewsletter(LONG_TEXT);
-    const { html } = await renderNewsletterEmail(input);
+    const { html } = await renderNewsletterEmail(input, MEMBER);
     const all = elements(html);
     const names = new Set(all.map((e) => e.name));
     // No script, stylesheet links, frames, forms or players: https://www.caniemail.com/features/html-audio/,
@@ -130,7 +131,7 @@ describe('renderNewsletterEmail', () => {
 
   it('uses the sized photo variant twice the drawn width, and keeps the photo’s ratio', async () => {
     const input = twentyPhotoNewsletter();
-    const { html } = await renderNewsletterEmail(input);
+    const { html } = await renderNewsletterEmail(input, MEMBER);
     const imgs = elements(html).filter((e) => e.name === 'img');
     const single = imgs[0]!.attribs;
     expect(single.src).toBe('https://loop.example/media/photo00abcdefghijklmnop/1280');
@@ -142,14 +143,14 @@ describe('renderNewsletterEmail', () => {
 
   it('leaves out pictures from elsewhere on the web (unknown size, a tracking pixel)', async () => {
     const input = twentyPhotoNewsletter('![A remote picture](https://elsewhere.example/p.png)');
-    const { html } = await renderNewsletterEmail(input);
+    const { html } = await renderNewsletterEmail(input, MEMBER);
     expect(html).not.toContain('elsewhere.example');
     expect(elements(html).filter((e) => e.name === 'img')).toHaveLength(21);
   });
 
   it('shows voice memos and videos as a link to the public page', async () => {
     const input = twentyPhotoNewsletter();
-    const { html, text } = await renderNewsletterEmail(input);
+    const { html, text } = await renderNewsletterEmail(input, MEMBER);
     const clipLinks = elements(html).filter((e) => e.name === 'a' && e.attribs.class === 'l-clip');
     expect(clipLinks.map((a) => a.attribs.href)).toEqual([input.pageUrl, input.pageUrl]);
     expect(html).toContain('Voice memo, 0:42');
@@ -160,17 +161,17 @@ describe('renderNewsletterEmail', () => {
 
   it('has the footer: unsubscribe, the web page, and the reply line when there is a reply address', async () => {
     const input = twentyPhotoNewsletter();
-    const email = await renderNewsletterEmail(input);
+    const email = await renderNewsletterEmail(input, MEMBER);
     const links = elements(email.html).filter((e) => e.name === 'a');
-    expect(links.some((a) => a.attribs.href === input.unsubscribeUrl)).toBe(true);
+    expect(links.some((a) => a.attribs.href === MEMBER.unsubscribeUrl)).toBe(true);
     expect(email.html).toContain('href="https://loop.example/email/unsubscribe/tok_123?a=1&amp;b=2"');
     expect(links.some((a) => a.attribs.href === input.pageUrl)).toBe(true);
     expect(email.html).toContain(REPLY_LINE.replace("'", '&#x27;'));
     expect(email.text).toContain(REPLY_LINE);
-    expect(email.text).toContain(`Unsubscribe ${input.unsubscribeUrl}`);
+    expect(email.text).toContain(`Unsubscribe ${MEMBER.unsubscribeUrl}`);
     expect(email.text).toContain(`Read it on the web ${input.pageUrl}`);
 
-    const noReply = await renderNewsletterEmail({ ...input, replyAddress: null });
+    const noReply = await renderNewsletterEmail(input, { ...MEMBER, replyAddress: null });
     expect(noReply.html).not.toContain('Reply to this e-mail');
     expect(noReply.text).not.toContain('Reply to this e-mail');
   });
@@ -178,21 +179,21 @@ describe('renderNewsletterEmail', () => {
   it('gives each member their own link to the past issues (decision 0053), and none when there is none', async () => {
     const input = twentyPhotoNewsletter();
     const [a, b] = await Promise.all([
-      renderNewsletterEmail({ ...input, archiveUrl: 'https://loop.example/newsletters/past/1-aaa' }),
-      renderNewsletterEmail({ ...input, archiveUrl: 'https://loop.example/newsletters/past/2-bbb' }),
+      renderNewsletterEmail(input, { ...MEMBER, archiveUrl: 'https://loop.example/newsletters/past/1-aaa' }),
+      renderNewsletterEmail(input, { ...MEMBER, archiveUrl: 'https://loop.example/newsletters/past/2-bbb' }),
     ]);
     expect(a.html).toContain('href="https://loop.example/newsletters/past/1-aaa"');
     expect(a.text).toContain('All past issues https://loop.example/newsletters/past/1-aaa');
     expect(b.html).toContain('href="https://loop.example/newsletters/past/2-bbb"');
     expect(b.html).not.toContain('1-aaa');
-    expect((await renderNewsletterEmail(input)).html).not.toContain('All past issues');
+    expect((await renderNewsletterEmail(input, MEMBER)).html).not.toContain('All past issues');
   });
 
   it('gives each member their own unsubscribe link from the one rendering', async () => {
     const input = twentyPhotoNewsletter();
     const [a, b] = await Promise.all([
-      renderNewsletterEmail({ ...input, unsubscribeUrl: 'https://loop.example/email/unsubscribe/aaa' }),
-      renderNewsletterEmail({ ...input, unsubscribeUrl: 'https://loop.example/email/unsubscribe/"><script>' }),
+      renderNewsletterEmail(input, { ...MEMBER, unsubscribeUrl: 'https://loop.example/email/unsubscribe/aaa' }),
+      renderNewsletterEmail(input, { ...MEMBER, unsubscribeUrl: 'https://loop.example/email/unsubscribe/"><script>' }),
     ]);
     expect(a.html).toContain('/email/unsubscribe/aaa"');
     expect(a.html).not.toContain('unsubscribe/"');
@@ -203,7 +204,7 @@ describe('renderNewsletterEmail', () => {
 
   it('has the Loop’s name and the period as subject, and a readable plain-text part', async () => {
     const input = twentyPhotoNewsletter(LONG_TEXT);
-    const email = await renderNewsletterEmail(input);
+    const email = await renderNewsletterEmail(input, MEMBER);
     expect(email.subject).toBe('The Parkers: November 1 – 15, 2026');
     expect(
       email.text.startsWith(
@@ -212,12 +213,12 @@ describe('renderNewsletterEmail', () => {
     ).toBe(true);
     expect(email.text).not.toMatch(/<[a-z]/i);
     expect(email.text).not.toMatch(/\n{3,}/);
-    const peek = await renderNewsletterEmail({ ...input, newsletter: { ...input.newsletter, kind: 'sneak_peek' } });
+    const peek = await renderNewsletterEmail(twentyPhotoNewsletter(LONG_TEXT, 'sneak_peek'), MEMBER);
     expect(peek.subject).toBe('Sneak peek: The Parkers: November 1 – 15, 2026');
   });
 
   it('never lets what a member wrote become markup', async () => {
-    const { html, text } = await renderNewsletterEmail(twentyPhotoNewsletter(HOSTILE_TEXT));
+    const { html, text } = await renderNewsletterEmail(twentyPhotoNewsletter(HOSTILE_TEXT), MEMBER);
     const all = elements(html);
     expect(all.some((e) => e.name === 'script' || e.name === 'iframe')).toBe(false);
     expect(all.filter((e) => e.name === 'style')).toHaveLength(1); // ours, in <head>
@@ -232,5 +233,17 @@ describe('renderNewsletterEmail', () => {
     // The words are there, as words.
     expect(html).toContain('&lt;script&gt;alert(');
     expect(text).toContain('<script>alert("x")</script>');
+  });
+
+  it('keeps a rendering for its send only, never in the module (decision 0062)', async () => {
+    const send = newsletterEmails(twentyPhotoNewsletter('First words.'));
+    const [a, b] = await Promise.all([send(MEMBER), send({ ...MEMBER, unsubscribeUrl: 'https://loop.example/email/unsubscribe/b' })]);
+    expect(a.html).toContain('First words.');
+    expect(b.html.replace('/unsubscribe/b', '')).toBe(a.html.replace('/unsubscribe/tok_123?a=1&amp;b=2', ''));
+    // No cache at the top level of the e-mail's modules: a Map, Set or WeakMap there outlives every send.
+    for (const file of ['newsletter-email.ts', 'email-content.ts', 'newsletter-view.ts']) {
+      const source = readFileSync(new URL(`../../src/publishing/${file}`, import.meta.url), 'utf8');
+      expect(source, file).not.toMatch(/^(export )?(const|let) \w+ = new (Weak)?(Map|Set)\b/m);
+    }
   });
 });

@@ -1,14 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { findClips, findPhotos } from '../../media/find-media';
-import { newsletterUrl } from '../../publishing/newsletter-texts';
+import type { NewsletterView } from '../../publishing/newsletter-view';
 import { ASSET_PREFIX, pageAssets } from '../../publishing/page-assets';
 import { newsletterPdfPath } from '@loop/shared/paper';
 import { newsletterArchivePath, newsletterPath, personalArchivePath } from '@loop/shared/newsletters';
 import { renderArchivePage, renderMembersOnlyPage, renderNewsletterPage, renderNotFoundPage } from '../../publishing/public-page';
-import { findMediaUrls } from '../../publishing/render-markdown';
+import { buildNewsletterView } from '../../services/newsletters/build-newsletter-view';
 import { findPublicNewsletter } from '../../services/newsletters/find-public-newsletter';
 import { listArchive, listPersonalArchive, type Archive } from '../../services/newsletters/list-archive';
-import { listReactions, PAGE_REACTIONS } from '../../services/newsletters/reactions';
+import { PAGE_REACTIONS } from '../../services/newsletters/reactions';
 import { getLoopAccess } from '../../services/loop-access';
 import newsletterPdfRoutes from './pdf';
 import { isVisibleTo, URL_ID } from './visibility';
@@ -30,16 +29,11 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
     const found = URL_ID.test(urlId) ? await findPublicNewsletter(db, urlId) : null;
     if (!found || !isVisibleTo(found, request.user)) return sendHtml(reply.code(404), renderNotFoundPage(), 'no-store');
     const sent = found.newsletter.status === 'sent';
-    const react = sent ? await reactFor(request, found.newsletter.loopId, found.newsletter.id) : undefined;
-    const html = renderNewsletterPage({
-      newsletter: found.newsletter,
-      loop: found.loop,
-      pageUrl: newsletterUrl(config.PUBLIC_URL, urlId),
-      publicUrl: config.PUBLIC_URL,
-      photos: await findPhotos(db, findMediaUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
-      clips: await findClips(db, findMediaUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
+    const view = await buildNewsletterView(db, { ...found, publicUrl: config.PUBLIC_URL });
+    const react = sent ? await reactFor(request, found.newsletter, view.reactions) : undefined;
+    const html = renderNewsletterPage(view, {
       pdf: { path: newsletterPdfPath(urlId), largePath: newsletterPdfPath(urlId, { large: true }) },
-      ...(sent ? { archivePath: newsletterArchivePath(urlId), reactions: await listReactions(db, found.newsletter.id) } : {}),
+      ...(sent ? { archivePath: newsletterArchivePath(urlId) } : {}),
       ...(react ? { react } : {}),
     });
     // A draft changes with every save and is for staff and its owner only: never kept by a browser or a
@@ -73,12 +67,12 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
  * For a signed-in member or the owner of the issue's Loop (loop-access), what the page offers them
  * to tap and which they chose; undefined for anyone else, staff included (decision 0056).
  */
-async function reactFor(request: FastifyRequest, loopId: number, newsletterId: number) {
+async function reactFor(request: FastifyRequest, { loopId, id }: { loopId: number; id: number }, reactions: NewsletterView['reactions']) {
   const { db } = request.server.ctx;
   const access = request.user ? await getLoopAccess(db, request.user, loopId).catch(() => null) : null;
   if (!access || access.role === 'staff') return undefined;
-  const mine = (await listReactions(db, newsletterId)).filter((r) => r.userId === access.user.id).map((r) => r.body);
-  return { path: `/api/loops/${loopId}/newsletters/${newsletterId}/reactions`, emoji: PAGE_REACTIONS, mine };
+  const mine = reactions.filter((r) => r.userId === access.user.id).map((r) => r.body);
+  return { path: `/api/loops/${loopId}/newsletters/${id}/reactions`, emoji: PAGE_REACTIONS, mine };
 }
 
 /** Who sees the list sees it fresh each time: it changes with every issue and every member who leaves. */

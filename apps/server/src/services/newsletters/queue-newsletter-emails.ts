@@ -4,12 +4,10 @@ import type { DbOrTx } from '../../db/client';
 import { loops, members, users } from '../../db/schema';
 import { keepUnsubscribeTokens, unsubscribeUrl, type MailLinks } from '../../mail/links';
 import { emailMayBeSent, enqueueEmail } from '../../mail/outbox';
-import { findClips, findPhotos } from '../../media/find-media';
 import { memberMayBeTexted } from '../../messaging/recipients';
-import { renderNewsletterEmail } from '../../publishing/newsletter-email';
-import { newsletterUrl } from '../../publishing/newsletter-texts';
-import { findMediaUrls } from '../../publishing/render-markdown';
+import { newsletterEmails } from '../../publishing/newsletter-email';
 import { replyAddressFor } from '../email-replies/reply-address-for';
+import { buildNewsletterView } from './build-newsletter-view';
 import type { NewsletterRow } from './insert-newsletter';
 import { personalArchiveKey } from './personal-archive-key';
 
@@ -61,21 +59,15 @@ export async function queueNewsletterEmails(
     mail.secret,
     recipients.map((r) => r.address),
   );
-  const paths = findMediaUrls(newsletter.content);
-  const page = {
-    newsletter,
-    loop,
-    pageUrl: newsletterUrl(mail.publicUrl, newsletter.urlId),
-    publicUrl: mail.publicUrl,
-    photos: await findPhotos(tx, paths, { loopId: newsletter.loopId }),
-    clips: await findClips(tx, paths, { loopId: newsletter.loopId }),
-  };
+  // One view and one rendering for the whole send: each member's e-mail only fills in their own links.
+  const view = await buildNewsletterView(tx, { newsletter, loop, publicUrl: mail.publicUrl, reactions: false });
+  const emailFor = newsletterEmails(view);
   let queued = 0;
   for (const r of recipients) {
     const replyAddress = mail.replyDomain ? await replyAddressFor(tx, r.memberId, mail.replyDomain) : null;
     // Each member's own link to the past issues: an e-mail forwarded on opens them only while they are a member.
     const archiveUrl = `${mail.publicUrl}${personalArchivePath(personalArchiveKey(mail.secret, r.memberId))}`;
-    const email = await renderNewsletterEmail({ ...page, unsubscribeUrl: unsubscribeUrl(links, r.address), replyAddress, archiveUrl });
+    const email = await emailFor({ unsubscribeUrl: unsubscribeUrl(links, r.address), replyAddress, archiveUrl });
     const id = await enqueueEmail(tx, {
       kind: 'newsletter',
       toAddress: r.address,

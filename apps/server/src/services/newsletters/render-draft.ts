@@ -2,10 +2,8 @@ import type { Photo } from '@loop/shared/media';
 import type { RenderNewsletterAnswer } from '@loop/shared/newsletters';
 import type { DbOrTx } from '../../db/client';
 import type { loops } from '../../db/schema';
-import { findClips, findPhotos } from '../../media/find-media';
-import { newsletterUrl } from '../../publishing/newsletter-texts';
 import { renderNewsletterPage } from '../../publishing/public-page';
-import { findMediaUrls } from '../../publishing/render-markdown';
+import { buildNewsletterView } from './build-newsletter-view';
 import type { NewsletterRow } from './insert-newsletter';
 
 /** The editor shows a photo at most a few hundred pixels wide: its smallest stored size of 640 px or more. */
@@ -18,7 +16,7 @@ function editorSize(photo: Photo): string {
 
 /**
  * The editor's live preview (decision 0041): the public page exactly as GET /newsletters/{urlId}
- * draws it (renderNewsletterPage, the same code), for Markdown that is not saved yet, and what
+ * draws it (the same view, buildNewsletterView, and the same renderNewsletterPage), for Markdown that is not saved yet, and what
  * each of its /media/ pictures is, so the editor shows a voice memo or video as its player.
  * Only this Loop's own media are found, as on the page.
  */
@@ -27,19 +25,15 @@ export async function renderNewsletterDraft(
   input: { loop: typeof loops.$inferSelect; newsletter: NewsletterRow; content: string; publicUrl: string },
 ): Promise<RenderNewsletterAnswer> {
   const { loop, newsletter, content } = input;
-  const urls = findMediaUrls(content);
-  const [photos, clips] = await Promise.all([findPhotos(db, urls, { loopId: loop.id }), findClips(db, urls, { loopId: loop.id })]);
-  const html = renderNewsletterPage({
+  const view = await buildNewsletterView(db, {
     newsletter: { ...newsletter, content },
     loop,
-    pageUrl: newsletterUrl(input.publicUrl, newsletter.urlId),
     publicUrl: input.publicUrl,
-    photos,
-    clips,
-    script: false,
+    reactions: false,
   });
+  const html = renderNewsletterPage(view, { script: false });
   const media: RenderNewsletterAnswer['media'] = {};
-  for (const [url, photo] of photos) media[url] = { kind: 'photo', poster: null, preview: editorSize(photo) };
-  for (const [url, clip] of clips) media[url] = { kind: clip.kind, poster: clip.poster };
+  for (const [url, photo] of view.photos) media[url] = { kind: 'photo', poster: null, preview: editorSize(photo) };
+  for (const [url, clip] of view.clips) media[url] = { kind: clip.kind, poster: clip.poster };
   return { html, media };
 }

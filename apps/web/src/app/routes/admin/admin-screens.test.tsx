@@ -166,3 +166,47 @@ describe('/admin/loops/{id} states', () => {
     expect(screen.getByText('No newsletters have been generated yet')).toBeDefined();
   });
 });
+
+describe('/admin Recent Newsletters: View Content', () => {
+  it('shows the page the server draws for the content, in a frame that runs no script', async () => {
+    const user = userEvent.setup();
+    const content = '## Ada\n\n<img src=x onerror=alert(1)> *hi* [x](javascript:alert(2))';
+    const asked: unknown[] = [];
+    server.use(
+      http.get('*/api/admin/stats', () =>
+        HttpResponse.json({ totalLoops: 1, totalMembers: 2, totalUpdates: 0, loopGrowth: [], memberGrowth: [] }),
+      ),
+      http.get('*/api/admin/loops', () => HttpResponse.json([])),
+      http.get('*/api/admin/newsletters', () =>
+        HttpResponse.json([
+          {
+            id: 3,
+            loopId: 7,
+            loopName: 'The Walker Family',
+            kind: 'newsletter',
+            status: 'sent',
+            sentAt: '2026-03-15T18:00:00.000Z',
+            createdAt: '2026-03-15T17:00:00.000Z',
+            urlId: 'abcdefabcdefabcdefabcd',
+            content,
+          },
+        ]),
+      ),
+      http.post('*/api/loops/7/newsletters/3/render', async ({ request }) => {
+        asked.push(await request.json());
+        return HttpResponse.json({ html: '<!doctype html><main class="content"><h2>Ada</h2></main>', media: {} });
+      }),
+    );
+    renderRoute('/admin', { user: staff });
+    const [view] = await screen.findAllByRole('button', { name: 'View Content' });
+    await user.click(view!);
+    const frame = await screen.findByTitle('Newsletter content');
+    expect(frame.tagName).toBe('IFRAME');
+    expect(frame.getAttribute('srcdoc')).toBe('<!doctype html><main class="content"><h2>Ada</h2></main>');
+    expect(frame.getAttribute('sandbox')).toBe('allow-same-origin');
+    expect(asked).toEqual([{ content }]);
+    // The web draws no Markdown of its own: nothing of the content is in its document.
+    const region = screen.getByRole('region', { name: 'Newsletter content' });
+    expect(region.querySelector('h2, img, em, a')).toBeNull();
+  });
+});

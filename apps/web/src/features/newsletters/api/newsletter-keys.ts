@@ -1,5 +1,4 @@
 /** Query keys of the newsletter editor and its preview: everything starts with "newsletter". */
 export const newsletterKeys = {
   preview: (loopId: number, newsletterId: number) => ['newsletter', 'preview', loopId, newsletterId] as const,
-  render: (loopId: number, newsletterId: number, content: string) => ['newsletter', 'render', loopId, newsletterId, content] as const,
 };

@@ -12,7 +12,7 @@ import { toast, toastError } from '@/components/ui/use-toast';
 import { errorText } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatDate, formatDateTime } from '@/lib/format-date';
-import { useRenderedNewsletter } from '../api/render-newsletter';
+import { useRenderedNewsletter } from '@/lib/rendered-newsletter';
 import { useSaveNewsletter } from '../api/save-newsletter';
 import { useSendNewsletter } from '../api/send-newsletter';
 import { kindLabel, StatusBadge } from '@/components/newsletter-status-badge';

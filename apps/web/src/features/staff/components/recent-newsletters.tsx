@@ -1,5 +1,6 @@
 import { ChevronDown, ExternalLink, Newspaper } from 'lucide-react';
-import { Fragment, useId, useMemo, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
+import type { AdminNewsletter } from '@loop/shared/admin';
 import { newsletterPath } from '@loop/shared/newsletters';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -7,8 +8,8 @@ import { Spinner } from '@/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format-date';
-import { renderNewsletter } from '@/lib/render-newsletter';
 import { useStaffNewsletters } from '../api/get-staff-newsletters';
+import { useRenderedNewsletter } from '@/lib/rendered-newsletter';
 import { LoadMoreButton, usePagedRows } from './paged-list';
 import { kindLabel, StatusBadge } from '@/components/newsletter-status-badge';
 
@@ -89,7 +90,7 @@ export function RecentNewsletters() {
                     {open && (
                       <TableRow className="bg-accent/40">
                         <TableCell colSpan={5} className="pt-0">
-                          <NewsletterContent id={contentId} markdown={newsletter.content} />
+                          <NewsletterContent id={contentId} newsletter={newsletter} />
                         </TableCell>
                       </TableRow>
                     )}
@@ -149,22 +150,30 @@ function ShareLink({ urlId, label }: { urlId: string; label: string }) {
 }
 
 /**
- * The newsletter as members read it, not its Markdown: headings, emphasis, photos. Rendered by
- * lib/render-newsletter (HTML in it stays text, only web and /media addresses). Long words
- * wrap anywhere, so the row never widens the table.
+ * The newsletter as members read it, not its Markdown: the public page drawn by the server (as the
+ * editor's preview is, one renderer and its sanitizer), in a frame that runs no script.
  */
-function NewsletterContent({ id, markdown }: { id: string; markdown: string }) {
-  const html = useMemo(() => renderNewsletter(markdown), [markdown]);
+function NewsletterContent({ id, newsletter }: { id: string; newsletter: AdminNewsletter }) {
+  const rendered = useRenderedNewsletter(newsletter.loopId, newsletter.id, newsletter.content);
   return (
-    <div
-      id={id}
-      // It scrolls: keyboard users reach it with Tab and scroll it with the arrow keys.
-      tabIndex={0}
-      role="region"
-      aria-label="Newsletter content"
-      className="max-h-[28rem] outline-none focus-visible:ring-2 focus-visible:ring-ring overflow-y-auto rounded-lg border bg-card p-4 text-sm leading-relaxed [overflow-wrap:anywhere] [&_a]:text-primary [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:pl-3 [&_blockquote]:text-muted-foreground [&_h1]:mt-4 [&_h1]:text-xl [&_h1]:font-bold [&_h2]:mt-4 [&_h2]:text-lg [&_h2]:font-semibold [&_h3]:mt-3 [&_h3]:font-semibold [&_img]:my-1 [&_img]:mr-2 [&_img]:inline-block [&_img]:max-h-48 [&_img]:max-w-full [&_img]:rounded-lg [&_li]:ml-5 [&_ol]:list-decimal [&_p]:my-2 [&_ul]:list-disc [&>:first-child]:mt-0"
-      // Safe: see lib/render-newsletter.ts.
-      dangerouslySetInnerHTML={{ __html: html }}
-    />
+    <div id={id} role="region" aria-label="Newsletter content" className="rounded-lg border bg-card">
+      {rendered.data ? (
+        <iframe
+          title="Newsletter content"
+          srcDoc={rendered.data.html}
+          // Same origin, so the page's stylesheet and media load; no scripts at all.
+          sandbox="allow-same-origin"
+          className="block h-[28rem] w-full rounded-lg bg-white"
+        />
+      ) : rendered.isError ? (
+        <p role="alert" className="p-4 text-sm">
+          The newsletter could not be drawn: {rendered.error.message}
+        </p>
+      ) : (
+        <div className="flex justify-center py-8">
+          <Spinner />
+        </div>
+      )}
+    </div>
   );
 }

@@ -1,6 +1,13 @@
+import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import { renderNewsletter } from '@/lib/render-newsletter';
+import { isAllowedNewsletterUrl } from '@loop/shared/newsletters';
 import { parseNewsletter, serializeNewsletter } from './newsletter-markdown';
+
+// Markdown read as the server's renderer reads it (apps/server/src/publishing/render-markdown.ts):
+// the same parser and options, links and pictures to the web and /media only. Only to compare.
+const md = new MarkdownIt('default', { html: false, linkify: false, typographer: false, breaks: true });
+md.validateLink = isAllowedNewsletterUrl;
+const renderNewsletter = (markdown: string) => md.render(markdown);
 
 // Newsletters as the writers write them (apps/server/src/publishing/template-writer.ts): sections
 // per member, escaped text, photo galleries, voice memos and videos with their transcripts.
