@@ -96,10 +96,15 @@ interface EmailEnv {
  * and inline styles. Runs on output that was already sanitized, so it adds no new way in.
  */
 function emailContent(pageHtml: string, env: EmailEnv): string {
-  // A gallery tile's link is told apart by its photo's sizes (render-markdown.ts), so it can hold photo and caption.
-  const html = pageHtml.replace(/<a class="photo"( href="[^"]*"[^>]*><img [^>]*>)/g, (_, rest: string) =>
-    rest.includes(`sizes="${PHOTO_SIZES.tile}"`) ? `<a class="photo-tile"${rest}` : `<a class="photo"${rest}`,
-  );
+  // A gallery tile is told apart by its photo's sizes (render-markdown.ts): the tile is the captioned
+  // photo's box (photo-item: the link, then the caption as words), else the photo's link itself.
+  const html = pageHtml
+    .replace(/<span class="photo-item">(?=<a class="photo" href="[^"]*"[^>]*><img [^>]*>)/g, (whole: string, at: number) =>
+      pageHtml.slice(at, pageHtml.indexOf('</a>', at)).includes(`sizes="${PHOTO_SIZES.tile}"`) ? '<span class="photo-item-tile">' : whole,
+    )
+    .replace(/(?<!<span class="photo-item(?:-tile)?">)<a class="photo"( href="[^"]*"[^>]*><img [^>]*>)/g, (_, rest: string) =>
+      rest.includes(`sizes="${PHOTO_SIZES.tile}"`) ? `<a class="photo-tile"${rest}` : `<a class="photo"${rest}`,
+    );
   const absolute = (url: string) => (url.startsWith('/') ? `${env.publicUrl}${url}` : url);
   const styled = (tagName: string, attribs: sanitizeHtml.Attributes) => {
     const style = TAG_STYLES[tagName];
@@ -153,6 +158,13 @@ function emailContent(pageHtml: string, env: EmailEnv): string {
         };
       case 'clip-caption':
         return { tagName: 'span', attribs: { class: 'l-block', style: `display:block;margin:6px 0 2px;color:${C.ink}` } };
+      case 'photo-item-tile':
+        return {
+          tagName: 'span',
+          attribs: { style: `display:inline-block;width:48%;max-width:${TILE}px;margin:0 1% 8px;vertical-align:top` },
+        };
+      case 'photo-item':
+        return { tagName: 'span', attribs: { class: 'l-block', style: 'display:block' } };
       case 'photo-caption':
         return {
           tagName: 'span',
@@ -208,7 +220,7 @@ function emailContent(pageHtml: string, env: EmailEnv): string {
     exclusiveFilter: (frame) => (frame.tag === 'img' && !frame.attribs.src) || (frame.attribs.class === 'l-photo' && !frame.attribs.href),
   });
   // A gallery's line breaks (Markdown soft breaks between photos) would stack the tiles.
-  return mailHtml.replace(/(<\/a>)\s*<br \/>\s*(?=<a )/g, '$1');
+  return mailHtml.replace(/(<\/a>|<\/span>)\s*<br \/>\s*(?=<a |<span style="display:inline-block)/g, '$1');
 }
 
 /** One stored size of a photo, absolute, drawn at the column's or a tile's width with its own height. */
@@ -274,6 +286,7 @@ export async function renderNewsletterEmail(input: NewsletterEmailInput): Promis
     [...(input.clips ?? [])],
     input.replyAddress !== null,
     input.archiveUrl !== undefined,
+    input.cover ?? null,
   ]);
   let shell = shells.get(key);
   if (!shell) {
@@ -309,7 +322,12 @@ async function renderShell(input: NewsletterEmailInput): Promise<RenderedEmail> 
   const preview = markdownToPlainText(newsletter.content).slice(0, 140);
   const element = h(EmailDocument, { input, kicker, period, subject, content, preview });
   const html = (await render(element)).replace(MSO_OPEN, OUTLOOK_COLUMN_OPEN).replace(MSO_CLOSE, OUTLOOK_COLUMN_CLOSE);
-  const body = toPlainText(html, {
+  // The plain text names each photo and gives its address: a reader of plain text opens it there.
+  const forText = html.replace(
+    /<a href="([^"]*)"[^>]*class="l-photo"[^>]*>[\s\S]*?<img [^>]*?alt="([^"]*)"[\s\S]*?<\/a>/g,
+    (_, href: string, alt: string) => `<span class="l-block">${alt}: ${href}</span>`,
+  );
+  const body = toPlainText(forText, {
     selectors: [
       { selector: '.l-masthead', format: 'skip' },
       { selector: 'a.l-photo', format: 'skip' },
@@ -323,6 +341,28 @@ async function renderShell(input: NewsletterEmailInput): Promise<RenderedEmail> 
   const photos = /<img /.test(content) ? ', with its photos' : '';
   const text = `${subject}\n\nRead it on the web${photos}: ${input.pageUrl}\n\n${body.trim().replace(/\n{3,}/g, '\n\n')}\n`;
   return { subject, html, text };
+}
+
+/** The Loop's cover photo at the column's width, its own height: a stored size twice as wide where there is one. */
+function coverImage(cover: NonNullable<NewsletterEmailInput['cover']>): ReactNode {
+  const width = Math.min(COLUMN, cover.width);
+  const height = Math.round((cover.height * width) / cover.width);
+  return h('img', {
+    src: cover.url,
+    alt: cover.alt,
+    width,
+    height,
+    className: 'l-cover',
+    style: {
+      display: 'block',
+      width: '100%',
+      maxWidth: `${width}px`,
+      height: 'auto',
+      border: '0',
+      borderRadius: '12px',
+      margin: '0 auto 16px',
+    },
+  });
 }
 
 interface DocumentProps {
@@ -371,6 +411,7 @@ function EmailDocument({ input, kicker, period, subject, content, preview }: Doc
             h(
               'div',
               { className: 'l-pad l-masthead', style: { padding: '28px 20px 8px', textAlign: 'center' } },
+              input.cover ? coverImage(input.cover) : null,
               h(
                 Text,
                 {

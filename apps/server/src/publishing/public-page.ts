@@ -29,6 +29,16 @@ export interface NewsletterPageInput {
   reactions?: readonly { firstName: string; body: string }[];
   /** For a signed-in member: where a tap goes, the emoji to offer and the ones they chose. */
   react?: { path: string; emoji: readonly string[]; mine: readonly string[] };
+  /** The Loop's cover photo, drawn above its name (page, print and e-mail); none: no picture. */
+  cover?: NewsletterCover | null;
+}
+
+/** The Loop's cover photo as a renderer draws it: its largest stored size and its words. */
+export interface NewsletterCover {
+  url: string;
+  width: number;
+  height: number;
+  alt: string;
 }
 
 const DESCRIPTION_LENGTH = 200;
@@ -62,6 +72,7 @@ export function renderNewsletterPage(input: NewsletterPageInput): string {
 ${draft ? '<p class="draft-banner" role="status"><strong>Draft preview.</strong> Only the Loop’s owner and Loop staff can see this page until the newsletter is sent.</p>' : ''}
 <div class="page">
   <header class="masthead">
+${renderCover(input.cover)}
     <p class="kicker">${kicker}${draft ? ' (draft)' : ''}</p>
     <h1>${escapeHtml(loop.name)}</h1>
     <p class="period">${escapeHtml(period)}</p>
@@ -85,6 +96,12 @@ ${photos.length ? LIGHTBOX : ''}`;
       ? []
       : [...(photos.length > 0 ? [pageAssets.js.path] : []), pageAssets.print.path, ...(input.react ? [pageAssets.react.path] : [])];
   return page({ title, meta, body, scripts });
+}
+
+/** The cover photo at the top of the masthead, at its own shape (no layout shift: width and height). */
+function renderCover(cover: NewsletterCover | null | undefined): string {
+  if (!cover) return '';
+  return `    <img class="cover" src="${escapeHtml(cover.url)}" width="${cover.width}" height="${cover.height}" alt="${escapeHtml(cover.alt)}" decoding="async">`;
 }
 
 /** The reactions under a sent issue, and for a member the emoji to tap (shown by react.js). */

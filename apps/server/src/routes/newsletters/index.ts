@@ -9,6 +9,7 @@ import { findPublicNewsletter } from '../../services/newsletters/find-public-new
 import { listArchive, listPersonalArchive, type Archive } from '../../services/newsletters/list-archive';
 import { listReactions, PAGE_REACTIONS } from '../../services/newsletters/reactions';
 import { getLoopAccess } from '../../services/loop-access';
+import { findLoopCover } from '../../services/loops/loop-cover';
 
 /** A urlId is randomToken(): base64url. Anything else is unknown without asking the database. */
 const URL_ID = /^[A-Za-z0-9_-]{20,100}$/;
@@ -40,6 +41,7 @@ const newsletterPageRoutes: FastifyPluginAsync = async (app) => {
       clips: await findClips(db, findMediaUrls(found.newsletter.content), { loopId: found.newsletter.loopId }),
       ...(sent ? { archivePath: newsletterArchivePath(urlId), reactions: await listReactions(db, found.newsletter.id) } : {}),
       ...(react ? { react } : {}),
+      cover: await findLoopCover(db, found.newsletter.loopId),
     });
     // A draft changes with every save and is for staff and its owner only: never kept by a browser or a
     // proxy; a member's page (their own reactions marked) is theirs alone.

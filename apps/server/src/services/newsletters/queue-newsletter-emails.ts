@@ -10,6 +10,7 @@ import { renderNewsletterEmail } from '../../publishing/newsletter-email';
 import { newsletterUrl } from '../../publishing/newsletter-texts';
 import { findMediaUrls } from '../../publishing/render-markdown';
 import { replyAddressFor } from '../email-replies/reply-address-for';
+import { findLoopCover } from '../loops/loop-cover';
 import type { NewsletterRow } from './insert-newsletter';
 import { personalArchiveKey } from './personal-archive-key';
 
@@ -69,6 +70,7 @@ export async function queueNewsletterEmails(
     publicUrl: mail.publicUrl,
     photos: await findPhotos(tx, paths, { loopId: newsletter.loopId }),
     clips: await findClips(tx, paths, { loopId: newsletter.loopId }),
+    cover: await findLoopCover(tx, newsletter.loopId, mail.publicUrl),
   };
   let queued = 0;
   for (const r of recipients) {

@@ -5,6 +5,7 @@ import { findClips, findPhotos } from '../../media/find-media';
 import { newsletterUrl } from '../../publishing/newsletter-texts';
 import { renderNewsletterPage } from '../../publishing/public-page';
 import { findMediaUrls } from '../../publishing/render-markdown';
+import { findLoopCover } from '../loops/loop-cover';
 import type { NewsletterRow } from './insert-newsletter';
 
 /**
@@ -28,6 +29,7 @@ export async function renderNewsletterDraft(
     photos,
     clips,
     script: false,
+    cover: await findLoopCover(db, loop.id),
   });
   const media: RenderNewsletterAnswer['media'] = {};
   for (const [url] of photos) media[url] = { kind: 'photo', poster: null };
