@@ -455,6 +455,8 @@ export interface InviteLinkStatus {
 export interface InvitePreview {
   loopName: string;
   expiresAt: string;
+  /** The first name of who made the link (else the Loop's owner); null when it is not known. */
+  invitedBy: string | null;
 }
 
 /** POST /api/invites/{code}/join: the same whether or not the phone was in the Loop already (no membership lookups). */
