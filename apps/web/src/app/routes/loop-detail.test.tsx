@@ -334,6 +334,16 @@ describe('/loops/{id} Settings: the owner pauses, resumes and schedules the Loop
     expect(times.map((o) => (o as HTMLOptionElement).value)).not.toContain('21:00');
   });
 
+  it('shows the frequency once: the owner’s selector, no read-only line beside it', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail());
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('tab', { name: /Settings/ }));
+    expect(await screen.findByRole('combobox', { name: 'Newsletter Frequency' })).toBeDefined();
+    expect(screen.getAllByText('Newsletter Frequency')).toHaveLength(1);
+    expect(screen.getAllByText('Biweekly (every two weeks)').every((e) => e.tagName === 'OPTION')).toBe(true);
+  });
+
   it('shows a member when the newsletter goes, with nothing to change', async () => {
     const user = userEvent.setup();
     serveLoop(loopDetail({ role: 'member' }));
