@@ -78,7 +78,7 @@ describe('reminders over a simulated week', { timeout: 120_000 }, () => {
     expect(nyTexts.every((m) => m.status === 'queued' && m.direction === 'outbound')).toBe(true);
     // A question for the Loop's vibe (decision 0043) where "What's new?" was.
     expect(nyTexts.find((m) => m.toAddress === '+14155550302')?.body).toMatch(
-      /^Hi "Pia"! [^"]+\? Time for your "New York" update\. Just reply with your news and photos\.$/,
+      /^Hi Pia! [^"]+\? Time for your "New York" update\. Just reply with your news and photos\.$/,
     );
     // Tokyo: Wednesday 20:30 JST = 11:30Z; Monday 08:00 JST is 23:00Z the Sunday before (the 2nd's was before the start).
     expect((await remindersOf(tokyo.id)).map((m) => minuteOf(m.idempotencyKey))).toEqual(['2026-03-04T11:30', '2026-03-08T23:00']);
@@ -130,9 +130,9 @@ describe('a member of two Loops due at the same minute', () => {
       .where(and(eq(messages.toAddress, owner.account.phoneNumber), eq(messages.kind, 'reminder')));
     expect(texts).toHaveLength(1);
     // The first Loop's question (decision 0043), one of its vibe's.
-    const question = vibeQuestions(['family']).find((q) => texts[0]?.body.startsWith(`Hi "Max"! ${q} `));
+    const question = vibeQuestions(['family']).find((q) => texts[0]?.body.startsWith(`Hi Max! ${q} `));
     expect(texts[0]?.body).toBe(
-      `Hi "Max"! ${question} Time for your "Cousins" and "Book Club" update. Reply with your news and photos: it goes to all of them, or start with a Loop's name and a colon ("Cousins: ...") to share with just one.`,
+      `Hi Max! ${question} Time for your "Cousins" and "Book Club" update. Reply with your news and photos: it goes to all of them, or start with a Loop's name and a colon ("Cousins: ...") to share with just one.`,
     );
     expect(texts[0]?.idempotencyKey).toBe(`reminder:2026-04-07T08:00:${owner.user.id}:${a.id}-${b.id}`);
   });
