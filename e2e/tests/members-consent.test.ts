@@ -88,11 +88,14 @@ describe('member states on the Members tab', () => {
     const row = (name: string) => page.getByRole('listitem').filter({ hasText: name });
     await waitVisible(row('Penny Waiting').getByText('Pending', { exact: true }));
     await waitVisible(row('Penny Waiting').getByText(/^Invited .*: waiting for them to reply YES\.$/));
-    const resend = row('Penny Waiting').getByRole('button', { name: /Resend invitation/ });
+    // Invited a moment ago: a resend waits a day; the row says until when, with no button it could not press.
+    const resend = row('Penny Waiting').getByText(/^Invitation sent\. You can resend it after .+\.$/);
     await waitVisible(resend);
-    // Invited a moment ago: a resend waits a day, and the row says until when.
-    expect(await resend.isDisabled()).toBe(true);
-    await waitVisible(row('Penny Waiting').getByText(/^You can resend after /));
+    expect(
+      await row('Penny Waiting')
+        .getByRole('button', { name: /Resend invitation/ })
+        .count(),
+    ).toBe(0);
     await waitVisible(row('Arlo Joined').getByText('Active', { exact: true }));
     expect(
       await row('Arlo Joined')

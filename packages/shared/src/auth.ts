@@ -242,3 +242,10 @@ export interface ApiErrorBody {
   message: string;
   errors?: { path: string; message: string }[];
 }
+
+/**
+ * A cookie the web app can read (the session's own is HttpOnly): set beside the session cookie
+ * and cleared with it, it says a session may exist, so a signed-out page does not ask GET
+ * /api/user only to be told 401 (which a browser logs as an error in the console).
+ */
+export const SIGNED_IN_HINT_COOKIE = 'loop_signed_in';

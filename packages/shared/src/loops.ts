@@ -103,6 +103,46 @@ export const updateLoopSchema = z.object({
 });
 export type UpdateLoopInput = z.input<typeof updateLoopSchema>;
 
+/** The largest cover photo upload, base64 (a 5 MB photo, as texts may carry). */
+export const COVER_UPLOAD_MAX_BASE64 = Math.ceil((5 * 1024 * 1024) / 3) * 4;
+const COVER_ALT_MAX = 200;
+
+/**
+ * PUT /api/loops/{id}/cover (owner, co-organizers, staff): the Loop's cover photo, either one of
+ * its updates' photos (`mediaUrl`, as the update lists it) or a photo uploaded as base64 (`photo`),
+ * with optional words for those who cannot see it (`alt`; alone, it describes the cover there is).
+ */
+export const setCoverSchema = z
+  .object({
+    mediaUrl: z
+      .string({ error: 'mediaUrl must be the address of one of this Loop’s photos, such as /media/…' })
+      .regex(/^\/media\/[A-Za-z0-9_-]{43}$/, 'mediaUrl must be the address of one of this Loop’s photos, such as /media/…')
+      .optional(),
+    photo: z
+      .string({ error: 'photo must be the photo’s bytes in base64' })
+      .max(COVER_UPLOAD_MAX_BASE64, 'The photo is larger than 5 MB: choose a smaller one.')
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'photo must be the photo’s bytes in base64')
+      .optional(),
+    alt: z
+      .string({ error: 'alt must be text' })
+      .trim()
+      .max(COVER_ALT_MAX, `The description must be at most ${COVER_ALT_MAX} characters`)
+      .optional(),
+  })
+  .refine((v) => !(v.mediaUrl !== undefined && v.photo !== undefined) && (v.mediaUrl ?? v.photo ?? v.alt) !== undefined, {
+    message: 'Send mediaUrl (one of this Loop’s photos) or photo (a new one), not both; or alt alone to describe the cover.',
+  });
+export type SetCoverInput = z.input<typeof setCoverSchema>;
+
+/** The Loop's cover photo as pages show it: its largest size, drawn at width × height, and its words. */
+export interface LoopCover {
+  url: string;
+  width: number;
+  height: number;
+  alt: string;
+}
+export const loopCoverSchema = z.object({ url: z.string(), width: z.number().int(), height: z.number().int(), alt: z.string() });
+
 /** An email, or nothing ('' and null too). Not a union: its own messages (length, format) reach the person. */
 const optionalEmail = z
   .string({ error: 'Email must be a valid email address, or left empty' })
@@ -360,6 +400,7 @@ export const loopDetailResponseSchema = z.object({
     }),
   ),
   updates: z.array(loopUpdateSchema).describe('the newest updates first, with their photos, voice memos and videos'),
+  cover: loopCoverSchema.nullable().describe('the Loop’s cover photo, or null').optional(),
 });
 
 export interface LoopDetail extends LoopSummary {
@@ -367,6 +408,8 @@ export interface LoopDetail extends LoopSummary {
   role: LoopRole;
   members: LoopMember[];
   updates: LoopUpdate[];
+  /** The Loop's cover photo (public page, e-mail, print); null when it has none. */
+  cover?: LoopCover | null;
 }
 
 export interface CreateLoopAnswer extends LoopSummary {
@@ -396,6 +439,8 @@ export interface InviteLinkStatus {
 export interface InvitePreview {
   loopName: string;
   expiresAt: string;
+  /** The first name of who made the link (else the Loop's owner); null when it is not known. */
+  invitedBy: string | null;
 }
 
 /** POST /api/invites/{code}/join: the same whether or not the phone was in the Loop already (no membership lookups). */

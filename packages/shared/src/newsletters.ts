@@ -117,7 +117,15 @@ export interface SneakPeekPreview extends TextCost {
 /** GET /api/loops/{id}/newsletters: what the Loop's people see of its newsletters and schedule. */
 export interface LoopNewsletters {
   /** Sent newsletters and sneak peeks, newest first (the newest 100). */
-  newsletters: { id: number; kind: NewsletterKind; title: string; sentAt: string; urlId: string }[];
+  newsletters: {
+    id: number;
+    kind: NewsletterKind;
+    title: string;
+    sentAt: string;
+    urlId: string;
+    /** Members' reactions to it (decision 0056), oldest first: first names only, as its page shows them. */
+    reactions: { firstName: string; body: string }[];
+  }[];
   /** When the next automatic newsletter and the next reminder are due; null when none is scheduled. */
   nextNewsletterAt: string | null;
   nextReminderAt: string | null;

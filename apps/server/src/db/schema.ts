@@ -13,6 +13,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { ReminderEntry, Weekday } from '@loop/shared/constants';
 
@@ -159,6 +160,13 @@ export const loops = pgTable(
     newsletterTime: text('newsletter_time').notNull().default('18:00'),
     /** Owner's newsletter review (decision 0040): false sends each draft at its time, true waits for the owner's approval. */
     newsletterReview: boolean('newsletter_review').notNull().default(false),
+    /**
+     * The Loop’s cover photo: a photo of one of its updates, or one the owner
+     * uploaded (a media row of no update). Deleting the photo (its update) takes the cover away.
+     */
+    coverMediaId: ref('cover_media_id').references((): AnyPgColumn => media.id, { onDelete: 'set null' }),
+    /** The cover's words for those who cannot see it; empty: "Cover photo of {name}". */
+    coverAlt: text('cover_alt').notNull().default(''),
     /** Kept by triggers on members and updates (migration 0002): lists and sorts read them, never count. */
     memberCount: integer('member_count').notNull().default(0),
     updateCount: integer('update_count').notNull().default(0),
@@ -487,9 +495,8 @@ export const media = pgTable(
   'media',
   {
     id: id(),
-    updateId: ref('update_id')
-      .notNull()
-      .references(() => updates.id, { onDelete: 'cascade' }),
+    /** Null for a cover photo the owner uploaded (loops.cover_media_id), which belongs to no update. */
+    updateId: ref('update_id').references(() => updates.id, { onDelete: 'cascade' }),
     /** Random, unguessable storage key; also the public path segment. */
     storageKey: text('storage_key').notNull(),
     contentType: text('content_type').notNull(),

@@ -22,8 +22,30 @@ const CONTROL_AND_LINE_BREAKS = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
 /** A Loop's name as every text shows it: quoted, at most QUOTE_LIMITS.loopName characters. */
 export const quotedLoop = (name: string): string => quoted(name, QUOTE_LIMITS.loopName);
 
-/** A person's name as every text shows it: quoted, at most QUOTE_LIMITS.personName characters. */
-export const quotedPerson = (name: string): string => quoted(name, QUOTE_LIMITS.personName);
+/**
+ * Words a name could be taken for (decision 0061): the answers and keywords Loop and carriers act
+ * on, and words that ask the reader to do something.
+ */
+const INSTRUCTION_WORDS = new Set([
+  ...['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'OPTOUT', 'REVOKE', 'START', 'UNSTOP', 'YES', 'NO', 'HELP', 'INFO'],
+  ...['REPLY', 'TEXT', 'CALL', 'CLICK', 'TAP', 'OPEN', 'SEND', 'PAY', 'VERIFY', 'CONFIRM', 'LINK', 'CODE'],
+]);
+
+/**
+ * Whether a person's name must be quoted in a text (decision 0061): only when it could be taken for
+ * an instruction: anything but letters (any script) with spaces, hyphens, apostrophes and periods
+ * (digits, links, colons, quotes...), or a word such as STOP or Reply.
+ */
+export function nameNeedsQuotes(name: string): boolean {
+  if (!/^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u.test(name)) return true;
+  return name.split(/[\s.'’-]+/).some((word) => INSTRUCTION_WORDS.has(word.toUpperCase()));
+}
+
+/** A person's name as every text shows it: at most QUOTE_LIMITS.personName characters, quoted only where needed. */
+export const quotedPerson = (name: string): string => {
+  const flat = flattened(name, QUOTE_LIMITS.personName);
+  return nameNeedsQuotes(flat) ? quoted(name, QUOTE_LIMITS.personName) : flat;
+};
 
 /** One line, at most `max` characters (code points). */
 export function flattened(text: string, max: number): string {

@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { CODE_HOLDER_COOKIE, PHONE_CODE, type PhoneCodePurpose } from '../services/phone-codes/phone-code-policy';
 import { findSessionUser, type SessionUser } from '../services/sessions/find-session-user';
 import { SESSION_COOKIE } from '../services/sessions/session-policy';
+import { SIGNED_IN_HINT_COOKIE } from '@loop/shared/auth';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -37,6 +38,21 @@ export function setSessionCookie(reply: FastifyReply, token: string, expiresAt: 
     secure: reply.server.ctx.config.secureCookies,
     expires: expiresAt,
   });
+  setSignedInHint(reply, expiresAt);
+}
+
+/** The web app's readable hint that a session cookie exists (no secret in it): see SIGNED_IN_HINT_COOKIE. */
+export function setSignedInHint(reply: FastifyReply, expiresAt?: Date): void {
+  reply.setCookie(SIGNED_IN_HINT_COOKIE, '1', {
+    path: '/',
+    sameSite: 'lax',
+    secure: reply.server.ctx.config.secureCookies,
+    ...(expiresAt ? { expires: expiresAt } : {}),
+  });
+}
+
+export function clearSignedInHint(reply: FastifyReply): void {
+  reply.clearCookie(SIGNED_IN_HINT_COOKIE, { path: '/', sameSite: 'lax', secure: reply.server.ctx.config.secureCookies });
 }
 
 /** The code-holder secret this request presented for a purpose's codes, as it came. */
@@ -63,6 +79,7 @@ export function clearSessionCookie(reply: FastifyReply): void {
     sameSite: 'lax',
     secure: reply.server.ctx.config.secureCookies,
   });
+  clearSignedInHint(reply);
 }
 
 /**

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
+import { SIGNED_IN_HINT_COOKIE } from '@loop/shared/auth';
+import { SESSION_COOKIE } from '../services/sessions/session-policy';
+import { clearSignedInHint, setSignedInHint } from './session';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
@@ -47,6 +50,11 @@ export default fp(async (app, options: { dist?: string }) => {
   app.setNotFoundHandler(async (request, reply) => {
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && isAppPath(request.url.split('?')[0] ?? '');
     if (isPage && hasBuild) {
+      // The web app's hint follows the session cookie the browser holds (a session from before the
+      // hint existed, or a cookie the browser dropped), so a signed-out page asks nothing of /api/user.
+      const hasSession = Boolean(request.cookies[SESSION_COOKIE]);
+      if (hasSession && !request.cookies[SIGNED_IN_HINT_COOKIE]) setSignedInHint(reply);
+      if (!hasSession && request.cookies[SIGNED_IN_HINT_COOKIE]) clearSignedInHint(reply);
       return reply.header('cache-control', 'no-cache').sendFile('index.html', dist);
     }
     if (isPage) {

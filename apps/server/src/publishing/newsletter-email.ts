@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Body, Container, Head, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
 import { render, toPlainText } from '@react-email/components';
 import { createElement as h, type CSSProperties, type ReactNode } from 'react';
-import { C, EmailContent, SANS, SERIF } from './email-content';
+import { C, COLUMN, EmailContent, SANS, SERIF } from './email-content';
 import { escapeHtml } from './html';
-import type { NewsletterView } from './newsletter-view';
+import type { NewsletterCover, NewsletterView } from './newsletter-view';
 import { markdownToPlainText } from './render-markdown';
 
 /** What differs from one member's e-mail to the next. */
@@ -105,7 +105,12 @@ async function renderShell(view: NewsletterView, member: EmailMember): Promise<R
   const preview = markdownToPlainText(newsletter.content).slice(0, 140);
   const element = h(EmailDocument, { view, member, kicker, period, subject, preview });
   const html = (await render(element)).replace(MSO_OPEN, OUTLOOK_COLUMN_OPEN).replace(MSO_CLOSE, OUTLOOK_COLUMN_CLOSE);
-  const body = toPlainText(html, {
+  // The plain text names each photo and gives its address: a reader of plain text opens it there.
+  const forText = html.replace(
+    /<a href="([^"]*)"[^>]*class="l-photo"[^>]*>[\s\S]*?<img [^>]*?alt="([^"]*)"[\s\S]*?<\/a>/g,
+    (_, href: string, alt: string) => `<span class="l-block">${alt}: ${href}</span>`,
+  );
+  const body = toPlainText(forText, {
     selectors: [
       { selector: '.l-masthead', format: 'skip' },
       { selector: 'a.l-photo', format: 'skip' },
@@ -119,6 +124,28 @@ async function renderShell(view: NewsletterView, member: EmailMember): Promise<R
   const photos = /<img /.test(html) ? ', with its photos' : '';
   const text = `${subject}\n\nRead it on the web${photos}: ${view.pageUrl}\n\n${body.trim().replace(/\n{3,}/g, '\n\n')}\n`;
   return { subject, html, text };
+}
+
+/** The Loop's cover photo at the column's width, its own height: a stored size twice as wide where there is one. */
+function coverImage(cover: NewsletterCover, publicUrl: string): ReactNode {
+  const width = Math.min(COLUMN, cover.width);
+  const height = Math.round((cover.height * width) / cover.width);
+  return h('img', {
+    src: cover.url.startsWith('/') ? `${publicUrl}${cover.url}` : cover.url,
+    alt: cover.alt,
+    width,
+    height,
+    className: 'l-cover',
+    style: {
+      display: 'block',
+      width: '100%',
+      maxWidth: `${width}px`,
+      height: 'auto',
+      border: '0',
+      borderRadius: '12px',
+      margin: '0 auto 16px',
+    },
+  });
 }
 
 interface DocumentProps {
@@ -167,6 +194,7 @@ function EmailDocument({ view, member, kicker, period, subject, preview }: Docum
             h(
               'div',
               { className: 'l-pad l-masthead', style: { padding: '28px 20px 8px', textAlign: 'center' } },
+              view.cover ? coverImage(view.cover, view.publicUrl) : null,
               h(
                 Text,
                 {

@@ -41,14 +41,16 @@ export function reviewUrl(publicUrl: string, loopId: number, newsletterId: numbe
 }
 
 /**
- * "tomorrow at 9:00", "today at 18:00" or "on Sunday, December 6 at 18:00": when a scheduled
+ * "tomorrow at 9:00 AM EST", "today at 6:00 PM GMT" or "on Sunday, December 6 at 6:00 PM GMT+1": when a scheduled
  * issue goes, in the owner's zone, said from `now`.
  */
 export function sendTimeWords(sendAt: Date, now: Date, timeZone: string): string {
   const day = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
-  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: 'numeric', minute: '2-digit', hourCycle: 'h23' })
+  // On the person's clock with its zone, as the web page shows times ("6:00 PM EST"; decision 0061).
+  // ICU puts a narrow no-break space before "PM": outside GSM-7, it would make the text UCS-2.
+  const time = new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' })
     .format(sendAt)
-    .replace(/^0(\d)/, '$1');
+    .replace(/[\u00a0\u202f]/g, ' ');
   if (day(sendAt) === day(now)) return `today at ${time}`;
   if (day(sendAt) === day(new Date(now.getTime() + 86_400_000))) return `tomorrow at ${time}`;
   const date = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long', month: 'long', day: 'numeric' }).format(sendAt);

@@ -1,6 +1,6 @@
 import { escapeHtml } from './html';
 import { pageAssets } from './page-assets';
-import type { NewsletterView } from './newsletter-view';
+import type { NewsletterCover, NewsletterView } from './newsletter-view';
 import { findMediaUrls, markdownToPlainText, renderMarkdown } from './render-markdown';
 
 /** What the page adds to the newsletter view for whoever asked for it. */
@@ -44,6 +44,7 @@ export function renderNewsletterPage(view: NewsletterView, options: NewsletterPa
 ${draft ? '<p class="draft-banner" role="status"><strong>Draft preview.</strong> Only the Loop’s owner and Loop staff can see this page until the newsletter is sent.</p>' : ''}
 <div class="page">
   <header class="masthead">
+${renderCover(view.cover)}
     <p class="kicker">${kicker}${draft ? ' (draft)' : ''}</p>
     <h1>${escapeHtml(loop.name)}</h1>
     <p class="period">${escapeHtml(period)}</p>
@@ -68,6 +69,12 @@ ${photos.length ? LIGHTBOX : ''}`;
       ? []
       : [...(photos.length > 0 ? [pageAssets.js.path] : []), pageAssets.print.path, ...(options.react ? [pageAssets.react.path] : [])];
   return page({ title, meta, body, scripts });
+}
+
+/** The cover photo at the top of the masthead, at its own shape (no layout shift: width and height). */
+function renderCover(cover: NewsletterCover | null | undefined): string {
+  if (!cover) return '';
+  return `    <img class="cover" src="${escapeHtml(cover.url)}" width="${cover.width}" height="${cover.height}" alt="${escapeHtml(cover.alt)}" decoding="async">`;
 }
 
 /** The reactions under a sent issue, and for a member the emoji to tap (shown by react.js). */

@@ -54,7 +54,10 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
     token.attrSet('decoding', 'async');
   }
   const img = renderImage ? renderImage(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
-  return allowed ? `<a class="photo" href="${md.utils.escapeHtml(src)}">${img}${caption('photo-caption')}</a>` : img;
+  if (!allowed) return img;
+  const link = `<a class="photo" href="${md.utils.escapeHtml(src)}">${img}</a>`;
+  // A caption sits under the photo's link, not in it: it is words, not a link (and prints with it).
+  return title ? `<span class="photo-item">${link}${caption('photo-caption')}</span>` : link;
 };
 
 /**
@@ -144,7 +147,11 @@ const SANITIZE: sanitizeHtml.IOptions = {
     audio: ['src', 'controls', 'preload'],
     video: ['src', 'controls', 'playsinline', 'preload', 'poster', 'width', 'height'],
   },
-  allowedClasses: { a: ['photo'], p: ['gallery'], span: ['clip', 'clip-label', 'clip-online', 'clip-caption', 'photo-caption'] },
+  allowedClasses: {
+    a: ['photo'],
+    p: ['gallery'],
+    span: ['clip', 'clip-label', 'clip-online', 'clip-caption', 'photo-caption', 'photo-item'],
+  },
   allowedSchemes: ['http', 'https'],
   allowedSchemesByTag: {},
   allowProtocolRelative: false,

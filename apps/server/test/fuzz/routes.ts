@@ -180,6 +180,18 @@ export function loopRoutes(world: World): RouteFuzz[] {
       success: rows(),
     },
     { route: 'GET /api/loops/:id/coming-issue', params: { id: loopId }, query: query(), success: rows() },
+    // The Loop's cover photo: one of its photos by address, or an upload (the pipeline refuses what is not a photo).
+    {
+      route: 'PUT /api/loops/:id/cover',
+      params: { id: loopId },
+      body: body({
+        mediaUrl: fc.oneof(v.text, fc.constant('/media/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')),
+        photo: fc.oneof(v.text, fc.base64String({ maxLength: 200 })),
+        alt: v.text,
+      }),
+      success: rows({ media: [-1, 0, 1] }),
+    },
+    { route: 'DELETE /api/loops/:id/cover', params: { id: loopId }, body: body(), success: rows({ media: [-1, 0] }) },
     { route: 'DELETE /api/loops/:id', params: { id: loopId }, body: body(), destructive: true, success: loopDeleted },
     { route: 'GET /api/loops/:id/invite', params: { id: loopId }, query: query(), success: rows() },
     { route: 'POST /api/loops/:id/invite', params: { id: loopId }, body: body(), success: rows({ invites: 1 }) },

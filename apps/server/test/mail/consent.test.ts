@@ -115,6 +115,10 @@ describe('double opt-in', () => {
     const mails = to('gran@example.org');
     expect(mails.map((m) => m.parsed.subject)).toEqual(["Alice added you to Smith Family's newsletter: confirm"]);
     expect(mails[0]!.parsed.text).toContain('/email/confirm/');
+    // The HTML part names the Loop, and its link is one to tap.
+    const html = String(mails[0]!.parsed.html);
+    expect(html).toContain('Confirm and get Smith Family&#39;s newsletter</a>');
+    expect(html).toMatch(/<a href="[^"]*\/email\/confirm\/[^"]+"/);
 
     const detail = await t.app.inject({ method: 'GET', url: `/api/loops/${loop.id}`, headers: { cookie } });
     const gran = detail
@@ -141,7 +145,10 @@ describe('double opt-in', () => {
     expect(without.body).toContain(EMAIL_NEEDED_MESSAGE);
     expect((await join({ email: 'jo@example.org', newsletterDelivery: 'email' })).statusCode).toBe(200);
     await sweepUntilIdle(t.app.ctx);
-    expect(to('jo@example.org').map((m) => m.parsed.subject)).toEqual(['Confirm your email address for Loop']);
+    const [mail] = to('jo@example.org');
+    expect(mail?.parsed.subject).toBe('Confirm your email address for Loop');
+    expect(mail?.parsed.text).toContain("You asked to get Cousins's newsletter from Loop by email.");
+    expect(String(mail?.parsed.html)).toContain('Confirm and get Cousins&#39;s newsletter</a>');
   });
 
   it('e-mail delivery without an address is a 400 that says so', async () => {

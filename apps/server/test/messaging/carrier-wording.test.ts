@@ -65,7 +65,7 @@ describe('the invitation is a consent request carriers accept [ctia 5.1.2.1, 5.1
     const [invitation] = await textsTo(db(), carol);
     // New Loops: reminders Thursday and Sunday, a newsletter every two weeks: 2.5 texts a week.
     expect(invitation?.body).toBe(
-      'Loop: "Alice Abbot" invited you to "Smith Family" (group news, about 3 msgs/wk). Msg & data rates may apply. Reply YES to join, HELP for help, STOP to opt out.',
+      'Loop: Alice Abbot invited you to "Smith Family" (group news, about 3 msgs/wk). Msg & data rates may apply. Reply YES to join, HELP for help, STOP to opt out.',
     );
     const body = invitation?.body ?? '';
     expect(body.length).toBeLessThanOrEqual(160);
@@ -187,7 +187,7 @@ describe('every text quotes the names in it', () => {
     );
     // The owner's own question is someone's typing: quoted, one line (decision 0043).
     expect(reminderText('Pia', ['Smiths'], { text: 'Who saw\n"Grandma"?', own: true })).toBe(
-      `Hi "Pia"! Your organizer asks: "Who saw 'Grandma'?" Time for your "Smiths" update. Just reply with your news and photos.`,
+      `Hi Pia! Your organizer asks: "Who saw 'Grandma'?" Time for your "Smiths" update. Just reply with your news and photos.`,
     );
     expect(lastCallText(phishy, [phishy])).toMatch(
       /^Hi "URGENT bank: call 555"! Last call: the "URGENT bank: call 555" newsletter goes out tomorrow\./,

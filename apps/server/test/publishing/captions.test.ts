@@ -13,7 +13,10 @@ describe('captions on the public page', () => {
       undefined,
       new Map([['/media/memo_1', memo]]),
     );
-    expect(html).toContain('<span class="photo-caption">Grandma at &lt;b&gt;90&lt;/b&gt;</span></a>');
+    // Under the photo's link, not inside it: a caption is words, not a link.
+    expect(html).toMatch(
+      /<span class="photo-item"><a class="photo" href="\/media\/photo_1"[^>]*><img [^>]*><\/a><span class="photo-caption">Grandma at &lt;b&gt;90&lt;\/b&gt;<\/span><\/span>/,
+    );
     expect(html).toContain('</audio><span class="clip-caption">The garden</span><span class="clip-label">Voice memo, 0:04</span>');
   });
 

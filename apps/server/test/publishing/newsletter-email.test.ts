@@ -141,6 +141,32 @@ describe('renderNewsletterEmail', () => {
     expect([tile.width, tile.height]).toEqual(['272', '204']);
   });
 
+  it('draws the Loop’s cover photo above its name, at the column’s width, with its words', async () => {
+    const input = {
+      ...twentyPhotoNewsletter(),
+      cover: { url: 'https://loop.example/media/coverabcdefghijklmnop', width: 1280, height: 640, alt: 'The lake at dusk' },
+    };
+    const { html } = await renderNewsletterEmail(input);
+    const cover = elements(html).find((e) => e.name === 'img' && e.attribs.alt === 'The lake at dusk');
+    expect(cover?.attribs).toMatchObject({ src: 'https://loop.example/media/coverabcdefghijklmnop', width: '560', height: '280' });
+    expect(html.indexOf('The lake at dusk')).toBeLessThan(html.indexOf('The Parkers</h1>'));
+    // Without one, no cover.
+    expect((await renderNewsletterEmail(twentyPhotoNewsletter())).html).not.toContain('l-cover');
+  });
+
+  it('names each photo in the plain text with its address; a caption is under its photo’s link, not in it', async () => {
+    const input = twentyPhotoNewsletter();
+    const { html, text } = await renderNewsletterEmail(input);
+    expect(text).toContain('Photo from Ada: https://loop.example/media/photo00abcdefghijklmnop');
+    expect(text.match(/^Photo from \w+: https:\/\/loop\.example\/media\/photo\d\d/gm)).toHaveLength(20);
+    expect(text).toContain('At the lake');
+    const captioned = elements(html).filter((e) => e.name === 'span' && e.children.some((c) => 'data' in c && c.data === 'At the lake'));
+    expect(captioned.length).toBeGreaterThan(0);
+    for (const caption of captioned) {
+      for (let up = caption.parent; up && 'name' in up; up = up.parent) expect(up.name).not.toBe('a');
+    }
+  });
+
   it('leaves out pictures from elsewhere on the web (unknown size, a tracking pixel)', async () => {
     const input = twentyPhotoNewsletter('![A remote picture](https://elsewhere.example/p.png)');
     const { html } = await renderNewsletterEmail(input, MEMBER);

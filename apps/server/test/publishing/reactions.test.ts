@@ -69,6 +69,17 @@ describe('reacting on the page', () => {
     });
   });
 
+  it('the owner sees each issue’s reactions in the app (GET /api/loops/{id}/newsletters), a stranger nothing', async () => {
+    const sent = await issue();
+    await callAs(t.app, member.cookie, 'POST', sent.path, { emoji: '😂' });
+    const list = await callAs(t.app, owner.cookie, 'GET', `/api/loops/${sent.loopId}/newsletters`);
+    expect(list.statusCode).toBe(200);
+    const [shown] = list.json<{ newsletters: { id: number; reactions: unknown[] }[] }>().newsletters;
+    expect(shown).toMatchObject({ id: sent.id, reactions: [{ firstName: 'Mia', body: '😂' }] });
+    expect(JSON.stringify(list.json())).not.toContain(member.user.phoneNumber);
+    expect((await callAs(t.app, stranger.cookie, 'GET', `/api/loops/${sent.loopId}/newsletters`)).statusCode).toBe(404);
+  });
+
   it('a stranger gets 404, staff 403, signed out 401, another emoji 400, a draft 404', async () => {
     const sent = await issue();
     expect((await callAs(t.app, stranger.cookie, 'POST', sent.path, { emoji: '❤️' })).statusCode).toBe(404);

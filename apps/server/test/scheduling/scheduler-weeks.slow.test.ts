@@ -46,7 +46,7 @@ describe('reminders over a simulated week', { timeout: 120_000 }, () => {
     expect(nyTexts.every((m) => m.status === 'queued' && m.direction === 'outbound')).toBe(true);
     // A question for the Loop's vibe (decision 0043) where "What's new?" was.
     expect(nyTexts.find((m) => m.toAddress === '+14155550302')?.body).toMatch(
-      /^Hi "Pia"! [^"]+\? Time for your "New York" update\. Just reply with your news and photos\.$/,
+      /^Hi Pia! [^"]+\? Time for your "New York" update\. Just reply with your news and photos\.$/,
     );
     // Tokyo: Wednesday 20:30 JST = 11:30Z; Monday 08:00 JST is 23:00Z the Sunday before (the 2nd's was before the start).
     expect((await remindersOf(tokyo.id)).map((m) => minuteOf(m.idempotencyKey))).toEqual(['2026-03-04T11:30', '2026-03-08T23:00']);

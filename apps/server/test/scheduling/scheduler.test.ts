@@ -23,9 +23,9 @@ describe('a member of two Loops due at the same minute', () => {
       .where(and(eq(messages.toAddress, owner.account.phoneNumber), eq(messages.kind, 'reminder')));
     expect(texts).toHaveLength(1);
     // The first Loop's question (decision 0043), one of its vibe's.
-    const question = vibeQuestions(['family']).find((q) => texts[0]?.body.startsWith(`Hi "Max"! ${q} `));
+    const question = vibeQuestions(['family']).find((q) => texts[0]?.body.startsWith(`Hi Max! ${q} `));
     expect(texts[0]?.body).toBe(
-      `Hi "Max"! ${question} Time for your "Cousins" and "Book Club" update. Reply with your news and photos: it goes to all of them, or start with a Loop's name and a colon ("Cousins: ...") to share with just one.`,
+      `Hi Max! ${question} Time for your "Cousins" and "Book Club" update. Reply with your news and photos: it goes to all of them, or start with a Loop's name and a colon ("Cousins: ...") to share with just one.`,
     );
     expect(texts[0]?.idempotencyKey).toBe(`reminder:2026-04-07T08:00:${owner.user.id}:${a.id}-${b.id}`);
   });

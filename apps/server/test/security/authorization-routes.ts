@@ -21,6 +21,9 @@ export interface RouteCase {
 }
 
 const id = (w: World, key: LoopKey) => w.loops[key].id;
+/** A 2 × 2 PNG: the smallest photo a cover upload takes. */
+const TINY_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWM4MzPtzMw0BggFADPaBy3JtCzcAAAAAElFTkSuQmCC';
 
 /** A Loop route through loop-access: 401, 404 outside the Loop, 403 for a member where only the owner may act. */
 function loopRule(c: Case, options: { manage: boolean; usesObject: boolean; success: number }): number {
@@ -92,6 +95,22 @@ export const ROUTES: RouteCase[] = [
     method: 'PUT',
     url: (w, c) => `/api/loops/${id(w, c.path)}`,
     payload: () => ({ name: 'Renamed', context: 'changed', reminderSchedule: [] }),
+    expected: (c) => loopRule(c, { manage: true, usesObject: false, success: 200 }),
+    changes: path,
+  },
+  {
+    // The Loop's cover photo: its owner, co-organizers and staff; an uploaded photo through the pipeline.
+    name: 'PUT loop cover',
+    method: 'PUT',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/cover`,
+    payload: () => ({ photo: TINY_PNG }),
+    expected: (c) => loopRule(c, { manage: true, usesObject: false, success: 200 }),
+    changes: path,
+  },
+  {
+    name: 'DELETE loop cover',
+    method: 'DELETE',
+    url: (w, c) => `/api/loops/${id(w, c.path)}/cover`,
     expected: (c) => loopRule(c, { manage: true, usesObject: false, success: 200 }),
     changes: path,
   },

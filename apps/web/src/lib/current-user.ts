@@ -1,13 +1,22 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { createContext, use } from 'react';
-import type { User } from '@loop/shared/auth';
+import { SIGNED_IN_HINT_COOKIE, type User } from '@loop/shared/auth';
 import { api, ApiError } from './api-client';
 
 // The session is app-wide: the shell, every signed-in feature and the auth forms read it.
 export const currentUserQueryKey = ['current-user'] as const;
 
-/** GET /api/user: the signed-in user, or null when signed out (401). */
+/** Whether the browser holds a session cookie, by its readable hint (SIGNED_IN_HINT_COOKIE). */
+function mayBeSignedIn(): boolean {
+  return document.cookie.split(';').some((c) => c.trim().startsWith(`${SIGNED_IN_HINT_COOKIE}=`));
+}
+
+/**
+ * GET /api/user: the signed-in user, or null when signed out (401). Without the session's hint
+ * cookie nobody is signed in: nothing is asked, so a signed-out page logs no 401 in the console.
+ */
 export async function getCurrentUser(): Promise<User | null> {
+  if (!mayBeSignedIn()) return null;
   try {
     return await api.get<User>('/api/user');
   } catch (error) {

@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { createMemoryRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
-import type { User } from '@loop/shared/auth';
+import { SIGNED_IN_HINT_COOKIE, type User } from '@loop/shared/auth';
 import type { ApiConfig } from '@loop/shared/simulator';
 import { routes } from '@/app/router';
 import { createQueryClient } from '@/lib/query-client';
@@ -13,6 +13,11 @@ import { server } from './server';
 export interface RenderRouteOptions {
   /** The signed-in user; null (the default) answers GET /api/user with 401. */
   user?: User | null;
+  /**
+   * Whether the browser holds the session's readable hint cookie (SIGNED_IN_HINT_COOKIE): true by
+   * default, so the app asks GET /api/user; false, as for a visitor who never signed in.
+   */
+  hint?: boolean;
   /** GET /api/config's answer; default: texts and e-mail simulated. */
   config?: ApiConfig;
 }
@@ -24,8 +29,11 @@ export const requests: string[] = [];
  * Renders the real route table at `path` in a memory router, with the app's query client,
  * answering the session and config calls; tests add their own handlers with `server.use`.
  */
-export function renderRoute(path: string, { user = null, config = simulatorConfig }: RenderRouteOptions = {}) {
+export function renderRoute(path: string, { user = null, config = simulatorConfig, hint = true }: RenderRouteOptions = {}) {
   requests.length = 0;
+  document.cookie = hint
+    ? `${SIGNED_IN_HINT_COOKIE}=1; path=/`
+    : `${SIGNED_IN_HINT_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
   server.events.removeAllListeners('request:start');
   server.events.on('request:start', ({ request }) => {
     requests.push(`${request.method} ${new URL(request.url).pathname}`);

@@ -36,7 +36,9 @@ export async function chooseEmailDelivery(
   await requestEmailConfirmation(tx, options.config, {
     userId: user.id,
     now: options.now,
-    ...(options.addedBy ? { addedBy: { name: options.addedBy.firstName, loopName: options.loop.name, loopId: options.loop.id } } : {}),
+    ...(options.addedBy
+      ? { addedBy: { name: options.addedBy.firstName, loopName: options.loop.name, loopId: options.loop.id } }
+      : { loop: { name: options.loop.name, id: options.loop.id } }),
   });
   return current;
 }

@@ -4,6 +4,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { emailSuppressions, emailTokens, hashedEmailSuppressions, users } from '../../db/schema';
 import { hashToken, randomToken } from '../../lib/tokens';
 import { enqueueEmail, suppressionHashSql } from '../../mail/outbox';
+import { escapeHtml } from '../../publishing/html';
 import { freeEmail } from '../users/free-email';
 
 /** How long a confirmation link works. */
@@ -33,7 +34,13 @@ export async function insertConfirmLink(
 export async function requestEmailConfirmation(
   tx: DbOrTx,
   config: LinkConfig,
-  input: { userId: number; now: Date; addedBy?: { name: string; loopName: string; loopId: number } },
+  input: {
+    userId: number;
+    now: Date;
+    addedBy?: { name: string; loopName: string; loopId: number };
+    /** The Loop whose newsletter they chose on its join page: named in the e-mail. */
+    loop?: { name: string; id: number };
+  },
 ): Promise<boolean> {
   const [user] = await tx
     .select({ email: users.email, confirmed: users.emailConfirmedAddress })
@@ -46,25 +53,29 @@ export async function requestEmailConfirmation(
   const subject = input.addedBy
     ? `${input.addedBy.name} added you to ${input.addedBy.loopName}'s newsletter: confirm`
     : 'Confirm your email address for Loop';
-  const text = input.addedBy
-    ? [
-        `${input.addedBy.name} added this address to get ${input.addedBy.loopName}'s newsletter from Loop by email.`,
-        `To get it, confirm here: ${url}`,
-        "If you don't want it, ignore this email: you will get nothing more from Loop.",
-      ].join('\n\n')
-    : [
-        'You asked to get the newsletter from Loop by email.',
-        `Confirm this address here: ${url}`,
-        "If it wasn't you, ignore this email: nothing more will come.",
-      ].join('\n\n');
+  const loopName = input.addedBy?.loopName ?? input.loop?.name;
+  const lines = input.addedBy
+    ? {
+        why: `${input.addedBy.name} added this address to get ${input.addedBy.loopName}'s newsletter from Loop by email.`,
+        ask: 'To get it, confirm here:',
+        ignore: "If you don't want it, ignore this email: you will get nothing more from Loop.",
+      }
+    : {
+        why: `You asked to get ${loopName ? `${loopName}'s newsletter` : 'the newsletter'} from Loop by email.`,
+        ask: 'Confirm this address here:',
+        ignore: "If it wasn't you, ignore this email: nothing more will come.",
+      };
+  const text = [lines.why, `${lines.ask} ${url}`, lines.ignore].join('\n\n');
+  const html = confirmationHtml(subject, lines, url, loopName);
   const id = await enqueueEmail(tx, {
     kind: 'confirm_address',
     toAddress: address,
     subject,
     text,
+    html,
     idempotencyKey: `confirm:${input.userId}:${address}`,
     userId: input.userId,
-    ...(input.addedBy ? { loopId: input.addedBy.loopId } : {}),
+    ...(input.addedBy ? { loopId: input.addedBy.loopId } : input.loop ? { loopId: input.loop.id } : {}),
   });
   if (id === null) {
     await tx.delete(emailTokens).where(eq(emailTokens.tokenHash, tokenHash));
@@ -72,6 +83,21 @@ export async function requestEmailConfirmation(
   }
   await tx.update(users).set({ emailConfirmSentAt: input.now }).where(eq(users.id, input.userId));
   return true;
+}
+
+/** The confirmation as HTML: the same words, the Loop named, and the link a button a person can tap. */
+function confirmationHtml(subject: string, lines: { why: string; ignore: string }, url: string, loopName: string | undefined): string {
+  const button = loopName ? `Confirm and get ${loopName}'s newsletter` : 'Confirm this address';
+  const p = 'margin:0 0 16px;font-family:Arial,sans-serif;font-size:16px;line-height:1.5;color:#2b2622';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;background:#fffdf8">
+<p style="${p}">${escapeHtml(lines.why)}</p>
+<p style="${p}"><a href="${escapeHtml(url)}" style="display:inline-block;padding:12px 20px;border-radius:8px;background:#a3442a;color:#ffffff;text-decoration:none;font-weight:700">${escapeHtml(button)}</a></p>
+<p style="${p};font-size:14px;color:#6f6259">Or open this link: <a href="${escapeHtml(url)}" style="color:#a3442a">${escapeHtml(url)}</a></p>
+<p style="${p};font-size:14px;color:#6f6259">${escapeHtml(lines.ignore)}</p>
+</body></html>
+`;
 }
 
 /**

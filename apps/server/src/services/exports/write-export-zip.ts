@@ -6,7 +6,7 @@ import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { ZipFile } from 'yazl';
 import type { DbOrTx } from '../../db/client';
-import { loops, media, members, messages, updates, users, type MediaVariant } from '../../db/schema';
+import { loops, media, members, messages, newsletters, reactions, updates, users, type MediaVariant } from '../../db/schema';
 import type { MediaStorage } from '../../storage/media-storage';
 import { readOptOuts } from './read-opt-outs';
 
@@ -34,7 +34,7 @@ function servedKey(row: { storageKey: string; variants: MediaVariant[] }): strin
  * Writes a person's data (GDPR Article 15 and 20) to `file` as a zip, streamed: `account.json`,
  * `memberships.json`, `updates.json` (each update with its media's file names), `texts.json`
  * (the texts Loop sent them and the ones they sent), `opt-outs.json` (STOP, unsubscribe, bounce
- * marks), and `media/` with every photo, voice memo and video as Loop serves it. Memberships carry
+ * marks), `reactions.json` (what they sent back to each newsletter, decision 0056), and `media/` with every photo, voice memo and video as Loop serves it. Memberships carry
  * what others wrote about them: the owner's note, the name, e-mail and preference typed when they
  * were added, who added them, and the zone the owner chose. Media are read from storage one at a time, when the zip reaches
  * them, and JSON is written a page at a time. Returns the zip's size in bytes.
@@ -152,6 +152,20 @@ export async function writeExportZip(db: DbOrTx, storage: MediaStorage, userId: 
     .orderBy(asc(messages.createdAt), asc(messages.id));
   zip.addBuffer(json(texts), 'texts.json');
   zip.addBuffer(json(await readOptOuts(db, user)), 'opt-outs.json');
+  const reacted = await db
+    .select({
+      loop: loops.name,
+      newsletter: newsletters.title,
+      newsletterSentAt: newsletters.sentAt,
+      body: reactions.body,
+      createdAt: reactions.createdAt,
+    })
+    .from(reactions)
+    .innerJoin(newsletters, eq(newsletters.id, reactions.newsletterId))
+    .innerJoin(loops, eq(loops.id, newsletters.loopId))
+    .where(eq(reactions.userId, userId))
+    .orderBy(asc(reactions.createdAt), asc(reactions.id));
+  zip.addBuffer(json(reacted), 'reactions.json');
   zip.end();
   await written;
   return (await stat(file)).size;

@@ -3,6 +3,7 @@ import { findClips, findPhotos } from '../../media/find-media';
 import { newsletterUrl } from '../../publishing/newsletter-texts';
 import { toNewsletterView, type NewsletterCover, type NewsletterView, type NewsletterViewInput } from '../../publishing/newsletter-view';
 import { findMediaUrls } from '../../publishing/render-markdown';
+import { findLoopCover } from '../loops/loop-cover';
 import { listReactions } from './reactions';
 
 /**
@@ -17,7 +18,7 @@ export async function buildNewsletterView(
     newsletter: NewsletterViewInput['newsletter'] & { id: number; loopId: number; urlId: string };
     loop: NewsletterViewInput['loop'];
     publicUrl: string;
-    /** The cover photo; none yet (the Loop's cover comes with its own change). */
+    /** The cover photo; when not given, the Loop's own (loops/loop-cover.ts). */
     cover?: NewsletterCover | null;
     /** False: no reactions (the editor's preview and the e-mail show none). */
     reactions?: boolean;
@@ -25,10 +26,11 @@ export async function buildNewsletterView(
 ): Promise<NewsletterView> {
   const { newsletter } = input;
   const paths = findMediaUrls(newsletter.content);
-  const [photos, clips, reactions] = await Promise.all([
+  const [photos, clips, reactions, cover] = await Promise.all([
     findPhotos(db, paths, { loopId: newsletter.loopId }),
     findClips(db, paths, { loopId: newsletter.loopId }),
     newsletter.status === 'sent' && input.reactions !== false ? listReactions(db, newsletter.id) : [],
+    input.cover === undefined ? findLoopCover(db, newsletter.loopId) : input.cover,
   ]);
   return toNewsletterView({
     newsletter,
@@ -38,6 +40,6 @@ export async function buildNewsletterView(
     photos,
     clips,
     reactions,
-    cover: input.cover ?? null,
+    cover,
   });
 }

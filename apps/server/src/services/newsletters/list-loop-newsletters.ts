@@ -1,7 +1,7 @@
-import { and, count, desc, eq, gte } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { LoopNewsletters } from '@loop/shared/newsletters';
 import type { Db } from '../../db/client';
-import { newsletters, updates } from '../../db/schema';
+import { newsletters, reactions, updates, users } from '../../db/schema';
 import { canManage, type LoopAccess } from '../loop-access';
 import { findComingIssue } from './find-coming-issue';
 import { newsletterAudience } from './newsletter-audience';
@@ -23,6 +23,20 @@ export async function listLoopNewsletters(db: Db, access: LoopAccess): Promise<L
     .where(and(eq(newsletters.loopId, loop.id), eq(newsletters.status, 'sent')))
     .orderBy(desc(newsletters.sentAt), desc(newsletters.id))
     .limit(LOOP_NEWSLETTER_LIMIT);
+  // Reactions under each listed issue, for its owner to see in the app (decision 0056).
+  const reacted = rows.length
+    ? await db
+        .select({ newsletterId: reactions.newsletterId, firstName: users.firstName, body: reactions.body })
+        .from(reactions)
+        .innerJoin(users, eq(users.id, reactions.userId))
+        .where(
+          inArray(
+            reactions.newsletterId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(reactions.createdAt), asc(reactions.id))
+    : [];
   const comingIssue = await findComingIssue(db, loop.id);
   const nextAt = comingIssue?.sendAt ?? loop.nextNewsletterAt;
   const shown = comingIssue && canManage(access.role) ? comingIssue : null;
@@ -34,7 +48,17 @@ export async function listLoopNewsletters(db: Db, access: LoopAccess): Promise<L
         .where(and(eq(updates.loopId, loop.id), gte(updates.createdAt, shown.periodEnd)))
     : [];
   return {
-    newsletters: rows.flatMap((row) => (row.sentAt ? [{ ...row, sentAt: row.sentAt.toISOString() }] : [])),
+    newsletters: rows.flatMap((row) =>
+      row.sentAt
+        ? [
+            {
+              ...row,
+              sentAt: row.sentAt.toISOString(),
+              reactions: reacted.filter((r) => r.newsletterId === row.id).map(({ firstName, body }) => ({ firstName, body })),
+            },
+          ]
+        : [],
+    ),
     nextNewsletterAt: loop.paused ? null : (nextAt?.toISOString() ?? null),
     nextReminderAt: loop.paused ? null : (loop.nextReminderAt?.toISOString() ?? null),
     paused: loop.paused,

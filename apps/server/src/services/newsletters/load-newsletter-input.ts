@@ -47,7 +47,7 @@ export async function loadNewsletterInput(
   const clipsByUpdate = new Map<number, Clip[]>();
   for (const row of stored) {
     // Keys are ours, but a media URL goes into Markdown: only the exact key shape may.
-    if (!STORAGE_KEY.test(row.storageKey)) continue;
+    if (!STORAGE_KEY.test(row.storageKey) || row.updateId === null) continue;
     const clip = clipOf(row);
     if (clip) clipsByUpdate.set(row.updateId, [...(clipsByUpdate.get(row.updateId) ?? []), clip]);
     else photoUrlsByUpdate.set(row.updateId, [...(photoUrlsByUpdate.get(row.updateId) ?? []), mediaUrl(row.storageKey)]);

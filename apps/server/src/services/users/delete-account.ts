@@ -18,6 +18,7 @@ import {
 } from '../../db/schema';
 import { AppError } from '../../errors';
 import { suppressionHashSql } from '../../mail/outbox';
+import { takeUploadedCover } from '../loops/loop-cover';
 import { storedKeysOf } from '../../media/stored-media';
 import { optOutErasedPhone } from '../../messaging/opt-outs';
 import { quotedLoop } from '../../messaging/quote';
@@ -62,7 +63,7 @@ export async function deleteAccount(tx: DbOrTx, input: DeleteAccountInput): Prom
       .from(media)
       .innerJoin(updates, eq(updates.id, media.updateId))
       .where(inArray(updates.loopId, [...input.deleteLoops]));
-    keys.push(...loopMedia.flatMap(storedKeysOf));
+    keys.push(...loopMedia.flatMap(storedKeysOf), ...(await takeUploadedCover(tx, [...input.deleteLoops])));
     await tx.delete(loops).where(inArray(loops.id, [...input.deleteLoops]));
   }
 

@@ -8,7 +8,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBuffer, type Entry, type ZipFile } from 'yauzl';
-import { dataExports, emailSuppressions, media, messages, users } from '../../../src/db/schema';
+import { dataExports, emailSuppressions, media, messages, newsletters, reactions, users } from '../../../src/db/schema';
 import { optOutPhone } from '../../../src/messaging/opt-outs';
 import { buildDataExports } from '../../../src/services/exports/build-data-exports';
 import { deleteExpiredExports } from '../../../src/services/exports/delete-expired-exports';
@@ -171,6 +171,22 @@ describe.each(['local disk', 'S3'] as const)('data export, media on %s', (where)
     await optOutPhone(db(), phone, 'STOP', new Date('2026-11-20T10:00:00Z'));
     await db().insert(emailSuppressions).values({ address: carol.account.email.toLowerCase(), reason: 'unsubscribed' });
 
+    // What Carol sent back to a newsletter (decision 0056) is hers too.
+    const [issue] = await db()
+      .insert(newsletters)
+      .values({
+        loopId: loop.id,
+        title: 'Family, November',
+        content: 'News',
+        urlId: `u${Date.now()}abcdefabcdefabcdef`,
+        status: 'sent',
+        periodEnd: new Date('2026-11-21T10:00:00Z'),
+        sentAt: new Date('2026-11-21T10:00:00Z'),
+      })
+      .returning();
+    await db()
+      .insert(reactions)
+      .values({ newsletterId: issue!.id, userId: carol.user.id, body: 'Love it!!', createdAt: new Date('2026-11-21T11:00:00Z') });
     expect((await call(carol.cookie, 'POST', '/api/user/export')).statusCode).toBe(202);
     const state = await ready(carol.cookie);
     const files = await unzip((await call(carol.cookie, 'GET', state.downloadUrl)).rawPayload);
@@ -185,6 +201,15 @@ describe.each(['local disk', 'S3'] as const)('data export, media on %s', (where)
         typedWhenAdded: { firstName: 'Grandma', lastName: 'Carol', email: 'grandma.carol@example.com', messagingPreference: 'sms' },
         timeZoneChosenByOwner: 'Europe/Lisbon',
       }),
+    ]);
+    expect(read('reactions.json')).toEqual([
+      {
+        loop: 'Family',
+        newsletter: 'Family, November',
+        newsletterSentAt: '2026-11-21T10:00:00.000Z',
+        body: 'Love it!!',
+        createdAt: '2026-11-21T11:00:00.000Z',
+      },
     ]);
     expect(read('opt-outs.json')).toMatchObject({
       phone: { optedOut: { reason: 'STOP', at: '2026-11-20T10:00:00.000Z' }, cannotReceiveTexts: null },

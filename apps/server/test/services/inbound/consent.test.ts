@@ -57,12 +57,12 @@ describe('a membership is pending until its phone says YES', () => {
     const [invitation] = await textsTo(db(), carol);
     expect(invitation).toMatchObject({ kind: 'invitation', loopId: loop.id });
     expect(invitation?.body).toBe(
-      'Loop: "Alice Smith" invited you to "Smith Family" (group news, about 3 msgs/wk). Msg & data rates may apply. Reply YES to join, HELP for help, STOP to opt out.',
+      'Loop: Alice Smith invited you to "Smith Family" (group news, about 3 msgs/wk). Msg & data rates may apply. Reply YES to join, HELP for help, STOP to opt out.',
     );
 
     // Pending: a text from Carol reaches no Loop yet (it waits for her YES), and a group message skips her.
     expect(await text(carol, 'Hello?')).toEqual([
-      expect.stringMatching(/^Loop: "Alice Smith" invited you to "Smith Family"\. Reply YES to join/),
+      expect.stringMatching(/^Loop: Alice Smith invited you to "Smith Family"\. Reply YES to join/),
     ]);
     expect(await updatesOf(db(), loop.id)).toEqual([]);
 
@@ -178,7 +178,7 @@ describe('story: diverted texts', () => {
     expect(await text(carol, 'START')).toEqual([expect.stringMatching(/You have an open invitation to "Quiet Loop": reply YES to join\./)]);
     // Its invitation never went: a bare YES asks, naming who invited her; her choice joins (decision 0033).
     expect(await text(carol, 'YES')).toEqual([
-      `Which Loop do you want to join? Reply 1 for "Quiet Loop" (from "Bob Lovelace", phone ending ${bob.user.phoneNumber.slice(-4)}).`,
+      `Which Loop do you want to join? Reply 1 for "Quiet Loop" (from Bob Lovelace, phone ending ${bob.user.phoneNumber.slice(-4)}).`,
     ]);
     expect(
       (
@@ -215,7 +215,7 @@ describe('story: hashtag hijack', () => {
     const replies = await text(carol, '#smithfamily more from the lake');
     expect(replies).toEqual([
       expect.stringMatching(
-        /^More than one of your Loops is called "Smith family" \(one run by "Mallory Evil", one run by "Alice Smith"\), so nothing was shared\./,
+        /^More than one of your Loops is called "Smith family" \(one run by Mallory Evil, one run by Alice Smith\), so nothing was shared\./,
       ),
     ]);
     expect(await text(carol, 'Smith Family: and more')).toEqual([expect.stringContaining('More than one of your Loops')]);
@@ -255,7 +255,7 @@ describe("story: texts to anyone, with anyone's words", () => {
     expect(await db().select().from(members).where(eq(members.loopId, loop.id))).toHaveLength(4);
 
     const [invitation] = await textsTo(db(), phones[0] ?? '');
-    expect(invitation?.body).toMatch(/^Loop: "New Account" invited you to "URGENT Your parcel is waiting call th\.\.\." \(/);
+    expect(invitation?.body).toMatch(/^Loop: New Account invited you to "URGENT Your parcel is waiting call th\.\.\." \(/);
     expect(invitation?.body).not.toContain('on the slip');
   });
 

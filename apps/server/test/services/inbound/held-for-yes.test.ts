@@ -39,7 +39,7 @@ describe('a text from someone invited, before YES', () => {
     const { person, loops } = await invited('Smith Family');
     const told = await text(person.phoneNumber, 'Hello!');
     expect(told).toEqual([
-      'Loop: "Alice Lovelace" invited you to "Smith Family". Reply YES to join, and your text will go to the Loop you join. STOP to opt out.',
+      'Loop: Alice Lovelace invited you to "Smith Family". Reply YES to join, and your text will go to the Loop you join. STOP to opt out.',
     ]);
     expect(told.join()).not.toContain("isn't in a Loop yet");
     expect(await updatesOf(env.db(), loops[0]!.id)).toEqual([]);
@@ -56,7 +56,7 @@ describe('a text from someone invited, before YES', () => {
   it('with two invitations, the text goes only to the Loop they pick', async () => {
     const { person, loops } = await invited('Book Club', 'Smith Family');
     expect(await text(person.phoneNumber, 'Hi all')).toEqual([
-      'Loop: you\'re invited to "Book Club" (from "Alice Lovelace") and "Smith Family" (from "Alice Lovelace"). Reply YES to join, and your text will go to the Loop you join. STOP to opt out.',
+      'Loop: you\'re invited to "Book Club" (from Alice Lovelace) and "Smith Family" (from Alice Lovelace). Reply YES to join, and your text will go to the Loop you join. STOP to opt out.',
     ]);
     await text(person.phoneNumber, 'YES');
     await text(person.phoneNumber, '2');

@@ -39,7 +39,9 @@ describe('invites', () => {
     expect(invite.inviteUrl).toBe(`/join/${invite.code}`);
     expect(new Date(invite.expiresAt).getTime() - now.getTime()).toBe(7 * DAY_MS);
     const preview = await t.app.inject({ url: `/api/invites/${invite.code}` });
-    expect(preview.json()).toEqual({ loopName: 'Cousins', expiresAt: invite.expiresAt });
+    // The join page names who invited them, by first name only: nothing to reach them by.
+    expect(preview.json()).toEqual({ loopName: 'Cousins', expiresAt: invite.expiresAt, invitedBy: 'Ada' });
+    expect(preview.body).not.toMatch(/@|\+1/);
   });
 
   it('lets many people join, and joining twice gives one membership', async () => {

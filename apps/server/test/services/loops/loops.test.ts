@@ -357,7 +357,7 @@ describe('welcome texts and photo files', () => {
       ['invitation', '+14155550177'],
     ]);
     expect(texts[0]?.body).toMatch(/^Welcome to "Welcome Loop" on Loop!/);
-    expect(texts[1]?.body).toMatch(/^Loop: "Ada Lovelace" invited you to "Welcome Loop" \(.* Reply YES to join, /);
+    expect(texts[1]?.body).toMatch(/^Loop: Ada Lovelace invited you to "Welcome Loop" \(.* Reply YES to join, /);
   });
 
   it('says how to share with one Loop only to someone in another Loop too', async () => {

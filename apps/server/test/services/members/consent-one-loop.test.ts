@@ -56,7 +56,7 @@ describe('story: one YES, two invitations', () => {
     // Each inviter's proven phone's last digits tell the two apart (decision 0053).
     const [a, m] = [alice.user.phoneNumber.slice(-4), mallory.user.phoneNumber.slice(-4)];
     expect(await text(carol, 'YES')).toEqual([
-      `Which Loop do you want to join? Reply 1 for "Smith Family" (from "Alice Abbot", phone ending ${a}), 2 for "Smith Family" (from "Mallory M", phone ending ${m}).`,
+      `Which Loop do you want to join? Reply 1 for "Smith Family" (from Alice Abbot, phone ending ${a}), 2 for "Smith Family" (from Mallory M, phone ending ${m}).`,
     ]);
     expect(await statusIn(alices.id, carol)).toBe('pending');
     expect(await statusIn(mallorys.id, carol)).toBe('pending');
@@ -96,7 +96,7 @@ describe('story: one YES, two invitations', () => {
     const { alices, mallorys, carol } = await twoSmithFamilies();
     // No question asked: "1" joins nothing (it waits for a YES, as any text from someone invited).
     const invited = expect.stringMatching(
-      /^Loop: you're invited to "Smith Family" \(from "[^"]+"\) and "Smith Family" \(from "[^"]+"\)\. Reply YES/,
+      /^Loop: you're invited to "Smith Family" \(from [^)]+\) and "Smith Family" \(from [^)]+\)\. Reply YES/,
     );
     expect(await text(carol, '1')).toEqual([invited]);
     await text(carol, 'YES');
@@ -136,7 +136,7 @@ describe('story: an invitation that was never sent', () => {
     expect(await isOptedOut(db(), carol)).toBe(false);
     expect(await statusIn(loop.id, carol)).toBe('pending');
     expect(await text(carol, 'YES')).toEqual([
-      `Which Loop do you want to join? Reply 1 for "Smith Family" (from "Mallory M", phone ending ${mallory.user.phoneNumber.slice(-4)}).`,
+      `Which Loop do you want to join? Reply 1 for "Smith Family" (from Mallory M, phone ending ${mallory.user.phoneNumber.slice(-4)}).`,
     ]);
     expect(await statusIn(loop.id, carol)).toBe('pending');
     expect(await text(carol, '1')).toEqual([expect.stringMatching(/^Loop: you're in "Smith Family"/)]);
@@ -202,8 +202,8 @@ describe('lookalike invitations', () => {
     const real = await abbottFamily('+14155550101', bob);
     const impostor = await abbottFamily('+14155550199', bob);
     expect(await text(bob, 'YES')).toEqual([
-      'Which Loop do you want to join? Reply 1 for "Abbott Family" (from "Alicia Abbott", phone ending 0101), ' +
-        '2 for "Abbott Family" (from "Alicia Abbott", phone ending 0199).',
+      'Which Loop do you want to join? Reply 1 for "Abbott Family" (from Alicia Abbott, phone ending 0101), ' +
+        '2 for "Abbott Family" (from Alicia Abbott, phone ending 0199).',
     ]);
     expect(await text(bob, '1')).toEqual([expect.stringMatching(/^Loop: you're in "Abbott Family"/)]);
     const bobs = await db()
@@ -224,8 +224,8 @@ describe('lookalike invitations', () => {
     const real = await abbottFamily('+14155550102', bob);
     const impostor = await abbottFamily('+14155560102', bob);
     expect(await text(bob, 'YES')).toEqual([
-      `Which Loop do you want to join? Reply 1 for "Abbott Family" (from "Alicia Abbott", phone ending 0102, Loop #${real.id}), ` +
-        `2 for "Abbott Family" (from "Alicia Abbott", phone ending 0102, Loop #${impostor.id}).`,
+      `Which Loop do you want to join? Reply 1 for "Abbott Family" (from Alicia Abbott, phone ending 0102, Loop #${real.id}), ` +
+        `2 for "Abbott Family" (from Alicia Abbott, phone ending 0102, Loop #${impostor.id}).`,
     ]);
   });
 

@@ -71,7 +71,7 @@ describe('a Loop that sends automatically', () => {
     expect(more).toEqual([]);
     expect(preview?.toAddress).toBe(owner.account.phoneNumber);
     expect(preview?.body).toBe(
-      `Your "Smith Family" newsletter goes out tomorrow at 18:00: look at it here https://loop.example/loops/${loop.id}/newsletters/${draft?.id}`,
+      `Your "Smith Family" newsletter goes out tomorrow at 6:00 PM UTC: look at it here https://loop.example/loops/${loop.id}/newsletters/${draft?.id}`,
     );
     expect(await linkTexts(loop.id)).toEqual([]);
 
@@ -164,7 +164,7 @@ describe('a Loop that asks for approval first', () => {
     await tickUntil(new Date('2026-06-06T18:00:00Z'));
     const [draft] = await draftsOf(loop.id);
     expect((await ownerTexts(loop.id)).map((m) => m.body)).toEqual([
-      `Your "Careful" newsletter goes out tomorrow at 18:00 once you approve it: look at it here https://loop.example/loops/${loop.id}/newsletters/${draft?.id}`,
+      `Your "Careful" newsletter goes out tomorrow at 6:00 PM UTC once you approve it: look at it here https://loop.example/loops/${loop.id}/newsletters/${draft?.id}`,
     ]);
     await tickUntil(new Date('2026-06-07T15:30:00Z'));
     expect(await ownerTexts(loop.id)).toHaveLength(1);
@@ -172,7 +172,7 @@ describe('a Loop that asks for approval first', () => {
     const texts = await ownerTexts(loop.id);
     expect(texts).toHaveLength(2);
     expect(texts[1]?.body).toBe(
-      `Your "Careful" newsletter is waiting for your approval to go out today at 18:00. Approve, edit or skip it here https://loop.example/loops/${loop.id}/newsletters/${draft?.id}`,
+      `Your "Careful" newsletter is waiting for your approval to go out today at 6:00 PM UTC. Approve, edit or skip it here https://loop.example/loops/${loop.id}/newsletters/${draft?.id}`,
     );
 
     // Past the next week's slot too: nothing went to members, no second draft, the first one is intact.
@@ -257,7 +257,7 @@ describe('a draft made by hand', () => {
     const texts = await ownerTexts(loop.id);
     expect(texts.map((m) => m.idempotencyKey)).toEqual([`newsletter_review:preview:${draft.id}:${sendAt.getTime()}`]);
     expect(texts[0]?.body).toBe(
-      `Your "By hand" newsletter goes out tomorrow at 18:00: look at it here https://loop.example/loops/${loop.id}/newsletters/${draft.id}`,
+      `Your "By hand" newsletter goes out tomorrow at 6:00 PM UTC: look at it here https://loop.example/loops/${loop.id}/newsletters/${draft.id}`,
     );
     expect(texts[0]?.toAddress).toBe(owner.account.phoneNumber);
   });

@@ -7,7 +7,9 @@ import { neverAnswer, server } from '@/test/server';
 
 function answerInvite() {
   server.use(
-    http.get('*/api/invites/abc123', () => HttpResponse.json({ loopName: 'The Walker Family', expiresAt: '2030-01-01T00:00:00.000Z' })),
+    http.get('*/api/invites/abc123', () =>
+      HttpResponse.json({ loopName: 'The Walker Family', expiresAt: '2030-01-01T00:00:00.000Z', invitedBy: 'Ana' }),
+    ),
   );
 }
 
@@ -83,6 +85,21 @@ describe('/join/{code} after joining', () => {
     expect(screen.queryByText("You've successfully joined the loop!")).toBeNull();
     expect(screen.queryByText('Success!')).toBeNull();
   });
+
+  it('for the newsletter by email, says it comes to that address once confirmed, not a link by text', async () => {
+    const user = userEvent.setup();
+    server.use(http.post('*/api/invites/abc123/join', () => HttpResponse.json({ ok: true, loopId: 7, loopName: 'The Walker Family' })));
+    const phone = await openJoinForm();
+    await user.type(screen.getByRole('textbox', { name: 'First Name' }), 'Cara');
+    await user.type(screen.getByRole('textbox', { name: 'Last Name' }), 'Jones');
+    await user.type(screen.getByRole('textbox', { name: /Email/ }), 'cara@example.com');
+    await user.type(phone, '4155550160');
+    await user.click(screen.getByRole('radio', { name: /By email/ }));
+    await user.click(screen.getByRole('button', { name: 'Join Loop' }));
+    expect(await screen.findByRole('heading', { name: 'Check your phone' })).toBeDefined();
+    expect(screen.getByText(/comes by email to/).textContent).toContain('cara@example.com');
+    expect(screen.queryByText(/with a link to read it/)).toBeNull();
+  });
 });
 
 describe('/join/{code} states', () => {
@@ -98,6 +115,7 @@ describe('/join/{code} states', () => {
     renderRoute('/join/abc123');
     expect(await screen.findByRole('heading', { level: 1, name: 'The Walker Family' })).toBeDefined();
     expect(screen.getByText('Enter your details to join the loop')).toBeDefined();
+    expect(screen.getByText('Ana invited you to join')).toBeDefined();
     expect(screen.getByRole('textbox', { name: 'First Name' })).toBeDefined();
   });
 

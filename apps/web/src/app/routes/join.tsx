@@ -1,6 +1,7 @@
 import { LinkIcon, UsersRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import type { NewsletterDelivery } from '@loop/shared/constants';
 import type { JoinAnswer } from '@loop/shared/loops';
 import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
@@ -19,12 +20,16 @@ import { formatDate } from '@/lib/format-date';
 export function JoinRoute() {
   const { code = '' } = useParams();
   const invite = useInvite(code);
-  const [joined, setJoined] = useState<{ answer: JoinAnswer; phoneNumber: string } | null>(null);
+  const [joined, setJoined] = useState<{
+    answer: JoinAnswer;
+    phoneNumber: string;
+    delivery: { newsletterDelivery: NewsletterDelivery; email: string };
+  } | null>(null);
   return (
     <div className="flex flex-1 items-start justify-center px-4 py-8 sm:items-center sm:py-12">
       <PageTitle>{invite.data ? `Join ${invite.data.loopName}` : 'Join a loop'}</PageTitle>
       {joined ? (
-        <JoinedCard answer={joined.answer} phoneNumber={joined.phoneNumber} />
+        <JoinedCard answer={joined.answer} phoneNumber={joined.phoneNumber} delivery={joined.delivery} />
       ) : invite.isPending ? (
         <PageSpinner />
       ) : invite.isError ? (
@@ -48,12 +53,14 @@ export function JoinRoute() {
             <div className="mb-2 flex size-12 items-center justify-center rounded-full bg-secondary">
               <UsersRound aria-hidden="true" className="size-6 text-secondary-foreground" />
             </div>
-            <p className="text-sm font-medium text-muted-foreground">You’re invited to join</p>
+            <p className="text-sm font-medium break-words text-muted-foreground">
+              {invite.data.invitedBy ? `${invite.data.invitedBy} invited you to join` : 'You’re invited to join'}
+            </p>
             <h1 className="text-2xl font-bold tracking-tight break-words">{invite.data.loopName}</h1>
             <p className="text-muted-foreground">Enter your details to join the loop</p>
           </CardHeader>
           <CardContent className="grid gap-4">
-            <JoinForm code={code} onJoined={(answer, phoneNumber) => setJoined({ answer, phoneNumber })} />
+            <JoinForm code={code} onJoined={(answer, phoneNumber, delivery) => setJoined({ answer, phoneNumber, delivery })} />
             <p className="text-center text-xs text-muted-foreground">This invite link works until {formatDate(invite.data.expiresAt)}.</p>
           </CardContent>
         </Card>

@@ -25,6 +25,10 @@ function serveLoop(loop: LoopDetail, nextNewsletterAt = '2026-03-29T17:00:00.000
             title: 'The Walker Family, March 1 to 15',
             sentAt: '2026-03-15T18:00:00.000Z',
             urlId: 'abcdefabcdefabcdefabcd',
+            reactions: [
+              { firstName: 'Mia', body: '❤️' },
+              { firstName: 'Ben', body: 'Love it!!' },
+            ],
           },
         ],
         nextNewsletterAt: current.paused ? null : nextNewsletterAt,
@@ -136,6 +140,23 @@ describe('/loops/{id} Members tab: editing a member', () => {
   });
 });
 
+describe('/loops/{id} Members tab: resending an invitation', () => {
+  it('offers "Resend invitation" only when it can go; while the day runs, says until when instead of a dead button', async () => {
+    const soon = new Date(Date.now() + 6 * 3600_000).toISOString();
+    const past = new Date(Date.now() - 3600_000).toISOString();
+    const pending = (id: number, firstName: string, resendAt: string) =>
+      member(id, { state: 'pending', invitedAt: '2026-03-14T09:00:00.000Z', resendAt, user: { ...member(id).user, firstName } });
+    serveLoop(loopDetail({ members: [...loopDetail().members, pending(5, 'Penny', soon), pending(6, 'Rita', past)] }));
+    renderRoute('/loops/7', { user: owner });
+    const penny = (await screen.findAllByText(/^Penny/))[0]!.closest('li')!;
+    expect(within(penny).queryByRole('button', { name: /Resend invitation/ })).toBeNull();
+    expect(within(penny).getByText(/^Invitation sent\. You can resend it after .+\.$/)).toBeDefined();
+    const rita = screen.getAllByText(/^Rita/)[0]!.closest('li')!;
+    const button = within(rita).getByRole('button', { name: /Resend invitation/ }) as HTMLButtonElement;
+    expect(button.disabled).toBe(false);
+  });
+});
+
 describe('/loops/{id} co-organizers (decision 0059)', () => {
   const withAccountHolder = () => {
     const loop = loopDetail();
@@ -243,6 +264,9 @@ describe('/loops/{id} newsletters and schedule', () => {
     expect(await screen.findByText('The Walker Family, March 1 to 15')).toBeDefined();
     const link = screen.getByRole('link', { name: /Read it/ });
     expect(link.getAttribute('href')).toBe('/newsletters/abcdefabcdefabcdefabcd');
+    // Members' reactions under the issue, for its owner to see (decision 0056).
+    const reactions = within(screen.getByRole('list', { name: 'Reactions' })).getAllByRole('listitem');
+    expect(reactions.map((r) => r.textContent)).toEqual(['❤️ Mia', 'Love it!! Ben']);
     // Past issues behind the newest one's link (decision 0042).
     expect(screen.getByRole('link', { name: /All past issues/ }).getAttribute('href')).toBe('/newsletters/abcdefabcdefabcdefabcd/archive');
     // 09:00 in London on March 19 (GMT), whatever the zone this test runs in.
@@ -308,6 +332,16 @@ describe('/loops/{id} Settings: the owner pauses, resumes and schedules the Loop
     expect(screen.queryByRole('combobox', { name: 'Newsletter Day' })).toBeNull();
     const times = within(screen.getByRole('combobox', { name: 'Newsletter Time' })).getAllByRole('option');
     expect(times.map((o) => (o as HTMLOptionElement).value)).not.toContain('21:00');
+  });
+
+  it('shows the frequency once: the owner’s selector, no read-only line beside it', async () => {
+    const user = userEvent.setup();
+    serveLoop(loopDetail());
+    renderRoute('/loops/7', { user: owner });
+    await user.click(await screen.findByRole('tab', { name: /Settings/ }));
+    expect(await screen.findByRole('combobox', { name: 'Newsletter Frequency' })).toBeDefined();
+    expect(screen.getAllByText('Newsletter Frequency')).toHaveLength(1);
+    expect(screen.getAllByText('Biweekly (every two weeks)').every((e) => e.tagName === 'OPTION')).toBe(true);
   });
 
   it('shows a member when the newsletter goes, with nothing to change', async () => {

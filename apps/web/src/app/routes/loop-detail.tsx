@@ -11,6 +11,7 @@ import { DeleteLoopCard } from '@/features/loops/components/delete-loop-card';
 import { LoopHeader } from '@/features/loops/components/loop-header';
 import { LoopLoadError } from '@/features/loops/components/loop-load-error';
 import { LoopReminders } from '@/features/loops/components/loop-reminders';
+import { LoopCoverSetting } from '@/features/loops/components/loop-cover-setting';
 import { LoopNewsletters, PausedNotice } from '@/features/loops/components/loop-newsletters';
 import { LoopSettings } from '@/features/loops/components/loop-settings';
 import { MemberList } from '@/features/loops/components/member-list';
@@ -80,6 +81,7 @@ function LoopDetailPage({ id }: { id: number }) {
               <LoopSettings loop={loop.data} />
               <NewsletterSchedule loop={loop.data} />
               <NewsletterReviewSetting loop={loop.data} />
+              <LoopCoverSetting loop={loop.data} />
               <ReminderSchedule loop={loop.data} />
               <LoopReminders loop={loop.data} />
               {(loop.data.role === 'owner' || loop.data.role === 'staff') && <DeleteLoopCard loop={loop.data} />}

@@ -54,6 +54,10 @@ describe('Mail Simulator', () => {
     expect(items[1]!.textContent).toContain('Confirm address');
     expect(items[1]!.textContent).toContain('Failed');
     expect(screen.getByText('Pick an e-mail')).toBeDefined();
+    // A long subject wraps in the list rather than being cut short with an ellipsis.
+    const subject = within(items[1]!).getByText(confirm.subject);
+    expect(subject.className).not.toMatch(/\btruncate\b/);
+    expect(subject.className).toContain('[overflow-wrap:anywhere]');
   });
 
   it('shows one in a sandboxed frame, never in the page, with its plain text and headers', async () => {

@@ -31,8 +31,8 @@ const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/:code', { preValidation: limitAttempts, schema: { params: codeParams } }, async (request): Promise<InvitePreview> => {
-    const { invite, loop } = await findInvite(db, request.params.code, clock());
-    return { loopName: loop.name, expiresAt: invite.expiresAt.toISOString() };
+    const { invite, loop, invitedBy } = await findInvite(db, request.params.code, clock());
+    return { loopName: loop.name, expiresAt: invite.expiresAt.toISOString(), invitedBy };
   });
 
   app.post('/:code/join', { preValidation: limitAttempts, schema: { params: codeParams, body: joinLoopSchema } }, async (request) => {

@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   addMemberSchema,
+  COVER_UPLOAD_MAX_BASE64,
+  setCoverSchema,
   createLoopSchema,
   idParamSchema,
   loopDetailResponseSchema,
@@ -17,6 +19,7 @@ import { getLoopAccess, requireManage, requireOwner } from '../../../services/lo
 import { createLoop } from '../../../services/loops/create-loop';
 import { deleteLoop } from '../../../services/loops/delete-loop';
 import { getLoopDetail } from '../../../services/loops/get-loop-detail';
+import { findLoopCover, removeLoopCover, setLoopCover } from '../../../services/loops/loop-cover';
 import { listLoops } from '../../../services/loops/list-loops';
 import { transferLoop } from '../../../services/loops/transfer-loop';
 import { updateLoop } from '../../../services/loops/update-loop';
@@ -63,7 +66,10 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/:id', { schema: { params: loopParams, response: { 200: loopDetailResponseSchema } } }, async (request) => {
     const { id } = request.params;
     const access = await getLoopAccess(db, gatedUser(request), id);
-    return getLoopDetail(db, id, access.role, { now: clock(), viewerId: access.user.id });
+    return {
+      ...(await getLoopDetail(db, id, access.role, { now: clock(), viewerId: access.user.id })),
+      cover: await findLoopCover(db, id),
+    };
   });
 
   app.get('/:id/newsletters', { schema: { params: loopParams } }, async (request) => {
@@ -76,6 +82,28 @@ const loopRoutes: FastifyPluginAsyncZod = async (app) => {
     const access = await getLoopAccess(db, gatedUser(request), id);
     requireManage(access);
     return updateLoop(db, access.loop, request.body, clock(), config.QUIET_HOURS);
+  });
+
+  // The Loop's cover photo: one of its updates' photos, or one uploaded (JSON, base64), for its
+  // organizers and staff; the page, e-mail and print view show it.
+  app.put(
+    '/:id/cover',
+    { bodyLimit: COVER_UPLOAD_MAX_BASE64 + 4096, schema: { params: loopParams, body: setCoverSchema } },
+    async (request) => {
+      const { id } = request.params;
+      const access = await getLoopAccess(db, gatedUser(request), id);
+      requireManage(access);
+      await removeMediaFiles(await setLoopCover(db, storage, id, request.body));
+      return { cover: await findLoopCover(db, id) };
+    },
+  );
+
+  app.delete('/:id/cover', { schema: { params: loopParams } }, async (request) => {
+    const { id } = request.params;
+    const access = await getLoopAccess(db, gatedUser(request), id);
+    requireManage(access);
+    await removeMediaFiles(await removeLoopCover(db, id));
+    return { cover: null };
   });
 
   app.delete('/:id', { schema: { params: loopParams } }, async (request) => {

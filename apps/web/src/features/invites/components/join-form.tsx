@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
+import type { NewsletterDelivery } from '@loop/shared/constants';
 import { joinLoopSchema, type JoinAnswer } from '@loop/shared/loops';
 import { PersonFields } from '@/components/person-fields';
 import { Button } from '@/components/ui/button';
@@ -9,7 +10,13 @@ import { showFieldErrors } from '@/lib/field-errors';
 import { useJoinLoop } from '../api/join-loop';
 
 /** First and last name, optional email, phone and messaging preference (docs/product.md#join-a-loop). */
-export function JoinForm({ code, onJoined }: { code: string; onJoined: (answer: JoinAnswer, phoneNumber: string) => void }) {
+export function JoinForm({
+  code,
+  onJoined,
+}: {
+  code: string;
+  onJoined: (answer: JoinAnswer, phoneNumber: string, delivery: { newsletterDelivery: NewsletterDelivery; email: string }) => void;
+}) {
   const join = useJoinLoop(code);
   const form = useForm({
     resolver: zodResolver(joinLoopSchema),
@@ -22,7 +29,10 @@ export function JoinForm({ code, onJoined }: { code: string; onJoined: (answer: 
     try {
       // No "Success!" toast: the person is not in the Loop until they reply YES, and the card
       // that replaces the form (role="status", read out) says so.
-      onJoined(await join.mutateAsync(values), values.phoneNumber);
+      onJoined(await join.mutateAsync(values), values.phoneNumber, {
+        newsletterDelivery: values.newsletterDelivery ?? 'text',
+        email: values.email ?? '',
+      });
     } catch (error) {
       // A refusal that names a field (the newsletter by email without an address) shows under it.
       if (!showFieldErrors(form, error)) toastError(errorText(error), 'Failed to join loop');

@@ -1,13 +1,23 @@
 import { BookOpen, MessageSquareText, Smartphone } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import type { NewsletterDelivery } from '@loop/shared/constants';
 import type { JoinAnswer } from '@loop/shared/loops';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { formatPhoneNumber } from '@/lib/phone-format';
 
 /** After joining by invite: what happens next, in the order it happens. */
-export function JoinedCard({ answer, phoneNumber }: { answer: JoinAnswer; phoneNumber: string }) {
+export function JoinedCard({
+  answer,
+  phoneNumber,
+  delivery = { newsletterDelivery: 'text', email: '' },
+}: {
+  answer: JoinAnswer;
+  phoneNumber: string;
+  delivery?: { newsletterDelivery: NewsletterDelivery; email: string };
+}) {
+  const byEmail = delivery.newsletterDelivery !== 'text' && delivery.email !== '';
   return (
     <Card className="w-full max-w-md" role="status">
       <CardHeader className="items-center text-center">
@@ -29,10 +39,19 @@ export function JoinedCard({ answer, phoneNumber }: { answer: JoinAnswer; phoneN
             Then text your news to that number whenever you like: what you are up to, a photo of dinner, a small win. You can send as many
             texts and photos as you want.
           </Step>
-          <Step number={3}>
-            Loop sends a friendly reminder now and then, and turns everyone’s updates into a newsletter with a link to read it. Reply STOP
-            at any time to stop all texts.
-          </Step>
+          {byEmail ? (
+            <Step number={3}>
+              Loop sends a friendly reminder now and then, and turns everyone’s updates into a newsletter that comes by email to{' '}
+              <span className="font-semibold break-all">{delivery.email}</span>
+              {delivery.newsletterDelivery === 'both' ? ' (and by text)' : ''}. Check that inbox for one email from Loop and confirm the
+              address first. Reply STOP at any time to stop all texts.
+            </Step>
+          ) : (
+            <Step number={3}>
+              Loop sends a friendly reminder now and then, and turns everyone’s updates into a newsletter with a link to read it. Reply STOP
+              at any time to stop all texts.
+            </Step>
+          )}
         </ol>
         <p className="flex items-start gap-2 rounded-lg bg-muted p-3 text-sm text-muted-foreground">
           <MessageSquareText aria-hidden="true" className="mt-0.5 size-4 shrink-0" />

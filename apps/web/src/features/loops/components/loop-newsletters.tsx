@@ -66,6 +66,16 @@ export function LoopNewsletters({ loopId }: { loopId: number }) {
                         {newsletter.title || (newsletter.kind === 'sneak_peek' ? 'Sneak peek' : 'Newsletter')}
                       </p>
                       <p className="text-sm text-muted-foreground tabular-nums">{formatDate(newsletter.sentAt)}</p>
+                      {newsletter.reactions.length > 0 && (
+                        // Members' reactions to this issue (decision 0056), as its page shows them.
+                        <ul aria-label="Reactions" className="mt-1 flex flex-wrap gap-1.5 text-sm">
+                          {newsletter.reactions.map((reaction, i) => (
+                            <li key={i} className="rounded-full bg-muted px-2 py-0.5 break-words">
+                              {reaction.body} <span className="text-muted-foreground">{reaction.firstName}</span>
+                            </li>
+                          ))}
+                        </ul>
+                      )}
                     </div>
                     <a
                       href={newsletterPath(newsletter.urlId)}

@@ -45,11 +45,8 @@ export function LoopSettings({ loop }: { loop: LoopDetail }) {
 
 function SettingsView({ loop }: { loop: LoopDetail }) {
   return (
+    // The frequency is the Newsletter schedule card's (newsletter-schedule.tsx), shown there once.
     <dl className="grid gap-5">
-      <div className="grid gap-1">
-        <dt className="text-sm font-medium text-muted-foreground">Newsletter Frequency</dt>
-        <dd>{FREQUENCY_LABELS[loop.frequency]}</dd>
-      </div>
       <div className="grid gap-1.5">
         <dt className="text-sm font-medium text-muted-foreground">Newsletter Vibe</dt>
         <dd className="flex flex-wrap gap-2">

@@ -179,13 +179,14 @@ function ResendInvitation({ loopId, member }: { loopId: number; member: LoopMemb
   // When the page loaded is good enough: the server has the last word (a 429 that says when).
   const [shownAt] = useState(() => Date.now());
   const waiting = nextAt !== null && nextAt.getTime() > shownAt;
+  // No button that cannot be pressed: while the day runs, only when it can be sent again.
+  if (waiting) return <p className="text-xs text-muted-foreground">Invitation sent. You can resend it after {formatDateTime(nextAt)}.</p>;
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
       <Button
         variant="outline"
         size="sm"
         className="h-9"
-        disabled={waiting}
         busy={resend.isPending}
         onClick={() =>
           resend.mutateAsync(member.id).then(
@@ -201,7 +202,6 @@ function ResendInvitation({ loopId, member }: { loopId: number; member: LoopMemb
           to {member.user.firstName} {member.user.lastName}
         </span>
       </Button>
-      {waiting && nextAt && <span className="text-xs text-muted-foreground">You can resend after {formatDateTime(nextAt)}</span>}
     </div>
   );
 }

@@ -33,6 +33,9 @@ describe('Profile: your data', () => {
       ),
     );
     renderRoute('/profile', { user: owner });
+    // Says what really happens (seconds of work, the link shown here), not "a few minutes".
+    expect(await screen.findByText(/usually in a few seconds/)).toBeDefined();
+    expect(screen.queryByText(/a few minutes/)).toBeNull();
     await userEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
     expect(await screen.findByText(/Gathering your data/)).toBeDefined();
     const link = await screen.findByRole('link', { name: 'Download zip' }, { timeout: 15_000 });

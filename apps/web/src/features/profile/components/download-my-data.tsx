@@ -25,7 +25,8 @@ export function DownloadMyData() {
     <div className="grid gap-3">
       <p className="text-sm text-muted-foreground">
         A zip file with your account, your Loops, every update you sent with its photos, voice memos and videos, and the texts Loop sent
-        you. It is ready in a few minutes and can be downloaded for {EXPORT_OFFERED_HOURS} hours.
+        you. Loop gathers it now, usually in a few seconds (longer with many photos and videos); this page shows the link when it is ready,
+        and it can be downloaded for {EXPORT_OFFERED_HOURS} hours.
       </p>
       <div role="status" className="text-sm">
         {state.isPending && 'Checking for an earlier download…'}

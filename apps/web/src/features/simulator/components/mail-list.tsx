@@ -28,7 +28,7 @@ export function MailList({ emails, selected, className }: { emails: SimulatorEma
                 className={listItemLinkClass(current, 'grid min-w-0 grid-cols-[minmax(0,1fr)] gap-0.5')}
               >
                 <span className="flex items-baseline justify-between gap-2">
-                  <span className="truncate font-semibold">{subjectOf(email)}</span>
+                  <span className="min-w-0 font-semibold [overflow-wrap:anywhere]">{subjectOf(email)}</span>
                   <time dateTime={email.date} className="shrink-0 text-xs text-muted-foreground">
                     {formatDateTime(email.date)}
                   </time>
