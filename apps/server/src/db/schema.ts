@@ -340,6 +340,12 @@ export const messages = pgTable(
      * share kept for bulk (decision 0051).
      */
     priority: smallint('priority').notNull().default(0),
+    /**
+     * Set by the claim that takes a row back from `sending` (its lease ran out with no outcome
+     * recorded): since when the last attempt may have reached the provider, who is asked before the
+     * row is sent again (decision 0064). Null for a row claimed from `queued`.
+     */
+    inDoubtSince: timestamp('in_doubt_since', { withTimezone: true }),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
