@@ -33,6 +33,7 @@ const below = {
   media: ['storage', 'db', ...base],
   messaging: ['media', 'storage', 'metrics', 'db', ...base],
   mail: ['messaging', 'media', 'storage', 'metrics', 'db', ...base],
+  outbox: ['mail', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
   publishing: ['messaging', 'media', 'storage', 'metrics', 'db', ...base],
   paper: ['publishing', 'media', 'storage', 'db', ...base],
   // The phone line's TwiML and call state (decision 0067): no domain, no database.
@@ -41,7 +42,7 @@ const below = {
   plugins: ['services', 'paper', 'publishing', 'mail', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
   routes: ['plugins', 'services', 'voice', 'paper', 'publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],
   scheduling: ['services', 'paper', 'publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],
-  jobs: ['scheduling', 'services', 'paper', 'publishing', 'mail', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
+  jobs: ['scheduling', 'services', 'paper', 'publishing', 'outbox', 'mail', 'messaging', 'media', 'storage', 'metrics', 'db', ...base],
   cli: ['create-context.ts', 'services', 'paper', 'publishing', 'mail', 'messaging', 'media', 'storage', 'db', ...base],
   lib: ['errors.ts'],
   'config.ts': [],

@@ -362,6 +362,12 @@ export const messages = pgTable(
      * share kept for bulk (decision 0051).
      */
     priority: smallint('priority').notNull().default(0),
+    /**
+     * Set by the claim that takes a row back from `sending` (its lease ran out with no outcome
+     * recorded): since when the last attempt may have reached the provider, who is asked before the
+     * row is sent again (decision 0064). Null for a row claimed from `queued`.
+     */
+    inDoubtSince: timestamp('in_doubt_since', { withTimezone: true }),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -411,7 +417,7 @@ export const earlyStatuses = pgTable(
 /**
  * Addresses Loop sends no e-mail to (decision 0047): the holder unsubscribed (RFC 8058 one-click or
  * the page), the receiving server refused it for good (SMTP 5xx) or a complaint came back. Every
- * send checks it (mail/outbox.ts when queueing, mail/send-emails.ts when sending).
+ * send checks it (mail/outbox.ts when queueing, outbox/email/send-emails.ts when sending).
  */
 export const emailSuppressions = pgTable('email_suppressions', {
   /** Lower-case. */

@@ -1,5 +1,6 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
+import { recordset } from '../db/recordset';
 import { emailSuppressions, hashedEmailSuppressions, messages, users } from '../db/schema';
 import { wakeMessageWorker } from '../messaging/worker-signal';
 
@@ -56,7 +57,7 @@ export function emailMayBeSent(address: SQL, kind: SQL | EmailKind): SQL {
 
 /**
  * Queues one e-mail in the caller's transaction: a `messages` row (channel 'email') that the
- * message worker sends (mail/send-emails.ts), exactly once like a text. The From, Message-ID,
+ * message worker sends (outbox/email/send-emails.ts), exactly once like a text. The From, Message-ID,
  * Date and List-Unsubscribe headers are added when it is sent. Returns the row id, or null when
  * nothing was queued: the address is suppressed or not confirmed, or the key was queued before.
  */
@@ -75,4 +76,47 @@ export async function enqueueEmail(tx: DbOrTx, email: EmailToQueue): Promise<num
   if (!row) return null;
   wakeMessageWorker('email');
   return Number(row.id);
+}
+
+/**
+ * Queues many e-mails in the caller's transaction with one statement (enqueueEmail's rules, row
+ * for row: an address suppressed or not confirmed is skipped, a key queued before is a no-op).
+ * The rows travel as one JSON parameter. Returns how many were queued.
+ */
+export async function enqueueEmails(tx: DbOrTx, emails: readonly EmailToQueue[]): Promise<number> {
+  if (emails.length === 0) return 0;
+  const values = emails.map((email) => {
+    const headers: Record<string, string> = email.replyTo ? { 'Reply-To': email.replyTo } : {};
+    const raw: EmailRaw = { subject: email.subject, html: email.html ?? '', headers: JSON.stringify(headers) };
+    return {
+      kind: email.kind,
+      to_address: email.toAddress.trim().toLowerCase(),
+      body: email.text,
+      idempotency_key: email.idempotencyKey,
+      loop_id: email.loopId ?? null,
+      user_id: email.userId ?? null,
+      newsletter_id: email.newsletterId ?? null,
+      raw,
+    };
+  });
+  const columns = {
+    kind: 'text',
+    to_address: 'text',
+    body: 'text',
+    idempotency_key: 'text',
+    loop_id: 'bigint',
+    user_id: 'bigint',
+    newsletter_id: 'bigint',
+    raw: 'jsonb',
+  };
+  const result = await tx.execute(sql`
+    insert into ${messages} (direction, status, channel, kind, to_address, from_address, body, idempotency_key, loop_id, user_id, newsletter_id, raw)
+    select 'outbound', 'queued', 'email', v.kind, v.to_address, '', v.body, v.idempotency_key, v.loop_id, v.user_id, v.newsletter_id, v.raw
+    from ${recordset('v', columns, values)}
+    where ${emailMayBeSent(sql`v.to_address`, sql`v.kind`)}
+    on conflict (idempotency_key) do nothing
+    returning id`);
+  const queued = (result as { rows: unknown[] }).rows.length;
+  if (queued > 0) wakeMessageWorker('email');
+  return queued;
 }

@@ -31,8 +31,11 @@ export class MailSendError extends Error {
 export interface MailTransport {
   /** 'smtp' sends for real; 'simulator' keeps the e-mail for the Mail Simulator and "sends" it at once. */
   readonly kind: 'smtp' | 'simulator';
-  /** Resolves when the receiving server took the e-mail; throws a MailSendError. */
-  send(email: OutgoingEmail): Promise<void>;
+  /**
+   * Resolves when the receiving server took the e-mail; throws a MailSendError. `signal` gives the
+   * send up (the process is stopping): it rejects at once, and the connection is left to close().
+   */
+  send(email: OutgoingEmail, signal?: AbortSignal): Promise<void>;
   close(): void;
 }
 
@@ -74,21 +77,34 @@ function smtpTransport(url: string): MailTransport {
   const transporter = nodemailer.createTransport(options);
   return {
     kind: 'smtp',
-    async send(email) {
+    async send(email, signal) {
+      signal?.throwIfAborted();
+      let onAbort = () => {};
+      // nodemailer's sendMail takes no signal: the wait for it is what is given up.
+      const aborted = new Promise<never>((_, reject) => {
+        onAbort = () => reject(new MailSendError('Not sent: Loop stopped while the SMTP server had not answered', false));
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
       try {
-        await transporter.sendMail({
-          from: email.from,
-          to: email.to,
-          subject: email.subject,
-          text: email.text,
-          ...(email.html ? { html: email.html } : {}),
-          // Message-ID and Date are ours (chosen once per row: a resend keeps them).
-          messageId: email.headers['Message-ID'],
-          date: email.headers.Date,
-          headers: Object.fromEntries(Object.entries(email.headers).filter(([name]) => name !== 'Message-ID' && name !== 'Date')),
-        });
+        await Promise.race([
+          aborted,
+          transporter.sendMail({
+            from: email.from,
+            to: email.to,
+            subject: email.subject,
+            text: email.text,
+            ...(email.html ? { html: email.html } : {}),
+            // Message-ID and Date are ours (chosen once per row: a resend keeps them).
+            messageId: email.headers['Message-ID'],
+            date: email.headers.Date,
+            headers: Object.fromEntries(Object.entries(email.headers).filter(([name]) => name !== 'Message-ID' && name !== 'Date')),
+          }),
+        ]);
       } catch (error) {
+        if (error instanceof MailSendError) throw error;
         throw smtpError(error);
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
       }
     },
     close: () => transporter.close(),

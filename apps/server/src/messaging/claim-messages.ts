@@ -1,8 +1,7 @@
-import { and, asc, eq, getTableColumns, getTableName, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../db/client';
-import { messages, users } from '../db/schema';
+import { and, asc, eq, getTableName, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { messages } from '../db/schema';
 import type { MessageRow } from './context';
-import { personZoneKnown, phoneCountryZones, recipientTimeZone } from './time-zones';
 
 interface ClaimInput {
   now: Date;
@@ -99,97 +98,4 @@ function inboundToClaim(input: { now: Date; limit: number }) {
       for update skip locked
     )
     select c.id from candidates c join taken t on t.sender = c.sender`;
-}
-
-/** A claimed outbound text, with what planning it needs to know about its member. */
-export type ClaimedText = MessageRow & {
-  /** WhatsApp texts only: the member's last WhatsApp text, for the 24-hour window. */
-  lastWhatsappInboundAt: Date | null;
-  /** The recipient's time zone (decision 0036), for quiet hours; null when nothing is known. */
-  recipientTimeZone: string | null;
-  /** Every zone of the recipient's phone's country when nothing else places them (decision 0057), else null. */
-  recipientCountryZones: readonly string[] | null;
-};
-
-/**
- * Claims due outbound texts like `claimMessages`, and reads in the same statement, for WhatsApp,
- * when the member last texted there: planning a claimed text then needs no other query. Whether
- * it may still go out is checked at the moment of sending (sendableTextsQuery), not here.
- */
-export async function claimOutbound(db: Db, input: ClaimInput): Promise<ClaimedText[]> {
-  const rows = await claim(db, 'outbound', input, 'texts').returning({
-    ...getTableColumns(messages),
-    lastWhatsappInboundAt:
-      sql<Date | null>`case when ${messages.channel} = 'whatsapp' then (select ${users.lastWhatsappInboundAt} from ${users} where ${users.id} = ${messages.userId}) end`.mapWith(
-        users.lastWhatsappInboundAt,
-      ),
-    recipientTimeZone: recipientTimeZone(messages.userId, messages.loopId),
-    // Qualified by hand: in this statement's RETURNING drizzle writes bare column names, and
-    // `loop_id` inside the subquery would be the membership's.
-    recipientZoneKnown: personZoneKnown(sql`${messages}.user_id`, sql`${messages}.loop_id`),
-  });
-  return startOrder(
-    rows.map(({ recipientZoneKnown, ...row }) => ({
-      ...row,
-      recipientCountryZones: recipientZoneKnown ? null : (phoneCountryZones(row.toAddress)?.zones ?? null),
-    })),
-  );
-}
-
-/**
- * Claims up to `limit` due rows for this process (FOR UPDATE SKIP LOCKED: two processes never
- * take the same row) and leases them until `leaseUntil`. A row whose process died is due again
- * when its lease runs out. Each claim counts as an attempt. Inbound texts are claimed by sender
- * instead (claimInbound).
- *
- * Awaited rows (`messages.priority` 1: codes, answers) are taken first, oldest first, then bulk
- * ones in the room left, never fewer than BULK_SHARE of `limit` while any are due: a stream of
- * awaited texts never starves invitations, reminders or newsletters (decision 0051). One
- * statement, the same for every channel.
- */
-function claim(db: Db, direction: 'inbound' | 'outbound', input: ClaimInput, channels: 'texts' | 'email') {
-  const [waiting, working] = direction === 'inbound' ? (['received', 'processing'] as const) : (['queued', 'sending'] as const);
-  const due = and(
-    or(
-      and(
-        eq(messages.status, waiting),
-        or(isNull(messages.nextAttemptAt), lte(messages.nextAttemptAt, input.now)),
-        // A text waiting out its recipient's quiet hours (decision 0037).
-        or(isNull(messages.notBefore), lte(messages.notBefore, input.now)),
-      ),
-      and(eq(messages.status, working), lte(messages.nextAttemptAt, input.now)),
-    ),
-    // E-mail rows are sent by mail/send-emails.ts at their own pace, texts by send-outbound.ts.
-    channels === 'email' ? eq(messages.channel, 'email') : ne(messages.channel, 'email'),
-  );
-  const share = Math.ceil(input.limit * BULK_SHARE);
-  const ids = sql`with awaited as (
-      select ${messages.id} from ${messages} where ${due} and ${messages.priority} > 0
-      order by ${messages.id} limit ${input.limit} for update skip locked
-    ),
-    bulk as (
-      select ${messages.id} from ${messages} where ${due} and ${messages.priority} = 0
-      order by ${messages.id} limit greatest(${input.limit} - (select count(*) from awaited), ${share}) for update skip locked
-    )
-    select id from awaited union all select id from bulk`;
-  // `= any(array(subquery))`: the subquery runs once. As `in (subquery)` PostgreSQL may run it
-  // again during the update (a semi-join), and each run skips the rows this statement has already
-  // updated, so a claim of 10 took 150 rows (seen with two processes on a fresh database).
-  return db
-    .update(messages)
-    .set({ status: working, attempts: sql`${messages.attempts} + 1`, nextAttemptAt: input.leaseUntil, updatedAt: sql`now()` })
-    .where(and(sql`${messages.id} = any(array(${ids}))`, eq(messages.direction, direction)));
-}
-
-/** Of each claim, at least this share (rounded up) is kept for bulk texts while any are due (decision 0051). */
-const BULK_SHARE = 0.1;
-
-/** Claimed rows in the order to start them: awaited first, then oldest first. */
-function startOrder<T extends { id: number; priority: number }>(rows: T[]): T[] {
-  return rows.sort((a, b) => b.priority - a.priority || a.id - b.id);
-}
-
-/** Claims due outbound e-mail rows (channel 'email') like claimOutbound: exactly once across processes. */
-export async function claimOutboundEmails(db: Db, input: ClaimInput): Promise<MessageRow[]> {
-  return startOrder(await claim(db, 'outbound', input, 'email').returning());
 }

@@ -19,7 +19,7 @@ export interface DeliveryPlan {
  * after the member's last text, else the template configured for its kind (whatsapp-templates.ts,
  * with every variable it names queued), else SMS.
  * `lastWhatsappInboundAt` is the member's last WhatsApp text when the caller read it already (see
- * claimOutbound and sendableTextsQuery). Only a WhatsApp text opens the window: an SMS does not.
+ * claimTexts and sendableTextsQuery). Only a WhatsApp text opens the window: an SMS does not.
  */
 export async function planDelivery(ctx: MessagingContext, row: MessageRow, lastWhatsappInboundAt?: Date | null): Promise<DeliveryPlan> {
   const { config } = ctx;

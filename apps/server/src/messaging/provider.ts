@@ -15,11 +15,30 @@ export interface SentText {
   providerMessageId: string;
 }
 
+/** What to look for at the provider: a text to `to` with `body`, taken since `since` (decision 0064). */
+export interface SentTextQuery {
+  to: string;
+  body: string;
+  since: Date;
+}
+
+/** A text the provider took, found by asking it. */
+export interface FoundText {
+  providerMessageId: string;
+  from: string;
+}
+
 /** Sends texts. Inbound texts do not go through it: they arrive by webhook or from the simulator. */
 export interface MessagingProvider {
   readonly name: 'twilio' | 'simulator';
   /** `signal` aborts the request under way (the process is stopping); the text was then not taken, as far as we know. */
   send(text: OutgoingText, signal?: AbortSignal): Promise<SentText>;
+  /**
+   * Asks the provider whether it already took this text (a send whose answer was lost, or never
+   * recorded): the text it found, or null. Without it (the simulator, whose sends never leave
+   * the process) a row in doubt is sent again.
+   */
+  findSent?(query: SentTextQuery, signal?: AbortSignal): Promise<FoundText | null>;
 }
 
 /**
@@ -73,9 +92,4 @@ export class SendError extends Error {
     super(message);
     this.name = 'SendError';
   }
-}
-
-/** How long a retryable failure waits before attempt `attempts + 1`: the base, doubled per attempt. */
-export function retryDelayMs(baseSeconds: number, attempts: number): number {
-  return baseSeconds * 1000 * 2 ** (attempts - 1);
 }

@@ -4,7 +4,16 @@ import https from 'node:https';
 import twilio from 'twilio';
 import type { Config } from '../config';
 import { sendErrors } from '../metrics/process-metrics';
-import { SEND_CONCURRENCY, SEND_TIMEOUT_MS, SendError, type MessagingProvider, type OutgoingText, type SentText } from './provider';
+import {
+  SEND_CONCURRENCY,
+  SEND_TIMEOUT_MS,
+  SendError,
+  type FoundText,
+  type MessagingProvider,
+  type OutgoingText,
+  type SentText,
+  type SentTextQuery,
+} from './provider';
 
 type RequestOptions<TData> = Parameters<twilio.RequestClient['request']>[0] & { data?: TData };
 type Answer<TData> = Awaited<ReturnType<twilio.RequestClient['request']>> & { body: TData };
@@ -154,8 +163,29 @@ export function createTwilioProvider(config: Config): MessagingProvider {
         throw toSendError(error);
       }
     },
+    async findSent(query: SentTextQuery, signal?: AbortSignal): Promise<FoundText | null> {
+      // Twilio's Messages list (https://www.twilio.com/docs/messaging/api/message-resource#read-multiple-message-resources),
+      // newest first, filtered by To. Not by DateSent: a text Twilio took but has not sent yet
+      // has no date_sent. Its date_created is compared here instead, with a minute for the two
+      // clocks. A failed or undelivered text was taken too: it is not sent again either.
+      const earliest = query.since.getTime() - CLOCK_SKEW_MS;
+      try {
+        const found = await sendSignal.run(signal, () => client.messages.list({ to: query.to, pageSize: FIND_PAGE, limit: FIND_PAGE }));
+        const match = found.find(
+          (m) => m.direction !== 'inbound' && m.dateCreated.getTime() >= earliest && (m.body ?? '').trim() === query.body.trim(),
+        );
+        return match ? { providerMessageId: match.sid, from: match.from } : null;
+      } catch (error) {
+        throw toSendError(error);
+      }
+    },
   };
 }
+
+/** Texts of one number findSent reads: a member gets far fewer between two attempts. */
+const FIND_PAGE = 50;
+/** How far Twilio's clock may be from ours, for findSent. */
+const CLOCK_SKEW_MS = 60_000;
 
 function toSendError(error: unknown): SendError {
   sendErrors.inc({ code: error instanceof twilio.RestException ? String(error.code ?? `http_${error.status}`) : 'network' });

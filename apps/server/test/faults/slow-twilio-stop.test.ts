@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/db/schema';
 import { sweepUntilIdle, startMessageWorker } from '../../src/jobs/message-worker';
 import { enqueueText } from '../../src/messaging/outbox';
-import { createPacer } from '../../src/messaging/pacer';
+import { createPacer } from '../../src/outbox/pacer';
 import { SEND_ABORT_AFTER_STOP_MS, SEND_TIMEOUT_MS } from '../../src/messaging/provider';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { TEST_DATABASE_URL } from '../helpers/database';
@@ -61,7 +61,7 @@ describe('a stop while Twilio is slow to answer', () => {
     expect(fake.attempts).toHaveLength(0);
 
     fake.stall(0);
-    await sweepUntilIdle(t.app.ctx, { pacer: createPacer(t.app.ctx.db, 0) });
+    await sweepUntilIdle(t.app.ctx, { pacers: { texts: createPacer(t.app.ctx.db, 0) } });
     const after = await db.select().from(messages).where(inArray(messages.id, ids));
     expect(after.every((m) => m.status === 'sent' && m.attempts === 1)).toBe(true);
     const to = fake.sent.map((s) => String(s.params.To));

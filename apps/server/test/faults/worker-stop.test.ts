@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/db/schema';
 import { sweepUntilIdle, startMessageWorker } from '../../src/jobs/message-worker';
 import { enqueueText } from '../../src/messaging/outbox';
-import { createPacer } from '../../src/messaging/pacer';
+import { createPacer } from '../../src/outbox/pacer';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
 import { createPerson } from '../helpers/messaging';
@@ -52,7 +52,7 @@ describe('stopping the message worker mid-batch', () => {
     expect(released.length).toBeGreaterThan(10);
     expect(released.every((m) => m.attempts === 0 && m.nextAttemptAt === null)).toBe(true);
 
-    await sweepUntilIdle(t.app.ctx, { pacer: createPacer(t.app.ctx.db, 0) });
+    await sweepUntilIdle(t.app.ctx, { pacers: { texts: createPacer(t.app.ctx.db, 0) } });
     const after = await db.select().from(messages).where(inArray(messages.id, ids));
     expect(after.every((m) => m.status === 'sent' && m.attempts === 1)).toBe(true);
     const to = fake.sent.map((s) => String(s.params.To));

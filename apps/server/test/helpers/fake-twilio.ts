@@ -26,6 +26,12 @@ export interface FakeTwilio {
   sent: SentMessage[];
   /** Every Messages.json create, whatever the answer. */
   attempts: SentMessage[];
+  /** Every Messages.json list (GET), with its query: Loop asking whether a text in doubt went out. */
+  lists: URLSearchParams[];
+  /** The next `count` lists answer 500. */
+  failLists: (count: number) => void;
+  /** Adds a message Twilio took (as if an earlier create's answer was lost): what a list finds. */
+  addMessage: (message: { to: string; from: string; body: string; createdAt?: Date }) => string;
   mediaRequests: { path: string; authorization: string | undefined }[];
   /** The next creates answer these statuses (with a Twilio error body) before answering 201 again. */
   failNext: (...failures: { status: number; code?: number; message?: string }[]) => void;
@@ -61,6 +67,15 @@ export async function startFakeTwilio(options: { responseDelayMs?: number } = {}
   const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
   const sent: SentMessage[] = [];
   const attempts: SentMessage[] = [];
+  const lists: URLSearchParams[] = [];
+  let listFailures = 0;
+  /** The Message resources Twilio holds, oldest first, as the list API reads them. */
+  const held: { sid: string; to: string; from: string; body: string; created: Date }[] = [];
+  const hold = (message: { to: string; from: string; body: string; createdAt?: Date }) => {
+    const sid = `SM${randomBytes(16).toString('hex')}`;
+    held.push({ sid, to: message.to, from: message.from, body: message.body, created: message.createdAt ?? new Date() });
+    return sid;
+  };
   const mediaRequests: FakeTwilio['mediaRequests'] = [];
   const failures: { status: number; code?: number; message?: string }[] = [];
   const media = new Map<string, MediaResponse>();
@@ -87,7 +102,79 @@ export async function startFakeTwilio(options: { responseDelayMs?: number } = {}
       });
     });
 
+    /**
+     * Twilio's "Read multiple Message resources"
+     * (https://www.twilio.com/docs/messaging/api/message-resource#read-multiple-message-resources):
+     * GET Messages.json, filtered by To, From and DateSent (YYYY-MM-DD or a date and time; `DateSent<`
+     * and `DateSent>` for on-or-before and on-or-after), newest first, PageSize (default 50) a page,
+     * with the page's fields around `messages`. Dates are RFC 2822, as Twilio writes them.
+     */
+    function listMessages() {
+      const query = new URL(request.url ?? '/', 'http://x').searchParams;
+      lists.push(query);
+      response.setHeader('content-type', 'application/json');
+      if (request.headers.authorization !== expectedAuth) {
+        response.statusCode = 401;
+        return response.end(JSON.stringify({ code: 20003, message: 'Authenticate', status: 401 }));
+      }
+      if (listFailures > 0) {
+        listFailures -= 1;
+        response.statusCode = 500;
+        return response.end(JSON.stringify({ code: 20500, message: 'Internal Server Error', status: 500 }));
+      }
+      const day = (value: string) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+      const on = query.get('DateSent');
+      const before = query.get('DateSent<');
+      const after = query.get('DateSent>');
+      const pageSize = Math.min(1000, Number(query.get('PageSize') ?? 50) || 50);
+      const matching = held
+        .filter((m) => !query.get('To') || m.to === query.get('To'))
+        .filter((m) => !query.get('From') || m.from === query.get('From'))
+        .filter((m) => !on || m.created.toISOString().slice(0, 10) === on.slice(0, 10))
+        .filter((m) => !after || m.created.getTime() >= Date.parse(day(after)))
+        .filter((m) => !before || m.created.getTime() <= Date.parse(day(before)) + (/T/.test(before) ? 0 : 86_400_000 - 1))
+        .reverse()
+        .slice(0, pageSize);
+      const uri = `/2010-04-01/Accounts/${accountSid}/Messages.json?PageSize=${pageSize}&Page=0`;
+      response.statusCode = 200;
+      response.end(
+        JSON.stringify({
+          first_page_uri: uri,
+          end: Math.max(0, matching.length - 1),
+          previous_page_uri: null,
+          messages: matching.map((m) => ({
+            account_sid: accountSid,
+            api_version: '2010-04-01',
+            body: m.body,
+            date_created: m.created.toUTCString().replace('GMT', '+0000'),
+            date_sent: m.created.toUTCString().replace('GMT', '+0000'),
+            date_updated: m.created.toUTCString().replace('GMT', '+0000'),
+            direction: 'outbound-api',
+            error_code: null,
+            error_message: null,
+            from: m.from,
+            messaging_service_sid: null,
+            num_media: '0',
+            num_segments: '1',
+            price: null,
+            price_unit: 'USD',
+            sid: m.sid,
+            status: 'sent',
+            subresource_uris: { media: `/2010-04-01/Accounts/${accountSid}/Messages/${m.sid}/Media.json` },
+            to: m.to,
+            uri: `/2010-04-01/Accounts/${accountSid}/Messages/${m.sid}.json`,
+          })),
+          uri,
+          page_size: pageSize,
+          start: 0,
+          next_page_uri: null,
+          page: 0,
+        }),
+      );
+    }
+
     function answer() {
+      if (request.method === 'GET' && path === `/2010-04-01/Accounts/${accountSid}/Messages.json`) return listMessages();
       if (request.method === 'POST' && path === `/2010-04-01/Accounts/${accountSid}/Messages.json`) {
         const params: Record<string, string | string[]> = {};
         for (const [key, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) {
@@ -114,7 +201,8 @@ export async function startFakeTwilio(options: { responseDelayMs?: number } = {}
         }
         sent.push(record);
         response.statusCode = 201;
-        const sid = `SM${randomBytes(16).toString('hex')}`;
+        const one = (value: string | string[] | undefined) => (Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
+        const sid = hold({ to: one(params.To), from: one(params.From ?? params.MessagingServiceSid), body: one(params.Body) });
         const answer = JSON.stringify({
           sid,
           account_sid: accountSid,
@@ -160,6 +248,11 @@ export async function startFakeTwilio(options: { responseDelayMs?: number } = {}
     authToken,
     sent,
     attempts,
+    lists,
+    addMessage: hold,
+    failLists: (count) => {
+      listFailures += count;
+    },
     mediaRequests,
     failNext: (...list) => failures.push(...list),
     addMedia: (path, body, contentType) => {

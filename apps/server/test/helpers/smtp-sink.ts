@@ -26,9 +26,10 @@ export interface SmtpSink {
 /**
  * A real SMTP server on 127.0.0.1 (the `smtp-server` package): it accepts what Loop sends, parses
  * it with `mailparser`, and can refuse recipients with a chosen reply code. No STARTTLS, no AUTH:
- * a local sink. `keep: false` counts e-mails without parsing them (benches).
+ * a local sink. `keep: false` counts e-mails without parsing them (benches); `answerDelayMs` holds
+ * each 250 back that long after the e-mail arrived.
  */
-export async function startSmtpSink(options: { keep?: boolean } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(options: { keep?: boolean; answerDelayMs?: number } = {}): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   const failures: number[] = [];
   let count = 0;
@@ -51,7 +52,9 @@ export async function startSmtpSink(options: { keep?: boolean } = {}): Promise<S
         const done = () => {
           count++;
           for (const w of waiters.filter((w) => count >= w.count)) w.resolve();
-          callback();
+          // `answerDelayMs`: the e-mail is taken, the 250 comes later (a send stays in flight).
+          if (options.answerDelayMs) setTimeout(callback, options.answerDelayMs);
+          else callback();
         };
         if (options.keep === false) return done();
         const source = Buffer.concat(chunks).toString('utf8');

@@ -10,7 +10,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailSuppressions, messages } from '../../src/db/schema';
 import { keepUnsubscribeTokens } from '../../src/mail/links';
-import { emailHeaders } from '../../src/mail/send-emails';
+import { emailHeaders } from '../../src/outbox/email/send-emails';
 import type { SmtpListener } from '../../src/mail/smtp-listener';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { DOMAIN, giveEmail, startTestListener } from '../helpers/mail-replies';

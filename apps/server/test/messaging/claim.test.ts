@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/db/schema';
-import { claimInbound, claimOutbound, takeInbound } from '../../src/messaging/claim-messages';
+import { claimInbound, takeInbound } from '../../src/messaging/claim-messages';
+import { claimTexts } from '../../src/outbox/texts/claim-texts';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/database';
 
 // A claim takes at most its limit (decision 0010). On a fresh PostgreSQL database, `id in (select
@@ -33,9 +34,9 @@ describe('claiming due texts', () => {
     await db.insert(messages).values([...due('outbound', 150), ...due('inbound', 60)]);
     const now = new Date();
     const lease = { now, leaseUntil: new Date(now.getTime() + 60_000) };
-    const first = await claimOutbound(db, { ...lease, limit: 10 });
+    const first = await claimTexts(db, { ...lease, limit: 10 });
     expect(first).toHaveLength(10);
-    const second = await claimOutbound(db, { ...lease, limit: 50 });
+    const second = await claimTexts(db, { ...lease, limit: 50 });
     expect(second).toHaveLength(50);
     expect(Math.max(...first.map((r) => r.id))).toBeLessThan(Math.min(...second.map((r) => r.id)));
     expect(await claimInbound(db, { ...lease, limit: 25 })).toHaveLength(25);

@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { messages, phoneOptOuts, users } from '../../src/db/schema';
-import { sweepUntilIdle, sweepOutbound } from '../../src/jobs/message-worker';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
+import { textsChannel } from '../../src/outbox/texts/channel';
 import { optOutPhone } from '../../src/messaging/opt-outs';
 import { enqueueLoopTexts, enqueueText, queueWelcomeText, type TextToQueue } from '../../src/messaging/outbox';
-import { createPacer } from '../../src/messaging/pacer';
+import { createPacer } from '../../src/outbox/pacer';
 import { type TestApp } from '../helpers/app';
 import { createLoop, createPerson, testClock, textsTo, useFakeTwilioApp } from '../helpers/messaging';
 
@@ -255,7 +256,7 @@ describe('the outbox', () => {
     expect(row?.status).toBe('sent');
     // A later sweep claims nothing: only queued texts (or leases that ran out) are claimed.
     const pacer = createPacer(env.t.app.ctx.db, 0);
-    expect(await sweepOutbound(env.t.app.ctx, pacer)).toBe(0);
+    expect(await textsChannel.sweep(env.t.app.ctx, pacer, {})).toBe(0);
     expect(sentTo(person.phoneNumber)).toHaveLength(1);
   });
 });

@@ -19,7 +19,7 @@ const RATE = 10;
 const INTERVAL_MS = 1000 / RATE;
 /**
  * More than the first process to poll holds in its first second (a first claim of 10, a batch of 50
- * at once, 50 more a few texts later: sweepOutbound), so the second process, polling within that
+ * at once, 50 more a few texts later: the texts channel's sweep), so the second process, polling within that
  * second, finds texts left whichever polls first.
  */
 const TEXTS = 150;

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepUntilIdle } from '../../src/jobs/message-worker';
 import { insertOutbound } from '../../src/messaging/outbox';
-import { createPacer } from '../../src/messaging/pacer';
+import { createPacer } from '../../src/outbox/pacer';
 import { smsSegments } from '../../src/messaging/segments';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';

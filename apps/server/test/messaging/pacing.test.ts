@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
-import { createPacer, reserveSlots } from '../../src/messaging/pacer';
+import { createPacer, reserveSlots } from '../../src/outbox/pacer';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
 // Pacing kept in the database (decision 0017): the slot arithmetic of one `sender_paces` row, and

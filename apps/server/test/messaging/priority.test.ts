@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../src/db/schema';
 import { sweepUntilIdle } from '../../src/jobs/message-worker';
-import { claimOutbound } from '../../src/messaging/claim-messages';
+import { claimTexts } from '../../src/outbox/texts/claim-texts';
 import { insertOutbound, insertOutboundRows, type OutboundRow, type TextKind } from '../../src/messaging/outbox';
 import { uniquePhone } from '../helpers/app';
 import { useFakeTwilioApp } from '../helpers/messaging';
@@ -48,9 +48,9 @@ describe('codes go before bulk texts', () => {
     await insertOutboundRows(app.db(), bulk);
     await insertOutboundRows(app.db(), [...rows('code', 20), ...rows('reply', 20)]);
     const now = new Date();
-    const claimed = await claimOutbound(app.db(), { now, leaseUntil: new Date(now.getTime() + 60_000), limit: 20 });
+    const claimed = await claimTexts(app.db(), { now, leaseUntil: new Date(now.getTime() + 60_000), limit: 20 });
     expect(claimed.map((r) => r.kind)).toEqual([...Array<string>(20).fill('code'), 'reminder', 'reminder']);
-    const next = await claimOutbound(app.db(), { now, leaseUntil: new Date(now.getTime() + 60_000), limit: 20 });
+    const next = await claimTexts(app.db(), { now, leaseUntil: new Date(now.getTime() + 60_000), limit: 20 });
     expect(next.map((r) => r.kind)).toEqual([...Array<string>(20).fill('reply'), 'reminder', 'reminder']);
   });
 });

@@ -1,11 +1,12 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { members, messages, users } from '../../src/db/schema';
-import { sweepUntilIdle, sweepOutbound } from '../../src/jobs/message-worker';
-import { claimOutbound } from '../../src/messaging/claim-messages';
+import { sweepUntilIdle } from '../../src/jobs/message-worker';
+import { claimTexts } from '../../src/outbox/texts/claim-texts';
+import { textsChannel } from '../../src/outbox/texts/channel';
 import { enqueueLoopTexts, enqueueText } from '../../src/messaging/outbox';
-import { createPacer } from '../../src/messaging/pacer';
-import { sendDueTexts } from '../../src/messaging/send-outbound';
+import { createPacer } from '../../src/outbox/pacer';
+import { sendDueTexts } from '../../src/outbox/texts/send-texts';
 import { createLoop, createPerson, testClock, textsTo, useFakeTwilioApp } from '../helpers/messaging';
 
 // Sending in batches: one claim per batch, texts side by side, `sent` recorded a group at a time.
@@ -81,7 +82,7 @@ describe('sending in batches', () => {
     const person = await createPerson(db());
     const id = await queue(person.id, 'taken over');
     // This process claims the text, then stalls past its lease...
-    const [stale] = await claimOutbound(db(), { now: clock(), leaseUntil: new Date(clock().getTime() - 1), limit: 1000 });
+    const [stale] = await claimTexts(db(), { now: clock(), leaseUntil: new Date(clock().getTime() - 1), limit: 1000 });
     expect(stale?.id).toBe(id);
     // ...another process claims it again and sends it.
     await sweepUntilIdle(env.t.app.ctx);
@@ -97,7 +98,7 @@ describe('sending in batches', () => {
   it('gives a text back untried when too little of its lease is left to wait for Twilio', async () => {
     const person = await createPerson(db());
     const id = await queue(person.id, 'almost expired');
-    const rows = await claimOutbound(db(), { now: clock(), leaseUntil: new Date(clock().getTime() + 10_000), limit: 1000 });
+    const rows = await claimTexts(db(), { now: clock(), leaseUntil: new Date(clock().getTime() + 10_000), limit: 1000 });
     expect(rows.map((r) => r.id)).toEqual([id]);
     const claims = [rows, []];
     await sendDueTexts(env.t.app.ctx, { claim: async () => claims.shift() ?? [], batch: 1000, pacer: createPacer(env.t.app.ctx.db, 0) });
@@ -113,7 +114,7 @@ describe('sending in batches', () => {
     for (const person of people) ids.push(await queue(person.id, 'paced'));
     const paced = { ...env.t.app.ctx, config: { ...env.t.app.ctx.config, SEND_RATE_PER_SECOND: 10 } };
     const stopping = new AbortController();
-    const sweep = sweepOutbound(paced, createPacer(paced.db, 10), stopping.signal);
+    const sweep = textsChannel.sweep(paced, createPacer(paced.db, 10), { signal: stopping.signal });
     await new Promise((resolve) => setTimeout(resolve, 250));
     stopping.abort();
     await sweep;

@@ -19,11 +19,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { earlyStatuses, loops, members, messages, phoneOptOuts, users } from '../../src/db/schema';
 import type { Db } from '../../src/db/client';
 import { sweepUntilIdle } from '../../src/jobs/message-worker';
-import { claimOutbound } from '../../src/messaging/claim-messages';
+import { claimTexts } from '../../src/outbox/texts/claim-texts';
 import { optOutPhone } from '../../src/messaging/opt-outs';
 import { enqueueText, type TextToQueue } from '../../src/messaging/outbox';
 import { applyEarlyStatuses } from '../../src/messaging/record-status';
-import { sendDueTexts } from '../../src/messaging/send-outbound';
+import { sendDueTexts } from '../../src/outbox/texts/send-texts';
 import { createTestApp, type TestApp, type TestContext } from '../helpers/app';
 import { startFakeTwilio, twilioEnv, type FakeTwilio } from '../helpers/fake-twilio';
 import { JPEG, PNG, createLoop, createPerson, testClock, textsTo, updatesOf } from '../helpers/messaging';
@@ -317,7 +317,7 @@ describe('3. opt-out, pause and membership are checked at the moment of sending'
     };
     const now = clock();
     return sendDueTexts(app.ctx, {
-      claim: (limit) => claimOutbound(db(), { now, leaseUntil: new Date(now.getTime() + 120_000), limit }),
+      claim: (limit) => claimTexts(db(), { now, leaseUntil: new Date(now.getTime() + 120_000), limit }),
       batch: 50,
       pacer,
     });

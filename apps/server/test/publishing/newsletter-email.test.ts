@@ -146,17 +146,17 @@ describe('renderNewsletterEmail', () => {
       ...twentyPhotoNewsletter(),
       cover: { url: 'https://loop.example/media/coverabcdefghijklmnop', width: 1280, height: 640, alt: 'The lake at dusk' },
     };
-    const { html } = await renderNewsletterEmail(input);
+    const { html } = await renderNewsletterEmail(input, MEMBER);
     const cover = elements(html).find((e) => e.name === 'img' && e.attribs.alt === 'The lake at dusk');
     expect(cover?.attribs).toMatchObject({ src: 'https://loop.example/media/coverabcdefghijklmnop', width: '560', height: '280' });
     expect(html.indexOf('The lake at dusk')).toBeLessThan(html.indexOf('The Parkers</h1>'));
     // Without one, no cover.
-    expect((await renderNewsletterEmail(twentyPhotoNewsletter())).html).not.toContain('l-cover');
+    expect((await renderNewsletterEmail(twentyPhotoNewsletter(), MEMBER)).html).not.toContain('l-cover');
   });
 
   it('names each photo in the plain text with its address; a caption is under its photo’s link, not in it', async () => {
     const input = twentyPhotoNewsletter();
-    const { html, text } = await renderNewsletterEmail(input);
+    const { html, text } = await renderNewsletterEmail(input, MEMBER);
     expect(text).toContain('Photo from Ada: https://loop.example/media/photo00abcdefghijklmnop');
     expect(text.match(/^Photo from \w+: https:\/\/loop\.example\/media\/photo\d\d/gm)).toHaveLength(20);
     expect(text).toContain('At the lake');

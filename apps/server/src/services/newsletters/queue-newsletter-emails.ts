@@ -3,7 +3,7 @@ import { personalArchivePath } from '@loop/shared/newsletters';
 import type { DbOrTx } from '../../db/client';
 import { loops, members, users } from '../../db/schema';
 import { keepUnsubscribeTokens, unsubscribeUrl, type MailLinks } from '../../mail/links';
-import { emailMayBeSent, enqueueEmail } from '../../mail/outbox';
+import { emailMayBeSent, enqueueEmails, type EmailToQueue } from '../../mail/outbox';
 import { memberMayBeTexted } from '../../messaging/recipients';
 import { newsletterEmails } from '../../publishing/newsletter-email';
 import { replyAddressFor } from '../email-replies/reply-address-for';
@@ -34,6 +34,9 @@ export async function findNewsletterEmailRecipients(tx: DbOrTx, loopId: number) 
     .orderBy(users.id);
 }
 
+/** E-mails rendered, then queued by one statement. */
+const EMAILS_PER_INSERT = 200;
+
 /**
  * Queues the newsletter by e-mail (decision 0047), in the caller's transaction, to each member
  * who chose e-mail or both, said yes to this Loop (active, the Loop not paused: the same rule as
@@ -63,12 +66,14 @@ export async function queueNewsletterEmails(
   const view = await buildNewsletterView(tx, { newsletter, loop, publicUrl: mail.publicUrl, reactions: false });
   const emailFor = newsletterEmails(view);
   let queued = 0;
+  // Rendered and inserted a batch at a time: memory holds one batch's e-mails, not the Loop's.
+  let batch: EmailToQueue[] = [];
   for (const r of recipients) {
     const replyAddress = mail.replyDomain ? await replyAddressFor(tx, r.memberId, mail.replyDomain) : null;
     // Each member's own link to the past issues: an e-mail forwarded on opens them only while they are a member.
     const archiveUrl = `${mail.publicUrl}${personalArchivePath(personalArchiveKey(mail.secret, r.memberId))}`;
     const email = await emailFor({ unsubscribeUrl: unsubscribeUrl(links, r.address), replyAddress, archiveUrl });
-    const id = await enqueueEmail(tx, {
+    batch.push({
       kind: 'newsletter',
       toAddress: r.address,
       subject: email.subject,
@@ -80,7 +85,11 @@ export async function queueNewsletterEmails(
       newsletterId: newsletter.id,
       ...(replyAddress ? { replyTo: replyAddress } : {}),
     });
-    if (id !== null) queued++;
+    if (batch.length >= EMAILS_PER_INSERT) {
+      queued += await enqueueEmails(tx, batch);
+      batch = [];
+    }
   }
+  queued += await enqueueEmails(tx, batch);
   return { queued, emailOnly: new Set(recipients.filter((r) => r.delivery === 'email').map((r) => r.userId)) };
 }

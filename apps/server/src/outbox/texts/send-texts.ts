@@ -1,18 +1,20 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { recordset } from '../db/recordset';
-import { earlyStatuses, messages } from '../db/schema';
-import type { ClaimedText } from './claim-messages';
-import type { MessageRow, MessagingContext } from './context';
-import { providerFor } from './create-provider';
-import { finishAttempt, retryOrFail } from './finish-attempt';
-import type { Pacer } from './pacer';
-import { paceOf, planDelivery, type DeliveryPlan } from './plan-delivery';
-import { applyEarlyStatuses, closeWhatsappWindow, markPhone } from './record-status';
-import { sendableTextsQuery, type Sendable } from './recipients';
-import { releaseMessages } from './release-messages';
-import { PERMANENT_ERROR_CODES, SEND_CONCURRENCY, SEND_TIMEOUT_MS, SendError } from './provider';
+import type { Db } from '../../db/client';
+import { databaseUnavailable } from '../../errors';
+import { recordset } from '../../db/recordset';
+import { earlyStatuses, messages } from '../../db/schema';
+import type { MessageRow, MessagingContext } from '../../messaging/context';
+import { providerFor } from '../../messaging/create-provider';
+import { paceOf, planDelivery, type DeliveryPlan } from '../../messaging/plan-delivery';
+import { PERMANENT_ERROR_CODES, SEND_CONCURRENCY, SEND_TIMEOUT_MS, SendError } from '../../messaging/provider';
+import { applyEarlyStatuses, closeWhatsappWindow, markPhone } from '../../messaging/record-status';
+import { sendableTextsQuery, type Sendable } from '../../messaging/recipients';
+import { finishAttempt, retryOrFail } from '../finish-attempt';
+import type { Pacer } from '../pacer';
+import { recordOutcome } from '../record-outcome';
+import { releaseMessages } from '../release-messages';
+import type { ClaimedText } from './claim-texts';
 
 /** How long one sendDueTexts goes on claiming more; the worker then starts it again. */
 const REFILL_FOR_MS = 30_000;
@@ -28,7 +30,7 @@ const STRANGER_ERROR =
   'Not sent: this number is in no Loop and had an answer less than a day ago (one a day, so two automated senders never answer each other).';
 
 /**
- * Sends due outbound texts, claimed `batch` at a time by `claim` (claimOutbound): the rows are
+ * Sends due outbound texts, claimed `batch` at a time by `claim` (claimTexts): the rows are
  * `sending` under this process's lease. Whether each may still go out (opt-out, membership, pause, the number)
  * is checked again at the moment it is sent, after its wait for the pace (SendCheck: one query for
  * all texts ready at once).
@@ -121,7 +123,7 @@ export async function sendDueTexts(
           if (notStarted < input.batch / 2) claimMore();
           const outcome = signal?.aborted
             ? 'stopped'
-            : await deliver(ctx, row, pacer, check, signal, row.lastWhatsappInboundAt, abortSends);
+            : await deliver(ctx, row, pacer, check, signal, row.lastWhatsappInboundAt, abortSends).catch(lateIfDatabaseDown);
           if (outcome === 'stopped' || outcome === 'late') {
             // The rest of this phone's texts go back too: they must not overtake this one.
             const rest = group.slice(index);
@@ -144,11 +146,22 @@ export async function sendDueTexts(
   // Tasks add tasks (a claim starts senders, a sender starts a claim): settle until none are new.
   while (results.length < tasks.length) results.push(...(await Promise.allSettled(tasks.slice(results.length))));
   await sentLog.drain();
-  if (unsent.length > 0) await releaseMessages(ctx.db, 'outbound', unsent);
-  await giveBack(ctx.db, late);
+  if (unsent.length > 0) await recordOutcome(() => releaseMessages(ctx.db, 'outbound', unsent));
+  await recordOutcome(() => giveBack(ctx.db, late));
   const failed = results.find((result) => result.status === 'rejected');
   if (failed) throw failed.reason;
   return claimed;
+}
+
+/**
+ * deliver's answer when it threw: the database could not be reached before the text was handed
+ * to the provider (deliver reaches the database after a send only through recordOutcome, which
+ * waits for it), so the text was not sent and goes back to the queue, like a late one, instead of
+ * waiting out its lease. Any other error is thrown on.
+ */
+function lateIfDatabaseDown(error: unknown): 'late' {
+  if (databaseUnavailable(error)) return 'late';
+  throw error;
 }
 
 /** A text the provider took, to be recorded `sent`. */
@@ -237,6 +250,12 @@ async function deliver(
   abortSends?: AbortSignal,
 ): Promise<SentRecord | 'stopped' | 'late' | 'failed'> {
   let plan = await planDelivery(ctx, row, lastWhatsappInboundAt);
+  if (row.inDoubtSince) {
+    // The last attempt may have reached Twilio: ask before sending again (decision 0064).
+    const earlier = await findEarlierSend(ctx, row, plan, row.inDoubtSince, abortSends);
+    if (earlier === 'stopped' || earlier === 'failed') return earlier;
+    if (earlier) return { id: row.id, attempts: row.attempts, ...earlier, channel: plan.channel, sentAt: ctx.clock() };
+  }
   const pace = (p: DeliveryPlan) => {
     const { sender, segments } = paceOf(ctx.config, p, row);
     return pacer.wait(sender, signal, segments, row.priority > 0);
@@ -257,7 +276,7 @@ async function deliver(
             : now.invitationAnswered
               ? ANSWERED_ERROR
               : NOT_ALLOWED_ERROR;
-    await finishAttempt(ctx.db, row, { status: 'failed', error });
+    await recordOutcome(() => finishAttempt(ctx.db, row, { status: 'failed', error }));
     return 'failed';
   }
   if (row.channel === 'whatsapp') {
@@ -321,6 +340,36 @@ async function deliver(
   return { id: row.id, attempts: row.attempts, providerMessageId, channel: plan.channel, fromAddress: plan.from, sentAt: ctx.clock() };
 }
 
+/**
+ * Asks the provider whether it took this text since `since` (its last attempt's answer was lost):
+ * the id and sender it was sent with, or null to send it now. When the provider cannot be asked,
+ * the row is tried again later, still in doubt ('failed': recorded here).
+ */
+async function findEarlierSend(
+  ctx: MessagingContext,
+  row: MessageRow,
+  plan: DeliveryPlan,
+  since: Date,
+  abortSends?: AbortSignal,
+): Promise<{ providerMessageId: string; fromAddress: string } | null | 'stopped' | 'failed'> {
+  const provider = providerFor(ctx.provider, plan.from);
+  // A template's text is Twilio's, not the row's body: there is nothing to match it by.
+  if (!provider.findSent || plan.template) return null;
+  try {
+    const found = await provider.findSent({ to: plan.to, body: row.body, since }, abortSends);
+    return found ? { providerMessageId: found.providerMessageId, fromAddress: found.from } : null;
+  } catch (error) {
+    if (abortSends?.aborted) return 'stopped';
+    const message = error instanceof Error ? error.message : String(error);
+    await recordOutcome(() =>
+      retryOrFail(ctx, row, `Not sent yet: could not ask Twilio whether an earlier attempt went out (${message})`, true, {
+        inDoubtSince: since,
+      }),
+    );
+    return 'failed';
+  }
+}
+
 async function send(ctx: MessagingContext, row: MessageRow, plan: DeliveryPlan, abortSends?: AbortSignal): Promise<string> {
   const { config } = ctx;
   const mediaUrls = row.mediaUrls.map((url) => (url.startsWith('/') ? `${config.PUBLIC_URL}${url}` : url));
@@ -367,9 +416,10 @@ class SentLog {
     try {
       while (this.pending.length > 0) {
         const batch = this.pending.splice(0, SENT_PER_UPDATE);
-        // A failed write leaves its texts `sending`: they are sent again when the lease runs out
-        // (at least once, as for a process that dies after Twilio took a text).
-        await recordSent(this.ctx, batch).catch((error: unknown) => {
+        // Tried again while the database cannot be reached (decision 0064). A write that still
+        // fails leaves its texts `sending`: when the lease runs out, the claim that takes them
+        // back marks them in doubt, and Twilio is asked before any is sent again.
+        await recordOutcome(() => recordSent(this.ctx, batch)).catch((error: unknown) => {
           this.failure ??= error;
         });
       }
@@ -400,7 +450,7 @@ async function recordSent(ctx: MessagingContext, records: SentRecord[]): Promise
     with sent as (
       update ${messages}
       set status = 'sent', provider_message_id = v.provider_message_id, channel = v.channel, from_address = v.from_address,
-          sent_at = v.sent_at, error = null, next_attempt_at = null, updated_at = now()
+          sent_at = v.sent_at, error = null, next_attempt_at = null, in_doubt_since = null, updated_at = now()
       from ${recordset('v', { id: 'bigint', attempts: 'integer', provider_message_id: 'text', channel: 'message_channel', from_address: 'text', sent_at: 'timestamptz' }, values)}
       where ${messages.id} = v.id and ${messages.status} = 'sending' and ${messages.attempts} = v.attempts
       returning v.provider_message_id
@@ -428,5 +478,5 @@ async function giveBack(db: Db, rows: MessageRow[]): Promise<void> {
 async function recordFailure(ctx: MessagingContext, row: MessageRow, failure: SendError): Promise<void> {
   const permanent = Object.values(PERMANENT_ERROR_CODES).some((code) => code === failure.code);
   if (permanent) await markPhone(ctx.db, row.toAddress, failure.code ?? 0, ctx.clock());
-  return retryOrFail(ctx, row, failure.message, failure.retryable && !permanent);
+  return recordOutcome(() => retryOrFail(ctx, row, failure.message, failure.retryable && !permanent));
 }

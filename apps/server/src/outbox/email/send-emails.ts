@@ -1,16 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { mailReplyDomain, type Config } from '../config';
-import type { Db } from '../db/client';
-import { emailSuppressions } from '../db/schema';
-import type { Clock } from '../lib/clock';
-import type { MessageRow } from '../messaging/context';
-import { finishAttempt, retryOrFail } from '../messaging/finish-attempt';
-import type { Pacer } from '../messaging/pacer';
-import { memberMayBeTexted } from '../messaging/recipients';
-import { releaseMessages } from '../messaging/release-messages';
-import { fromAddress, keepUnsubscribeTokens, messageIdOf, unsubscribeMailbox, unsubscribeUrl } from './links';
-import { emailMayBeSent, type EmailRaw } from './outbox';
-import { MAIL_SEND_TIMEOUT_MS, MailSendError, type MailTransport } from './transport';
+import { mailReplyDomain, type Config } from '../../config';
+import type { Db } from '../../db/client';
+import { databaseUnavailable } from '../../errors';
+import { emailSuppressions } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { fromAddress, keepUnsubscribeTokens, messageIdOf, unsubscribeMailbox, unsubscribeUrl } from '../../mail/links';
+import { emailMayBeSent, type EmailRaw } from '../../mail/outbox';
+import { MAIL_SEND_TIMEOUT_MS, MailSendError, type MailTransport } from '../../mail/transport';
+import type { MessageRow } from '../../messaging/context';
+import { memberMayBeTexted } from '../../messaging/recipients';
+import { finishAttempt, retryOrFail } from '../finish-attempt';
+import type { Pacer } from '../pacer';
+import { recordOutcome } from '../record-outcome';
+import { releaseMessages } from '../release-messages';
 
 export interface MailContext {
   db: Db;
@@ -30,14 +32,23 @@ const NOT_ALLOWED_ERROR =
   'Not sent: the address unsubscribed, bounced or is not confirmed, or the member left the Loop, after the e-mail was queued.';
 
 /**
- * Sends claimed e-mail rows (claimOutboundEmails: `sending` under this process's lease), paced at
+ * Sends claimed e-mail rows (the e-mail channel's claim, claimDue: `sending` under this process's lease), paced at
  * MAIL_RATE_PER_SECOND for every process together. Each is checked again at the moment it goes
  * (a suppression or an unsubscribe since it was queued stops it), sent with its headers, and
  * recorded: `sent`; a 4xx or a lost connection: queued again with backoff; a 5xx: `failed` and the
  * address marked bouncing (email_suppressions), so nothing more goes to it. When `signal` aborts,
- * sends under way finish and the rows not started are given back. Returns how many it sent.
+ * sends under way finish and the rows not started are given back; when `abortSends` aborts too
+ * (SEND_ABORT_AFTER_STOP_MS into a stop, as for texts), the sends still waiting for the SMTP
+ * server are given up and their rows given back. A sent e-mail's outcome is written until the
+ * database takes it (recordOutcome). Returns how many it sent.
  */
-export async function sendClaimedEmails(ctx: MailContext, rows: MessageRow[], pacer: Pacer, signal?: AbortSignal): Promise<number> {
+export async function sendClaimedEmails(
+  ctx: MailContext,
+  rows: MessageRow[],
+  pacer: Pacer,
+  signal?: AbortSignal,
+  abortSends?: AbortSignal,
+): Promise<number> {
   const queue = [...rows];
   const unsent: number[] = [];
   let sent = 0;
@@ -52,20 +63,24 @@ export async function sendClaimedEmails(ctx: MailContext, rows: MessageRow[], pa
         unsent.push(row.id);
         continue;
       }
-      const outcome = await deliver(ctx, row);
-      if (outcome === 'late') unsent.push(row.id);
+      // The database unreachable before the send (the check, the unsubscribe token): not sent, given back.
+      const outcome = await deliver(ctx, row, abortSends).catch((error: unknown) => {
+        if (databaseUnavailable(error)) return 'late' as const;
+        throw error;
+      });
+      if (outcome === 'late' || outcome === 'stopped') unsent.push(row.id);
       if (outcome === 'sent') sent++;
     }
   };
   await Promise.all(Array.from({ length: Math.min(MAIL_CONCURRENCY, rows.length) }, run));
-  await releaseMessages(ctx.db, 'outbound', unsent);
+  await recordOutcome(() => releaseMessages(ctx.db, 'outbound', unsent));
   return sent;
 }
 
-async function deliver(ctx: MailContext, row: MessageRow): Promise<'sent' | 'failed' | 'late'> {
+async function deliver(ctx: MailContext, row: MessageRow, abortSends?: AbortSignal): Promise<'sent' | 'failed' | 'late' | 'stopped'> {
   const { db, config } = ctx;
   if (!(await mayStillBeSent(db, row))) {
-    await finishAttempt(ctx.db, row, { status: 'failed', error: NOT_ALLOWED_ERROR });
+    await recordOutcome(() => finishAttempt(ctx.db, row, { status: 'failed', error: NOT_ALLOWED_ERROR }));
     return 'failed';
   }
   const leaseLeft = (row.nextAttemptAt?.getTime() ?? Infinity) - ctx.clock().getTime();
@@ -73,29 +88,39 @@ async function deliver(ctx: MailContext, row: MessageRow): Promise<'sent' | 'fai
   await keepUnsubscribeTokens(db, config.SESSION_SECRET, [row.toAddress]);
   const raw = (row.raw ?? {}) as Partial<EmailRaw>;
   const headers = emailHeaders(config, row, parseHeaders(raw.headers));
+  // In doubt (the last attempt's outcome was never written): SMTP has no way to ask whether the
+  // receiving server took it, so it goes again with the same Message-ID, by which mail systems
+  // drop a duplicate (decision 0064; docs/reliability.md says what remains).
   try {
-    await ctx.mailer.send({
-      from: config.MAIL_FROM,
-      to: row.toAddress,
-      subject: raw.subject ?? '',
-      text: row.body,
-      html: raw.html ?? '',
-      headers,
-    });
+    await ctx.mailer.send(
+      {
+        from: config.MAIL_FROM,
+        to: row.toAddress,
+        subject: raw.subject ?? '',
+        text: row.body,
+        html: raw.html ?? '',
+        headers,
+      },
+      abortSends,
+    );
   } catch (error) {
+    // Given up as the process stops: the e-mail goes back to the outbox, its attempt not counted.
+    if (abortSends?.aborted) return 'stopped';
     const failure =
       error instanceof MailSendError ? error : new MailSendError(error instanceof Error ? error.message : String(error), false);
-    await recordFailure(ctx, row, failure);
+    await recordOutcome(() => recordFailure(ctx, row, failure));
     return 'failed';
   }
-  await finishAttempt(ctx.db, row, {
-    status: 'sent',
-    sentAt: ctx.clock(),
-    error: null,
-    fromAddress: fromAddress(config.MAIL_FROM),
-    providerMessageId: headers['Message-ID'] ?? null,
-    raw: { ...raw, headers: JSON.stringify(headers) },
-  });
+  await recordOutcome(() =>
+    finishAttempt(ctx.db, row, {
+      status: 'sent',
+      sentAt: ctx.clock(),
+      error: null,
+      fromAddress: fromAddress(config.MAIL_FROM),
+      providerMessageId: headers['Message-ID'] ?? null,
+      raw: { ...raw, headers: JSON.stringify(headers) },
+    }),
+  );
   return 'sent';
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "messages" ADD COLUMN "in_doubt_since" timestamp with time zone;
