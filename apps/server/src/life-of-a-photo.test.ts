@@ -129,7 +129,7 @@ describe('docs/architecture.md#the-life-of-a-photo', () => {
     // The webhook, the inbound decision, the scheduler, the texts and the e-mail branch, the page.
     expect(lines.length).toBeGreaterThanOrEqual(9);
     expect(lines.flatMap((line) => line.callees.map((callee) => callee.name))).toEqual(
-      expect.arrayContaining(['queueNewsletterEmails', 'renderNewsletterEmail', 'enqueueEmail', 'sendClaimedEmails']),
+      expect.arrayContaining(['queueNewsletterEmails', 'newsletterEmails', 'enqueueEmails', 'sendClaimedEmails']),
     );
     const read = (file: string) => (existsSync(join(SRC, file)) ? readFileSync(join(SRC, file), 'utf8') : null);
     expect(callsOutOfOrder(lines, read)).toEqual([]);
