@@ -187,14 +187,19 @@ function inline(c: ViewInline, env: Env, key: number): ReactNode {
   }
 }
 
-/** A member's photo, linking to its largest size: one stored size, twice the drawn width, at its own ratio. */
+/**
+ * A member's photo, linking to its largest size: one stored size, twice the drawn width, at its own
+ * ratio. Its caption is under the link, not in it: words, not part of a picture's link.
+ */
 function photo(c: Extract<ViewInline, { type: 'photo' }>, env: Env, key: number): ReactNode {
-  const caption = c.caption === null ? null : h('span', { className: 'l-block l-caption', style: S.caption }, c.caption);
+  const href = absolute(c.photo.url, env);
+  const image = h('img', photoImage(c.photo, c.alt, c.tile, env));
+  if (c.caption === null) return h('a', { key, href, rel: REL, className: 'l-photo', style: c.tile ? S.tile : S.photoLink }, image);
   return h(
-    'a',
-    { key, href: absolute(c.photo.url, env), rel: REL, className: 'l-photo', style: c.tile ? S.tile : S.photoLink },
-    h('img', photoImage(c.photo, c.alt, c.tile, env)),
-    caption,
+    'span',
+    c.tile ? { key, style: S.tile } : { key, className: 'l-block', style: { display: 'block' } },
+    h('a', { href, rel: REL, className: 'l-photo', style: S.photoLink }, image),
+    h('span', { className: 'l-block l-caption', style: S.caption }, c.caption),
   );
 }
 

@@ -457,7 +457,7 @@ describe('POST /api/admin/loops/{id}/bulk-sms', () => {
       .from(messages)
       .where(and(eq(messages.loopId, loop.id), eq(messages.kind, 'group_message')));
     expect(sent.map((m) => m.toAddress).sort()).toEqual([owner.account.phoneNumber, '+14155550141'].sort());
-    expect(new Set(sent.map((m) => m.body))).toEqual(new Set(['"Group Message Loop" from "Ada": Family dinner moved to 7pm!']));
+    expect(new Set(sent.map((m) => m.body))).toEqual(new Set(['"Group Message Loop" from Ada: Family dinner moved to 7pm!']));
     expect(sent.every((m) => m.status === 'queued' && m.direction === 'outbound')).toBe(true);
 
     const blank = await send({ message: '   ' });
