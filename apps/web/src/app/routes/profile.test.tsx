@@ -20,7 +20,7 @@ describe('/profile', () => {
     renderRoute('/profile', { user: owner });
     expect(await screen.findByRole('heading', { level: 1, name: 'Profile' })).toBeDefined();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/');
-    const sections = ['Your details', 'Phone number', 'Password', 'Notifications', 'Download my data', 'Delete my account'];
+    const sections = ['Your details', 'Phone number', 'Phone PIN', 'Password', 'Notifications', 'Download my data', 'Delete my account'];
     expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual(sections);
     expect((screen.getByRole('textbox', { name: 'First Name' }) as HTMLInputElement).value).toBe('Ana');
     expect((screen.getByRole('textbox', { name: 'Last Name' }) as HTMLInputElement).value).toBe('Owner');

@@ -9,10 +9,11 @@ import { MessagingPreferenceSetting } from '@/features/profile/components/messag
 import { DetailsForm } from '@/features/profile/components/details-form';
 import { PasswordForm } from '@/features/profile/components/password-form';
 import { PhoneNumberSetting } from '@/features/profile/components/phone-number-setting';
+import { PhonePinForm } from '@/features/profile/components/phone-pin-form';
 import { TimeZoneSetting } from '@/features/profile/components/time-zone-setting';
 import { useSignedInUser } from '@/lib/current-user';
 
-/** /profile: who you are (name, email, phone number, password), how Loop texts you and sends you the newsletter, and your data: download it or delete it. */
+/** /profile: who you are (name, email, phone number, phone PIN, password), how Loop texts you and sends you the newsletter, and your data: download it or delete it. */
 export function ProfileRoute() {
   const user = useSignedInUser();
   return (
@@ -34,6 +35,15 @@ export function ProfileRoute() {
         </CardHeader>
         <CardContent>
           <PhoneNumberSetting user={user} />
+        </CardContent>
+      </Card>
+      {/* The phone line's PIN (decision 0067): for calls to Loop's number. */}
+      <Card>
+        <CardHeader>
+          <CardTitle>Phone PIN</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <PhonePinForm />
         </CardContent>
       </Card>
       <Card>
