@@ -91,6 +91,10 @@ describe('the Loop’s cover photo', () => {
       await waitVisible(cover);
       expect(await cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
       expect(await fits(page)).toBe(true);
+      // The reactions under the issue keep off the screen's edges, as the text above them does.
+      const reactions = (await page.getByRole('region', { name: 'Reactions' }).boundingBox())!;
+      expect(reactions.x).toBeGreaterThanOrEqual(16);
+      expect(reactions.x + reactions.width).toBeLessThanOrEqual(viewport.width - 16);
       await screenshot(page, `loop-cover-page-${name}`);
     }
     // On paper too.
