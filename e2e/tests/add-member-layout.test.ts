@@ -73,6 +73,10 @@ describe('Add Member fits the window', () => {
       expect(inWindow(page, await box(dialog))).toBe(true);
       expect(inWindow(page, await box(submit))).toBe(true);
       expect(inWindow(page, await box(cancel))).toBe(true);
+      // The buttons' footer sits on the panel's bottom edge: nothing of the form shows below it.
+      const panel = await box(dialog);
+      const footer = await box(submit.locator('..'));
+      expect(Math.abs(footer.y + footer.height - (panel.y + panel.height))).toBeLessThanOrEqual(2);
       // Nothing wider than the screen.
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await windowShot(page, `add-member-${name}`);
