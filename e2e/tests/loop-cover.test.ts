@@ -1,14 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAccount, waitToast, waitVisible } from '../support/app';
-import { collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot } from '../support/browser';
-import { addMember, createLoop } from '../support/loop-data';
+import { collectPageErrors, DESKTOP, launchBrowser, PHONE, RETRY_RESET, screenshot } from '../support/browser';
+import { addMember, createLoop, textFromPhone } from '../support/loop-data';
 import { startServer, type RunningServer } from '../support/server';
 
 let server: RunningServer;
 let browser: Browser;
 
 const OWNER = { firstName: 'Ava', lastName: 'Cover', email: 'ava.cover@example.com', phoneNumber: '+14155550131' };
+const BEN = { firstName: 'Ben', lastName: 'Cover', phoneNumber: '+14155550132' };
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
@@ -28,7 +29,7 @@ describe('the Loop’s cover photo', () => {
     const errors = collectPageErrors(page);
     await registerAccount(page, server.url, OWNER);
     const loop = await createLoop(context.request, server.url, { name: 'The Cover Family', vibe: ['family'] });
-    await addMember(context.request, server.url, loop.id, { firstName: 'Ben', lastName: 'Cover', phoneNumber: '+14155550132' });
+    await addMember(context.request, server.url, loop.id, BEN);
 
     // A photo drawn in the page, uploaded the way the Settings card does (base64 JSON).
     const photo = await page.evaluate(() => {
@@ -63,7 +64,20 @@ describe('the Loop’s cover photo', () => {
     await page.getByRole('button', { name: 'Save description' }).click();
     await waitToast(page, 'Description saved');
 
-    const generated = await context.request.post(`${server.url}/api/loops/${loop.id}/newsletters/generate`);
+    // A newsletter needs news: Ben texts an update first.
+    await textFromPhone(context.request, server.url, BEN.phoneNumber, 'We swam across the lake this morning!');
+    // (The owner's own view of the Loop: waitForUpdates() reads the staff page.)
+    await expect
+      .poll(
+        async () =>
+          ((await (await context.request.get(`${server.url}/api/loops/${loop.id}`)).json()) as { updates: unknown[] }).updates.length,
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBe(1);
+    const generated = await context.request.post(`${server.url}/api/loops/${loop.id}/newsletters/generate`, RETRY_RESET);
+    expect(generated.status(), await generated.text()).toBe(201);
     const { newsletter } = (await generated.json()) as { newsletter: { id: number; urlId: string } };
     expect((await context.request.post(`${server.url}/api/loops/${loop.id}/newsletters/${newsletter.id}/send`)).status()).toBe(200);
 
@@ -77,6 +91,10 @@ describe('the Loop’s cover photo', () => {
       await waitVisible(cover);
       expect(await cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
       expect(await fits(page)).toBe(true);
+      // The reactions under the issue keep off the screen's edges, as the text above them does.
+      const reactions = (await page.getByRole('region', { name: 'Reactions' }).boundingBox())!;
+      expect(reactions.x).toBeGreaterThanOrEqual(16);
+      expect(reactions.x + reactions.width).toBeLessThanOrEqual(viewport.width - 16);
       await screenshot(page, `loop-cover-page-${name}`);
     }
     // On paper too.

@@ -54,10 +54,18 @@ export function DialogDescription({ className, ...props }: ComponentProps<typeof
   return <DialogPrimitive.Description className={cn('text-sm text-muted-foreground', className)} {...props} />;
 }
 
-/** Cancel (closes the dialog) and the form's submit button, busy while the form submits. */
-export function DialogSubmitFooter({ busy, children }: { busy: boolean; children: string }) {
+/**
+ * Stays at the bottom of a panel that scrolls (a long form in an 800 px window or on a phone), so its
+ * buttons are always in view, side by side to take little height. Cancels the panel's bottom and side
+ * padding to span it edge to edge; Chromium sticks inside the panel's padding, hence the negative bottom.
+ */
+export const stickyFooterClassName =
+  'sticky -bottom-5 z-10 -mx-5 -mb-5 flex-row justify-end border-t bg-card px-5 pt-3 pb-4 sm:-bottom-6 sm:-mx-6 sm:-mb-6 sm:px-6 sm:pb-6';
+
+/** Cancel (closes the dialog) and the form's submit button, busy while the form submits; `sticky` for long forms. */
+export function DialogSubmitFooter({ busy, children, sticky = false }: { busy: boolean; children: string; sticky?: boolean }) {
   return (
-    <DialogFooter>
+    <DialogFooter className={sticky ? stickyFooterClassName : undefined}>
       <DialogClose asChild>
         <Button variant="outline" disabled={busy}>
           Cancel

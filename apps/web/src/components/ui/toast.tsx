@@ -9,11 +9,22 @@ export function ToastProvider(props: ComponentProps<typeof ToastPrimitive.Provid
   return <ToastPrimitive.Provider duration={5000} swipeDirection="right" {...props} />;
 }
 
+/**
+ * While a dialog is open its buttons sit at the screen's bottom, so the toasts move to the top and, on
+ * wide screens, into the margin beside the dialog (at most 32rem wide, centered).
+ */
+export const toastViewportWithDialogClassName =
+  '[body:has([role=dialog][data-state=open])_&]:top-0 [body:has([role=dialog][data-state=open])_&]:bottom-auto lg:[body:has([role=dialog][data-state=open])_&]:max-w-[min(420px,calc(50vw-16rem))]';
+
 /** Bottom of the screen on every size: on phones the top bar's controls stay reachable. */
 export function ToastViewport({ className, ...props }: ComponentProps<typeof ToastPrimitive.Viewport>) {
   return (
     <ToastPrimitive.Viewport
-      className={cn('fixed right-0 bottom-0 z-[100] flex max-h-dvh w-full flex-col gap-2 p-4 outline-none md:max-w-[420px]', className)}
+      className={cn(
+        'fixed right-0 bottom-0 z-[100] flex max-h-dvh w-full flex-col gap-2 p-4 outline-none md:max-w-[420px]',
+        toastViewportWithDialogClassName,
+        className,
+      )}
       {...props}
     />
   );

@@ -88,7 +88,9 @@ function AddMemberForm({ loopId, onAdded }: { loopId: number; onAdded: () => voi
       >
         {(control) => <Textarea {...control} rows={2} placeholder="Grandma, lives in Lisbon" {...form.register('context')} />}
       </FormField>
-      <DialogSubmitFooter busy={isSubmitting}>Add Member</DialogSubmitFooter>
+      <DialogSubmitFooter busy={isSubmitting} sticky>
+        Add Member
+      </DialogSubmitFooter>
     </form>
   );
 }
