@@ -248,7 +248,7 @@ describe('the admin Loop page, on a desktop', () => {
     await screenshot(page, 'admin-group-message-1280');
     await dialog.getByRole('button', { name: 'Review...' }).click();
     await waitVisible(dialog.getByRole('heading', { name: 'Check and send' }));
-    expect(await dialog.getByTestId('text-preview').textContent()).toBe('"The Parkers" from "Sam": Family call on Sunday at 6!');
+    expect(await dialog.getByTestId('text-preview').textContent()).toBe('"The Parkers" from Sam: Family call on Sunday at 6!');
     expect(await dialog.getByTestId('text-cost').textContent()).toBe('3 people will get it: 1 text segment each, 3 texts in all.');
     await dialog.getByRole('button', { name: 'Send to 3 people' }).click();
     await waitToast(page, 'Messages sent successfully!');
@@ -258,7 +258,7 @@ describe('the admin Loop page, on a desktop', () => {
     for (const phone of [OWNER.phoneNumber, ...PARKERS.map((m) => m.phoneNumber)]) {
       const text = await waitForText(staff.request, server.url, phone, (m) => m.kind === 'group_message');
       // A group message says whose it is and who wrote it (decisions 0038, 0042).
-      expect(text.body).toBe('"The Parkers" from "Sam": Family call on Sunday at 6!');
+      expect(text.body).toBe('"The Parkers" from Sam: Family call on Sunday at 6!');
     }
 
     // Nothing to put in a newsletter yet: the server's reason in the error toast.

@@ -82,7 +82,7 @@ describe('voice memos in the Phone Simulator', () => {
     const compose = page.getByRole('textbox', { name: 'Text from Ana' });
     await compose.fill('Listen to the garden birds');
     await compose.press('Enter');
-    await waitVisible(thread.getByText(/^Thanks "Ana"! Your update and voice memo went to "Silva Family"\./), 30_000);
+    await waitVisible(thread.getByText(/^Thanks Ana! Your update and voice memo went to "Silva Family"\./), 30_000);
     await waitVisible(thread.getByRole('list', { name: 'Also sent' }).getByText('Voice memo'));
 
     // The update carries the converted clip: the newsletter page has a player for it.
@@ -149,7 +149,7 @@ describe('voice memos in the Phone Simulator', () => {
 
         await page.getByRole('button', { name: 'Send', exact: true }).click();
         await expect
-          .poll(async () => thread.getByText(/^Thanks "Ana"! Your update and voice memo went to "Silva Family"\./).count(), {
+          .poll(async () => thread.getByText(/^Thanks Ana! Your update and voice memo went to "Silva Family"\./).count(), {
             timeout: 30_000,
           })
           .toBe(viewport === PHONE ? 2 : 3);

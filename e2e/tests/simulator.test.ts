@@ -142,7 +142,7 @@ describe('the Phone Simulator', () => {
     // Enter sends: the text shows at once, Loop's confirmation follows.
     await compose.press('Enter');
     await waitVisible(thread.getByText(/Made it to the summit!/));
-    await waitVisible(thread.getByText('Thanks "Mia"! Your update and photo went to "Sunday Hikers".'), 20_000);
+    await waitVisible(thread.getByText('Thanks Mia! Your update and photo went to "Sunday Hikers".'), 20_000);
     expect(await compose.inputValue()).toBe('');
     expect(await page.getByRole('img', { name: 'Photo 1 to send' }).count()).toBe(0);
     await waitImageLoaded(page, 'Photo 1 from Mia');
@@ -238,7 +238,7 @@ describe('the Phone Simulator', () => {
     // Lena's phone, from the list: her welcome texts, her update to one Loop and Loop's answer.
     await page.getByRole('link', { name: /Lena Reyes/ }).click();
     const lenaThread = page.getByRole('log', { name: 'Texts with Lena' });
-    await waitVisible(lenaThread.getByText('Thanks "Lena"! Your update and photo went to "Book Club".'), 20_000);
+    await waitVisible(lenaThread.getByText('Thanks Lena! Your update and photo went to "Book Club".'), 20_000);
     await waitImageLoaded(page, 'Photo 1 from Lena');
     await screenshot(page, 'simulator-thread-1280');
 

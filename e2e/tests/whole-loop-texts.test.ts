@@ -73,7 +73,7 @@ describe.each([
     await dialog.getByRole('button', { name: 'Review...' }).click();
     await waitVisible(dialog.getByRole('heading', { name: 'Check and send' }));
     expect(await dialog.getByTestId('text-preview').textContent()).toBe(
-      `"The Parkers" from "Ava": Picnic on Sunday at noon, bring a chair! (${size})`,
+      `"The Parkers" from Ava: Picnic on Sunday at noon, bring a chair! (${size})`,
     );
     // Its sender, Ava, gets no copy.
     expect(await dialog.getByTestId('text-cost').textContent()).toBe('2 people will get it: 1 text segment each, 2 texts in all.');

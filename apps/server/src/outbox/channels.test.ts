@@ -11,8 +11,10 @@ describe('the registered channels (outbox/channels.ts)', () => {
   });
 
   it('send every value of messages.channel, each by exactly one adapter', () => {
+    // Calls come in only for now (decision 0067): Loop's own calls get their adapter with issue 41's second part.
+    const inboundOnly = ['voice'];
     const sent = CHANNELS.flatMap((c) => c.channels);
-    expect([...sent].sort()).toEqual([...messageChannel.enumValues].sort());
+    expect([...sent].sort()).toEqual(messageChannel.enumValues.filter((c) => !inboundOnly.includes(c)).sort());
     expect(new Set(CHANNELS.map((c) => c.name)).size).toBe(CHANNELS.length);
   });
 });

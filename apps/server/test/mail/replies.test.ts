@@ -94,7 +94,7 @@ describe('a reply by e-mail', () => {
 
     const acks = await acksTo('ann.smith@gmail.com');
     expect(acks).toHaveLength(1);
-    expect(acks[0]?.body).toContain('Thanks "Ann"! Your update and photo went to "The Smiths".');
+    expect(acks[0]?.body).toContain('Thanks Ann! Your update and photo went to "The Smiths".');
     expect(acks[0]?.raw).toMatchObject({ subject: 'Re: The Smiths, November' });
 
     // The sender delivers it again (it never heard the 250): accepted, nothing new.

@@ -241,7 +241,7 @@ describe('voice memos and videos texted in (signed Twilio webhooks)', () => {
     expect(update?.content).toBe('Her first words!');
     expect(update?.media.map((m) => m.contentType)).toEqual(['audio/mp4', 'audio/mp4', 'audio/mp4', 'video/mp4']);
     expect((await textsTo(db(), person.phoneNumber))[0]?.body).toBe(
-      'Thanks "Ada"! Your update, 3 voice memos and video went to "Grandkids".',
+      'Thanks Ada! Your update, 3 voice memos and video went to "Grandkids".',
     );
 
     const video = update!.media[3]!;
@@ -326,7 +326,7 @@ describe('voice memos and videos texted in (signed Twilio webhooks)', () => {
       const [update] = await updatesOf(db(), loop.id);
       expect(update).toMatchObject({ content: 'Listen', media: [] });
       expect((await textsTo(db(), person.phoneNumber))[0]?.body).toBe(
-        `Thanks "Bo"! Your update went to "Family". Your voice memo or video couldn't be saved: ${reason}.`,
+        `Thanks Bo! Your update went to "Family". Your voice memo or video couldn't be saved: ${reason}.`,
       );
       expect(storedFiles().length).toBe(before);
       expectNothingLeft();

@@ -66,7 +66,7 @@ describe.each(['local disk', 'S3'] as const)('photos end to end, stored on %s', 
       [120, 80, 'image/webp'],
     ]);
     expect((await textsTo(db(), texter.phoneNumber)).at(-1)?.body).toBe(
-      'Thanks "Lin"! Your update and 2 photos went to "Lake House". 4 photos couldn\'t be saved: it is damaged or cut off; ' +
+      'Thanks Lin! Your update and 2 photos went to "Lake House". 4 photos couldn\'t be saved: it is damaged or cut off; ' +
         "it isn't a photo (JPEG, PNG, HEIC, GIF, WebP, TIFF or BMP); it has too many pixels (more than 50 megapixels); it was empty (0 bytes).",
     );
 

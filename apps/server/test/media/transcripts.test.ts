@@ -183,7 +183,7 @@ describe('a voice memo transcribed at the configured endpoint', () => {
       expect(update.media.map((m) => [m.contentType, m.transcript])).toEqual([['audio/mp4', null]]);
       expect((await loopDetail(loop.id, owner.cookie)).updates[0]?.clips[0]).toMatchObject({ kind: 'audio', transcript: null });
       expect((await textsTo(env.db(), person.phoneNumber)).at(-1)?.body).toBe(
-        'Thanks "Ada"! Your update and voice memo went to "Grandkids".',
+        'Thanks Ada! Your update and voice memo went to "Grandkids".',
       );
       const html = await pageOf((await publish(loop.id)).urlId);
       expect(html).toContain('<span class="clip-label">Voice memo, 0:02</span>');

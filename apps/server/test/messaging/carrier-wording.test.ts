@@ -162,7 +162,7 @@ describe('group messages say whose they are', () => {
     const loop = await createLoop(db(), { name: 'Smith Family', memberIds: [person.id] });
     await sendGroupMessage(db(), { loopId: loop.id, message: 'Picnic moved to Sunday' });
     await sweepUntilIdle(env.t.app.ctx);
-    expect(sentTo(person.phoneNumber).map((s) => s.params.Body)).toEqual(['"Smith Family" from "Alice": Picnic moved to Sunday']);
+    expect(sentTo(person.phoneNumber).map((s) => s.params.Body)).toEqual(['"Smith Family" from Alice: Picnic moved to Sunday']);
   });
 
   it("outside WhatsApp's window the template gets {{1}} the Loop name and {{2}} the sender and the start of the message [templates]", async () => {
@@ -194,7 +194,7 @@ describe('every text quotes the names in it', () => {
     );
     expect(newsletterTexts.newsletter(phishy, 'https://x.example/n/1').body).toMatch(/^The "URGENT bank: call 555" newsletter is here!/);
     expect(newsletterTexts.sneakPeek(phishy, '2 updates', [phishy, 'Bo'], 'https://x.example/n/1').body).toMatch(
-      /^Sneak peek from "URGENT bank: call 555": 2 updates from "URGENT bank: call 555" and "Bo" so far!/,
+      /^Sneak peek from "URGENT bank: call 555": 2 updates from "URGENT bank: call 555" and Bo so far!/,
     );
   });
 });

@@ -92,7 +92,7 @@ describe('refused photos in a text', () => {
     const [update] = await updatesOf(env.t.testDb.database.db, loop.id);
     expect(update?.media).toHaveLength(1);
     expect((await textsTo(env.t.testDb.database.db, person.phoneNumber))[0]?.body).toBe(
-      'Thanks "Lin"! Your update and photo went to "Safe". One photo couldn\'t be saved: it could not be downloaded.',
+      'Thanks Lin! Your update and photo went to "Safe". One photo couldn\'t be saved: it could not be downloaded.',
     );
   });
 });

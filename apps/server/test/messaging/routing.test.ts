@@ -36,14 +36,14 @@ describe('routing', () => {
     const { person, loops } = await personIn('Hikers');
     const replies = await text(person.phoneNumber, 'Summit reached');
     expect((await updatesOf(db(), loops[0]!.id)).map((u) => u.content)).toEqual(['Summit reached']);
-    expect(replies).toEqual(['Thanks "Grace"! Your update went to "Hikers".']);
+    expect(replies).toEqual(['Thanks Grace! Your update went to "Hikers".']);
   });
 
   it('a member of several Loops: all of them when none is named', async () => {
     const { person, loops } = await personIn('Alpha', 'Beta', 'Gamma');
     const replies = await text(person.phoneNumber, 'Hello everyone');
     for (const loop of loops) expect((await updatesOf(db(), loop.id)).map((u) => u.content)).toEqual(['Hello everyone']);
-    expect(replies).toEqual(['Thanks "Grace"! Your update went to "Alpha", "Beta" and "Gamma".']);
+    expect(replies).toEqual(['Thanks Grace! Your update went to "Alpha", "Beta" and "Gamma".']);
   });
 
   it('several Loops, `#name` anywhere: only that Loop, the name taken out', async () => {
@@ -51,7 +51,7 @@ describe('routing', () => {
     const replies = await text(person.phoneNumber, 'Won the match #equipe rouge !');
     expect((await updatesOf(db(), loops[0]!.id)).map((u) => u.content)).toEqual(['Won the match!']);
     expect(await updatesOf(db(), loops[1]!.id)).toEqual([]);
-    expect(replies).toEqual(['Thanks "Grace"! Your update went to "Équipe Rouge".']);
+    expect(replies).toEqual(['Thanks Grace! Your update went to "Équipe Rouge".']);
   });
 
   it('several Loops, `name:` at the start: only that Loop, case and accents ignored', async () => {

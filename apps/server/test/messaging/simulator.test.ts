@@ -111,7 +111,7 @@ describe('a phone’s thread', () => {
         channel: 'whatsapp',
         kind: 'reply',
         status: 'sent',
-        body: 'Thanks "Theo"! Your update and photo went to "Garden Club".',
+        body: 'Thanks Theo! Your update and photo went to "Garden Club".',
       }),
     ]);
     expect(thread.messages[0].photos).toEqual([{ url: `/media/${update?.media[0]?.storageKey}`, width: 8, height: 8, widths: [8] }]);
@@ -207,7 +207,7 @@ describe('a real voice memo or video from the simulator (decision 0023)', () => 
     expect(played.headers['content-type']).toBe('audio/mp4');
     const messages = (await get(t.app, `/api/simulator/phones/${encodeURIComponent(mate.phoneNumber)}/messages`)).json().messages;
     expect(messages.at(-2)).toMatchObject({ direction: 'inbound', status: 'processed', attachments: ['Voice memo'] });
-    expect(messages.at(-1).body).toMatch(/^Thanks "Theo"!/);
+    expect(messages.at(-1).body).toMatch(/^Thanks Theo!/);
   });
 
   it('refuses a video larger than the channel takes, and a file that is no audio or video, with what to do', async () => {
@@ -333,7 +333,7 @@ describe('with Twilio configured', () => {
     expect(thread.messages.at(-1)).toMatchObject({
       direction: 'outbound',
       status: 'sent',
-      body: 'Thanks "Zed"! Your update went to "Elsewhere".',
+      body: 'Thanks Zed! Your update went to "Elsewhere".',
     });
     expect(fake.attempts.length).toBe(before);
   });

@@ -84,7 +84,7 @@ describe('inbound texts', () => {
     );
     await run();
     expect((await updatesOf(db(), loop.id)).map((u) => u.content)).toEqual(['Hello from the lake']);
-    expect(sentTo(person.phoneNumber).map((s) => s.params.Body)).toEqual([`Thanks "Ada"! Your update went to "${loop.name}".`]);
+    expect(sentTo(person.phoneNumber).map((s) => s.params.Body)).toEqual([`Thanks Ada! Your update went to "${loop.name}".`]);
   });
 
   // [webhook] [courier] "Receive Media": NumMedia with MediaUrlN / MediaContentTypeN.

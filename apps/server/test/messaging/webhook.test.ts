@@ -71,7 +71,7 @@ describe('webhook fixtures', () => {
     expect(update).toMatchObject({ content: 'We got a puppy!', userId: person.id });
     const [reply] = await textsTo(db(), person.phoneNumber);
     expect(reply).toMatchObject({ kind: 'reply', status: 'sent', channel: 'sms' });
-    expect(reply?.body).toBe('Thanks "Ada"! Your update went to "Smith Family".');
+    expect(reply?.body).toBe('Thanks Ada! Your update went to "Smith Family".');
     expect(env.fake.sent.at(-1)?.params).toMatchObject({ To: person.phoneNumber, From: '+15005550006', Body: reply?.body });
     const [user] = await db().select().from(users).where(eq(users.id, person.id));
     // An SMS never opens WhatsApp's window (it is per channel).
@@ -108,7 +108,7 @@ describe('webhook fixtures', () => {
     expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(served.rawPayload.subarray(8, 12).toString('latin1')).toBe('WEBP');
     const [reply] = await textsTo(db(), person.phoneNumber);
-    expect(reply?.body).toBe('Thanks "Ada"! Your update and 2 photos went to "Photo Club".');
+    expect(reply?.body).toBe('Thanks Ada! Your update and 2 photos went to "Photo Club".');
   });
 
   it('WhatsApp: the sender is found without the whatsapp: prefix and answered on WhatsApp', async () => {
@@ -141,7 +141,7 @@ describe('webhook fixtures', () => {
     expect(update).toMatchObject({ content: 'Look at him go', media: [] });
     const [reply] = await textsTo(db(), person.phoneNumber);
     expect(reply?.body).toBe(
-      'Thanks "Ada"! Your update went to "Cousins". Your voice memo or video couldn\'t be saved: it isn\'t a voice memo or video Loop can read (send MP4, MOV, 3GP, M4A, MP3, AMR or Ogg).',
+      'Thanks Ada! Your update went to "Cousins". Your voice memo or video couldn\'t be saved: it isn\'t a voice memo or video Loop can read (send MP4, MOV, 3GP, M4A, MP3, AMR or Ogg).',
     );
   });
 

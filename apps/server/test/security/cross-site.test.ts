@@ -93,6 +93,7 @@ describe('the JSON API', () => {
     expect(routes.map((r) => `${r.method} ${r.url}`).sort()).toEqual(
       [
         'DELETE /api/loops/:id',
+        'DELETE /api/loops/:id/cover',
         'DELETE /api/user',
         'DELETE /api/loops/:id/members/:memberId',
         'DELETE /api/loops/:id/updates/:updateId',
@@ -118,9 +119,11 @@ describe('the JSON API', () => {
         'POST /api/simulator/phones/:phone/messages',
         'PUT /api/admin/loops/:id/frequency',
         'PUT /api/loops/:id',
+        'PUT /api/loops/:id/cover',
         'PUT /api/loops/:id/members/:memberId',
         'PUT /api/loops/:id/newsletters/:newsletterId',
         'PUT /api/user',
+        'PUT /api/user/phone-pin',
         'POST /api/user/password',
         'POST /api/user/phone',
         'POST /api/user/phone/verify',

@@ -55,7 +55,7 @@ describe('before it goes: the exact text, who gets it and what it costs', () => 
     const res = await post(`/api/loops/${loop.id}/group-messages/preview`, { message });
     expect(res.statusCode, res.body).toBe(200);
     const cost = res.json<TextCost>();
-    expect(cost.text).toBe(`"Smith Family" from "Alice": ${message}`);
+    expect(cost.text).toBe(`"Smith Family" from Alice: ${message}`);
     // The owner who writes it gets no copy.
     expect(cost.recipients).toBe(2);
     expect(cost.notReached).toBe(2);
@@ -104,7 +104,7 @@ describe('the attack: an owner texts only consenting members of their own Loop',
     const { loop } = await loopWithMembers('Smith Family');
     const res = await post(`/api/loops/${loop.id}/group-messages`, { message: '"Jones Family": your bank card is locked' });
     const [text] = await textsOf(res.json<SentGroupMessageAnswer>().groupMessage.id);
-    expect(text?.body).toBe(`"Smith Family" from "Alice": "Jones Family": your bank card is locked`);
+    expect(text?.body).toBe(`"Smith Family" from Alice: "Jones Family": your bank card is locked`);
   });
 
   it('another Loop id in the path is a 404 and queues nothing there', async () => {
@@ -192,7 +192,7 @@ describe('scheduled for later', () => {
     await runSchedulerTick(t.app.ctx, { now: new Date(sendAt.getTime() + 60_000), mode: 'off' });
     const texts = await textsOf(groupMessage.id);
     expect(texts.map((m) => m.toAddress).sort()).toEqual(reached);
-    expect(texts[0]?.body).toBe('"Smith Family" from "Alice": Dinner at 7');
+    expect(texts[0]?.body).toBe('"Smith Family" from Alice: Dinner at 7');
 
     // Delivery, as the carrier answered.
     const [first, second] = texts;

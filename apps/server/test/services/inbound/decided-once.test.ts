@@ -45,9 +45,9 @@ describe('a text is decided once (applyOutcome)', () => {
     const [update] = (await updatesOf(db, loop.id)).filter((u) => u.content === 'At the lake');
     expect(update?.media).toHaveLength(1);
     expect((await textsTo(db, person.phoneNumber)).map((t) => t.body)).toEqual([
-      'Thanks "Ana"! Your update and photo went to "Once".',
+      'Thanks Ana! Your update and photo went to "Once".',
       expect.stringContaining('Once'),
-      'Thanks "Ana"! Your update went to "Once".',
+      'Thanks Ana! Your update went to "Once".',
     ]);
     expect(asked).toEqual(['At the lake', 'LOOPS', 'And home again']);
   });

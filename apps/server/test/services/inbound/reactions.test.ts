@@ -52,7 +52,7 @@ describe('a reply that is only a reaction, within two days of a newsletter', () 
     expect(await updatesOf(env.db(), loop.id)).toEqual([]);
     const replies = (await textsTo(env.db(), person.phoneNumber)).map((m) => m.body);
     expect(replies).toEqual([
-      'Thanks "Carol"! Your reaction is under the latest newsletter of "Smith Family". Text news anytime for the next one.',
+      'Thanks Carol! Your reaction is under the latest newsletter of "Smith Family". Text news anytime for the next one.',
     ]);
   });
 
