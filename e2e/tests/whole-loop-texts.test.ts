@@ -102,7 +102,7 @@ describe.each([
     await page.getByRole('button', { name: 'Send Sneak Peek...' }).click();
     const dialog = page.getByRole('dialog', { name: 'Send a sneak peek?' });
     await waitVisible(dialog.getByTestId('text-cost'));
-    expect(await dialog.getByTestId('text-preview').textContent()).toMatch(/^Sneak peek from "The Parkers": 1 update from "Cleo" so far!/);
+    expect(await dialog.getByTestId('text-preview').textContent()).toMatch(/^Sneak peek from "The Parkers": 1 update from Cleo so far!/);
     await waitVisible(dialog.getByRole('button', { name: 'Send to 3 people' }));
     await fitsWidth(page, viewport.width);
     await screenshot(page, `sneak-peek-confirm-${size}`);
