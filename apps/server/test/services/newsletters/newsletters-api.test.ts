@@ -245,9 +245,7 @@ describe('sneak peeks', () => {
     expect(textsQueued).toBe(2);
     const texts = await textsOf(db(), newsletter.id);
     expect(texts.map((m) => m.kind)).toEqual(['sneak_peek', 'sneak_peek']);
-    expect(texts[0]?.body).toMatch(
-      /^Sneak peek from "Peek": 1 update from .+ so far! Take a look: https:\/\/loop\.example\/newsletters\//,
-    );
+    expect(texts[0]?.body).toMatch(/^Sneak peek from "Peek": 1 update from .+ so far! Take a look: https:\/\/loop\.example\/newsletters\//);
 
     const again = await callAs(t.app, staff, 'POST', `/api/loops/${loop}/sneak-peek`);
     expect(again.statusCode).toBe(409);
