@@ -70,8 +70,10 @@ describe('the e-mail edition without accounts: Profile’s choice and the Mail S
     await page.waitForURL(/\/simulator\/mail\?email=\d+$/);
     const email = page.getByRole('article');
     await waitVisible(email);
-    // The confirmation is plain text only: it opens on that part, with its link (a newsletter's HTML
-    // opens in a sandbox="" frame: apps/web/src/app/routes/mail-simulator.test.tsx).
+    // The confirmation has an HTML part naming the Loop (shown in a sandbox="" frame:
+    // apps/web/src/app/routes/mail-simulator.test.tsx) and a plain-text part with its link.
+    await waitVisible(email.getByRole('tab', { name: 'Rendered' }));
+    await email.getByRole('tab', { name: 'Plain text' }).click();
     await waitVisible(email.locator('pre'));
     expect(await email.locator('pre').textContent()).toMatch(/\/email\/confirm\//);
     await expectFits(page);
