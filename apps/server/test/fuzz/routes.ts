@@ -458,6 +458,8 @@ export function publicRoutes(world: World): RouteFuzz[] {
       success: rows(),
     },
     { route: 'GET /newsletters/:urlId', params: { urlId: tokenSegment('sentUrlId', 'draftUrlId') }, htmlErrors: true, success: rows() },
+    // The PDF (decision 0069): the page's own access rules, made-up ids the page's 404.
+    { route: 'GET /newsletters/:urlId.pdf', params: { urlId: tokenSegment('sentUrlId', 'draftUrlId') }, htmlErrors: true, success: rows() },
     {
       route: 'GET /newsletters/:urlId/archive',
       params: { urlId: tokenSegment('sentUrlId', 'draftUrlId') },
