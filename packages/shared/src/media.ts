@@ -20,6 +20,12 @@ export function photoSrcset(photo: Photo): string {
   return photo.widths.map((w) => `${photo.url}/${w} ${w}w`).join(', ');
 }
 
+/** A photo's address at its smallest stored width of at least `min` px (its largest when none is that wide). */
+export function photoAtLeast(photo: Photo, min: number): string {
+  const width = photo.widths.find((w) => w >= min) ?? photo.widths.at(-1);
+  return width === undefined ? photo.url : `${photo.url}/${width}`;
+}
+
 /** A member's voice memo or video as every page plays it (decision 0023): AAC or H.264 in MP4. */
 export const clipSchema = z.object({
   /** /media/{key}: the converted file, served with Range support. */

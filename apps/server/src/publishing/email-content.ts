@@ -1,5 +1,5 @@
 import { createElement as h, Fragment, type CSSProperties, type ReactNode } from 'react';
-import { clipLabel, type Clip, type Photo } from '@loop/shared/media';
+import { clipLabel, photoAtLeast, type Clip, type Photo } from '@loop/shared/media';
 import type { NewsletterView, ViewBlock, ViewInline } from './newsletter-view';
 
 /**
@@ -206,7 +206,6 @@ function photo(c: Extract<ViewInline, { type: 'photo' }>, env: Env, key: number)
 function photoImage(p: Photo, alt: string, tile: boolean, env: Env) {
   const shown = tile ? TILE : COLUMN;
   // Twice the drawn width for sharp phones and retina screens, from the widths that are stored.
-  const chosen = p.widths.find((w) => w >= shown * 2) ?? p.widths.at(-1);
   const width = Math.min(shown, p.width || shown);
   const height = p.width && p.height ? Math.round((p.height * width) / p.width) : undefined;
   const style: CSSProperties = tile
@@ -214,7 +213,7 @@ function photoImage(p: Photo, alt: string, tile: boolean, env: Env) {
     : { display: 'block', width: '100%', maxWidth: `${width}px`, height: 'auto', border: '0', borderRadius: '8px', margin: '0 auto' };
   return {
     ...NO_PRELOAD,
-    src: absolute(chosen ? `${p.url}/${chosen}` : p.url, env),
+    src: absolute(photoAtLeast(p, shown * 2), env),
     alt: alt || 'Photo',
     width: String(width),
     ...(height ? { height: String(height) } : {}),

@@ -1,10 +1,11 @@
-import { and, asc, count, desc, eq, gte, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, gte } from 'drizzle-orm';
 import type { LoopNewsletters } from '@loop/shared/newsletters';
 import type { Db } from '../../db/client';
-import { newsletters, reactions, updates, users } from '../../db/schema';
+import { newsletters, updates } from '../../db/schema';
 import { canManage, type LoopAccess } from '../loop-access';
 import { findComingIssue } from './find-coming-issue';
 import { newsletterAudience } from './newsletter-audience';
+import { listReactionsOf } from './reactions';
 import { toNewsletter } from './to-newsletter';
 
 /** How many sent newsletters the Loop page lists. */
@@ -24,19 +25,10 @@ export async function listLoopNewsletters(db: Db, access: LoopAccess): Promise<L
     .orderBy(desc(newsletters.sentAt), desc(newsletters.id))
     .limit(LOOP_NEWSLETTER_LIMIT);
   // Reactions under each listed issue, for its owner to see in the app (decision 0056).
-  const reacted = rows.length
-    ? await db
-        .select({ newsletterId: reactions.newsletterId, firstName: users.firstName, body: reactions.body })
-        .from(reactions)
-        .innerJoin(users, eq(users.id, reactions.userId))
-        .where(
-          inArray(
-            reactions.newsletterId,
-            rows.map((r) => r.id),
-          ),
-        )
-        .orderBy(asc(reactions.createdAt), asc(reactions.id))
-    : [];
+  const reacted = await listReactionsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   const comingIssue = await findComingIssue(db, loop.id);
   const nextAt = comingIssue?.sendAt ?? loop.nextNewsletterAt;
   const shown = comingIssue && canManage(access.role) ? comingIssue : null;

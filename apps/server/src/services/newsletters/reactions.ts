@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { newsletters, reactions, users } from '../../db/schema';
 
@@ -38,11 +38,18 @@ export async function storeReactions(
 
 /** A newsletter's reactions, oldest first, with each member's first name only. */
 export async function listReactions(db: DbOrTx, newsletterId: number): Promise<ShownReaction[]> {
+  const shown = await listReactionsOf(db, [newsletterId]);
+  return shown.map(({ newsletterId: _, ...reaction }) => reaction);
+}
+
+/** The reactions of several newsletters at once (the owner's list of issues), oldest first. */
+export async function listReactionsOf(db: DbOrTx, newsletterIds: readonly number[]): Promise<(ShownReaction & { newsletterId: number })[]> {
+  if (newsletterIds.length === 0) return [];
   return db
-    .select({ firstName: users.firstName, body: reactions.body, userId: reactions.userId })
+    .select({ newsletterId: reactions.newsletterId, firstName: users.firstName, body: reactions.body, userId: reactions.userId })
     .from(reactions)
     .innerJoin(users, eq(users.id, reactions.userId))
-    .where(eq(reactions.newsletterId, newsletterId))
+    .where(inArray(reactions.newsletterId, [...newsletterIds]))
     .orderBy(asc(reactions.createdAt), asc(reactions.id));
 }
 

@@ -1,4 +1,4 @@
-import type { Photo } from '@loop/shared/media';
+import { photoAtLeast } from '@loop/shared/media';
 import type { RenderNewsletterAnswer } from '@loop/shared/newsletters';
 import type { DbOrTx } from '../../db/client';
 import type { loops } from '../../db/schema';
@@ -8,11 +8,6 @@ import type { NewsletterRow } from './insert-newsletter';
 
 /** The editor shows a photo at most a few hundred pixels wide: its smallest stored size of 640 px or more. */
 const EDITOR_PHOTO_WIDTH = 640;
-
-function editorSize(photo: Photo): string {
-  const width = photo.widths.find((w) => w >= EDITOR_PHOTO_WIDTH) ?? photo.widths.at(-1);
-  return width === undefined ? photo.url : `${photo.url}/${width}`;
-}
 
 /**
  * The editor's live preview (decision 0041): the public page exactly as GET /newsletters/{urlId}
@@ -33,7 +28,7 @@ export async function renderNewsletterDraft(
   });
   const html = renderNewsletterPage(view, { script: false });
   const media: RenderNewsletterAnswer['media'] = {};
-  for (const [url, photo] of view.photos) media[url] = { kind: 'photo', poster: null, preview: editorSize(photo) };
+  for (const [url, photo] of view.photos) media[url] = { kind: 'photo', poster: null, preview: photoAtLeast(photo, EDITOR_PHOTO_WIDTH) };
   for (const [url, clip] of view.clips) media[url] = { kind: clip.kind, poster: clip.poster };
   return { html, media };
 }
