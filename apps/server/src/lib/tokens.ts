@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** An unguessable token: 256 random bits, base64url (43 characters). */
 export function randomToken(bytes = 32): string {
@@ -30,4 +30,11 @@ export function newToken(kind: TokenKind): string {
 /** A keyed hash of a token, so that a copy of the database does not hold usable tokens. */
 export function hashToken(token: string, secret: string): string {
   return createHmac('sha256', secret).update(token).digest('base64url');
+}
+
+/** Whether two hashes or tags are the same, in time that does not depend on where they differ. */
+export function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { hashToken, sameHash } from '../lib/tokens';
 
 /** Where a call is: carried in the TwiML's action URLs, so any process can answer the next step. */
 export const callStateSchema = z.object({
@@ -19,7 +19,7 @@ export type CallState = z.infer<typeof callStateSchema>;
 export const START_STATE: CallState = { verified: false, tries: 0, back: 0, section: 0 };
 
 function tag(secret: string, callSid: string, state: string): string {
-  return createHmac('sha256', secret).update(`call-state:${callSid}:${state}`).digest('base64url');
+  return hashToken(`call-state:${callSid}:${state}`, secret);
 }
 
 /**
@@ -35,9 +35,7 @@ export function stateQuery(secret: string, callSid: string, state: CallState): s
 /** The state of a step's URL, or null when it is missing, edited or from another call. */
 export function readState(secret: string, callSid: string, query: { s?: unknown; k?: unknown }): CallState | null {
   if (typeof query.s !== 'string' || typeof query.k !== 'string' || callSid === '') return null;
-  const expected = Buffer.from(tag(secret, callSid, query.s));
-  const given = Buffer.from(query.k);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  if (!sameHash(tag(secret, callSid, query.s), query.k)) return null;
   try {
     const parsed = callStateSchema.safeParse(JSON.parse(Buffer.from(query.s, 'base64url').toString('utf8')));
     return parsed.success ? parsed.data : null;

@@ -1,10 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hashToken, sameHash } from '../lib/tokens';
 
 /** How long a voice memo's link in a call's TwiML opens: long enough for the call to reach it. */
 export const MEDIA_LINK_MS = 60 * 60 * 1000;
 
 function sign(secret: string, key: string, expires: number): string {
-  return createHmac('sha256', secret).update(`call-media:${key}:${expires}`).digest('base64url');
+  return hashToken(`call-media:${key}:${expires}`, secret);
 }
 
 /**
@@ -21,7 +21,5 @@ export function callMediaPath(secret: string, key: string, now: Date): string {
 export function validMediaLink(secret: string, key: string, expires: string, token: string, now: Date): boolean {
   const at = Number(expires);
   if (!/^[0-9]{1,15}$/.test(expires) || at < now.getTime() || at > now.getTime() + MEDIA_LINK_MS) return false;
-  const expected = Buffer.from(sign(secret, key, at));
-  const given = Buffer.from(token);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return sameHash(sign(secret, key, at), token);
 }

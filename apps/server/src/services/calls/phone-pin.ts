@@ -1,7 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, isNotNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema';
+import { hashToken, sameHash } from '../../lib/tokens';
 
 /** Wrong PINs on one call before it ends. */
 export const PIN_TRIES_PER_CALL = 3;
@@ -18,7 +18,7 @@ export const PIN_PATTERN = /^[0-9]{4}$/;
  * hash says nothing about another's with the same digits.
  */
 export function hashPhonePin(secret: string, userId: number, pin: string): string {
-  return createHmac('sha256', secret).update(`phone-pin:${userId}:${pin}`).digest('base64url');
+  return hashToken(`phone-pin:${userId}:${pin}`, secret);
 }
 
 /** Sets (or replaces) a person's PIN; a new PIN also lifts a lockout and forgets earlier wrong tries. */
@@ -44,9 +44,7 @@ export async function checkPhonePin(db: DbOrTx, input: { secret: string; userId:
     .where(eq(users.id, input.userId));
   if (!user?.hash) return 'unset';
   if (user.lockedUntil && user.lockedUntil > input.now) return 'locked';
-  const given = Buffer.from(hashPhonePin(input.secret, input.userId, input.pin));
-  const stored = Buffer.from(user.hash);
-  if (PIN_PATTERN.test(input.pin) && given.length === stored.length && timingSafeEqual(given, stored)) {
+  if (PIN_PATTERN.test(input.pin) && sameHash(hashPhonePin(input.secret, input.userId, input.pin), user.hash)) {
     await clearPinFailures(db, input.userId);
     return 'right';
   }

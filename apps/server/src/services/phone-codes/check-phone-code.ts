@@ -3,7 +3,8 @@ import type { Db, DbOrTx } from '../../db/client';
 import { phoneCodes } from '../../db/schema';
 import { AppError } from '../../errors';
 import { markCodeTextUsed } from './code-text-budget';
-import { hashHolder, hashPhoneCode, PHONE_CODE, presentedHolder, sameHash, type PhoneCodePurpose } from './phone-code-policy';
+import { sameHash } from '../../lib/tokens';
+import { hashHolder, hashPhoneCode, PHONE_CODE, presentedHolder, type PhoneCodePurpose } from './phone-code-policy';
 
 export type CodeProblem = 'wrong' | 'expired' | 'too_many';
 

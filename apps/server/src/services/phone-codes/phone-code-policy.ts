@@ -1,4 +1,4 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../lib/clock';
 import { hashToken } from '../../lib/tokens';
 
@@ -30,13 +30,7 @@ export function newPhoneCode(): string {
 
 /** The keyed hash kept instead of the code: bound to the phone and purpose it was sent for. */
 export function hashPhoneCode(input: { phoneNumber: string; purpose: PhoneCodePurpose; code: string }, secret: string): string {
-  return createHmac('sha256', secret).update(`phone-code:${input.purpose}:${input.phoneNumber}:${input.code}`).digest('base64url');
-}
-
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+  return hashToken(`phone-code:${input.purpose}:${input.phoneNumber}:${input.code}`, secret);
 }
 
 const PURPOSE_TEXT: Record<PhoneCodePurpose, string> = {

@@ -3,7 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PendingSignUp } from '@loop/shared/auth';
 import { maskPhoneNumber } from '@loop/shared/phone';
 import { presentedCodeHolder } from '../../../plugins/session';
-import { CODE_HOLDER_COOKIE, PHONE_CODE, presentedHolder, sameHash } from '../../../services/phone-codes/phone-code-policy';
+import { sameHash } from '../../../lib/tokens';
+import { CODE_HOLDER_COOKIE, PHONE_CODE, presentedHolder } from '../../../services/phone-codes/phone-code-policy';
 
 /**
  * The phone a browser's sign-up was started for, and when, kept beside its code-holder cookie
