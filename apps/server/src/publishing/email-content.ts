@@ -261,6 +261,6 @@ function clip(c: Clip, caption: string | null, env: Env, key: number): ReactNode
 }
 
 /** Every address works from an inbox: our own paths become PUBLIC_URL's. */
-function absolute(url: string, env: Env): string {
+export function absolute(url: string, env: Pick<Env, 'publicUrl'>): string {
   return url.startsWith('/') ? `${env.publicUrl}${url}` : url;
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Body, Container, Head, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
 import { render, toPlainText } from '@react-email/components';
 import { createElement as h, type CSSProperties, type ReactNode } from 'react';
-import { C, COLUMN, EmailContent, SANS, SERIF } from './email-content';
+import { absolute, C, COLUMN, EmailContent, SANS, SERIF } from './email-content';
 import { escapeHtml } from './html';
 import type { NewsletterCover, NewsletterView } from './newsletter-view';
 import { markdownToPlainText } from './render-markdown';
@@ -131,7 +131,7 @@ function coverImage(cover: NewsletterCover, publicUrl: string): ReactNode {
   const width = Math.min(COLUMN, cover.width);
   const height = Math.round((cover.height * width) / cover.width);
   return h('img', {
-    src: cover.url.startsWith('/') ? `${publicUrl}${cover.url}` : cover.url,
+    src: absolute(cover.url, { publicUrl }),
     alt: cover.alt,
     width,
     height,
